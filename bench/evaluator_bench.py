@@ -1,0 +1,143 @@
+"""GPU evidence for the evaluator: every example verified and timed against its SOL floor (twice, to show the
+runs agree within their spread), every planted defect rejected with its reason, throughput in candidates per
+minute, and worker replacement time after a crash.
+
+    python3 bench/evaluator_bench.py OUT_DIR      (on the GPU machine, after `source scripts/gpu-env.sh`)
+
+Writes OUT_DIR/evaluator.json and OUT_DIR/evaluator.md; prints the tables last.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+from optiml_engine.candidate import original_candidate, reference_candidate
+from optiml_engine.evaluate import Evaluator
+from optiml_engine.gpu.pool import WorkerPool
+from optiml_engine.model import VerifyPolicy
+from optiml_engine.source.parse import CudaDocument
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPECT = re.compile(r"//\s*expect:\s*([a-z_ ]+?)(?:\s*\|\s*([a-z]+))?\s*$", re.M)
+
+
+def load(path: Path, kernel: str | None = None):
+    document = CudaDocument(path.read_text(), str(path.relative_to(ROOT)))
+    name = kernel or document.model.kernels[-1].name
+    candidate = original_candidate(document, name)
+    return candidate, reference_candidate(document, candidate)
+
+
+def examples(evaluator: Evaluator) -> list[dict]:
+    rows = []
+    for path in sorted((ROOT / "examples").glob("*.cu")):
+        candidate, reference = load(path, path.stem)
+        runs = [evaluator.evaluate(candidate, reference) for _ in range(2)]
+        first, second = runs
+        row = {"kernel": path.stem, "verdict": first.verdict, "reason": first.reason,
+               "checks": [c.model_dump() for c in first.checks]}
+        if first.ok and second.ok:
+            t1, t2 = first.timing, second.timing
+            row.update(
+                median_ms=t1.median_ms, ci_ms=[t1.ci_low_ms, t1.ci_high_ms], iqr_ms=t1.iqr_ms, runs=t1.runs,
+                second_median_ms=t2.median_ms, second_ci_ms=[t2.ci_low_ms, t2.ci_high_ms],
+                runs_agree=t1.ci_low_ms <= t2.ci_high_ms and t2.ci_low_ms <= t1.ci_high_ms,
+                floor_ms=first.sol.floor_ms, bound=first.sol.bound, time_over_sol=first.sol.headroom,
+                percent_of_sol=first.sol.percent_of_sol, gbps=first.sol.achieved_gbps,
+                gflops=first.sol.achieved_gflops, bytes=first.sol.bytes, flops=first.sol.flops,
+                registers=first.compile.resources.registers if first.compile and first.compile.resources else None,
+            )
+        rows.append(row)
+    return rows
+
+
+def defects(evaluator: Evaluator) -> list[dict]:
+    rows = []
+    for path in sorted((ROOT / "tests" / "gpu" / "defects").glob("*.cu")):
+        expected, tool = EXPECT.search(path.read_text()).groups()
+        candidate, reference = load(path)
+        began = time.perf_counter()
+        measurement = evaluator.evaluate(candidate, reference)
+        row = {"file": path.name, "expected": expected.split(), "verdict": measurement.verdict,
+               "reason": measurement.reason, "seconds": time.perf_counter() - began}
+        if tool:
+            report = next(r for r in evaluator.sanitize(candidate, reference, tools=(tool,)))
+            row["sanitizer"] = {"tool": tool, "errors": report.errors, "first_error": report.first_error}
+        rejected = measurement.verdict != "ok" or (tool and row["sanitizer"]["errors"] != 0)
+        row["rejected"] = bool(rejected)
+        row["reason_as_expected"] = measurement.verdict in row["expected"] and (not tool or row["sanitizer"]["errors"] > 0)
+        row["worker_replacement_s"] = evaluator.pool.workers[0].last_replacement_s
+        rows.append(row)
+    return rows
+
+
+def throughput(pool: WorkerPool) -> dict:
+    """Fresh candidates (a distinct macro per copy defeats every cache) through compile + verify + time."""
+    evaluator = Evaluator(pool, use_cache=False)
+    paths = sorted((ROOT / "examples").glob("*.cu"))
+    began = time.perf_counter()
+    count = 0
+    while time.perf_counter() - began < 60:
+        path = paths[count % len(paths)]
+        candidate, reference = load(path, path.stem)
+        variant = candidate.model_copy(update={"flags": [f"-DOPTIML_BENCH_VARIANT={count}"]})
+        measurement = evaluator.evaluate(variant, reference)
+        assert measurement.ok, (path.name, measurement.reason)
+        count += 1
+    minutes = (time.perf_counter() - began) / 60
+    return {"candidates": count, "minutes": minutes, "per_minute": count / minutes}
+
+
+def main() -> None:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results")
+    out.mkdir(parents=True, exist_ok=True)
+    with WorkerPool() as pool:
+        evaluator = Evaluator(pool, verify=VerifyPolicy(seed=int(time.time()), timeout_s=20), use_cache=False)
+        result = {
+            "device": pool.devices[0].model_dump(),
+            "ceilings": evaluator.ceilings.model_dump(),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "command": "python3 bench/evaluator_bench.py $OUT",
+            "examples": examples(evaluator),
+            "defects": defects(evaluator),
+            "throughput": throughput(pool),
+        }
+    (out / "evaluator.json").write_text(json.dumps(result, indent=2))
+    (out / "evaluator.md").write_text(markdown(result))
+    print(markdown(result))
+
+
+def markdown(result: dict) -> str:
+    device, ceilings = result["device"], result["ceilings"]
+    lines = [f"# Evaluator on {device['name']} ({result['date']})", "",
+             f"Command: `{result['command']}`; driver {device['driver']}, runtime {device['runtime']}; "
+             f"ceilings: copy {ceilings['copy_gbps']:.0f} GB/s, fp32 GEMM {ceilings['fp32_tflops']:.1f} TFLOP/s.",
+             "", "| kernel | verdict | naive ms (95% CI) | 2nd run ms | agree | SOL floor ms | bound | time/SOL | GB/s |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in result["examples"]:
+        if "median_ms" in r:
+            lines.append(f"| {r['kernel']} | {r['verdict']} | {r['median_ms']:.4f} ({r['ci_ms'][0]:.4f}-"
+                         f"{r['ci_ms'][1]:.4f}) | {r['second_median_ms']:.4f} | {'yes' if r['runs_agree'] else 'NO'} | "
+                         f"{r['floor_ms']:.4f} | {r['bound']} | {r['time_over_sol']:.1f}x | {r['gbps']:.0f} |")
+        else:
+            lines.append(f"| {r['kernel']} | {r['verdict']}: {r['reason'][:80]} | | | | | | | |")
+    lines += ["", "| planted defect | expected | verdict | sanitizer | rejected | reason |", "|---|---|---|---|---|---|"]
+    for r in result["defects"]:
+        sanitizer = f"{r['sanitizer']['tool']}: {r['sanitizer']['errors']} errors" if "sanitizer" in r else ""
+        lines.append(f"| {r['file']} | {' or '.join(r['expected'])} | {r['verdict']} | {sanitizer} | "
+                     f"{'yes' if r['rejected'] else 'NO'} | {r['reason'][:90]} |")
+    t = result["throughput"]
+    replacements = [r["worker_replacement_s"] for r in result["defects"] if r["verdict"] in ("crash", "timeout")]
+    lines += ["", f"Throughput: {t['candidates']} candidates in {t['minutes']:.2f} min = {t['per_minute']:.0f} "
+                  f"per minute (compile + verify + time, no profiler).",
+              f"Worker replacement after crash/timeout: {', '.join(f'{s:.2f} s' for s in replacements)}."]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""From a parsed file to what the evaluator takes: the original kernel as a Candidate, and its reference."""
+
+from __future__ import annotations
+
+from optiml_engine.model import Candidate, OptimlError
+from optiml_engine.source.contract import parse_contract
+from optiml_engine.source.parse import CudaDocument
+
+
+def original_candidate(document: CudaDocument, kernel_name: str) -> Candidate:
+    """The kernel as the user wrote it, with its contract; raises OptimlError (located) when it has none."""
+    model = document.model
+    kernel = model.kernel(kernel_name)
+    if kernel is None:
+        raise KeyError(kernel_name)
+    contract = parse_contract(kernel, model.path)
+    return Candidate(unit=document.compile_unit(kernel.name, contract.template), contract=contract,
+                     params=[p.name for p in kernel.params])
+
+
+def reference_candidate(document: CudaDocument, candidate: Candidate) -> Candidate | None:
+    """The contract's `reference:` kernel (same file), fed by the candidate's contract unless it has its own.
+    None when the contract names no reference: the original kernel is then its own reference."""
+    name = candidate.contract.reference
+    if name is None:
+        return None
+    kernel = document.model.kernel(name)
+    if kernel is None:
+        names = ", ".join(k.name for k in document.model.kernels)
+        raise OptimlError(candidate.contract.location, f"reference '{name}' is not a kernel of this file",
+                          f"the name of a kernel defined in this file: {names}")
+    has_contract = kernel.comment is not None and "@optiml" in kernel.comment.text
+    contract = parse_contract(kernel, document.model.path) if has_contract else candidate.contract
+    return Candidate(unit=document.compile_unit(kernel.name, contract.template), contract=contract,
+                     params=[p.name for p in kernel.params], description=f"reference {name}")

@@ -1,0 +1,245 @@
+"""`optiml` command line: the engine's stages driven from a terminal, for batch use and CI.
+
+Exit codes: 0 success; 1 the input is wrong (every message located as file:line:col); 2 the environment lacks
+something (no GPU, no nvcc).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from optiml_engine.model import CompileResult, Kernel, Measurement, OptimlError, SourceModel
+from optiml_engine.source.contract import infer_contract_text, parse_contract
+from optiml_engine.source.parse import CudaDocument
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Make CUDA kernels faster, with proof.")
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+EXIT_INPUT = 1
+EXIT_ENVIRONMENT = 2
+CUDA_SUFFIXES = {".cu", ".cuh"}
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> typer.Exit:
+    err.print(message, markup=False)
+    return typer.Exit(code)
+
+
+def load_document(path: Path) -> CudaDocument:
+    """Read a file the user named; a missing or unreadable file is an input error, not a traceback."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail(f"{path}: error: cannot read file ({exc.__class__.__name__}: {exc})")
+    return CudaDocument(text, str(path))
+
+
+def cuda_files(paths: list[Path]) -> list[Path]:
+    """Files named directly, plus the .cu/.cuh files of named directories."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.suffix in CUDA_SUFFIXES))
+        else:
+            files.append(path)
+    return files
+
+
+def select_kernel(model: SourceModel, name: str | None) -> Kernel:
+    if not model.kernels:
+        raise fail(f"{model.path}:1:1: error: no __global__ kernel found (expected a CUDA file with a kernel)")
+    if name is None:
+        if len(model.kernels) > 1:
+            names = ", ".join(k.name for k in model.kernels)
+            raise fail(f"{model.path}:1:1: error: the file has {len(model.kernels)} kernels "
+                       f"(expected --kernel with one of: {names})")
+        return model.kernels[0]
+    kernel = model.kernel(name)
+    if kernel is None:
+        names = ", ".join(k.name for k in model.kernels)
+        raise fail(f"{model.path}:1:1: error: no kernel named '{name}' (expected one of: {names})")
+    return kernel
+
+
+def report_syntax(model: SourceModel) -> bool:
+    for problem in model.syntax_problems:
+        err.print(f"{problem.location}: error: {problem.message}", markup=False)
+    return bool(model.syntax_problems)
+
+
+def line_of(path: str, kernel: Kernel) -> str:
+    return f"{path}:{kernel.name_span.start.line + 1}"
+
+
+@app.command()
+def kernels(
+    paths: Annotated[list[Path], typer.Argument(help="CUDA files or directories")],
+    kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="only this kernel")] = None,
+    contract: Annotated[bool, typer.Option("--contract", help="print an inferred contract for the kernel")] = False,
+) -> None:
+    """List kernels, their contract status and launch sites. Exit 1 if anything is broken or uncontracted."""
+    files = cuda_files(paths)
+    if not files:
+        raise fail(f"{paths[0]}: error: no .cu or .cuh files (expected a CUDA file or a directory holding some)")
+    broken = False
+    table = Table("kernel", "where", "parameters", "contract", "launch sites")
+    for path in files:
+        model = load_document(path).model
+        broken |= report_syntax(model)
+        chosen = [select_kernel(model, kernel)] if kernel or contract else model.kernels
+        if not chosen:
+            err.print(f"{path}:1:1: error: no __global__ kernel found (expected a CUDA file with a kernel)")
+            broken = True
+        if contract:
+            out.print(infer_contract_text(chosen[0], model.launch_sites), markup=False)
+            continue
+        for k in chosen:
+            try:
+                parse_contract(k, model.path)
+                status = "[green]ok[/]"
+            except OptimlError as exc:
+                err.print(str(exc), markup=False)
+                status = "[red]missing[/]" if k.comment is None or "@optiml" not in k.comment.text else "[red]error[/]"
+                broken = True
+            sites = [f"{s.span.start.line + 1}" for s in model.launch_sites if s.kernel == k.name]
+            params = ", ".join(p.type_text + " " + p.name for p in k.params)
+            table.add_row(k.name, line_of(model.path, k), params, status, ", ".join(sites) or "-")
+    if not contract:
+        out.print(table)
+    if broken:
+        raise typer.Exit(EXIT_INPUT)
+
+
+@app.command()
+def compile(
+    path: Annotated[Path, typer.Argument(help="CUDA file")],
+    kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="kernel name (optional with one kernel)")] = None,
+    arch: Annotated[str, typer.Option(help="target architecture")] = "sm_90",
+    backend: Annotated[str, typer.Option(help="nvrtc (fast, in-process) or nvcc (independent check)")] = "nvrtc",
+    flag: Annotated[list[str], typer.Option("--flag", help="extra compiler flag (repeatable)")] = [],
+) -> None:
+    """Compile one kernel alone (device code only) and print its resource report."""
+    from optiml_engine.gpu.compile import compile_nvcc, compile_nvrtc
+
+    if backend not in ("nvrtc", "nvcc"):
+        raise fail(f"error: unknown backend '{backend}' (expected nvrtc or nvcc)")
+    document = load_document(path)
+    model = document.model
+    if report_syntax(model):
+        raise typer.Exit(EXIT_INPUT)
+    chosen = select_kernel(model, kernel)
+    template: dict[str, str] = {}
+    if chosen.template_params:
+        try:
+            template = parse_contract(chosen, model.path).template
+        except OptimlError as exc:
+            raise fail(str(exc))
+    try:
+        unit = document.compile_unit(chosen.name, template)
+    except OptimlError as exc:
+        raise fail(str(exc))
+    compiler = compile_nvcc if backend == "nvcc" else compile_nvrtc
+    result = compiler(unit, arch=arch, flags=flag)
+    print_compile_result(result, line_of(model.path, chosen))
+    if not result.ok:
+        missing_tool = not result.diagnostics and "not found" in result.log
+        raise typer.Exit(EXIT_ENVIRONMENT if missing_tool else EXIT_INPUT)
+
+
+def print_compile_result(result: CompileResult, where: str) -> None:
+    for diagnostic in result.diagnostics:
+        (err if diagnostic.severity == "error" else out).print(str(diagnostic), markup=False)
+    if not result.ok:
+        if not result.diagnostics:
+            err.print(f"{where}: error: compile failed: {result.log.strip()}", markup=False)
+        return
+    usage = result.resources
+    table = Table(title=f"{result.kernel} ({result.backend} {result.compiler_version}, {result.arch}, "
+                        f"{result.seconds * 1000:.0f} ms)")
+    for column in ("registers", "smem (static)", "stack frame", "spill stores", "spill loads", "barriers"):
+        table.add_column(column, justify="right")
+    if usage is not None:
+        table.add_row(str(usage.registers), f"{usage.shared_bytes} B", f"{usage.stack_frame_bytes} B",
+                      f"{usage.spill_store_bytes} B", f"{usage.spill_load_bytes} B", str(usage.barriers))
+    out.print(table)
+    if usage is not None and (usage.spill_store_bytes or usage.spill_load_bytes):
+        out.print(f"{where}: warning: registers spill to local memory "
+                  f"({usage.spill_store_bytes} B stored, {usage.spill_load_bytes} B loaded)", markup=False)
+
+
+
+@app.command()
+def check(
+    path: Annotated[Path, typer.Argument(help="CUDA file")],
+    kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="kernel name (optional with one kernel)")] = None,
+    sanitize: Annotated[bool, typer.Option("--sanitize", help="also run compute-sanitizer memcheck and racecheck")] = False,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="write the Measurement as JSON here")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="measure again even if a result is cached")] = False,
+) -> None:
+    """Verify a kernel against its reference on fresh inputs and time it on the GPU (exit 1 when incorrect)."""
+    from optiml_engine.candidate import original_candidate, reference_candidate
+    from optiml_engine.evaluate import Evaluator
+    from optiml_engine.gpu.pool import NoDevice, WorkerPool
+
+    document = load_document(path)
+    if report_syntax(document.model):
+        raise typer.Exit(EXIT_INPUT)
+    chosen = select_kernel(document.model, kernel)
+    try:
+        candidate = original_candidate(document, chosen.name)
+        reference = reference_candidate(document, candidate)
+    except OptimlError as exc:
+        raise fail(str(exc))
+    try:
+        pool = WorkerPool()
+    except NoDevice as exc:
+        raise fail(f"{path}: error: {exc} (expected a machine with an NVIDIA GPU; parsing, contracts and "
+                   f"`optiml compile` work without one)", EXIT_ENVIRONMENT)
+    with pool:
+        with out.status("measuring device ceilings (once per device)..."):
+            evaluator = Evaluator(pool, use_cache=not no_cache)
+        with out.status(f"verifying and timing {chosen.name} on {evaluator.device.name}..."):
+            measurement = evaluator.evaluate(candidate, reference)
+        reports = []
+        if sanitize and measurement.ok:
+            with out.status("compute-sanitizer memcheck and racecheck..."):
+                reports = evaluator.sanitize(candidate, reference)
+    print_measurement(measurement, line_of(document.model.path, chosen))
+    for report in reports:
+        status = "[green]clean[/]" if report.ok else f"[red]{report.errors} errors[/]: {report.first_error}"
+        out.print(f"compute-sanitizer {report.tool}: {status}")
+    if json_out:
+        json_out.write_text(measurement.model_dump_json(indent=2))
+    if not measurement.ok or any(not r.ok for r in reports):
+        raise typer.Exit(EXIT_INPUT)
+
+
+def print_measurement(m: Measurement, where: str) -> None:
+    if m.compile is not None and m.compile.resources is not None:
+        usage = m.compile.resources
+        out.print(f"compile: {m.compile.backend} {m.compile.compiler_version} {m.compile.arch}, "
+                  f"{usage.registers} registers, {usage.shared_bytes} B smem, "
+                  f"{usage.spill_store_bytes + usage.spill_load_bytes} B spills")
+    if m.checks:
+        table = Table("size", "trials", "max rel err", "result", title="correctness")
+        for c in m.checks:
+            sizes = " ".join(f"{k}={v}" for k, v in c.binding.items())
+            table.add_row(sizes, str(c.trials), f"{c.max_rel_err:.2e}", "[green]ok[/]" if c.ok else "[red]fail[/]")
+        out.print(table)
+    if not m.ok:
+        err.print(f"{where}: error: {m.kernel} rejected ({m.verdict}): {m.reason}", markup=False)
+        return
+    if m.timing and m.sol:
+        t, sol = m.timing, m.sol
+        table = Table("median", "95% interval", "IQR", "runs", "GB/s", "GFLOP/s", "SOL floor", "% of SOL",
+                      title=f"timing on {m.device.name if m.device else '?'} (cold L2, CUDA events)")
+        table.add_row(f"{t.median_ms:.4f} ms", f"{t.ci_low_ms:.4f}-{t.ci_high_ms:.4f}", f"{t.iqr_ms:.4f}",
+                      str(t.runs), f"{sol.achieved_gbps:.0f}", f"{sol.achieved_gflops:.0f}",
+                      f"{sol.floor_ms:.4f} ms ({sol.bound})", f"{sol.percent_of_sol:.1f}%")
+        out.print(table)

@@ -1,0 +1,109 @@
+"""The evaluator: one candidate in, one Measurement out. The only caller of optiml_engine.gpu.
+
+compile (NVRTC, for the device's own architecture) -> verify against the reference and time (a worker process)
+-> speed-of-light report -> verdict. Results are cached on disk, keyed by everything that decides them.
+"""
+
+from __future__ import annotations
+
+import time
+
+from optiml_engine.cache import content_key, open_cache
+from optiml_engine.gpu.compile import compile_nvrtc
+from optiml_engine.gpu.device import device_ceilings
+from optiml_engine.gpu.pool import WorkerPool
+from optiml_engine.gpu.sanitize import SanitizerReport, Tool, sanitize
+from optiml_engine.gpu.worker import CompiledKernel, EvaluateJob, EvaluateOutcome
+from optiml_engine.model import Candidate, CompileResult, Measurement, TimingPolicy, VerifyPolicy
+from optiml_engine.sol import sol_report
+from optiml_engine.source.contract import resolve
+
+
+class CandidateNotCompiled(Exception):
+    def __init__(self, result: CompileResult):
+        super().__init__(result.log)
+        self.result = result
+
+
+def candidate_key(candidate: Candidate) -> str:
+    return content_key(candidate.unit.model_dump_json(), candidate.contract.model_dump_json(exclude={"location"}),
+                       ",".join(candidate.params), " ".join(candidate.flags))
+
+
+class Evaluator:
+    def __init__(self, pool: WorkerPool, verify: VerifyPolicy | None = None, timing: TimingPolicy | None = None,
+                 use_cache: bool = True):
+        self.pool = pool
+        self.device = pool.devices[0]
+        self.arch = self.device.arch()
+        self.verify = verify or VerifyPolicy()
+        self.timing = timing or TimingPolicy()
+        self.ceilings = device_ceilings(pool)
+        self.cache = open_cache() if use_cache else None
+        self.compiled: dict[str, tuple[CompileResult, CompiledKernel | None]] = {}
+
+    def compile(self, candidate: Candidate) -> tuple[CompileResult, CompiledKernel | None]:
+        key = candidate_key(candidate)
+        if key not in self.compiled:
+            result = compile_nvrtc(candidate.unit, arch=self.arch, flags=candidate.flags)
+            kernel = None
+            if result.ok and result.cubin and result.lowered_name:
+                kernel = CompiledKernel(key=key, cubin=result.cubin, lowered_name=result.lowered_name,
+                                        params=candidate.params, contract=candidate.contract)
+            self.compiled[key] = (result.model_copy(update={"cubin": None}), kernel)
+        return self.compiled[key]
+
+    def kernel(self, candidate: Candidate) -> CompiledKernel:
+        result, kernel = self.compile(candidate)
+        if kernel is None:
+            raise CandidateNotCompiled(result)
+        return kernel
+
+    def job(self, candidate: Candidate, reference: Candidate, incumbent: Candidate | None) -> EvaluateJob:
+        contract = candidate.contract
+        return EvaluateJob(
+            candidate=self.kernel(candidate), reference=self.kernel(reference),
+            incumbent=self.kernel(incumbent) if incumbent else None,
+            bindings=[contract.sizes, *contract.checks], verify=self.verify, timing=self.timing,
+        )
+
+    def evaluate(self, candidate: Candidate, reference: Candidate | None = None,
+                 incumbent: Candidate | None = None) -> Measurement:
+        """Verify `candidate` against `reference` (itself when None: the protocol's own checks still apply) and
+        time it, interleaved with `incumbent` when given."""
+        began = time.perf_counter()
+        reference = reference or candidate
+        key = content_key("measurement", candidate_key(candidate), candidate_key(reference),
+                          candidate_key(incumbent) if incumbent else "", self.device.model_dump_json(exclude={"index"}),
+                          self.verify.model_dump_json(), self.timing.model_dump_json())
+        if self.cache is not None and (stored := self.cache.get(key)) is not None:
+            return Measurement.model_validate_json(stored)
+        compiled, _ = self.compile(candidate)
+        base = dict(kernel=candidate.unit.kernel, candidate_key=candidate_key(candidate),
+                    description=candidate.description, compile=compiled, device=self.device,
+                    toolkit=compiled.compiler_version)
+        try:
+            job = self.job(candidate, reference, incumbent)
+        except CandidateNotCompiled as failed:
+            first = next((str(d) for d in failed.result.diagnostics if d.severity == "error"), failed.result.log)
+            return Measurement(**base, verdict="compile_error", reason=first.strip(),
+                               seconds=time.perf_counter() - began)
+        outcome: EvaluateOutcome = self.pool.submit(job, timeout_s=self.verify.timeout_s).result()
+        verdict, reason, sol = outcome.verdict, outcome.reason, None
+        if outcome.timing is not None:
+            sol = sol_report(resolve(candidate.contract, candidate.contract.sizes), self.ceilings,
+                             outcome.timing.median_ms)
+            if sol.suspect and verdict == "ok":
+                verdict, reason = "suspect_fast", (f"{outcome.timing.median_ms:.4f} ms is under 0.9x the "
+                                                   f"speed-of-light floor {sol.floor_ms:.4f} ms")
+        measurement = Measurement(**base, verdict=verdict, reason=reason, checks=outcome.checks,
+                                  timing=outcome.timing, incumbent_timing=outcome.incumbent_timing,
+                                  speedup=outcome.speedup, sol=sol, seconds=time.perf_counter() - began)
+        if self.cache is not None:
+            self.cache.set(key, measurement.model_dump_json())
+        return measurement
+
+    def sanitize(self, candidate: Candidate, reference: Candidate | None = None,
+                 tools: tuple[Tool, ...] = ("memcheck", "racecheck")) -> list[SanitizerReport]:
+        job = self.job(candidate, reference or candidate, None)
+        return [sanitize(job, tool, self.device.index) for tool in tools]

@@ -1,0 +1,84 @@
+"""compute-sanitizer memcheck and racecheck for finalists: the candidate run once at its check sizes under the tool.
+
+The job travels to a fresh Python process by a pickle file; that process runs the worker's verification (one
+trial, no timing) while compute-sanitizer watches every access.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+from optiml_engine.gpu.worker import EvaluateJob
+from optiml_engine.model import Frozen, VerifyPolicy
+
+Tool = Literal["memcheck", "racecheck"]
+SUMMARY = re.compile(r"ERROR SUMMARY:\s*(\d+) error")
+
+
+class SanitizerReport(Frozen):
+    tool: Tool
+    ok: bool
+    errors: int
+    first_error: str = ""
+    log_tail: str = ""
+
+
+def sanitizer_binary() -> str | None:
+    found = shutil.which("compute-sanitizer")
+    if found:
+        return found
+    for root in ("/usr/local/cuda/bin", "/opt/nvidia/compute-sanitizer"):
+        candidate = Path(root) / "compute-sanitizer"
+        if candidate.exists():
+            return str(candidate)
+    return None
+
+
+def small_job(job: EvaluateJob) -> EvaluateJob:
+    """The check sizes only (the benchmark size when there are none), one trial, no timing."""
+    checks = job.bindings[1:] or job.bindings[:1]
+    return job.model_copy(update={"bindings": checks, "time_it": False,
+                                  "verify": VerifyPolicy(trials=1, seed=job.verify.seed)})
+
+
+def sanitize(job: EvaluateJob, tool: Tool, device_index: int, timeout_s: float = 600) -> SanitizerReport:
+    binary = sanitizer_binary()
+    if binary is None:
+        return SanitizerReport(tool=tool, ok=False, errors=-1, first_error="compute-sanitizer not found")
+    with tempfile.TemporaryDirectory(prefix="optiml-sanitize-") as folder:
+        job_file = Path(folder) / "job.pkl"
+        job_file.write_bytes(pickle.dumps(small_job(job)))
+        command = [binary, "--tool", tool, "--error-exitcode", "99", sys.executable, "-m",
+                   "optiml_engine.gpu.sanitize", str(job_file), str(device_index)]
+        try:
+            run = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s, env=dict(os.environ))
+        except subprocess.TimeoutExpired:
+            return SanitizerReport(tool=tool, ok=False, errors=-1, first_error=f"timed out after {timeout_s:.0f} s")
+    log = run.stdout + run.stderr
+    summary = SUMMARY.search(log)
+    errors = int(summary.group(1)) if summary else -1
+    findings = [line.removeprefix("========= ").strip() for line in log.splitlines()
+                if line.startswith("=========") and "ERROR SUMMARY" not in line
+                and "COMPUTE-SANITIZER" not in line and line.strip("= ").strip()]
+    ok = errors == 0 and run.returncode == 0
+    first = findings[0] if findings else ("" if ok else f"exit code {run.returncode}")
+    return SanitizerReport(tool=tool, ok=ok, errors=errors, first_error=first, log_tail=log[-4000:])
+
+
+def main() -> None:
+    from optiml_engine.gpu.worker import Device, verify_candidate
+
+    job = pickle.loads(Path(sys.argv[1]).read_bytes())
+    verify_candidate(Device(int(sys.argv[2])), job)
+
+
+if __name__ == "__main__":
+    main()

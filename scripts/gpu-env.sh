@@ -1,0 +1,7 @@
+# There (on the GPU machine, no network): `source scripts/gpu-env.sh` installs the carried wheels and puts the
+# project on PYTHONPATH, so every GPU run starts the same way.
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+  || return 1
+export PYTHONPATH=/tmp/site:$PWD
+export PYTHONUNBUFFERED=1
+export OPTIML_CACHE=/tmp/optiml-cache
