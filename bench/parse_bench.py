@@ -3,19 +3,25 @@
     python bench/parse_bench.py [--lines 5000] [--runs 20] [--write FILE]
 
 Prints the median of RUNS timed runs after one warm-up, and exits non-zero when parse (+ contracts) takes longer
-than the editor's budget of 30 ms.
+than the editor's budget of 30 ms. Also prints, for information, what one keystroke costs an open document
+(incremental re-parse and a new model).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import statistics
 import sys
 import time
 from collections.abc import Callable
 
-from optiml_engine.source.parse import parse_source
+import tree_sitter
+import tree_sitter_cuda
+
+from optiml_engine.model import Position
+from optiml_engine.source.parse import CudaDocument, parse_source
 
 BUDGET_MS = 30.0
 PATH = "bench_generated.cu"
@@ -83,7 +89,7 @@ __global__ void __launch_bounds__(BLOCK_{i}) scale_activate_{i}(const float* __r
 // check:  rows=3 cols=37
 // x:      in  float[rows*cols] normal(0,1)
 // out:    out float[rows]
-// launch: grid=rows block=BLOCK smem=256*4
+// launch: grid=rows block=256 smem=256*4
 __global__ void row_sum_{i}(float const* x, float* out, int rows, int cols) {{
     extern __shared__ float partial[];
     const int row = blockIdx.x;
@@ -156,6 +162,21 @@ def median_ms(run: Callable[[], object], runs: int) -> float:
     return statistics.median(samples)
 
 
+def keystroke_in_the_middle(source: str) -> Callable[[], object]:
+    """One character typed in a device function halfway down the file, then the model: an editor's cost per edit."""
+    document = CudaDocument(source, PATH)
+    lines = source.splitlines()
+    line = next(n for n in range(len(lines) // 2, len(lines)) if "float acc = coeffs_" in lines[n])
+    column = lines[line].index("[0]") + 1   # the line is ASCII: its byte column is its character column
+    digits = itertools.cycle("10")
+
+    def keystroke() -> object:
+        document.apply_change(Position(line=line, column=column), Position(line=line, column=column + 1), next(digits))
+        return document.model
+
+    return keystroke
+
+
 def contract_parser() -> Callable | None:
     """`parse_contract(kernel, path)` from the contract module, when it exists yet."""
     try:
@@ -180,8 +201,13 @@ def main() -> int:
     print(f"{source.count(chr(10))} lines, {len(model.kernels)} kernels, {len(model.launch_sites)} launch sites, "
           f"{len(model.device_items)} device items, {len(model.syntax_problems)} syntax problems")
 
-    worst = median_ms(lambda: parse_source(source, PATH), args.runs)
-    print(f"parse_source: {worst:.1f} ms (median of {args.runs})")
+    parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_cuda.language()))
+    encoded = source.encode()
+    tree_only = median_ms(lambda: parser.parse(encoded), args.runs)
+    print(f"tree-sitter parse alone (the floor under parse_source): {tree_only:.1f} ms (median of {args.runs})")
+
+    gated = median_ms(lambda: parse_source(source, PATH), args.runs)
+    print(f"parse_source: {gated:.1f} ms (median of {args.runs})")
 
     parse_contract = contract_parser()
     if parse_contract is None:
@@ -191,11 +217,14 @@ def main() -> int:
             for kernel in parse_source(source, PATH).kernels:
                 parse_contract(kernel, PATH)
 
-        worst = median_ms(parse_with_contracts, args.runs)
-        print(f"parse_source + parse_contract of every kernel: {worst:.1f} ms (median of {args.runs})")
+        gated = median_ms(parse_with_contracts, args.runs)
+        print(f"parse_source + parse_contract of every kernel: {gated:.1f} ms (median of {args.runs})")
 
-    if worst > BUDGET_MS:
-        print(f"over budget: {worst:.1f} ms > {BUDGET_MS:.0f} ms", file=sys.stderr)
+    keystroke = median_ms(keystroke_in_the_middle(source), args.runs)
+    print(f"one keystroke in an open document (apply_change + model): {keystroke:.1f} ms (median of {args.runs})")
+
+    if gated > BUDGET_MS:
+        print(f"over budget: {gated:.1f} ms > {BUDGET_MS:.0f} ms", file=sys.stderr)
         return 1
     return 0
 

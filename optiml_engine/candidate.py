@@ -19,17 +19,13 @@ def original_candidate(document: CudaDocument, kernel_name: str) -> Candidate:
 
 
 def reference_candidate(document: CudaDocument, candidate: Candidate) -> Candidate | None:
-    """The contract's `reference:` kernel (same file), fed by the candidate's contract unless it has its own.
+    """The contract's `reference:` kernel (same file), with its own contract: its launch geometry is its own.
     None when the contract names no reference: the original kernel is then its own reference."""
     name = candidate.contract.reference
     if name is None:
         return None
-    kernel = document.model.kernel(name)
-    if kernel is None:
+    if document.model.kernel(name) is None:
         names = ", ".join(k.name for k in document.model.kernels)
         raise OptimlError(candidate.contract.location, f"reference '{name}' is not a kernel of this file",
                           f"the name of a kernel defined in this file: {names}")
-    has_contract = kernel.comment is not None and "@optiml" in kernel.comment.text
-    contract = parse_contract(kernel, document.model.path) if has_contract else candidate.contract
-    return Candidate(unit=document.compile_unit(kernel.name, contract.template), contract=contract,
-                     params=[p.name for p in kernel.params], description=f"reference {name}")
+    return original_candidate(document, name).model_copy(update={"description": f"reference {name}"})

@@ -19,7 +19,7 @@ from optiml_engine.source.parse import CudaDocument
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Make CUDA kernels faster, with proof.")
 out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_INPUT = 1
 EXIT_ENVIRONMENT = 2
@@ -88,7 +88,8 @@ def kernels(
     if not files:
         raise fail(f"{paths[0]}: error: no .cu or .cuh files (expected a CUDA file or a directory holding some)")
     broken = False
-    table = Table("kernel", "where", "parameters", "contract", "launch sites")
+    table = Table("kernel", "parameters", "contract", "launch sites (lines)")
+    table.add_column("where", overflow="fold")
     for path in files:
         model = load_document(path).model
         broken |= report_syntax(model)
@@ -108,8 +109,8 @@ def kernels(
                 status = "[red]missing[/]" if k.comment is None or "@optiml" not in k.comment.text else "[red]error[/]"
                 broken = True
             sites = [f"{s.span.start.line + 1}" for s in model.launch_sites if s.kernel == k.name]
-            params = ", ".join(p.type_text + " " + p.name for p in k.params)
-            table.add_row(k.name, line_of(model.path, k), params, status, ", ".join(sites) or "-")
+            params = ", ".join(p.name for p in k.params)
+            table.add_row(k.name, params, status, ", ".join(sites) or "-", line_of(model.path, k))
     if not contract:
         out.print(table)
     if broken:
@@ -160,8 +161,7 @@ def print_compile_result(result: CompileResult, where: str) -> None:
             err.print(f"{where}: error: compile failed: {result.log.strip()}", markup=False)
         return
     usage = result.resources
-    table = Table(title=f"{result.kernel} ({result.backend} {result.compiler_version}, {result.arch}, "
-                        f"{result.seconds * 1000:.0f} ms)")
+    table = Table(title=f"{result.kernel} ({result.compiler_version}, {result.arch}, {result.seconds * 1000:.0f} ms)")
     for column in ("registers", "smem (static)", "stack frame", "spill stores", "spill loads", "barriers"):
         table.add_column(column, justify="right")
     if usage is not None:
@@ -223,7 +223,7 @@ def check(
 def print_measurement(m: Measurement, where: str) -> None:
     if m.compile is not None and m.compile.resources is not None:
         usage = m.compile.resources
-        out.print(f"compile: {m.compile.backend} {m.compile.compiler_version} {m.compile.arch}, "
+        out.print(f"compile: {m.compile.compiler_version} {m.compile.arch}, "
                   f"{usage.registers} registers, {usage.shared_bytes} B smem, "
                   f"{usage.spill_store_bytes + usage.spill_load_bytes} B spills")
     if m.checks:
@@ -243,3 +243,7 @@ def print_measurement(m: Measurement, where: str) -> None:
                       str(t.runs), f"{sol.achieved_gbps:.0f}", f"{sol.achieved_gflops:.0f}",
                       f"{sol.floor_ms:.4f} ms ({sol.bound})", f"{sol.percent_of_sol:.1f}%")
         out.print(table)
+
+
+if __name__ == "__main__":
+    app()

@@ -328,7 +328,7 @@ class DeviceCeilings(Frozen):
 
 Verdict = Literal[
     "ok", "compile_error", "launch_error", "crash", "timeout", "wrong", "nonfinite", "unwritten",
-    "uninitialized_read", "race", "stateful", "ignores_inputs", "suspect_fast", "sanitizer",
+    "uninitialized_read", "race", "stateful", "ignores_inputs", "suspect_fast", "sanitizer", "bad_reference",
 ]
 
 

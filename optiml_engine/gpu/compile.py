@@ -206,7 +206,8 @@ def _nvcc_version(nvcc: str) -> str:
 def _nvcc_source(unit: CompileUnit) -> str:
     """The unit as nvcc compiles it: lines before the unit's first #line directive are named after the unit's
     path (as NVRTC names them after the program), and a host-side reference instantiates the kernel."""
-    return (f'#line 1 "{unit.path}"\n{unit.text}\n'
+    path = unit.path.replace("\\", "\\\\").replace('"', '\\"')  # the #line directives hold C strings
+    return (f'#line 1 "{path}"\n{unit.text}\n'
             f'#line 1 "{_INSTANCE_FILE}"\n'
             f"#pragma nv_diag_suppress {_UNUSED_VARIABLE_WARNING}\n"
             f"static void* optiml_instance = (void*)&{unit.name_expression};\n")

@@ -11,11 +11,13 @@ from typing import Any
 from optiml_engine.model import ArraySpec, Dtype, InitSpec
 from optiml_engine.source.ctypes import is_integer, numpy_name
 
-# Two poisons per element type: the first run sees the first, the repeat run the second. An element that still
-# holds a poison was never written; a result that changes with the poison read memory it had not written.
-FLOAT_POISONS = (float("nan"), -3.0e38)
-HALF_POISONS = (0x7E00, 0xFBFF)               # float16 NaN, -65504
-BF16_POISONS = (0x7FC0, 0xFF7F)               # bfloat16 NaN, -3.39e38
+# Two poisons per element type: the first run sees the first, the repeat run the second. The first is NaN for
+# floats, so that any arithmetic on an unwritten value shows; the second is a small value with distinctive bits, so
+# that an element still holding it exactly was never written (a huge value would absorb an accumulation unchanged
+# and make a read-before-write look like an unwritten element).
+FLOAT_POISONS = (float("nan"), -7.7509e-4)
+HALF_POISONS = (0x7E00, 0x925A)               # float16 NaN, about -7.75e-4
+BF16_POISONS = (0x7FC0, 0xBA4B)               # bfloat16 NaN, about -7.75e-4
 INT_POISON_BYTES = (0xAB, 0x5C)
 
 

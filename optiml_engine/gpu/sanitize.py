@@ -20,7 +20,8 @@ from optiml_engine.gpu.worker import EvaluateJob
 from optiml_engine.model import Frozen, VerifyPolicy
 
 Tool = Literal["memcheck", "racecheck"]
-SUMMARY = re.compile(r"ERROR SUMMARY:\s*(\d+) error")
+# memcheck ends with "ERROR SUMMARY: N errors"; racecheck with "RACECHECK SUMMARY: N hazards displayed (E errors, ...".
+SUMMARY = re.compile(r"ERROR SUMMARY:\s*(\d+) error|RACECHECK SUMMARY:.*?\((\d+) error")
 
 
 class SanitizerReport(Frozen):
@@ -62,20 +63,29 @@ def sanitize(job: EvaluateJob, tool: Tool, device_index: int, timeout_s: float =
             run = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s, env=dict(os.environ))
         except subprocess.TimeoutExpired:
             return SanitizerReport(tool=tool, ok=False, errors=-1, first_error=f"timed out after {timeout_s:.0f} s")
-    log = run.stdout + run.stderr
+    return read_report(tool, run.stdout + run.stderr, run.returncode)
+
+
+def read_report(tool: Tool, log: str, returncode: int) -> SanitizerReport:
+    """compute-sanitizer's text output -> error count and the first finding."""
     summary = SUMMARY.search(log)
-    errors = int(summary.group(1)) if summary else -1
+    errors = int(summary.group(1) or summary.group(2)) if summary else -1
     findings = [line.removeprefix("========= ").strip() for line in log.splitlines()
-                if line.startswith("=========") and "ERROR SUMMARY" not in line
+                if line.startswith("=========") and "SUMMARY" not in line
                 and "COMPUTE-SANITIZER" not in line and line.strip("= ").strip()]
-    ok = errors == 0 and run.returncode == 0
-    first = findings[0] if findings else ("" if ok else f"exit code {run.returncode}")
+    ok = errors == 0 and returncode == 0
+    first = findings[0] if findings else ("" if ok else f"exit code {returncode}")
     return SanitizerReport(tool=tool, ok=ok, errors=errors, first_error=first, log_tail=log[-4000:])
 
 
 def main() -> None:
+    import cupy
+
     from optiml_engine.gpu.worker import Device, verify_candidate
 
+    # One cudaMalloc per array: memcheck knows allocation bounds, not the sub-allocations of CuPy's pool, so an
+    # access just past an array's end is only caught without the pool.
+    cupy.cuda.set_allocator(None)
     job = pickle.loads(Path(sys.argv[1]).read_bytes())
     verify_candidate(Device(int(sys.argv[2])), job)
 

@@ -165,7 +165,11 @@ def reference_outputs(device: Device, job: EvaluateJob, binding: dict[str, int],
         device.references.move_to_end(key)
         return device.references[key]
     resolved = resolve(job.reference.contract, binding)
-    outputs = run_once(device, job.reference, resolved, inputs, poison=0)
+    outputs = run_once(device, job.reference, resolved, inputs, poison=1)
+    for spec in job.reference.contract.arrays:
+        if spec.direction == "out" and bool(still_poisoned(device.cp, outputs[spec.param], spec.dtype, 1).any()):
+            raise Rejected("bad_reference", f"the reference leaves elements of {spec.param} unwritten at "
+                                            f"{fmt_binding(binding)}: fix its contract (launch, lengths) first")
     device.references[key] = outputs
     while sum(a.nbytes for v in device.references.values() for a in v.values()) > REFERENCE_CACHE_BYTES:
         device.references.popitem(last=False)
@@ -188,35 +192,39 @@ def compare_all(device: Device, contract: Contract, outputs: dict[str, Any], exp
     return worst
 
 
-def unwritten_outputs(device: Device, contract: Contract, first_run: dict[str, Any],
-                      second_run: dict[str, Any]) -> str | None:
-    """Elements that hold the first poison after the first run and the second poison after the second."""
+def poisoned_elements(device: Device, contract: Contract, runs: list[dict[str, Any]]) -> Rejected | None:
+    """Outputs still holding the poison of their run: in every run, never written (`unwritten`); only in later
+    runs, the kernel skips work it did before (`stateful`). Runs alternate poisons 0, 1, 0."""
     cp = device.cp
     for spec in contract.arrays:
         if spec.direction != "out":
             continue
-        left = still_poisoned(cp, first_run[spec.param], spec.dtype, 0) & \
-            still_poisoned(cp, second_run[spec.param], spec.dtype, 1)
-        count = int(left.sum())
-        if count:
-            return (f"{spec.param}: {count} of {left.size} elements never written "
-                    f"(first at [{int(cp.argmax(left))}]; they still hold the poison value)")
+        held = [still_poisoned(cp, run[spec.param], spec.dtype, index % 2) for index, run in enumerate(runs)]
+        never = held[0] & held[1]
+        if bool(never.any()):
+            return Rejected("unwritten", f"{spec.param}: {int(never.sum())} of {never.size} elements never written "
+                                         f"(first at [{int(cp.argmax(never))}]; they still hold the poison value)")
+        later = (held[1] | held[2]) & ~held[0]
+        if bool(later.any()):
+            return Rejected("stateful", f"{spec.param}: {int(later.sum())} elements written by the first launch "
+                                        f"are left unwritten by a later one (first at [{int(cp.argmax(later))}]): "
+                                        f"the kernel keeps state across launches")
     return None
 
 
 def check_trial(device: Device, job: EvaluateJob, binding: dict[str, int], resolved: ResolvedContract,
                 seed: int) -> tuple[Comparison, dict[str, Any]]:
     """One input set: three runs of the candidate (poison A, poison B, poison A again), each judged in the order
-    that names the most specific defect: unwritten elements, a race (same inputs, same poison, different result),
+    that names the most specific defect: unwritten elements (or elements only later launches skip), a race (same inputs, same poison, different result),
     a dependence on prior memory contents, outputs that ignore the inputs, then plain disagreement with the
     reference."""
     contract = job.candidate.contract
     inputs = make_inputs(device.cp, contract.arrays, resolved.lengths, seed)
     expected = reference_outputs(device, job, binding, seed, inputs)
     runs = [run_once(device, job.candidate, resolved, inputs, poison) for poison in (0, 1, 0)]
-    unwritten = unwritten_outputs(device, contract, runs[0], runs[1])
-    if unwritten:
-        raise Rejected("unwritten", unwritten)
+    poison_left = poisoned_elements(device, contract, runs)
+    if poison_left:
+        raise poison_left
     repeat = compare_all(device, contract, runs[2], runs[0], contract.tol)
     if not repeat.ok:
         raise Rejected("race", f"two runs on the same inputs disagree (a race between threads): {repeat.reason}")

@@ -72,14 +72,35 @@ class _Entry:
     value_end: int
 
 
-def _param_location(path: str, position: Position) -> Location:
+def _location(path: str, position: Position) -> Location:
     return Location(file=path, line=position.line + 1, column=position.column + 1)
 
 
+def _did_you_mean(wrong: str, names: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(wrong, names, n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
 def _one_of(names: list[str] | tuple[str, ...], wrong: str | None = None) -> str:
-    close = difflib.get_close_matches(wrong, names, n=1) if wrong else []
-    hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"one of: {', '.join(names) or 'none'}{hint}"
+    return f"one of: {', '.join(names) or 'none'}{_did_you_mean(wrong, names) if wrong else ''}"
+
+
+def _split_ranges(text: str, start: int, end: int, separator: str) -> list[tuple[int, int]]:
+    """The stretches of text[start:end] between separators that stand outside parentheses."""
+    ranges, depth, piece_start = [], 0, start
+    for i in range(start, end):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if text[i] == separator and depth == 0:
+            ranges.append((piece_start, i))
+            piece_start = i + 1
+    ranges.append((piece_start, end))
+    return ranges
+
+
+def _no_contract(kernel: Kernel, path: str) -> OptimlError:
+    return OptimlError(_location(path, kernel.name_span.start), f"kernel '{kernel.name}' has no @optiml contract",
+                       "a /* @optiml ... */ block directly above the kernel; "
+                       f"`optiml kernels --contract FILE --kernel {kernel.name}` writes one")
 
 
 def _fmt_binding(binding: dict[str, int]) -> str:
@@ -115,9 +136,11 @@ class _ContractParser:
     # -- positions ---------------------------------------------------------------------------------------------
 
     def loc(self, offset: int) -> Location:
+        """The file location of a comment text offset. Location columns count characters; the comment's start
+        column (a byte count) is taken as one, which is exact unless non-ASCII text precedes the comment."""
         line_start = self.text.rfind("\n", 0, offset) + 1
         line = self.text.count("\n", 0, offset)
-        column = len(self.text[line_start:offset].encode()) + (self.start.column if line == 0 else 0)
+        column = offset - line_start + (self.start.column if line == 0 else 0)
         return Location(file=self.path, line=self.start.line + line + 1, column=column + 1)
 
     def error(self, offset: int, message: str, expected: str | None) -> OptimlError:
@@ -131,16 +154,7 @@ class _ContractParser:
         return start, end
 
     def split(self, start: int, end: int, separator: str) -> list[tuple[int, int]]:
-        """Stripped pieces between separators outside parentheses."""
-        pieces, depth, piece_start = [], 0, start
-        for i in range(start, end):
-            char = self.text[i]
-            depth += {"(": 1, ")": -1}.get(char, 0)
-            if char == separator and depth == 0:
-                pieces.append(self.strip(piece_start, i))
-                piece_start = i + 1
-        pieces.append(self.strip(piece_start, end))
-        return pieces
+        return [self.strip(*piece) for piece in _split_ranges(self.text, start, end, separator)]
 
     # -- the block ---------------------------------------------------------------------------------------------
 
@@ -148,11 +162,7 @@ class _ContractParser:
         """(where the comment opens, where `@optiml` is, the entry lines) with decoration and # comments removed."""
         found = [m for m in (_BLOCK_COMMENT_MARKER.search(self.text), _LINE_COMMENT_MARKER.search(self.text)) if m]
         if not found:
-            name = self.kernel.name
-            raise OptimlError(_param_location(self.path, self.kernel.name_span.start),
-                              f"kernel '{name}' has no @optiml contract",
-                              "a /* @optiml ... */ block directly above the kernel; "
-                              f"`optiml kernels --contract FILE --kernel {name}` writes one")
+            raise _no_contract(self.kernel, self.path)
         marker = min(found, key=lambda m: m.start())
         at_sign = self.text.index("@optiml", marker.start())
         raw: list[tuple[int, int]] = []
@@ -217,7 +227,8 @@ class _ContractParser:
                 raise self.error(start, f"unknown key '{key}'", _one_of([*RESERVED_KEYS, *self.params], key))
             if key in table:
                 first_line = self.loc(table[key].key_at).line
-                raise self.error(start, f"duplicate key '{key}'", f"one '{key}:' line; the first is on line {first_line}")
+                raise self.error(start, f"duplicate key '{key}'",
+                                 f"one '{key}:' line; the first is on line {first_line}")
             table[key] = entry
         return reserved, params
 
@@ -230,8 +241,9 @@ class _ContractParser:
         declared = {p.name: p for p in self.kernel.template_params}
         if entry is None:
             if declared:
+                named = " ".join(f"{name}=..." for name in declared)
                 raise self.error(at_sign, f"template kernel '{self.kernel.name}' has no template: line",
-                                 f"`template: {' '.join(f'{n}=...' for n in declared)}` naming every template parameter")
+                                 f"`template: {named}` naming every template parameter")
             return {}
         if not declared:
             raise self.error(entry.key_at, f"kernel '{self.kernel.name}' is not a template", "no template: line")
@@ -251,8 +263,8 @@ class _ContractParser:
                 given[name] = c_name(dtype) if dtype else value
                 self.template_types[name] = given[name]
             elif dtype_of(kind) and is_integer(dtype_of(kind)):
-                parsed = parse_expr(self.text[start:end], self.loc(start))
-                number = parsed.evaluate({}) if not parsed.symbols() else None
+                tree = parse_expr(self.text[start:end], self.loc(start))
+                number = tree.evaluate({}) if not tree.symbols() else None
                 if not isinstance(number, int):
                     raise self.error(start, f"template parameter '{name}' ({kind}) needs an integer, got '{value}'",
                                      "an integer such as 256")
@@ -269,10 +281,9 @@ class _ContractParser:
         """`name=value ...` where values may hold spaces: (name, name offset, value start, value end)."""
         matches = list(_BINDING.finditer(self.text, start, end))
         if not matches or matches[0].start() != start:
-            bad = start if not matches else start
-            raise self.error(bad, f"cannot read '{self.text[start:end]}' in {what}", "`name=value ...`")
+            raise self.error(start, f"cannot read '{self.text[start:end]}' in {what}", "`name=value ...`")
         ends = [m.start() for m in matches[1:]] + [end]
-        return [(m.group(1), m.start(), *self.strip(m.end(), stop)) for m, stop in zip(matches, ends)]
+        return [(m.group(1), m.start(), *self.strip(m.end(), stop)) for m, stop in zip(matches, ends, strict=True)]
 
     def size_bindings(self, start: int, end: int, known: dict[str, int] | None) -> dict[str, int]:
         binding: dict[str, int] = {}
@@ -284,7 +295,7 @@ class _ContractParser:
             name, value = match.groups()
             if known is not None and name not in known:
                 raise self.error(token_at, f"unknown size symbol '{name}'", _one_of(list(known), name))
-            if known is None and name in self.template_types or name in self.kernel_template_names():
+            if known is None and name in {p.name for p in self.kernel.template_params}:
                 raise self.error(token_at, f"size symbol '{name}' is also a template parameter", "a distinct name")
             if name in binding:
                 raise self.error(token_at, f"size symbol '{name}' is bound twice", "each symbol once")
@@ -293,9 +304,6 @@ class _ContractParser:
                                  "a positive integer such as 1024")
             binding[name] = int(value)
         return binding
-
-    def kernel_template_names(self) -> set[str]:
-        return {p.name for p in self.kernel.template_params}
 
     def expression(self, start: int, end: int) -> _Parsed:
         parsed = _Parsed(self.text[start:end], self.loc(start), parse_expr(self.text[start:end], self.loc(start)))
@@ -307,9 +315,9 @@ class _ContractParser:
     def dims(self, start: int, end: int, what: str) -> list[_Parsed]:
         """`E` or a tuple `(E,E[,E])`; a parenthesised single expression is an expression."""
         if self.text.startswith("(", start) and self.closing_paren(start, end) == end - 1:
-            elements = self.split(start + 1, end - 1, ",")
-            if elements == [self.strip(start + 1, end - 1)] and elements[0][0] == elements[0][1]:
+            if not self.text[start + 1:end - 1].strip():
                 raise self.error(start, f"{what} has no dimensions", "1 to 3: E or (E,E[,E])")
+            elements = self.split(start + 1, end - 1, ",")
             if len(elements) > 3:
                 raise self.error(elements[3][0], f"{what} has {len(elements)} dimensions", "at most 3: (x,y,z)")
             return [self.expression(*element) for element in elements]
@@ -376,7 +384,7 @@ class _ContractParser:
         if dtype is None:
             raise self.error(type_at, f"unknown type '{type_text}'",
                              "a C element type such as float, __half, int or unsigned char, or a canonical name "
-                             "such as float32" + _one_of(list(KNOWN_SPELLINGS), type_text).partition(";")[2])
+                             "such as float32" + _did_you_mean(type_text, KNOWN_SPELLINGS))
         if signature_dtype is None:
             raise self.error(type_at, f"parameter '{param.name}' has type '{param.type_text}', "
                              "whose elements OptiML cannot fill", "a pointer to a scalar type (float, int, __half...)")
@@ -417,7 +425,8 @@ class _ContractParser:
         args = []
         for piece in pieces:
             tree = parse_expr(self.text[piece[0]:piece[1]], self.loc(piece[0]))
-            for symbol in tree.names():
+            symbol = next(tree.names(), None)
+            if symbol is not None:
                 raise OptimlError(symbol.at, f"fill arguments are numbers, not symbols ('{symbol.name}')", "a number")
             args.append(tree.evaluate({}))
         self.check_fill_values(start, kind, args, name, dtype)
@@ -451,11 +460,13 @@ class _ContractParser:
         value = self.expression(entry.value_at, entry.value_end)
         return ScalarSpec(param=param.name, dtype=dtype, value=value.text), value
 
-    def unlisted_scalar(self, param: Param, sizes: dict[str, int]) -> ScalarSpec:
-        where = _param_location(self.path, param.span.start)
+    def unlisted_scalar(self, param: Param, sizes: dict[str, int]) -> tuple[ScalarSpec, _Parsed]:
+        """An integer parameter named like a size symbol binds to it; any other scalar needs a line."""
+        where = _location(self.path, param.span.start)
         dtype = _element_dtype(param, self.template_types)
         if dtype and is_integer(dtype) and param.name in sizes:
-            return ScalarSpec(param=param.name, dtype=dtype, value=param.name)
+            return ScalarSpec(param=param.name, dtype=dtype, value=param.name), _Parsed(param.name, where,
+                                                                                          Name(where, param.name))
         if dtype and is_integer(dtype):
             raise OptimlError(where, f"integer parameter '{param.name}' has no value and is not a size symbol",
                               f"`{param.name}: VALUE` in the @optiml block, or `{param.name}=...` in its sizes:")
@@ -469,7 +480,8 @@ class _ContractParser:
         reserved, param_entries = self.entries(lines)
         template = self.template(reserved.get("template"), at_sign)
         if "sizes" not in reserved:
-            raise self.error(at_sign, "the @optiml block has no sizes: line", "`sizes: sym=int ...`, e.g. `sizes: n=1048576`")
+            raise self.error(at_sign, "the @optiml block has no sizes: line",
+                             "`sizes: sym=int ...`, e.g. `sizes: n=1048576`")
         sizes = self.size_bindings(reserved["sizes"].value_at, reserved["sizes"].value_end, None)
         self.symbols = [*sizes, *_template_ints(template)]
         checks = []
@@ -481,7 +493,7 @@ class _ContractParser:
         for param in self.kernel.params:
             entry = param_entries.get(param.name)
             if param.is_pointer and entry is None:
-                raise OptimlError(_param_location(self.path, param.span.start),
+                raise OptimlError(_location(self.path, param.span.start),
                                   f"pointer parameter '{param.name}' has no line, and its length cannot be inferred",
                                   f"`{param.name}: {'in' if param.is_const else 'inout'} {param.base_type}[LENGTH]` "
                                   "in the @optiml block")
@@ -492,8 +504,7 @@ class _ContractParser:
                 spec, scalar_values[param.name] = self.scalar(param, entry)
                 scalars.append(spec)
             else:
-                spec = self.unlisted_scalar(param, sizes)
-                scalar_values[param.name] = _Parsed(spec.value, self.loc(at_sign), Name(self.loc(at_sign), spec.value))
+                spec, scalar_values[param.name] = self.unlisted_scalar(param, sizes)
                 scalars.append(spec)
         if "launch" not in reserved:
             raise self.error(at_sign, "the @optiml block has no launch: line",
@@ -501,16 +512,12 @@ class _ContractParser:
         rule, grid, block, smem = self.launch(reserved["launch"])
         work = {key: self.expression(reserved[key].value_at, reserved[key].value_end)
                 for key in ("flops", "bytes") if key in reserved}
-        contract = Contract(
-            kernel=self.kernel.name, sizes=sizes, checks=checks, arrays=arrays, scalars=scalars, launch=rule,
-            flops=work["flops"].text if "flops" in work else None,
-            bytes=work["bytes"].text if "bytes" in work else None,
-            tol=self.positive_float(reserved["tol"]) if "tol" in reserved else Contract.model_fields["tol"].default,
-            atol=self.positive_float(reserved["atol"]) if "atol" in reserved else None,
-            template=template,
-            reference=self.value(reserved["reference"]) if "reference" in reserved else None,
-            location=self.loc(block_at),
-        )
+        optional: dict[str, object] = {key: parsed.text for key, parsed in work.items()}
+        optional.update({key: self.positive_float(reserved[key]) for key in ("tol", "atol") if key in reserved})
+        if "reference" in reserved:
+            optional["reference"] = self.value(reserved["reference"])
+        contract = Contract(kernel=self.kernel.name, sizes=sizes, checks=checks, arrays=arrays, scalars=scalars,
+                            launch=rule, template=template, location=self.loc(block_at), **optional)
         trees = _Trees(lengths, scalar_values, grid, block, smem, work.get("flops"), work.get("bytes"))
         for binding in [sizes, *checks]:
             _resolve(contract, trees, binding)
@@ -520,7 +527,7 @@ class _ContractParser:
 def parse_contract(kernel: Kernel, path: str) -> Contract:
     """The kernel's @optiml contract, checked against its signature and evaluated at every size it names."""
     if kernel.comment is None:
-        return _ContractParser(kernel, path, Comment(text="", span=kernel.name_span)).parse()
+        raise _no_contract(kernel, path)
     return _ContractParser(kernel, path, kernel.comment).parse()
 
 
@@ -536,7 +543,7 @@ def _resolve(contract: Contract, trees: _Trees, binding: dict[str, int]) -> Reso
         value = parsed.tree.evaluate(env)
         if not isinstance(value, int) or value < low or (high is not None and value > high):
             wanted = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
-            raise OptimlError(parsed.where, f"{what} '{parsed.text}' is {value} at {at}", wanted)
+            raise OptimlError(parsed.where, f"{what} = {parsed.text} = {value} at {at}", wanted)
         return value
 
     lengths = {a.param: integer(trees.lengths[a.param], f"the length of '{a.param}'", 0) for a in contract.arrays}
@@ -558,7 +565,7 @@ def _resolve(contract: Contract, trees: _Trees, binding: dict[str, int]) -> Reso
     if trees.flops is not None:
         flops = trees.flops.tree.evaluate(env)
         if flops < 0:
-            raise OptimlError(trees.flops.where, f"flops '{trees.flops.text}' is {flops} at {at}", "a number >= 0")
+            raise OptimlError(trees.flops.where, f"flops = {trees.flops.text} = {flops} at {at}", "a number >= 0")
     if trees.bytes is not None:
         moved = integer(trees.bytes, "bytes", 0)
     else:
@@ -602,7 +609,8 @@ def resolve(contract: Contract, binding: dict[str, int]) -> ResolvedContract:
 
 
 def _default_sizes(count: int) -> int:
-    """Per-symbol benchmark size: about 2^24 elements for one symbol, 2^24 for two, 2^30 for three."""
+    """Per-symbol benchmark size: 2^24 for one symbol, 2^12 each for two, 2^10 each for three (the spec's
+    defaults), about 2^24 elements in all beyond that."""
     return {1: 16777216, 2: 4096, 3: 1024}.get(count, 2 ** max(1, 24 // count))
 
 
@@ -650,11 +658,12 @@ def _translate_launch_expr(text: str, renames: dict[str, str]) -> str | None:
 def _translate_dims(text: str, renames: dict[str, str]) -> str | None:
     text = text.strip()
     match = re.fullmatch(r"dim3\s*\((.*)\)", text, re.S)
-    elements = [e.strip() for e in match.group(1).split(",")] if match else [text]
-    translated = [_translate_launch_expr(e, renames) for e in elements]
-    if None in translated or not 1 <= len(translated) <= 3:
+    ranges = _split_ranges(text, match.start(1), match.end(1), ",") if match else [(0, len(text))]
+    elements = [text[start:end] for start, end in ranges]
+    translated = [t for t in (_translate_launch_expr(e, renames) for e in elements) if t is not None]
+    if len(translated) != len(elements) or len(translated) > 3:
         return None
-    return translated[0] if len(translated) == 1 else f"({','.join(translated)})"  # type: ignore[arg-type]
+    return translated[0] if len(translated) == 1 else f"({','.join(translated)})"
 
 
 def _inferred_launch(kernel: Kernel, launch_sites: list[LaunchSite], symbols: list[str]) -> str | None:
@@ -662,7 +671,7 @@ def _inferred_launch(kernel: Kernel, launch_sites: list[LaunchSite], symbols: li
     site = next((s for s in launch_sites if s.kernel == kernel.name), None)
     if site is None:
         return None
-    renames = {arg.strip(): param.name for arg, param in zip(site.args, kernel.params)
+    renames = {arg.strip(): param.name for arg, param in zip(site.args, kernel.params, strict=False)
                if re.fullmatch(_IDENT, arg.strip()) and param.name in symbols}
     grid, block = _translate_dims(site.grid, renames), _translate_dims(site.block, renames)
     smem_text = (site.smem or "0").strip()
@@ -699,10 +708,27 @@ def infer_contract_text(kernel: Kernel, launch_sites: list[LaunchSite]) -> str:
             lines.append((param.name, "0", f"adjust: OptiML cannot pass a '{param.type_text}'"))
         else:
             lines.append((param.name, "1.0" if is_float(dtype) else "1", "adjust"))
+    default_launch = ("launch", f"grid=cdiv({every_element},256) block=256", "adjust")
     launch = _inferred_launch(kernel, launch_sites, symbols)
-    lines.append(("launch", launch or f"grid=cdiv({every_element},256) block=256", "" if launch else "adjust"))
+    if launch is not None:
+        text = _block_text([*lines, ("launch", launch, "")])
+        # The site's configuration may not hold at the default sizes (a block of `b` threads with b=4096).
+        if _accepted(kernel, text):
+            return text
+    return _block_text([*lines, default_launch])
+
+
+def _block_text(lines: list[tuple[str, str, str]]) -> str:
     key_width = max(len(key) for key, _, _ in lines) + 2
     value_width = max(len(value) for _, value, _ in lines)
     body = [f"   {key + ':':<{key_width}}{value:<{value_width}}  # {comment}".rstrip() if comment
             else f"   {key + ':':<{key_width}}{value}" for key, value, comment in lines]
     return "\n".join(["/* @optiml", *body, "*/"])
+
+
+def _accepted(kernel: Kernel, contract_text: str) -> bool:
+    try:
+        parse_contract(kernel.model_copy(update={"comment": Comment(text=contract_text, span=kernel.span)}), "")
+    except OptimlError:
+        return False
+    return True

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
 from optiml_engine.gpu.compile import compile_nvcc, compile_nvrtc, kernel_location, parse_ptxas_report
 from optiml_engine.model import CompileUnit, Location, ResourceUsage
+from optiml_engine.source.contract import parse_contract
+from optiml_engine.source.parse import CudaDocument
 
 USER_FILE = "user/kern.cu"
+REPOSITORY = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((REPOSITORY / "examples").glob("*.cu"))
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
 both_backends = pytest.mark.parametrize("compile_unit", [compile_nvrtc, pytest.param(compile_nvcc, marks=needs_nvcc)])
@@ -164,6 +169,19 @@ template __global__ void fill<64>(float*);
     assert result.ok, result.diagnostics
     assert result.lowered_name == "_Z4fillILi128EEvPf"
     assert result.resources.shared_bytes == 128 * 4
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
+def test_every_example_kernel_compiles(example):
+    relative = str(example.relative_to(REPOSITORY))
+    document = CudaDocument(example.read_text(), relative)
+    assert document.model.kernels
+    for kernel in document.model.kernels:
+        compiled = document.compile_unit(kernel.name, parse_contract(kernel, relative).template)
+        result = compile_nvrtc(compiled)
+        assert result.ok, [str(d) for d in result.diagnostics]
+        assert result.diagnostics == []
+        assert result.resources.registers > 0
 
 
 # ---------------------------------------------------------------------------------------------------------------

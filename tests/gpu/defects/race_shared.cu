@@ -1,5 +1,13 @@
 // Planted defect: block-per-row sum whose tree reduction lacks the barrier between steps (a shared-memory race).
 // expect: race wrong | racecheck
+/* @optiml
+   sizes:  rows=4096 cols=1024
+   check:  rows=37 cols=1000
+   x:      in  float[rows*cols]
+   y:      out float[rows]
+   launch: grid=cdiv(rows,128) block=128
+   tol:    1e-4
+*/
 __global__ void row_sum(const float* x, float* y, int rows, int cols) {
     int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r < rows) {

@@ -2,6 +2,13 @@
 // launch the harness times returns before the work is done. Candidates are compiled without relocatable device
 // code, so device-side launches are refused at compile time.
 // expect: compile_error
+/* @optiml
+   sizes:  n=16777216
+   check:  n=1000
+   x:      in  float[n]
+   y:      out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
 __global__ void scale(const float* x, float* y, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = 2.0f * x[i];

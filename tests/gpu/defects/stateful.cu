@@ -1,7 +1,14 @@
 // Planted defect: computes once, then skips the work on later launches (state kept in a device global).
-// expect: unwritten stateful
+// expect: stateful
 __device__ int already_done = 0;
 
+/* @optiml
+   sizes:  n=16777216
+   check:  n=1000
+   x:      in  float[n]
+   y:      out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
 __global__ void relu(const float* x, float* y, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = x[i] > 0.0f ? x[i] : 0.0f;

@@ -1,5 +1,13 @@
 // Planted defect: four elements per thread, and the tail (n % 4) is forgotten: some outputs are never written.
 // expect: unwritten
+/* @optiml
+   sizes:  n=16777216
+   check:  n=1000003; n=3
+   a:      in  float[n]
+   b:      in  float[n]
+   c:      out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
 __global__ void add(const float* a, const float* b, float* c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) c[i] = a[i] + b[i];
