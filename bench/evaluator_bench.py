@@ -115,6 +115,7 @@ def main() -> None:
         for section, measure in (("examples", lambda: examples(evaluator)), ("defects", lambda: defects(evaluator)),
                                  ("throughput", lambda: throughput(pool))):
             result[section] = measure()
+            print(f"section {section} done", flush=True)
             (out / "evaluator.json").write_text(json.dumps(result, indent=2, default=str))
     (out / "evaluator.md").write_text(markdown(result))
     print(markdown(result))

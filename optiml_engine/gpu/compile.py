@@ -14,6 +14,7 @@ themselves; the parser only adds the column from the caret line.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import shutil
 import subprocess
@@ -22,10 +23,17 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from cuda.bindings import nvrtc
-from cuda.pathfinder import find_nvidia_binary_utility, locate_nvidia_header_directory
+# NVRTC honours the driver's compute cache: on a machine with a GPU, a cache hit skips ptxas, and with it the
+# `-Xptxas -v` resource report this module reads (seen on the H100 machines: an empty log on the second compile
+# of the same kernel, in any process). Compiles take tens of milliseconds, so the cache is turned off for good.
+os.environ["CUDA_CACHE_DISABLE"] = "1"
 
-from optiml_engine.model import CompileDiagnostic, CompileResult, CompileUnit, Location, ResourceUsage
+from cuda.bindings import nvrtc  # noqa: E402  (after the cache switch above)
+from cuda.pathfinder import find_nvidia_binary_utility, locate_nvidia_header_directory  # noqa: E402
+
+from optiml_engine.model import (  # noqa: E402
+    CompileDiagnostic, CompileResult, CompileUnit, Location, ResourceUsage,
+)
 
 # Both backends compile with these; the architecture and the caller's flags come on top.
 COMMON_OPTIONS = ("-std=c++17", "-Xptxas", "-v")

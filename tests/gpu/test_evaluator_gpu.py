@@ -57,3 +57,16 @@ def test_caller_survives_crash_and_next_candidate_runs(evaluator):
     assert evaluator.pool.workers[0].last_replacement_s < 3
     good, _ = load(ROOT / "examples" / "relu_scale.cu", "relu_scale")
     assert evaluator.evaluate(good).ok
+
+
+def test_resource_report_survives_the_drivers_compute_cache():
+    """With a driver present, NVRTC may serve a repeated compile from the compute cache and skip ptxas' report."""
+    import cupy
+
+    from optiml_engine.gpu.compile import compile_nvrtc
+
+    cupy.zeros(1).sum()          # a live context, as in the evaluator's own process
+    candidate, _ = load(ROOT / "examples" / "row_max.cu", "row_max")
+    first, second = (compile_nvrtc(candidate.unit, arch="sm_90") for _ in range(2))
+    assert first.ok and second.ok, second.diagnostics
+    assert first.resources == second.resources and first.resources.registers > 0
