@@ -14,7 +14,6 @@ themselves; the parser only adds the column from the caret line.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import shutil
 import subprocess
@@ -23,17 +22,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-# NVRTC honours the driver's compute cache: on a machine with a GPU, a cache hit skips ptxas, and with it the
-# `-Xptxas -v` resource report this module reads (seen on the H100 machines: an empty log on the second compile
-# of the same kernel, in any process). Compiles take tens of milliseconds, so the cache is turned off for good.
-os.environ["CUDA_CACHE_DISABLE"] = "1"
+from cuda.bindings import nvrtc
+from cuda.pathfinder import find_nvidia_binary_utility, locate_nvidia_header_directory
 
-from cuda.bindings import nvrtc  # noqa: E402  (after the cache switch above)
-from cuda.pathfinder import find_nvidia_binary_utility, locate_nvidia_header_directory  # noqa: E402
-
-from optiml_engine.model import (  # noqa: E402
-    CompileDiagnostic, CompileResult, CompileUnit, Location, ResourceUsage,
-)
+from optiml_engine.model import CompileDiagnostic, CompileResult, CompileUnit, Location, ResourceUsage
 
 # Both backends compile with these; the architecture and the caller's flags come on top.
 COMMON_OPTIONS = ("-std=c++17", "-Xptxas", "-v")
@@ -122,7 +114,9 @@ def _result(unit: CompileUnit, backend: str, arch: str, *, started: float, versi
     kernel_at = kernel_location(unit)
     diagnostics = parse_diagnostics(log, unit)
     if failure is None and resources is None:
-        failure = f"no entry function for {unit.name_expression} in the ptxas report"
+        failure = (f"no entry function for {unit.name_expression} in the ptxas report" if "ptxas" in log else
+                   "ptxas printed no resource report: the CUDA compute cache served this compile "
+                   "(CUDA_CACHE_DISABLE=1 must be set before CUDA initializes; importing optiml_engine first does it)")
         diagnostics.append(CompileDiagnostic(location=kernel_at, severity="error", message=failure))
     elif failure is not None and not any(d.severity == "error" for d in diagnostics):
         diagnostics.append(CompileDiagnostic(location=kernel_at, severity="error", message=failure))

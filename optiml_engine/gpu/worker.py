@@ -30,6 +30,7 @@ from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import numpy_name
 
 REFERENCE_CACHE_BYTES = 8 << 30
+BUFFER_SETS = 3
 
 
 class CompiledKernel(Frozen):
@@ -271,9 +272,11 @@ def fmt_binding(binding: dict[str, int]) -> str:
 
 def time_kernels(device: Device, job: EvaluateJob) -> tuple[TimingStats, TimingStats | None, SpeedupStats | None]:
     """Cold-L2 event timing of the candidate (interleaved A B B A with the incumbent when one is given) at the
-    benchmark size. Before every timed launch, outside the timed window: inout arrays restored, outputs poisoned
-    again, L2 flushed. The last timed launch's outputs must still match the reference, so a kernel that keeps
-    state across launches (and skips work after the first) is caught."""
+    benchmark size. Launches rotate over BUFFER_SETS separately allocated copies of the data, so that the samples
+    (and the reported spread) include the effect of where the buffers happen to lie in memory, which otherwise
+    differs only between processes. Before every timed launch, outside the timed window: inout arrays restored,
+    outputs poisoned again, L2 flushed. Each buffer set's last outputs must still match the reference, so a kernel
+    that keeps state across launches (and skips work after the first) is caught."""
     cp = device.cp
     binding = job.bindings[0]
     seed = trial_seed(job.verify.seed, binding, 0)
@@ -287,11 +290,12 @@ def time_kernels(device: Device, job: EvaluateJob) -> tuple[TimingStats, TimingS
     pristine.update({s.param: poisoned(cp, s.dtype, lengths[s.param], 0)
                      for s in contract.arrays if s.direction == "out"})
     written = [s.param for s in contract.arrays if s.direction != "in"]
-    buffers = {k.key: {name: array.copy() if name in written else array for name, array in pristine.items()}
-               for k in kernels}     # each kernel its own outputs: one cannot pass on the other's results
+    # Each kernel its own outputs (one cannot pass on the other's results), each set its own allocations.
+    buffers = {(k.key, i): {name: array.copy() for name, array in pristine.items()}
+               for k in kernels for i in range(BUFFER_SETS)}
 
-    def timed_launch(kernel: CompiledKernel) -> float:
-        own = buffers[kernel.key]
+    def timed_launch(kernel: CompiledKernel, buffer_set: int) -> float:
+        own = buffers[kernel.key, buffer_set]
         for name in written:
             own[name][...] = pristine[name]
         device.flush_l2()
@@ -302,19 +306,21 @@ def time_kernels(device: Device, job: EvaluateJob) -> tuple[TimingStats, TimingS
         stop.synchronize()
         return cp.cuda.get_elapsed_time(start, stop)
 
-    for _ in range(job.timing.warmup_runs):
+    for warmup in range(max(job.timing.warmup_runs, BUFFER_SETS)):
         for kernel in kernels:
-            timed_launch(kernel)
+            timed_launch(kernel, warmup % BUFFER_SETS)
     samples: dict[str, list[float]] = {k.key: [] for k in kernels}
     began = time.perf_counter()
     while not timing.enough_samples(samples[job.candidate.key], job.timing, time.perf_counter() - began):
-        order = kernels if len(samples[job.candidate.key]) % 2 == 0 else kernels[::-1]
+        count = len(samples[job.candidate.key])
+        order = kernels if count % 2 == 0 else kernels[::-1]
         for kernel in order:
-            samples[kernel.key].append(timed_launch(kernel))
-    after = compare_all(device, contract, {n: buffers[job.candidate.key][n] for n in written}, expected,
-                        contract.tol)
-    if not after.ok:
-        raise Rejected("stateful", f"right when verified, wrong in the timed launches: {after.reason}")
+            samples[kernel.key].append(timed_launch(kernel, count % BUFFER_SETS))
+    for buffer_set in range(BUFFER_SETS):
+        own = buffers[job.candidate.key, buffer_set]
+        after = compare_all(device, contract, {n: own[n] for n in written}, expected, contract.tol)
+        if not after.ok:
+            raise Rejected("stateful", f"right when verified, wrong in the timed launches: {after.reason}")
     candidate_stats = timing.summarize(samples[job.candidate.key])
     if not job.incumbent:
         return candidate_stats, None, None

@@ -21,7 +21,9 @@ from optiml_engine.model import (
 from optiml_engine.source.ctypes import (
     KNOWN_SPELLINGS, c_name, dtype_of, integer_bounds, is_float, is_integer, itemsize,
 )
-from optiml_engine.source.expr import Binary, Call, Expr, Name, Neg, Num, Number, parse_expr
+from optiml_engine.source.expr import (
+    Binary, Call, Expr, Locate, Name, Neg, Num, Number, located, parse_expr, parse_expr_in,
+)
 
 RESERVED_KEYS = ("sizes", "check", "launch", "flops", "bytes", "tol", "atol", "template", "reference")
 DIRECTIONS: tuple[Direction, ...] = ("in", "out", "inout")
@@ -39,7 +41,11 @@ _SIZE_BINDING = re.compile(rf"({_IDENT})=(.*)")
 _FILL = re.compile(rf"({_IDENT})\s*\((.*)\)", re.S)
 _POSITIVE_FLOAT = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _INTEGER = re.compile(r"-?\d+")
+_WORD = re.compile(r"\w*")
+_NON_SPACE = re.compile(r"\S+")
+_DIRECTION = re.compile(r"[^\s\[]*")
 _ANYWHERE = Location(file="<contract>", line=1)
+_NOWHERE = located(_ANYWHERE)
 
 
 @dataclass(frozen=True)
@@ -47,8 +53,13 @@ class _Parsed:
     """An expression with where its text starts, so that evaluation errors can name the whole expression."""
 
     text: str
-    where: Location
     tree: Expr
+    locate: Locate            # the location is made only for an error
+    offset: int
+
+    @property
+    def where(self) -> Location:
+        return self.locate(self.offset)
 
 
 @dataclass(frozen=True)
@@ -147,11 +158,10 @@ class _ContractParser:
         return OptimlError(self.loc(offset), message, expected)
 
     def strip(self, start: int, end: int) -> tuple[int, int]:
-        while start < end and self.text[start].isspace():
-            start += 1
-        while end > start and self.text[end - 1].isspace():
-            end -= 1
-        return start, end
+        piece = self.text[start:end]
+        stripped = piece.lstrip()
+        start += len(piece) - len(stripped)
+        return start, start + len(stripped.rstrip())
 
     def split(self, start: int, end: int, separator: str) -> list[tuple[int, int]]:
         return [self.strip(*piece) for piece in _split_ranges(self.text, start, end, separator)]
@@ -213,7 +223,7 @@ class _ContractParser:
             if value_at == value_end:
                 raise self.error(match.end(), f"'{key}' has no value", f"a value after '{key}:'")
             entry = _Entry(key, start, value_at, value_end)
-            first_word = re.match(r"\w*", self.text[value_at:value_end]).group()
+            first_word = _WORD.match(self.text, value_at, value_end).group()
             param = self.params.get(key)
             # A pointer parameter may share its name with a key: its line is told apart by the direction word.
             if param and (key not in RESERVED_KEYS or param.is_pointer and first_word in DIRECTIONS):
@@ -263,7 +273,7 @@ class _ContractParser:
                 given[name] = c_name(dtype) if dtype else value
                 self.template_types[name] = given[name]
             elif dtype_of(kind) and is_integer(dtype_of(kind)):
-                tree = parse_expr(self.text[start:end], self.loc(start))
+                tree = parse_expr_in(self.text, start, end, self.loc)
                 number = tree.evaluate({}) if not tree.symbols() else None
                 if not isinstance(number, int):
                     raise self.error(start, f"template parameter '{name}' ({kind}) needs an integer, got '{value}'",
@@ -287,8 +297,8 @@ class _ContractParser:
 
     def size_bindings(self, start: int, end: int, known: dict[str, int] | None) -> dict[str, int]:
         binding: dict[str, int] = {}
-        for token in re.finditer(r"\S+", self.text[start:end]):
-            token_at = start + token.start()
+        for token in _NON_SPACE.finditer(self.text, start, end):
+            token_at = token.start()
             match = _SIZE_BINDING.fullmatch(token.group())
             if not match:
                 raise self.error(token_at, f"bad size binding '{token.group()}'", "`symbol=integer`, e.g. `n=1048576`")
@@ -306,7 +316,7 @@ class _ContractParser:
         return binding
 
     def expression(self, start: int, end: int) -> _Parsed:
-        parsed = _Parsed(self.text[start:end], self.loc(start), parse_expr(self.text[start:end], self.loc(start)))
+        parsed = _Parsed(self.text[start:end], parse_expr_in(self.text, start, end, self.loc), self.loc, start)
         for name in parsed.tree.names():
             if name.name not in self.symbols:
                 raise OptimlError(name.at, f"unknown size symbol '{name.name}'", _one_of(self.symbols, name.name))
@@ -345,8 +355,8 @@ class _ContractParser:
                                  "`grid=E block=E [smem=E]`, e.g. `grid=cdiv(n,256) block=256`")
         grid = self.dims(*parts["grid"], "grid")
         block = self.dims(*parts["block"], "block")
-        smem = self.expression(*parts["smem"]) if "smem" in parts else _Parsed("0", self.loc(entry.value_at),
-                                                                                   Num(_ANYWHERE, 0))
+        smem = (self.expression(*parts["smem"]) if "smem" in parts
+                else _Parsed("0", Num(_NOWHERE, 0, 0), self.loc, entry.value_at))
         rule = LaunchRule(grid=[g.text for g in grid], block=[b.text for b in block], smem=smem.text)
         return rule, grid, block, smem
 
@@ -362,7 +372,7 @@ class _ContractParser:
     def array(self, param: Param, entry: _Entry) -> tuple[ArraySpec, _Parsed]:
         text, start, end = self.text, entry.value_at, entry.value_end
         signature_dtype = _element_dtype(param, self.template_types)
-        direction = re.match(r"[^\s\[]*", text[start:end]).group()
+        direction = _DIRECTION.match(text, start, end).group()
         inferred = "in" if param.is_const else "inout"
         if direction not in DIRECTIONS:
             raise self.error(start, f"'{direction}' is not a direction",
@@ -424,7 +434,7 @@ class _ContractParser:
                              f"({', '.join(names)}), got {len(pieces)}", f"{kind}({','.join(names)})")
         args = []
         for piece in pieces:
-            tree = parse_expr(self.text[piece[0]:piece[1]], self.loc(piece[0]))
+            tree = parse_expr_in(self.text, *piece, self.loc)
             symbol = next(tree.names(), None)
             if symbol is not None:
                 raise OptimlError(symbol.at, f"fill arguments are numbers, not symbols ('{symbol.name}')", "a number")
@@ -449,7 +459,7 @@ class _ContractParser:
             raise self.error(at, f"{kind} values do not fit '{name}' ({dtype})", f"values from {low} to {high}")
 
     def scalar(self, param: Param, entry: _Entry) -> tuple[ScalarSpec, _Parsed]:
-        first_word = re.match(r"\w*", self.value(entry)).group()
+        first_word = _WORD.match(self.text, entry.value_at, entry.value_end).group()
         if first_word in DIRECTIONS:
             raise self.error(entry.value_at, f"'{param.name}' is a scalar ({param.type_text}), not an array",
                              f"an expression, as in `{param.name}: 1.0`")
@@ -462,11 +472,14 @@ class _ContractParser:
 
     def unlisted_scalar(self, param: Param, sizes: dict[str, int]) -> tuple[ScalarSpec, _Parsed]:
         """An integer parameter named like a size symbol binds to it; any other scalar needs a line."""
-        where = _location(self.path, param.span.start)
+        def at_param(_: int) -> Location:
+            return _location(self.path, param.span.start)
+
         dtype = _element_dtype(param, self.template_types)
         if dtype and is_integer(dtype) and param.name in sizes:
-            return ScalarSpec(param=param.name, dtype=dtype, value=param.name), _Parsed(param.name, where,
-                                                                                          Name(where, param.name))
+            return (ScalarSpec(param=param.name, dtype=dtype, value=param.name),
+                    _Parsed(param.name, Name(at_param, 0, param.name), at_param, 0))
+        where = at_param(0)
         if dtype and is_integer(dtype):
             raise OptimlError(where, f"integer parameter '{param.name}' has no value and is not a size symbol",
                               f"`{param.name}: VALUE` in the @optiml block, or `{param.name}=...` in its sizes:")
@@ -535,7 +548,9 @@ def parse_contract(kernel: Kernel, path: str) -> Contract:
 # Resolution
 
 
-def _resolve(contract: Contract, trees: _Trees, binding: dict[str, int]) -> ResolvedContract:
+def _resolve(contract: Contract, trees: _Trees, binding: dict[str, int]) -> dict[str, object]:
+    """The fields of the ResolvedContract at `binding`, every value checked (parse_contract needs only the
+    checks: it skips building the model)."""
     env: dict[str, Number] = {**binding, **_template_ints(contract.template)}
     at = _fmt_binding(binding)
 
@@ -571,7 +586,7 @@ def _resolve(contract: Contract, trees: _Trees, binding: dict[str, int]) -> Reso
     else:
         moved = sum(lengths[a.param] * itemsize(a.dtype) * (2 if a.direction == "inout" else 1)
                     for a in contract.arrays)
-    return ResolvedContract(
+    return dict(
         binding=binding, lengths=lengths, scalars=scalars, grid=(*grid, 1, 1)[:3], block=(*block, 1, 1)[:3],
         smem=smem, flops=None if flops is None else float(flops), bytes=moved,
     )
@@ -590,7 +605,7 @@ def resolve(contract: Contract, binding: dict[str, int]) -> ResolvedContract:
                               "a positive integer")
 
     def parsed(text: str) -> _Parsed:
-        return _Parsed(text, contract.location, parse_expr(text, contract.location))
+        return _Parsed(text, parse_expr(text, contract.location), located(contract.location), 0)
 
     trees = _Trees(
         lengths={a.param: parsed(a.length) for a in contract.arrays},
@@ -601,7 +616,7 @@ def resolve(contract: Contract, binding: dict[str, int]) -> ResolvedContract:
         flops=parsed(contract.flops) if contract.flops else None,
         bytes=parsed(contract.bytes) if contract.bytes else None,
     )
-    return _resolve(contract, trees, {**contract.sizes, **binding})
+    return ResolvedContract(**_resolve(contract, trees, {**contract.sizes, **binding}))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -634,14 +649,14 @@ def _c_launch_to_contract(node: Expr, renames: dict[str, str]) -> Expr:
     left, right = _c_launch_to_contract(node.left, renames), _c_launch_to_contract(node.right, renames)
     if node.op == "/" and isinstance(left, Binary):
         numerator = None
-        if (left.op == "-" and left.right == Num(_ANYWHERE, 1) and isinstance(left.left, Binary)
+        if (left.op == "-" and left.right == Num(_NOWHERE, 0, 1) and isinstance(left.left, Binary)
                 and left.left.op == "+" and left.left.right == right):
             numerator = left.left.left                            # (n + b - 1) / b
         elif (left.op == "+" and isinstance(left.right, Num) and isinstance(right, Num)
               and left.right.value == right.value - 1):
             numerator = left.left                                 # (n + 255) / 256
         if numerator is not None:
-            return Call(node.at, "cdiv", (numerator, right))
+            return Call(node.locate, node.offset, "cdiv", (numerator, right))
     return dataclasses.replace(node, left=left, right=right)
 
 

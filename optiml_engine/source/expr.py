@@ -3,17 +3,21 @@ calls cdiv, min and max.
 
 A tokenizer and a recursive-descent parser build a small immutable tree; nothing is ever handed to Python's
 `eval`. Every node remembers where its text starts, so evaluation errors point at the offending symbol or operator.
+It keeps that as an offset and a function from offsets to locations, and makes the `Location` only when something
+asks for it: a contract's expressions almost never fail, and building their locations up front was most of their
+parsing time.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from optiml_engine.model import Location, OptimlError
 
 Number = int | float
+Locate = Callable[[int], Location]   # the location of an offset into the text an expression was parsed from
 
 FUNCTIONS = ("cdiv", "min", "max")
 
@@ -31,7 +35,12 @@ _TOKEN = re.compile(
 
 @dataclass(frozen=True)
 class Expr:
-    at: Location = field(compare=False)  # where the node's text starts (binary nodes: the operator)
+    locate: Locate = field(compare=False, repr=False)
+    offset: int = field(compare=False)   # where the node's text starts (binary nodes: the operator)
+
+    @property
+    def at(self) -> Location:
+        return self.locate(self.offset)
 
     def children(self) -> tuple[Expr, ...]:
         return ()
@@ -154,23 +163,24 @@ def _wrapped(node: Expr, level: int) -> str:
 
 
 class _Parser:
-    def __init__(self, text: str, where: Location):
-        self.where = where
-        self.tokens: list[tuple[str, str, int]] = []  # (kind, text, offset)
-        pos = 0
-        while text[pos:].strip():
-            match = _TOKEN.match(text, pos)
+    def __init__(self, text: str, start: int, end: int, locate: Locate):
+        self.locate = locate
+        self.tokens: list[tuple[str, str, int]] = []  # (kind, text, offset into `text`)
+        pos = start
+        while True:
+            match = _TOKEN.match(text, pos, end)
             if not match or not match.lastgroup:
-                bad = len(text) - len(text[pos:].lstrip())
-                raise OptimlError(self.at(bad), f"unexpected character '{text[bad]}' in expression",
+                rest = text[pos:end].lstrip()
+                if not rest:
+                    break
+                bad = end - len(rest)
+                raise OptimlError(locate(bad), f"unexpected character '{text[bad]}' in expression",
                                   "a number, a symbol, an operator, or cdiv/min/max(...)")
-            self.tokens.append((match.lastgroup, match.group(match.lastgroup), match.start(match.lastgroup)))
+            kind = match.lastgroup
+            self.tokens.append((kind, match.group(kind), match.start(kind)))
             pos = match.end()
-        self.tokens.append(("end", "", len(text.rstrip())))
+        self.tokens.append(("end", "", start + len(text[start:end].rstrip())))
         self.index = 0
-
-    def at(self, offset: int) -> Location:
-        return self.where.model_copy(update={"column": self.where.column + offset})
 
     def peek(self) -> tuple[str, str, int]:
         return self.tokens[self.index]
@@ -184,40 +194,40 @@ class _Parser:
 
     def unexpected(self, token: tuple[str, str, int], expected: str) -> OptimlError:
         what = f"'{token[1]}'" if token[0] != "end" else "end of expression"
-        return OptimlError(self.at(token[2]), f"unexpected {what}", expected)
+        return OptimlError(self.locate(token[2]), f"unexpected {what}", expected)
 
     def expression(self) -> Expr:
         node = self.term()
         while self.peek()[1] in ("+", "-"):
             op = self.take()
-            node = Binary(self.at(op[2]), op[1], node, self.term())
+            node = Binary(self.locate, op[2], op[1], node, self.term())
         return node
 
     def term(self) -> Expr:
         node = self.unary()
         while self.peek()[1] in ("*", "/", "//", "%"):
             op = self.take()
-            node = Binary(self.at(op[2]), op[1], node, self.unary())
+            node = Binary(self.locate, op[2], op[1], node, self.unary())
         return node
 
     def unary(self) -> Expr:
         if self.peek()[1] == "-":
             op = self.take()
-            return Neg(self.at(op[2]), self.unary())
+            return Neg(self.locate, op[2], self.unary())
         return self.primary()
 
     def primary(self) -> Expr:
         kind, text, offset = token = self.take()
         if kind == "int":
-            return Num(self.at(offset), int(text))
+            return Num(self.locate, offset, int(text))
         if kind == "hex":
-            return Num(self.at(offset), int(text, 16))
+            return Num(self.locate, offset, int(text, 16))
         if kind == "float":
-            return Num(self.at(offset), float(text))
+            return Num(self.locate, offset, float(text))
         if kind == "name" and self.peek()[1] == "(":
             return self.call(token)
         if kind == "name":
-            return Name(self.at(offset), text)
+            return Name(self.locate, offset, text)
         if text == "(":
             node = self.expression()
             self.take(")")
@@ -226,7 +236,7 @@ class _Parser:
 
     def call(self, name: tuple[str, str, int]) -> Expr:
         if name[1] not in FUNCTIONS:
-            raise OptimlError(self.at(name[2]), f"unknown function '{name[1]}'", "cdiv, min or max")
+            raise OptimlError(self.locate(name[2]), f"unknown function '{name[1]}'", "cdiv, min or max")
         self.take("(")
         args = [self.expression()]
         while self.peek()[1] == ",":
@@ -234,15 +244,25 @@ class _Parser:
             args.append(self.expression())
         self.take(")")
         if name[1] == "cdiv" and len(args) != 2:
-            raise OptimlError(self.at(name[2]), f"cdiv takes 2 arguments, got {len(args)}", "cdiv(a,b)")
-        return Call(self.at(name[2]), name[1], tuple(args))
+            raise OptimlError(self.locate(name[2]), f"cdiv takes 2 arguments, got {len(args)}", "cdiv(a,b)")
+        return Call(self.locate, name[2], name[1], tuple(args))
+
+
+def located(where: Location) -> Locate:
+    """Offsets into a text that starts at `where` and holds no line break: columns counted from there."""
+    return lambda offset: where.model_copy(update={"column": where.column + offset})
 
 
 def parse_expr(text: str, where: Location) -> Expr:
     """Parse `text`, whose first character sits at `where`; errors point at the offending character."""
-    parser = _Parser(text, where)
+    return parse_expr_in(text, 0, len(text), located(where))
+
+
+def parse_expr_in(text: str, start: int, end: int, locate: Locate) -> Expr:
+    """Parse `text[start:end]`; nodes keep offsets into `text` and `locate` turns them into locations."""
+    parser = _Parser(text, start, end, locate)
     if parser.peek()[0] == "end":
-        raise OptimlError(where, "empty expression", "an expression")
+        raise OptimlError(locate(start), "empty expression", "an expression")
     node = parser.expression()
     if parser.peek()[0] != "end":
         raise parser.unexpected(parser.peek(), "an operator or the end of the expression")
