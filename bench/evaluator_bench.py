@@ -41,6 +41,7 @@ def examples(evaluator: Evaluator) -> list[dict]:
         runs = [evaluator.evaluate(candidate, reference) for _ in range(2)]
         first, second = runs
         row = {"kernel": path.stem, "verdict": first.verdict, "reason": first.reason,
+               "second_verdict": second.verdict, "second_reason": second.reason,
                "checks": [c.model_dump() for c in first.checks],
                "compile_log": first.compile.log[-2000:] if first.compile else ""}
         print(f"  {first.verdict} {first.reason[:200]}", flush=True)
@@ -49,8 +50,9 @@ def examples(evaluator: Evaluator) -> list[dict]:
             row.update(
                 median_ms=t1.median_ms, ci_ms=[t1.ci_low_ms, t1.ci_high_ms], iqr_ms=t1.iqr_ms, runs=t1.runs,
                 second_median_ms=t2.median_ms, second_ci_ms=[t2.ci_low_ms, t2.ci_high_ms],
-                # "within the reported spread": the medians differ by no more than the larger interquartile range
-                runs_agree=abs(t1.median_ms - t2.median_ms) <= max(t1.iqr_ms, t2.iqr_ms),
+                # "within the reported spread": the medians differ by no more than the larger reported spread
+                runs_agree=abs(t1.median_ms - t2.median_ms) <= max(t1.spread_ms, t2.spread_ms),
+                spread_ms=t1.spread_ms,
                 floor_ms=first.sol.floor_ms, bound=first.sol.bound, time_over_sol=first.sol.headroom,
                 percent_of_sol=first.sol.percent_of_sol, gbps=first.sol.achieved_gbps,
                 gflops=first.sol.achieved_gflops, bytes=first.sol.bytes, flops=first.sol.flops,
@@ -127,15 +129,16 @@ def markdown(result: dict) -> str:
     lines = [f"# Evaluator on {device['name']} ({result['date']})", "",
              f"Command: `{result['command']}`; driver {device['driver']}, runtime {device['runtime']}; "
              f"ceilings: copy {ceilings['copy_gbps']:.0f} GB/s, fp32 GEMM {ceilings['fp32_tflops']:.1f} TFLOP/s.",
-             "", "| kernel | verdict | naive ms (95% CI) | IQR ms | 2nd run ms | agree | SOL floor ms | bound | time/SOL | GB/s |",
+             "", "| kernel | verdict | naive ms (95% CI) | spread ms | 2nd run ms | agree | SOL floor ms | bound | time/SOL | GB/s |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in result["examples"]:
         if "median_ms" in r:
             lines.append(f"| {r['kernel']} | {r['verdict']} | {r['median_ms']:.4f} ({r['ci_ms'][0]:.4f}-"
-                         f"{r['ci_ms'][1]:.4f}) | {r['iqr_ms']:.4f} | {r['second_median_ms']:.4f} | {'yes' if r['runs_agree'] else 'NO'} | "
+                         f"{r['ci_ms'][1]:.4f}) | {r['spread_ms']:.4f} | {r['second_median_ms']:.4f} | {'yes' if r['runs_agree'] else 'NO'} | "
                          f"{r['floor_ms']:.4f} | {r['bound']} | {r['time_over_sol']:.1f}x | {r['gbps']:.0f} |")
         else:
-            lines.append(f"| {r['kernel']} | {r['verdict']}: {r['reason'][:80]} | | | | | | | | |")
+            lines.append(f"| {r['kernel']} | {r['verdict']} {r['reason'][:60]}; 2nd run {r['second_verdict']} "
+                         f"{r['second_reason'][:60]} | | | | | | | | |")
     lines += ["", "| planted defect | expected | verdict | sanitizer | rejected | reason |", "|---|---|---|---|---|---|"]
     for r in result["defects"]:
         sanitizer = f"{r['sanitizer']['tool']}: {r['sanitizer']['errors']} errors" if "sanitizer" in r else ""

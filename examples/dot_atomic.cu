@@ -10,7 +10,7 @@
    result: inout float[1] const(0)      # accumulator: zeroed before each run
    launch: grid=cdiv(n,256) block=256
    flops:  2*n
-   tol:    1e-3                         # float atomics land in arbitrary order
+   tol:    1e-2                         # 2^25 fp32 atomics land in arbitrary order: ~1e-3 run to run
    atol:   1.0                          # the sum can be near 0; rounding noise at n=2^25 is ~0.3
 */
 __global__ void dot_atomic(const float* a, const float* b, float* result, int n)

@@ -237,9 +237,9 @@ def print_measurement(m: Measurement, where: str) -> None:
         return
     if m.timing and m.sol:
         t, sol = m.timing, m.sol
-        table = Table("median", "95% interval", "spread (IQR)", "runs", "GB/s", "GFLOP/s", "SOL floor", "% of SOL",
+        table = Table("median", "95% interval", "spread", "runs", "GB/s", "GFLOP/s", "SOL floor", "% of SOL",
                       title=f"timing on {m.device.name if m.device else '?'} (cold L2, CUDA events)")
-        table.add_row(f"{t.median_ms:.4f} ms", f"{t.ci_low_ms:.4f}-{t.ci_high_ms:.4f}", f"{t.iqr_ms:.4f}",
+        table.add_row(f"{t.median_ms:.4f} ms", f"{t.ci_low_ms:.4f}-{t.ci_high_ms:.4f}", f"±{t.spread_ms:.4f}",
                       str(t.runs), f"{sol.achieved_gbps:.0f}", f"{sol.achieved_gflops:.0f}",
                       f"{sol.floor_ms:.4f} ms ({sol.bound})", f"{sol.percent_of_sol:.1f}%")
         out.print(table)

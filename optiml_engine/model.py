@@ -291,6 +291,7 @@ class TimingStats(Frozen):
     ci_low_ms: float          # 95% interval of the median
     ci_high_ms: float
     iqr_ms: float
+    spread_ms: float          # what the median may move between runs: the IQR, floored (gpu/timing.py)
     min_ms: float
     max_ms: float
     runs: int

@@ -81,13 +81,16 @@ def read_report(tool: Tool, log: str, returncode: int) -> SanitizerReport:
 def main() -> None:
     import cupy
 
-    from optiml_engine.gpu.worker import Device, verify_candidate
+    from optiml_engine.gpu.worker import Device, Rejected, verify_candidate
 
     # One cudaMalloc per array: memcheck knows allocation bounds, not the sub-allocations of CuPy's pool, so an
     # access just past an array's end is only caught without the pool.
     cupy.cuda.set_allocator(None)
     job = pickle.loads(Path(sys.argv[1]).read_bytes())
-    verify_candidate(Device(int(sys.argv[2])), job)
+    try:
+        verify_candidate(Device(int(sys.argv[2])), job)
+    except Rejected as rejected:
+        sys.exit(f"rejected ({rejected.verdict}): {rejected.reason}")
 
 
 if __name__ == "__main__":

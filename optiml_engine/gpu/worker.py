@@ -23,7 +23,7 @@ from optiml_engine.gpu import timing
 from optiml_engine.gpu.compare import Comparison, compare
 from optiml_engine.gpu.data import make_inputs, poisoned, still_poisoned
 from optiml_engine.model import (
-    Contract, DeviceCeilings, DeviceInfo, Frozen, ResolvedContract, SizeCheck, SpeedupStats, TimingPolicy,
+    ArraySpec, Contract, InitSpec, DeviceCeilings, DeviceInfo, Frozen, ResolvedContract, SizeCheck, SpeedupStats, TimingPolicy,
     TimingStats, Verdict, VerifyPolicy,
 )
 from optiml_engine.source.contract import resolve
@@ -377,6 +377,22 @@ def measure_ceilings(device: Device, job: CeilingsJob) -> DeviceCeilings:
     )
 
 
+def warm_up(device: Device) -> None:
+    """Compile CuPy's own kernels (fills, poisons, comparisons, norms) before the first job, so that a job's
+    timeout measures the candidate, not CuPy's first-use compiles on a fresh machine."""
+    cp = device.cp
+    for dtype in ("float32", "float64", "float16", "bfloat16", "int32", "uint32", "int64", "uint8"):
+        spec = ArraySpec(param="x", direction="inout", dtype=dtype, length="1",
+                         init=InitSpec(kind="range", args=(0, 2)) if dtype[0] in "iu" else
+                         InitSpec(kind="uniform", args=(-1, 1)))
+        values = make_inputs(cp, [spec], {"x": 4}, seed=0)["x"]
+        for which in (0, 1):
+            still_poisoned(cp, poisoned(cp, dtype, 4, which), dtype, which)
+        compare(cp, "x", values, values, dtype, 1e-5, None)
+    device.flush_l2()
+    cp.cuda.runtime.deviceSynchronize()
+
+
 def serve(connection: Any, device_index: int) -> None:
     """Worker main loop: announce the device, then answer jobs until the pipe closes."""
     try:
@@ -384,6 +400,7 @@ def serve(connection: Any, device_index: int) -> None:
     except Exception as exc:
         connection.send(("error", f"cannot use CUDA device {device_index}: {exc}"))
         return
+    warm_up(device)
     connection.send(("ready", device.info))
     while True:
         try:

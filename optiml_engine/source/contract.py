@@ -544,6 +544,64 @@ def parse_contract(kernel: Kernel, path: str) -> Contract:
     return _ContractParser(kernel, path, kernel.comment).parse()
 
 
+class ContractCache:
+    """`parse_contract` of one file's kernels, remembered across edits of the file.
+
+    A result depends on what parse_contract reads of the kernel: its name, parameters, template parameters and
+    comment block, and where they are. It is kept by all of that but the lines: a contract whose block moved to other
+    lines is the same contract with its location moved as much. An error is given again only where nothing moved,
+    since its message may name a line.
+    """
+
+    MAX_ENTRIES = 4096   # edits of a contract leave results of its older texts behind: keep the recent ones
+
+    def __init__(self, path: str):
+        self._path = path
+        self._results: dict[tuple, tuple[tuple, Contract | OptimlError]] = {}   # oldest first
+
+    def contract(self, kernel: Kernel) -> Contract:
+        comment = kernel.comment
+        key = (
+            kernel.name,
+            None if comment is None else (comment.text, comment.span.start.column),
+            tuple((p.name, p.type_text, p.base_type, p.is_pointer, p.is_const, p.is_restrict) for p in kernel.params),
+            tuple((p.name, p.kind, p.default) for p in kernel.template_params),
+        )
+        positions = (
+            None if comment is None else comment.span.start,
+            kernel.name_span.start,
+            tuple(p.span.start for p in kernel.params),
+        )
+        cached = self._results.pop(key, None)
+        if cached is not None:
+            cached_positions, result = cached
+            self._results[key] = cached
+            if isinstance(result, Contract):
+                return self._moved(result, comment.span.start.line - cached_positions[0].line)
+            if cached_positions == positions:
+                raise OptimlError(result.location, result.message, result.expected)
+        try:
+            result = parse_contract(kernel, self._path)
+        except OptimlError as error:
+            self._remember(key, positions, error)
+            raise
+        self._remember(key, positions, result)
+        return result
+
+    def _remember(self, key: tuple, positions: tuple, result: Contract | OptimlError) -> None:
+        self._results[key] = (positions, result)
+        while len(self._results) > self.MAX_ENTRIES:
+            del self._results[next(iter(self._results))]
+
+    @staticmethod
+    def _moved(contract: Contract, lines: int) -> Contract:
+        if lines == 0:
+            return contract
+        location = contract.location
+        return contract.model_copy(
+            update={"location": Location(file=location.file, line=location.line + lines, column=location.column)})
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Resolution
 

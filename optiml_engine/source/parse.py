@@ -1,8 +1,8 @@
 """The CUDA source model, on tree-sitter-cuda.
 
 `CudaDocument` holds one file's syntax tree, re-parses it incrementally as the editor changes it, and derives from it
-the `SourceModel` (kernels, launch sites, device items, syntax problems) and, per kernel, the `CompileUnit`: the kernel
-plus the device items it needs, with `#line` directives back into the user's file.
+the `SourceModel` (kernels, launch sites, device items, syntax problems), per kernel the `CompileUnit` (the kernel
+plus the device items it needs, with `#line` directives back into the user's file) and the kernel's contract.
 
 Coordinates:
 - `Position` and `Span`: 0-based line, column counted in UTF-8 bytes of the line (tree-sitter's own points). The LSP
@@ -18,6 +18,10 @@ Identifier uses: the names an item uses are read from its text with a small lexe
 literals and keywords skipped), not from the tree's identifier nodes: a tree-sitter query for every identifier of a
 5,000-line file takes about 11 ms, a third of the editor's budget, the lexer about 4 ms; the item boundaries still come
 from the tree.
+
+Edits: the model is built per child of the tree's root (a `_Part`: its items, kernels and device items), and after an
+edit only the parts whose bytes the edit or tree-sitter's changed ranges touch are built again; the others are taken
+over, moved by the edit's byte, line and column delta. A keystroke costs the parts it touches, not the file.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ import gc
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Point, Tree
@@ -34,6 +39,7 @@ from tree_sitter import Language, Node, Parser, Point, Tree
 from optiml_engine.model import (
     Comment,
     CompileUnit,
+    Contract,
     DeviceItem,
     Kernel,
     LaunchSite,
@@ -46,6 +52,7 @@ from optiml_engine.model import (
     SyntaxProblem,
     TemplateParam,
 )
+from optiml_engine.source.contract import ContractCache
 
 _LANGUAGE = Language(tree_sitter_cuda.language())
 
@@ -57,18 +64,23 @@ _DEVICE_HEADER = re.compile(
     r"|cuda_pipeline\w*\.h|cuda_awbarrier\w*\.h"
 )
 
-# One token per match; only identifiers are captured, so findall yields b"" for everything else. Identifiers come
-# first and runs of punctuation and space next because they are most of the text (three times faster than the
-# natural order).
-_TOKENS = re.compile(
-    rb"([A-Za-z_]\w*)"                  # identifier
-    rb"|[^\w/\"'#.]+"                   # space and punctuation
+# Each match skips what is no identifier (space, punctuation, comments, string and number literals, preprocessor
+# directive names) and captures the identifier after it, or nothing at the end of the text. The skipping is
+# possessive: a token, once read, is never split again, so no identifier is found inside a comment or a literal. A
+# lone `/`, `.` or `#` is skipped one character at a time. Runs of punctuation and space come first because they are
+# most of what is skipped.
+_IDENTIFIERS = re.compile(
+    rb"(?:"
+    rb"[^\w/\"'#.]+"                   # space and punctuation
     rb"|//[^\n]*"                       # line comment
-    rb"|/\*.*?(?:\*/|\Z)"               # block comment
-    rb"|\"(?:\\.|[^\"\\\n])*\"?"        # string literal
-    rb"|'(?:\\.|[^'\\\n])*'?"           # character literal
+    rb"|(?>/\*.*?(?:\*/|\Z))"           # block comment
+    rb"|\"(?:\\.|[^\"\\\n])*+\"?"       # string literal
+    rb"|'(?:\\.|[^'\\\n])*+'?"          # character literal
     rb"|\.?\d[\w.']*"                   # number literal, suffixes and digit separators included
-    rb"|\#\s*[A-Za-z_]\w*",             # preprocessor directive name
+    rb"|\#\s*+[A-Za-z_]\w*"             # preprocessor directive name
+    rb"|[/.#]"                          # none of the above
+    rb")*+"
+    rb"(?:([A-Za-z_]\w*)|\Z)",
     re.DOTALL,
 )
 
@@ -99,37 +111,35 @@ _ROOT = "root"
 _NOT_DEVICE = frozenset({_HOST, _COMMENT, _ERROR})
 _CONTAINERS = frozenset({"namespace", "conditional", _LINKAGE, _ROOT})
 
+_LAUNCH = b"<<<"
+_NOT_KNOWN = object()
 
-@dataclass(eq=False)
+
+@dataclass(eq=False, slots=True)
 class _Item:
     """A top-level item, or an item of a namespace, linkage block or preprocessor conditional (a container).
 
     A container's `uses` are its own (the conditions of `#if`/`#elif`, the namespace name); its children's are theirs.
+    Items hold no nodes, only where they are, so that an outline of an edited tree can take them over, moved.
     """
 
     kind: str
-    node: Node
+    start_byte: int
+    end_byte: int             # with its `;` when that is a sibling of its node (`struct S {...};`)
+    start_point: Point
+    end_point: Point
     defines: list[str]
     uses: set[str]
-    parent: _Item | None
-    children: list[_Item] = field(default_factory=list)
-    last: Node | None = None    # the item's last node when its `;` is a sibling of `node` (`struct S {...};`)
+    children: tuple[_Item, ...] = ()
+    scope: str | None = None  # a namespace's name as written: `a` or `a::b`
+
+    @classmethod
+    def of(cls, kind: str, node: Node, defines: list[str], uses: set[str]) -> _Item:
+        return cls(kind, node.start_byte, node.end_byte, node.start_point, node.end_point, defines, uses)
 
     @property
-    def start_byte(self) -> int:
-        return self.node.start_byte
-
-    @property
-    def end_byte(self) -> int:
-        return (self.last or self.node).end_byte
-
-    @property
-    def end_point(self) -> Point:
-        return (self.last or self.node).end_point
-
-    @property
-    def span(self) -> Span:
-        return _span_between(self.node, self.last or self.node)
+    def span_fields(self) -> dict:
+        return _span_fields(self.start_byte, self.end_byte, self.start_point, self.end_point)
 
     @property
     def is_container(self) -> bool:
@@ -148,9 +158,37 @@ class _Item:
             elif child.is_device:
                 yield child
 
+    def moved(self, shift: _Shift) -> _Item:
+        return _Item(self.kind, shift.byte(self.start_byte), shift.byte(self.end_byte), shift.point(self.start_point),
+                     shift.point(self.end_point), self.defines, self.uses,
+                     tuple(child.moved(shift) for child in self.children), self.scope)
+
+
+@dataclass(eq=False, slots=True)
+class _Part:
+    """A child of the tree's root and what the model takes from it.
+
+    What it holds depends on the bytes from `reads_start` to `reads_end` only: its node, the comments above it and the
+    node before them (a kernel's comment block), and the node after it (the `;` of `struct S {...};`).
+    """
+
+    type: str                 # its node's
+    start_byte: int
+    end_byte: int
+    reads_start: int
+    reads_end: int
+    item: _Item
+    kernels: list[Kernel]
+    device_items: list[DeviceItem]
+
+    def moved(self, shift: _Shift) -> _Part:
+        return _Part(self.type, shift.byte(self.start_byte), shift.byte(self.end_byte), shift.byte(self.reads_start),
+                     shift.byte(self.reads_end), self.item.moved(shift), [shift.kernel(k) for k in self.kernels],
+                     [shift.device_item(item) for item in self.device_items])
+
 
 class CudaDocument:
-    """One .cu file: its text, syntax tree and (lazily) its source model."""
+    """One .cu file: its text, syntax tree and (lazily) its source model and its kernels' contracts."""
 
     def __init__(self, text: str, path: str):
         self.path = path
@@ -158,7 +196,9 @@ class CudaDocument:
         self._source = text.encode()
         self._tree = self._parser.parse(self._source)
         self._text: str | None = text
-        self._outline: _Outline | None = None
+        self._outline: _Outline | None = None   # of the current source, or of an older one when `_changed` is set
+        self._changed: _Changed | None = None   # where the current source differs from the outline's
+        self._contracts = ContractCache(path)
 
     @property
     def text(self) -> str:
@@ -179,6 +219,7 @@ class CudaDocument:
         start_byte = self._byte_offset(start)
         old_end_byte = max(start_byte, self._byte_offset(end))
         inserted = new_text.encode()
+        new_end_byte = start_byte + len(inserted)
         start_point = _point_at(self._source, start_byte)
         old_end_point = _point_at(self._source, old_end_byte)
         inserted_lines = inserted.count(b"\n")
@@ -188,17 +229,22 @@ class CudaDocument:
             new_end_point = Point(start_point.row, start_point.column + len(inserted))
 
         self._source = self._source[:start_byte] + inserted + self._source[old_end_byte:]
-        self._tree.edit(
+        old_tree = self._tree
+        old_tree.edit(
             start_byte=start_byte,
             old_end_byte=old_end_byte,
-            new_end_byte=start_byte + len(inserted),
+            new_end_byte=new_end_byte,
             start_point=start_point,
             old_end_point=old_end_point,
             new_end_point=new_end_point,
         )
-        self._tree = self._parser.parse(self._source, self._tree)
+        self._tree = self._parser.parse(self._source, old_tree)
         self._text = None
-        self._outline = None
+        if self._outline is not None:
+            changed = _Changed.edit(self._changed, start_byte, old_end_byte, new_end_byte)
+            for reshaped in old_tree.changed_ranges(self._tree):
+                changed = changed.covering(reshaped.start_byte, reshaped.end_byte)
+            self._changed = changed
 
     def compile_unit(self, kernel_name: str, template: Mapping[str, str]) -> CompileUnit:
         """The kernel and the device items it needs, transitively, in file order, each preceded by a `#line`.
@@ -207,10 +253,16 @@ class CudaDocument:
         """
         return self._current_outline().compile_unit(kernel_name, template)
 
+    def contract(self, kernel_name: str) -> Contract:
+        """`parse_contract` of the named kernel, or the OptimlError it raises. Kept across edits: a kernel whose
+        comment block and signature an edit leaves alone is not parsed again, only moved with its lines."""
+        return self._contracts.contract(self._current_outline().kernel(kernel_name))
+
     def _current_outline(self) -> _Outline:
-        if self._outline is None:
+        if self._outline is None or self._changed is not None:
             with _collection_paused():
-                self._outline = _Outline(self._source, self._tree, self.path)
+                self._outline = _Outline(self._source, self._tree, self.path, self._outline, self._changed)
+            self._changed = None
         return self._outline
 
     def _byte_offset(self, position: Position) -> int:
@@ -249,84 +301,428 @@ def _collection_paused() -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The outline: items, kernels, launch sites and problems of one tree
+# Edits
+
+
+@dataclass(frozen=True)
+class _Changed:
+    """Where the current source differs from an older one: bytes before `start` are the same, [start, old_end) of the
+    old source became [start, new_end) of the current one, and the bytes after moved by new_end - old_end."""
+
+    start: int
+    old_end: int
+    new_end: int
+
+    @staticmethod
+    def edit(changed: _Changed | None, start: int, old_end: int, new_end: int) -> _Changed:
+        """`changed`, then the current source's [start, old_end) replaced by new_end - start bytes."""
+        if changed is None:
+            return _Changed(start, old_end, new_end)
+        if changed.new_end <= start:
+            end = changed.new_end
+        elif changed.new_end >= old_end:
+            end = changed.new_end + new_end - old_end
+        else:
+            end = new_end   # the earlier change ends inside the replaced bytes
+        end = max(end, new_end)
+        delta = changed.new_end - changed.old_end + new_end - old_end
+        return _Changed(min(changed.start, start), end - delta, end)
+
+    def covering(self, start: int, end: int) -> _Changed:
+        """Also the current source's [start, end)."""
+        if start >= self.start and end <= self.new_end:
+            return self
+        grown = max(end, self.new_end) - self.new_end
+        return _Changed(min(self.start, start), self.old_end + grown, self.new_end + grown)
+
+
+@dataclass(frozen=True)
+class _Shift:
+    """How a position after a change moves: bytes by `bytes`, lines by new_row - old_row; on the change's last line
+    (`old_row` before, `new_row` after) columns move from after `old_column` to after `new_column`."""
+
+    bytes: int
+    old_row: int
+    old_column: int
+    new_row: int
+    new_column: int
+
+    def byte(self, byte: int) -> int:
+        return byte + self.bytes
+
+    def point(self, point: Point) -> Point:
+        if point.row == self.old_row:
+            return Point(self.new_row, point.column - self.old_column + self.new_column)
+        return Point(point.row + self.new_row - self.old_row, point.column)
+
+    def position(self, position: Position) -> Position:
+        if position.line == self.old_row:
+            return Position(line=self.new_row, column=position.column - self.old_column + self.new_column)
+        if self.new_row == self.old_row:
+            return position
+        return Position(line=position.line + self.new_row - self.old_row, column=position.column)
+
+    def span(self, span: Span) -> Span:
+        return Span(start_byte=span.start_byte + self.bytes, end_byte=span.end_byte + self.bytes,
+                    start=self.position(span.start), end=self.position(span.end))
+
+    # The models are made anew rather than with model_copy, which takes twice as long.
+
+    def kernel(self, kernel: Kernel) -> Kernel:
+        comment = kernel.comment
+        return Kernel(
+            name=kernel.name,
+            params=[Param(name=p.name, type_text=p.type_text, base_type=p.base_type, is_pointer=p.is_pointer,
+                          is_const=p.is_const, is_restrict=p.is_restrict, span=self.span(p.span))
+                    for p in kernel.params],
+            template_params=kernel.template_params,
+            launch_bounds=kernel.launch_bounds,
+            span=self.span(kernel.span),
+            name_span=self.span(kernel.name_span),
+            body_span=self.span(kernel.body_span),
+            comment=None if comment is None else Comment(text=comment.text, span=self.span(comment.span)),
+        )
+
+    def launch_site(self, site: LaunchSite) -> LaunchSite:
+        return LaunchSite(kernel=site.kernel, template_args=site.template_args, grid=site.grid, block=site.block,
+                          smem=site.smem, stream=site.stream, args=site.args, span=self.span(site.span),
+                          in_function=site.in_function)
+
+    def device_item(self, item: DeviceItem) -> DeviceItem:
+        return DeviceItem(kind=item.kind, defines=item.defines, uses=item.uses, span=self.span(item.span))
+
+
+class _Reuse:
+    """What an outline of an edited tree takes over from the outline before the edit."""
+
+    def __init__(self, previous: _Outline, changed: _Changed, source: bytes):
+        self._changed = changed
+        self._delta = changed.new_end - changed.old_end
+        old_end = _point_at(previous.source, changed.old_end)
+        new_end = _point_at(source, changed.new_end)
+        self._shift = _Shift(self._delta, old_end.row, old_end.column, new_end.row, new_end.column)
+        self._moves = self._delta != 0 or old_end != new_end
+        self._parts = {part.start_byte: part for part in previous.parts}
+        self._sites = previous.sites
+        self._taken: list[tuple[int, int, bool]] = []   # (start, end, moved) of every part taken over, in order
+        self._next_taken = 0
+
+    def part(self, node: Node, reads_start: int, reads_end: int) -> _Part | None:
+        """The previous outline's part for `node`, moved, when nothing it reads has changed."""
+        if reads_end < self._changed.start:
+            after = False
+        elif reads_start > self._changed.new_end:
+            after = True
+        else:
+            return None
+        delta = self._delta if after else 0
+        part = self._parts.get(node.start_byte - delta)
+        if (part is None or part.type != node.type or part.end_byte + delta != node.end_byte
+                or part.reads_start + delta != reads_start or part.reads_end + delta != reads_end):
+            return None
+        moved = after and self._moves
+        self._taken.append((node.start_byte, node.end_byte, moved))
+        return part.moved(self._shift) if moved else part
+
+    def launch_site(self, start: int) -> LaunchSite | None | object:
+        """The previous outline's result for the launch token at `start` (a site, or None for no launch), when it
+        lies in a part taken over; `_NOT_KNOWN` otherwise. Asked in file order."""
+        taken = self._taken
+        while self._next_taken < len(taken) and taken[self._next_taken][1] < start + len(_LAUNCH):
+            self._next_taken += 1
+        if self._next_taken == len(taken) or taken[self._next_taken][0] > start:
+            return _NOT_KNOWN
+        moved = taken[self._next_taken][2]
+        site = self._sites.get(start - self._delta if start > self._changed.new_end else start, _NOT_KNOWN)
+        if moved and isinstance(site, LaunchSite):
+            return self._shift.launch_site(site)
+        return site
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The outline: parts, kernels, launch sites and problems of one tree
 
 
 class _Outline:
-    """Everything derived from one version of the tree: the source model and what compile units are cut from."""
+    """Everything derived from one version of the tree: the source model and what compile units are cut from.
 
-    def __init__(self, source: bytes, tree: Tree, path: str):
-        self._source = source
+    Built from scratch, or from the outline of the tree before an edit (`previous`, with `changed` saying where the
+    sources differ), taking over the parts and launch sites the edit leaves alone.
+    """
+
+    def __init__(self, source: bytes, tree: Tree, path: str, previous: _Outline | None = None,
+                 changed: _Changed | None = None):
+        self.source = source
         self._path = path
-        self._kernels: list[Kernel] = []
-        self._kernel_items: dict[int, _Item] = {}  # by Kernel.span.start_byte
+        self._builder = _Builder(source, path)
+        reuse = None if previous is None or changed is None else _Reuse(previous, changed, source)
         root = tree.root_node
-        self._root = self._container(_ROOT, root, [], None, root.named_children)
 
-        self._definers: dict[str, list[_Item]] = {}
-        self._device_includes: list[_Item] = []
-        self._free_items: list[_Item] = []   # device items that define nothing: #pragma, using namespace, ...
-        for leaf in self._root.device_leaves():
-            if leaf.kind == "include":
-                self._device_includes.append(leaf)
-            elif not leaf.defines:
-                self._free_items.append(leaf)
-            for name in leaf.defines:
-                self._definers.setdefault(name, []).append(leaf)
+        self.parts: list[_Part] = []
+        children = root.children
+        reads_start = 0   # the start of the last named node that is no comment: a kernel's comment block reads it
+        for index, node in enumerate(children):
+            if not node.is_named:
+                continue
+            follower = children[index + 1] if index + 1 < len(children) else None
+            reads_end = node.end_byte if follower is None else follower.end_byte
+            part = None if reuse is None else reuse.part(node, reads_start, reads_end)
+            self.parts.append(part or self._builder.part(node, follower, reads_start, reads_end))
+            if node.type != "comment":
+                reads_start = node.start_byte
 
+        self.sites: dict[int, LaunchSite | None] = {}   # by the start of each `<<<` of the source
         self.model = SourceModel(
             path=path,
-            kernels=self._kernels,
-            launch_sites=self._launch_sites(root),
-            device_items=[self._device_item(item) for item in _top_level(self._root) if item.is_device],
-            syntax_problems=self._syntax_problems(root),
+            kernels=[kernel for part in self.parts for kernel in part.kernels],
+            launch_sites=self._launch_sites(root, reuse),
+            device_items=[item for part in self.parts for item in part.device_items],
+            syntax_problems=self._builder.syntax_problems(root),
         )
+
+    def _launch_sites(self, root: Node, reuse: _Reuse | None) -> list[LaunchSite]:
+        sites = []
+        start = self.source.find(_LAUNCH)
+        while start >= 0:
+            site = _NOT_KNOWN if reuse is None else reuse.launch_site(start)
+            if site is _NOT_KNOWN:
+                site = self._builder.launch_site(root, start)
+            self.sites[start] = site
+            if site is not None:
+                sites.append(site)
+            start = self.source.find(_LAUNCH, start + len(_LAUNCH))
+        return sites
+
+    def kernel(self, name: str) -> Kernel:
+        kernel = self._kernels_by_name.get(name)
+        if kernel is None:
+            names = ", ".join(k.name for k in self.model.kernels) or "none in this file"
+            raise OptimlError(Location(file=self._path, line=1), f"no kernel named '{name}'",
+                              expected=f"one of: {names}")
+        return kernel
+
+    @cached_property
+    def _kernels_by_name(self) -> dict[str, Kernel]:
+        kernels: dict[str, Kernel] = {}
+        for kernel in self.model.kernels:
+            kernels.setdefault(kernel.name, kernel)
+        return kernels
+
+    # -- compile units --------------------------------------------------------------------------------------------
+
+    def compile_unit(self, kernel_name: str, template: Mapping[str, str]) -> CompileUnit:
+        kernel = self.kernel(kernel_name)
+        item = self._index.kernel_items[kernel.span.start_byte]
+        name_expression = self._name_expression(kernel, item, template)
+        pieces = self._pieces(self._index.root, self._closure(item))
+        return CompileUnit(
+            path=self._path,
+            kernel=kernel.name,
+            name_expression=name_expression,
+            text="".join(self._chunk(*piece) for piece in pieces),
+        )
+
+    @cached_property
+    def _index(self) -> _Index:
+        return _Index(self.parts)
+
+    def _chunk(self, start: int, end: int, point: Point) -> str:
+        """Source text under a `#line` that names the user's line where it starts. Blank lines around it are
+        dropped and its first line is indented to its column, so that compilers' columns are the user's too."""
+        text = self.source[start:end].decode()
+        stripped = text.lstrip()
+        leading = text[: len(text) - len(stripped)]
+        newline = leading.rfind("\n")
+        if newline < 0:
+            row, column = point.row, point.column + len(leading)
+        else:
+            row, column = point.row + leading.count("\n"), len(leading) - newline - 1
+        path = self._path.replace("\\", "\\\\").replace('"', '\\"')
+        return f'#line {row + 1} "{path}"\n{" " * column}{stripped.rstrip()}\n'
+
+    def _closure(self, kernel_item: _Item) -> set[_Item]:
+        """The kernel, every device include, and every item defining a name the selection uses, transitively.
+
+        Items that define nothing (`using namespace`, `#pragma`, `static_assert`...) join once every name they use
+        that this file defines is in the selection; selecting an item selects its containers, whose conditions and
+        names count as used.
+        """
+        index = self._index
+        selected: set[_Item] = set()
+        needed: set[str] = set()
+        pending: list[str] = []
+
+        def select(item: _Item | None) -> None:
+            while item is not None and item not in selected:
+                selected.add(item)
+                pending.extend(item.uses)
+                item = index.parents[item]
+
+        select(kernel_item)
+        for include in index.device_includes:
+            select(include)
+        while True:
+            while pending:
+                name = pending.pop()
+                if name not in needed:
+                    needed.add(name)
+                    for definer in index.definers.get(name, ()):
+                        select(definer)
+            ready = [item for item in index.free_items
+                     if item not in selected and not {n for n in item.uses if n in index.definers} - needed]
+            if not ready:
+                return selected
+            for item in ready:
+                select(item)
+
+    def _pieces(self, container: _Item, selected: set[_Item]) -> Iterator[tuple[int, int, Point]]:
+        """Byte ranges (with start points) to copy into a compile unit: the container's own text (not the file's:
+        what lies between top-level items is whitespace or stray tokens) and its selected children."""
+        for gap, child in zip(_gaps(container), [*container.children, None]):
+            start, end, _ = gap
+            if container.kind != _ROOT and self.source[start:end].strip():
+                yield gap
+            if child in selected:
+                if child.is_container:
+                    yield from self._pieces(child, selected)
+                else:
+                    yield child.start_byte, child.end_byte, child.start_point
+
+    def _name_expression(self, kernel: Kernel, item: _Item, template: Mapping[str, str]) -> str:
+        """`k`, `ns::k` or `ns::k<float, 4>`: what NVRTC instantiates and lowers. Trailing template parameters that
+        keep their defaults are left to the compiler."""
+        location = self._builder.location(kernel.name_span.start_byte)
+        names = [p.name for p in kernel.template_params]
+        unknown = [name for name in template if name not in names]
+        if unknown:
+            raise OptimlError(location, f"'{unknown[0]}' is not a template parameter of kernel '{kernel.name}'",
+                              expected=f"one of: {', '.join(names)}" if names else "no template values")
+        values: list[str | None] = []
+        for param in kernel.template_params:
+            if param.name in template:
+                values.append(template[param.name])
+            elif param.default is not None:
+                values.append(None)
+            else:
+                raise OptimlError(location, f"template parameter '{param.name}' of kernel '{kernel.name}' has no value",
+                                  expected=f"'template: {param.name}=...' in the contract")
+        while values and values[-1] is None:
+            values.pop()
+        args = [value if value is not None else param.default for value, param in zip(values, kernel.template_params)]
+
+        scopes = []
+        container = self._index.parents[item]
+        while container is not None:
+            if container.kind == "namespace" and container.defines:
+                scopes.append(container.scope)
+            container = self._index.parents[container]
+        qualified = "::".join([*reversed(scopes), kernel.name])
+        return f"{qualified}<{', '.join(args)}>" if args else qualified
+
+
+class _Index:
+    """The items of an outline as compile units need them: nested under one root, with their containers, and by the
+    names they define."""
+
+    def __init__(self, parts: list[_Part]):
+        top = [part.item for part in parts]
+        self.root = _Item(_ROOT, 0, top[-1].end_byte if top else 0, Point(0, 0),
+                          top[-1].end_point if top else Point(0, 0), [], set(), tuple(top))
+        self.parents: dict[_Item, _Item | None] = {}
+        pending: list[tuple[_Item, _Item | None]] = [(item, None) for item in top]
+        while pending:
+            item, parent = pending.pop()
+            self.parents[item] = parent
+            pending += [(child, item) for child in item.children]
+
+        self.kernel_items: dict[int, _Item] = {}   # by Kernel.span.start_byte
+        self.definers: dict[str, list[_Item]] = {}
+        self.device_includes: list[_Item] = []
+        self.free_items: list[_Item] = []   # device items that define nothing: #pragma, using namespace, ...
+        for leaf in self.root.device_leaves():
+            if leaf.kind == "kernel":
+                self.kernel_items[leaf.start_byte] = leaf
+            if leaf.kind == "include":
+                self.device_includes.append(leaf)
+            elif not leaf.defines:
+                self.free_items.append(leaf)
+            for name in leaf.defines:
+                self.definers.setdefault(name, []).append(leaf)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading the tree
+
+
+class _Builder:
+    """Items, kernels, launch sites and syntax problems, read from the nodes of one tree."""
+
+    def __init__(self, source: bytes, path: str):
+        self._source = source
+        self._path = path
+        self._kernels: list[Kernel] = []   # of the part being built
+
+    def part(self, node: Node, follower: Node | None, reads_start: int, reads_end: int) -> _Part:
+        self._kernels = []
+        item = self._member(node, follower)
+        device_items = [self._device_item(top) for top in _top_level(item) if top.is_device]
+        return _Part(node.type, node.start_byte, node.end_byte, reads_start, reads_end, item, self._kernels,
+                     device_items)
 
     # -- items ----------------------------------------------------------------------------------------------------
 
-    def _item(self, node: Node, parent: _Item) -> _Item:
+    def _member(self, node: Node, follower: Node | None) -> _Item:
+        """The item of a child of the root or of a container, with the `;` that follows it when that is its own."""
+        item = self._item(node)
+        if follower is not None and follower.type == ";" and not follower.is_named:
+            item.end_byte, item.end_point = follower.end_byte, follower.end_point
+        return item
+
+    def _item(self, node: Node) -> _Item:
         kind = node.type
         if kind == "comment":
-            return self._leaf(_COMMENT, node, parent)
+            return self._leaf(_COMMENT, node)
         if kind == "ERROR":
-            return self._leaf(_ERROR, node, parent)
+            return self._leaf(_ERROR, node)
         if kind == "preproc_include":
             header = self._text(node.child_by_field_name("path"))[1:-1]
-            return _Item("include" if _DEVICE_HEADER.fullmatch(header) else _HOST, node, [], set(), parent)
+            return _Item.of("include" if _DEVICE_HEADER.fullmatch(header) else _HOST, node, [], set())
         if kind in ("preproc_def", "preproc_function_def"):
-            return self._macro(node, parent)
+            return self._macro(node)
         if kind in _CONDITIONALS:
             header = node.child_by_field_name("condition") or node.child_by_field_name("name")
-            return self._container("conditional", node, [], parent, [c for c in node.named_children if c != header])
+            return self._container("conditional", node, [], [c for c in node.named_children if c != header])
         if kind == "namespace_definition":
             name = node.child_by_field_name("name")
             names = [] if name is None else [self._text(n) for n in _identifiers_of_namespace_name(name)]
-            return self._container("namespace", node, names, parent, node.child_by_field_name("body").named_children)
+            item = self._container("namespace", node, names, node.child_by_field_name("body").named_children)
+            item.scope = None if name is None else self._text(name)
+            return item
         if kind == "linkage_specification":
             body = node.child_by_field_name("body")
             members = body.named_children if body.type == "declaration_list" else [body]
-            return self._container(_LINKAGE, node, [], parent, members)
+            return self._container(_LINKAGE, node, [], members)
         if kind == "template_declaration":
-            return self._declaration(node.named_children[-1], node, parent)
-        return self._declaration(node, node, parent)
+            return self._declaration(node.named_children[-1], node)
+        return self._declaration(node, node)
 
-    def _declaration(self, node: Node, outer: Node, parent: _Item) -> _Item:
+    def _declaration(self, node: Node, outer: Node) -> _Item:
         """Functions, variables, types and the rest; `outer` is `node` or its `template<...>` declaration."""
         kind = node.type
         if kind in ("function_definition", "declaration", "template_instantiation"):
             declarator = node.child_by_field_name("declarator")
             if declarator is not None and declarator.type == "function_declarator":
-                return self._function(node, outer, parent)
+                return self._function(node, outer)
             if kind == "declaration":
-                return self._variable(node, outer, parent)
-            return self._leaf(_HOST, outer, parent)
+                return self._variable(node, outer)
+            return self._leaf(_HOST, outer)
         if kind in _TYPE_DEFINITIONS:
-            return self._leaf("type", outer, parent, self._type_names(node))
+            return self._leaf("type", outer, self._type_names(node))
         if kind == "namespace_alias_definition":
-            return self._leaf("other", outer, parent, [self._text(node.child_by_field_name("name"))])
-        return self._leaf("other", outer, parent)
+            return self._leaf("other", outer, [self._text(node.child_by_field_name("name"))])
+        return self._leaf("other", outer)
 
-    def _function(self, node: Node, outer: Node, parent: _Item) -> _Item:
+    def _function(self, node: Node, outer: Node) -> _Item:
         qualifiers = _qualifiers(node)
         previous = outer.prev_sibling
         if previous is not None and previous.type == "ERROR":
@@ -336,15 +732,15 @@ class _Outline:
         defines = [] if name is None else [self._text(name)]
         if node.type == "template_instantiation":
             # `template __global__ void k<float>(...);` instantiates, it defines nothing new
-            return self._leaf("other" if qualifiers & {"__global__", "__device__"} else _HOST, outer, parent)
+            return self._leaf("other" if qualifiers & {"__global__", "__device__"} else _HOST, outer)
         if "__global__" in qualifiers:
-            item = self._leaf("kernel", outer, parent, defines)
+            item = self._leaf("kernel", outer, defines)
             if node.type == "function_definition" and name is not None:
-                self._add_kernel(node, outer, name, item)
+                self._add_kernel(node, outer, name)
             return item
-        return self._leaf("device_function" if "__device__" in qualifiers else _HOST, outer, parent, defines)
+        return self._leaf("device_function" if "__device__" in qualifiers else _HOST, outer, defines)
 
-    def _variable(self, node: Node, outer: Node, parent: _Item) -> _Item:
+    def _variable(self, node: Node, outer: Node) -> _Item:
         """Device memory, and the constants device code may read (constexpr, const scalars); other variables are
         host state."""
         declarators = node.children_by_field_name("declarator")
@@ -352,17 +748,17 @@ class _Outline:
         qualifiers = _qualifiers(node)
         type_node = node.child_by_field_name("type")
         if qualifiers & _DEVICE_VARIABLE_QUALIFIERS or "constexpr" in qualifiers:
-            return self._leaf("variable", outer, parent, names)
+            return self._leaf("variable", outer, names)
         if "const" in qualifiers and all(_is_plain_declarator(d) for d in declarators):
-            return self._leaf("variable", outer, parent, names)
+            return self._leaf("variable", outer, names)
         if type_node is not None and type_node.type in _TYPE_SPECIFIERS and type_node.child_by_field_name("body"):
-            return self._leaf("type", outer, parent, self._type_names(type_node) + names)
-        return self._leaf(_HOST, outer, parent)
+            return self._leaf("type", outer, self._type_names(type_node) + names)
+        return self._leaf(_HOST, outer)
 
-    def _macro(self, node: Node, parent: _Item) -> _Item:
+    def _macro(self, node: Node) -> _Item:
         params = node.child_by_field_name("parameters")
         param_names = set() if params is None else {self._text(p) for p in params.named_children}
-        item = self._leaf("macro", node, parent, [self._text(node.child_by_field_name("name"))])
+        item = self._leaf("macro", node, [self._text(node.child_by_field_name("name"))])
         item.uses -= param_names
         return item
 
@@ -384,28 +780,21 @@ class _Outline:
             names.append(self._text(node.child_by_field_name("name")))
         return names
 
-    def _leaf(self, kind: str, node: Node, parent: _Item, defines: list[str] | None = None) -> _Item:
+    def _leaf(self, kind: str, node: Node, defines: list[str] | None = None) -> _Item:
         defines = defines or []
         uses = set() if kind in _NOT_DEVICE else self._names_used(node.start_byte, node.end_byte) - set(defines)
-        return _Item(kind, node, defines, uses, parent)
+        return _Item.of(kind, node, defines, uses)
 
-    def _container(self, kind: str, node: Node, defines: list[str], parent: _Item | None,
-                   members: list[Node]) -> _Item:
-        item = _Item(kind, node, defines, set(), parent)
-        for member in members:
-            child = self._item(member, item)
-            follower = member.next_sibling
-            if follower is not None and follower.type == ";" and not follower.is_named:
-                child.last = follower
-            item.children.append(child)
-        if kind != _ROOT:
-            for start, end, _ in _gaps(item):
-                item.uses |= self._names_used(start, end)
-            item.uses -= set(defines)
+    def _container(self, kind: str, node: Node, defines: list[str], members: list[Node]) -> _Item:
+        item = _Item.of(kind, node, defines, set())
+        item.children = tuple(self._member(member, member.next_sibling) for member in members)
+        for start, end, _ in _gaps(item):
+            item.uses |= self._names_used(start, end)
+        item.uses -= set(defines)
         return item
 
     def _names_used(self, start: int, end: int) -> set[str]:
-        words = set(_TOKENS.findall(self._source, start, end))
+        words = set(_IDENTIFIERS.findall(self._source, start, end))
         words.discard(b"")
         return {word.decode() for word in words} - _KEYWORDS
 
@@ -416,11 +805,12 @@ class _Outline:
             defines += leaf.defines
             uses |= leaf.uses
         defines = list(dict.fromkeys(defines))
-        return DeviceItem(kind=item.kind, defines=defines, uses=sorted(uses - set(defines)), span=item.span)
+        return DeviceItem.model_validate(
+            {"kind": item.kind, "defines": defines, "uses": sorted(uses - set(defines)), "span": item.span_fields})
 
     # -- kernels --------------------------------------------------------------------------------------------------
 
-    def _add_kernel(self, definition: Node, outer: Node, name: Node, item: _Item) -> None:
+    def _add_kernel(self, definition: Node, outer: Node, name: Node) -> None:
         declarator = definition.child_by_field_name("declarator")
         params = declarator.child_by_field_name("parameters").named_children
         launch_bounds = next((c for c in definition.children if c.type == "launch_bounds"), None)
@@ -428,20 +818,19 @@ class _Outline:
         if outer.type == "template_declaration":
             declared = map(self._template_param, outer.child_by_field_name("parameters").named_children)
             template_params = [param for param in declared if param is not None]
-        kernel = Kernel(
-            name=self._text(name),
-            params=[self._param(p) for p in params if p.type.endswith("parameter_declaration")],
-            template_params=template_params,
-            launch_bounds=None if launch_bounds is None else self._inner_text(launch_bounds),
-            span=_span(outer),
-            name_span=_span(name),
-            body_span=_span(definition.child_by_field_name("body")),
-            comment=self._comment_block(outer.parent if outer.parent.type == "linkage_specification" else outer),
-        )
-        self._kernels.append(kernel)
-        self._kernel_items[outer.start_byte] = item
+        self._kernels.append(Kernel.model_validate({
+            "name": self._text(name),
+            "params": [self._param(p) for p in params if p.type.endswith("parameter_declaration")],
+            "template_params": template_params,
+            "launch_bounds": None if launch_bounds is None else self._inner_text(launch_bounds),
+            "span": _node_span(outer),
+            "name_span": _node_span(name),
+            "body_span": _node_span(definition.child_by_field_name("body")),
+            "comment": self._comment_block(outer.parent if outer.parent.type == "linkage_specification" else outer),
+        }))
 
-    def _param(self, node: Node) -> Param:
+    def _param(self, node: Node) -> dict:
+        """The fields of the Param of a parameter declaration."""
         is_pointer = is_restrict = False
         declarator = node.child_by_field_name("declarator")
         while declarator is not None and declarator.type != "identifier":
@@ -463,15 +852,15 @@ class _Outline:
         else:
             type_text = (self._source[node.start_byte:name.start_byte].decode().rstrip()
                          + self._source[name.end_byte:end].decode().strip())
-        return Param(
-            name="" if name is None else self._text(name),
-            type_text=type_text,
-            base_type=self._text(node.child_by_field_name("type")),
-            is_pointer=is_pointer,
-            is_const=any(c.type == "type_qualifier" and c.child(0).type == "const" for c in node.children),
-            is_restrict=is_restrict,
-            span=_span(node),
-        )
+        return {
+            "name": "" if name is None else self._text(name),
+            "type_text": type_text,
+            "base_type": self._text(node.child_by_field_name("type")),
+            "is_pointer": is_pointer,
+            "is_const": any(c.type == "type_qualifier" and c.child(0).type == "const" for c in node.children),
+            "is_restrict": is_restrict,
+            "span": _node_span(node),
+        }
 
     def _template_param(self, node: Node) -> TemplateParam | None:
         """A named template parameter; None for unnamed ones (no contract can give them a value) and for what is
@@ -497,7 +886,8 @@ class _Outline:
             name=self._text(name), kind=kind_text, default=None if default is None else self._text(default)
         )
 
-    def _comment_block(self, anchor: Node) -> Comment | None:
+    def _comment_block(self, anchor: Node) -> dict | None:
+        """The fields of the kernel's Comment."""
         comments: list[Node] = []   # nearest first
         node = anchor.prev_named_sibling
         while node is not None and node.type == "comment":
@@ -512,22 +902,18 @@ class _Outline:
         if not comments:
             return None
         first, last = comments[-1], comments[0]
-        return Comment(text=self._source[first.start_byte:last.end_byte].decode(), span=_span_between(first, last))
+        return {"text": self._source[first.start_byte:last.end_byte].decode(),
+                "span": _span_fields(first.start_byte, last.end_byte, first.start_point, last.end_point)}
 
     # -- launch sites ---------------------------------------------------------------------------------------------
 
-    def _launch_sites(self, root: Node) -> list[LaunchSite]:
-        sites = []
-        start = self._source.find(b"<<<")
-        while start >= 0:
-            token = root.descendant_for_byte_range(start, start + 3)
-            syntax = token.parent if token is not None else None
-            if syntax is not None and syntax.type == "kernel_call_syntax" and syntax.parent.type == "call_expression":
-                sites.append(self._launch_site(syntax.parent, syntax))
-            start = self._source.find(b"<<<", start + 3)
-        return sites
-
-    def _launch_site(self, call: Node, syntax: Node) -> LaunchSite:
+    def launch_site(self, root: Node, start: int) -> LaunchSite | None:
+        """The launch whose `<<<` starts at `start`; None when those bytes are no launch (a comment, a string...)."""
+        token = root.descendant_for_byte_range(start, start + len(_LAUNCH))
+        syntax = token.parent if token is not None else None
+        if syntax is None or syntax.type != "kernel_call_syntax" or syntax.parent.type != "call_expression":
+            return None
+        call = syntax.parent
         function = call.child_by_field_name("function")
         while function.type in ("parenthesized_expression", "qualified_identifier"):
             function = function.child_by_field_name("name") or function.named_children[0]
@@ -538,17 +924,17 @@ class _Outline:
         config = [self._text(c) for c in syntax.named_children if c.type != "comment"]
         config += [None] * (4 - len(config))
         arguments = call.child_by_field_name("arguments")
-        return LaunchSite(
-            kernel=self._text(function),
-            template_args=template_args,
-            grid=config[0] or "",
-            block=config[1] or "",
-            smem=config[2],
-            stream=config[3],
-            args=[self._text(a) for a in arguments.named_children if a.type != "comment"] if arguments else [],
-            span=_span(call),
-            in_function=self._enclosing_function(call),
-        )
+        return LaunchSite.model_validate({
+            "kernel": self._text(function),
+            "template_args": template_args,
+            "grid": config[0] or "",
+            "block": config[1] or "",
+            "smem": config[2],
+            "stream": config[3],
+            "args": [self._text(a) for a in arguments.named_children if a.type != "comment"] if arguments else [],
+            "span": _node_span(call),
+            "in_function": self._enclosing_function(call),
+        })
 
     def _enclosing_function(self, node: Node) -> str | None:
         while node is not None and node.type != "function_definition":
@@ -558,7 +944,7 @@ class _Outline:
 
     # -- syntax problems ------------------------------------------------------------------------------------------
 
-    def _syntax_problems(self, root: Node) -> list[SyntaxProblem]:
+    def syntax_problems(self, root: Node) -> list[SyntaxProblem]:
         problems: list[SyntaxProblem] = []
         pending = [root] if root.has_error else []
         while pending:
@@ -570,128 +956,18 @@ class _Outline:
                 text = self._text(token).split("\n", 1)[0]
                 text = text if len(text) <= 30 else text[:27] + "..."
                 message = f"unexpected '{text}'" if text else "unexpected end of input"
-                problems.append(SyntaxProblem(location=self._location(token.start_byte), message=message))
+                problems.append(SyntaxProblem(location=self.location(token.start_byte), message=message))
             elif node.is_missing:
                 what = node.type if node.is_named else f"'{node.type}'"
-                problems.append(SyntaxProblem(location=self._location(node.start_byte), message=f"missing {what}"))
+                problems.append(SyntaxProblem(location=self.location(node.start_byte), message=f"missing {what}"))
             else:
                 pending += reversed([child for child in node.children if child.has_error])
         return problems
 
-    def _location(self, byte: int) -> Location:
+    def location(self, byte: int) -> Location:
         line_start = self._source.rfind(b"\n", 0, byte) + 1
         column = len(self._source[line_start:byte].decode(errors="replace")) + 1
         return Location(file=self._path, line=self._source.count(b"\n", 0, byte) + 1, column=column)
-
-    # -- compile units --------------------------------------------------------------------------------------------
-
-    def compile_unit(self, kernel_name: str, template: Mapping[str, str]) -> CompileUnit:
-        kernel = self.model.kernel(kernel_name)
-        if kernel is None:
-            names = ", ".join(k.name for k in self._kernels) or "none in this file"
-            raise OptimlError(Location(file=self._path, line=1), f"no kernel named '{kernel_name}'",
-                              expected=f"one of: {names}")
-        item = self._kernel_items[kernel.span.start_byte]
-        name_expression = self._name_expression(kernel, item, template)
-        pieces = self._pieces(self._root, self._closure(item))
-        return CompileUnit(
-            path=self._path,
-            kernel=kernel.name,
-            name_expression=name_expression,
-            text="".join(self._chunk(*piece) for piece in pieces),
-        )
-
-    def _chunk(self, start: int, end: int, point: Point) -> str:
-        """Source text under a `#line` that names the user's line where it starts. Blank lines around it are
-        dropped and its first line is indented to its column, so that compilers' columns are the user's too."""
-        text = self._source[start:end].decode()
-        stripped = text.lstrip()
-        leading = text[: len(text) - len(stripped)]
-        newline = leading.rfind("\n")
-        if newline < 0:
-            row, column = point.row, point.column + len(leading)
-        else:
-            row, column = point.row + leading.count("\n"), len(leading) - newline - 1
-        path = self._path.replace("\\", "\\\\").replace('"', '\\"')
-        return f'#line {row + 1} "{path}"\n{" " * column}{stripped.rstrip()}\n'
-
-    def _closure(self, kernel_item: _Item) -> set[_Item]:
-        """The kernel, every device include, and every item defining a name the selection uses, transitively.
-
-        Items that define nothing (`using namespace`, `#pragma`, `static_assert`...) join once every name they use
-        that this file defines is in the selection; selecting an item selects its containers, whose conditions and
-        names count as used.
-        """
-        selected: set[_Item] = set()
-        needed: set[str] = set()
-        pending: list[str] = []
-
-        def select(item: _Item | None) -> None:
-            while item is not None and item not in selected:
-                selected.add(item)
-                pending.extend(item.uses)
-                item = item.parent
-
-        select(kernel_item)
-        for include in self._device_includes:
-            select(include)
-        while True:
-            while pending:
-                name = pending.pop()
-                if name not in needed:
-                    needed.add(name)
-                    for definer in self._definers.get(name, ()):
-                        select(definer)
-            ready = [item for item in self._free_items
-                     if item not in selected and not {n for n in item.uses if n in self._definers} - needed]
-            if not ready:
-                return selected
-            for item in ready:
-                select(item)
-
-    def _pieces(self, container: _Item, selected: set[_Item]) -> Iterator[tuple[int, int, Point]]:
-        """Byte ranges (with start points) to copy into a compile unit: the container's own text (not the file's:
-        what lies between top-level items is whitespace or stray tokens) and its selected children."""
-        for gap, child in zip(_gaps(container), [*container.children, None]):
-            start, end, _ = gap
-            if container.kind != _ROOT and self._source[start:end].strip():
-                yield gap
-            if child in selected:
-                if child.is_container:
-                    yield from self._pieces(child, selected)
-                else:
-                    yield child.start_byte, child.end_byte, child.node.start_point
-
-    def _name_expression(self, kernel: Kernel, item: _Item, template: Mapping[str, str]) -> str:
-        """`k`, `ns::k` or `ns::k<float, 4>`: what NVRTC instantiates and lowers. Trailing template parameters that
-        keep their defaults are left to the compiler."""
-        location = self._location(kernel.name_span.start_byte)
-        names = [p.name for p in kernel.template_params]
-        unknown = [name for name in template if name not in names]
-        if unknown:
-            raise OptimlError(location, f"'{unknown[0]}' is not a template parameter of kernel '{kernel.name}'",
-                              expected=f"one of: {', '.join(names)}" if names else "no template values")
-        values: list[str | None] = []
-        for param in kernel.template_params:
-            if param.name in template:
-                values.append(template[param.name])
-            elif param.default is not None:
-                values.append(None)
-            else:
-                raise OptimlError(location, f"template parameter '{param.name}' of kernel '{kernel.name}' has no value",
-                                  expected=f"'template: {param.name}=...' in the contract")
-        while values and values[-1] is None:
-            values.pop()
-        args = [value if value is not None else param.default for value, param in zip(values, kernel.template_params)]
-
-        scopes = []
-        container = item.parent
-        while container is not None:
-            if container.kind == "namespace" and container.defines:
-                scopes.append(self._text(container.node.child_by_field_name("name")))
-            container = container.parent
-        qualified = "::".join([*reversed(scopes), kernel.name])
-        return f"{qualified}<{', '.join(args)}>" if args else qualified
 
     # -- text -----------------------------------------------------------------------------------------------------
 
@@ -708,18 +984,19 @@ class _Outline:
 # Helpers on items and nodes
 
 
-def _top_level(container: _Item) -> Iterator[_Item]:
-    """Items at file scope: linkage blocks are no scope, so their members count as top-level."""
-    for item in container.children:
-        if item.kind == _LINKAGE:
-            yield from _top_level(item)
-        else:
-            yield item
+def _top_level(item: _Item) -> Iterator[_Item]:
+    """The file-scope items of a child of the root: linkage blocks are no scope, so their members count as
+    top-level."""
+    if item.kind == _LINKAGE:
+        for child in item.children:
+            yield from _top_level(child)
+    else:
+        yield item
 
 
 def _gaps(container: _Item) -> Iterator[tuple[int, int, Point]]:
     """The container's own text: what lies between its children (`namespace x {`, `#else`, `#endif`...)."""
-    start, point = container.start_byte, container.node.start_point
+    start, point = container.start_byte, container.start_point
     for child in container.children:
         yield start, child.start_byte, point
         start, point = child.end_byte, child.end_point
@@ -779,18 +1056,12 @@ def _point_at(source: bytes, byte: int) -> Point:
     return Point(source.count(b"\n", 0, byte), byte - line_start)
 
 
-def _position(point: Point) -> Position:
-    return Position(line=point.row, column=point.column)
+def _node_span(node: Node) -> dict:
+    return _span_fields(node.start_byte, node.end_byte, node.start_point, node.end_point)
 
 
-def _span(node: Node) -> Span:
-    return _span_between(node, node)
-
-
-def _span_between(first: Node, last: Node) -> Span:
-    return Span(
-        start_byte=first.start_byte,
-        end_byte=last.end_byte,
-        start=_position(first.start_point),
-        end=_position(last.end_point),
-    )
+def _span_fields(start_byte: int, end_byte: int, start: Point, end: Point) -> dict:
+    """The fields of a Span, nested models included: models are made from these in one validation each, which
+    takes a third less time than making every Position and Span on its own."""
+    return {"start_byte": start_byte, "end_byte": end_byte,
+            "start": {"line": start[0], "column": start[1]}, "end": {"line": end[0], "column": end[1]}}

@@ -151,3 +151,10 @@ def test_sol_floor_is_the_larger_of_memory_and_compute_time():
 def test_faster_than_the_floor_is_suspect():
     assert sol_report(resolved(3_000_000_000, None), ceilings(), time_ms=0.85).suspect
     assert not sol_report(resolved(3_000_000_000, None), ceilings(), time_ms=0.95).suspect
+
+
+def test_spread_is_the_iqr_but_never_under_the_run_to_run_floor():
+    wide = timing.summarize([1.0, 1.0, 1.1, 1.2, 1.3, 1.4, 1.4, 1.4])
+    assert wide.spread_ms == pytest.approx(wide.iqr_ms) and wide.iqr_ms > 0.1
+    tight = timing.summarize([10.0] * 20)
+    assert tight.iqr_ms == 0 and tight.spread_ms == pytest.approx(10.0 * timing.SPREAD_FLOOR)
