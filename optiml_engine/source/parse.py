@@ -38,6 +38,7 @@ from tree_sitter import Language, Node, Parser, Point, Tree
 
 from optiml_engine.model import (
     Comment,
+    Param,
     CompileUnit,
     Contract,
     DeviceItem,
@@ -45,7 +46,6 @@ from optiml_engine.model import (
     LaunchSite,
     Location,
     OptimlError,
-    Param,
     Position,
     SourceModel,
     Span,
@@ -196,6 +196,7 @@ class CudaDocument:
         self._source = text.encode()
         self._tree = self._parser.parse(self._source)
         self._text: str | None = text
+        self._edited_line = (0, 0)                # (line, where it starts) of the last edit's start
         self._outline: _Outline | None = None   # of the current source, or of an older one when `_changed` is set
         self._changed: _Changed | None = None   # where the current source differs from the outline's
         self._contracts = ContractCache(path)
@@ -216,6 +217,7 @@ class CudaDocument:
         Positions past the end of a line or of the document are clamped to it, as LSP asks; a column inside a
         character moves to the character's start.
         """
+        start_line_start = self._line_start(start.line)
         start_byte = self._byte_offset(start)
         old_end_byte = max(start_byte, self._byte_offset(end))
         inserted = new_text.encode()
@@ -240,6 +242,8 @@ class CudaDocument:
         )
         self._tree = self._parser.parse(self._source, old_tree)
         self._text = None
+        # the edit starts on or after the start of its first line: where that line starts has not moved
+        self._edited_line = (0, 0) if start_line_start is None else (start.line, start_line_start)
         if self._outline is not None:
             changed = _Changed.edit(self._changed, start_byte, old_end_byte, new_end_byte)
             for reshaped in old_tree.changed_ranges(self._tree):
@@ -267,12 +271,9 @@ class CudaDocument:
 
     def _byte_offset(self, position: Position) -> int:
         source = self._source
-        line_start = 0
-        for _ in range(position.line):
-            newline = source.find(b"\n", line_start)
-            if newline < 0:
-                return len(source)
-            line_start = newline + 1
+        line_start = self._line_start(position.line)
+        if line_start is None:
+            return len(source)
         line_end = source.find(b"\n", line_start)
         if line_end < 0:
             line_end = len(source)
@@ -280,6 +281,19 @@ class CudaDocument:
         while line_start < offset < line_end and source[offset] & 0xC0 == 0x80:   # a UTF-8 continuation byte
             offset -= 1
         return offset
+
+    def _line_start(self, line: int) -> int | None:
+        """Where `line` starts in the source; None past its last line. Counted from the line where the last edit
+        started when `line` is not above it: edits come in runs at one place, and counting a line is a Python step."""
+        known_line, line_start = self._edited_line
+        if line < known_line:
+            known_line, line_start = 0, 0
+        for _ in range(line - known_line):
+            newline = self._source.find(b"\n", line_start)
+            if newline < 0:
+                return None
+            line_start = newline + 1
+        return line_start
 
 
 def parse_source(text: str, path: str) -> SourceModel:
@@ -365,8 +379,6 @@ class _Shift:
     def span(self, span: Span) -> Span:
         return Span(start_byte=span.start_byte + self.bytes, end_byte=span.end_byte + self.bytes,
                     start=self.position(span.start), end=self.position(span.end))
-
-    # The models are made anew rather than with model_copy, which takes twice as long.
 
     def kernel(self, kernel: Kernel) -> Kernel:
         comment = kernel.comment
