@@ -6,6 +6,8 @@ something (no GPU, no nvcc).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -174,15 +176,10 @@ def print_compile_result(result: CompileResult, where: str) -> None:
 
 
 
-@app.command()
-def check(
-    path: Annotated[Path, typer.Argument(help="CUDA file")],
-    kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="kernel name (optional with one kernel)")] = None,
-    sanitize: Annotated[bool, typer.Option("--sanitize", help="also run compute-sanitizer memcheck and racecheck")] = False,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="write the Measurement as JSON here")] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="measure again even if a result is cached")] = False,
-) -> None:
-    """Verify a kernel against its reference on fresh inputs and time it on the GPU (exit 1 when incorrect)."""
+@contextmanager
+def measured(path: Path, kernel: str | None, no_cache: bool) -> Iterator[tuple]:
+    """Load the kernel and its reference, start the GPU pool, verify and time: (evaluator, candidate, reference,
+    measurement, where). Input errors exit 1, a machine without a GPU exits 2, both with one located line."""
     from optiml_engine.candidate import original_candidate, reference_candidate
     from optiml_engine.evaluate import Evaluator
     from optiml_engine.gpu.pool import NoDevice, WorkerPool
@@ -206,11 +203,24 @@ def check(
             evaluator = Evaluator(pool, use_cache=not no_cache)
         with out.status(f"verifying and timing {chosen.name} on {evaluator.device.name}..."):
             measurement = evaluator.evaluate(candidate, reference)
+        yield evaluator, candidate, reference, measurement, line_of(document.model.path, chosen)
+
+
+@app.command()
+def check(
+    path: Annotated[Path, typer.Argument(help="CUDA file")],
+    kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="kernel name (optional with one kernel)")] = None,
+    sanitize: Annotated[bool, typer.Option("--sanitize", help="also run compute-sanitizer memcheck and racecheck")] = False,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="write the Measurement as JSON here")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="measure again even if a result is cached")] = False,
+) -> None:
+    """Verify a kernel against its reference on fresh inputs and time it on the GPU (exit 1 when incorrect)."""
+    with measured(path, kernel, no_cache) as (evaluator, candidate, reference, measurement, where):
         reports = []
         if sanitize and measurement.ok:
             with out.status("compute-sanitizer memcheck and racecheck..."):
                 reports = evaluator.sanitize(candidate, reference)
-    print_measurement(measurement, line_of(document.model.path, chosen))
+    print_measurement(measurement, where)
     for report in reports:
         status = "[green]clean[/]" if report.ok else f"[red]{report.errors} errors[/]: {report.first_error}"
         out.print(f"compute-sanitizer {report.tool}: {status}")
@@ -242,6 +252,31 @@ def print_measurement(m: Measurement, where: str) -> None:
         table.add_row(f"{t.median_ms:.4f} ms", f"{t.ci_low_ms:.4f}-{t.ci_high_ms:.4f}", f"±{t.spread_ms:.4f}",
                       str(t.runs), f"{sol.achieved_gbps:.0f}", f"{sol.achieved_gflops:.0f}",
                       f"{sol.floor_ms:.4f} ms ({sol.bound})", f"{sol.percent_of_sol:.1f}%")
+        out.print(table)
+
+
+@app.command()
+def profile(
+    path: Annotated[Path, typer.Argument(help="CUDA file")],
+    kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="kernel name (optional with one kernel)")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="measure and profile again even if cached")] = False,
+) -> None:
+    """Verify, time and profile a kernel with Nsight Compute; print its diagnosis and metrics."""
+    from optiml_engine.report import metric_rows
+
+    with measured(path, kernel, no_cache) as (evaluator, candidate, _, measurement, where):
+        if measurement.ok:
+            with out.status("profiling with Nsight Compute..."):
+                (result,) = evaluator.profile([(candidate, measurement)])
+    print_measurement(measurement, where)
+    if not measurement.ok:
+        raise typer.Exit(EXIT_INPUT)
+    out.print(f"[bold]{result.diagnosis.headline}[/]")
+    out.print(result.diagnosis.explanation, markup=False)
+    if result.metrics is not None:
+        table = Table("metric", "value", title=f"Nsight Compute ({result.seconds:.1f} s)")
+        for label, value in metric_rows(result.metrics.metrics):
+            table.add_row(label, value)
         out.print(table)
 
 

@@ -11,12 +11,23 @@ import time
 from optiml_engine.cache import content_key, open_cache
 from optiml_engine.gpu.compile import compile_nvrtc
 from optiml_engine.gpu.device import device_ceilings
+from optiml_engine.diagnosis import Diagnosis, diagnose, timing_only
 from optiml_engine.gpu.pool import WorkerPool
+from optiml_engine.gpu.profile import KernelProfile, ProfileTarget, profile_kernels
 from optiml_engine.gpu.sanitize import SanitizerReport, Tool, sanitize
 from optiml_engine.gpu.worker import CompiledKernel, EvaluateJob, EvaluateOutcome
-from optiml_engine.model import Candidate, CompileResult, Measurement, TimingPolicy, VerifyPolicy
+from optiml_engine.model import Candidate, CompileResult, Frozen, Measurement, TimingPolicy, VerifyPolicy
 from optiml_engine.sol import sol_report
 from optiml_engine.source.contract import resolve
+
+
+class Profile(Frozen):
+    """A candidate's Nsight Compute metrics (None where the counters could not be read) and its diagnosis."""
+
+    metrics: KernelProfile | None
+    diagnosis: Diagnosis
+    note: str = ""
+    seconds: float = 0.0              # this candidate's share of the ncu process
 
 
 class CandidateNotCompiled(Exception):
@@ -107,3 +118,35 @@ class Evaluator:
                  tools: tuple[Tool, ...] = ("memcheck", "racecheck")) -> list[SanitizerReport]:
         job = self.job(candidate, reference or candidate, None)
         return [sanitize(job, tool, self.device.index) for tool in tools]
+
+    def profile(self, measured: list[tuple[Candidate, Measurement]]) -> list[Profile]:
+        """Nsight Compute profiles of verified candidates, all in one ncu process (its start-up cost is paid
+        once), each with its diagnosis. Cached like measurements; without counters, a timing-only diagnosis."""
+        keys = [content_key("profile", candidate_key(c), self.device.model_dump_json(exclude={"index"}))
+                for c, _ in measured]
+        results: dict[int, Profile] = {}
+        for index, key in enumerate(keys):
+            if self.cache is not None and (stored := self.cache.get(key)) is not None:
+                results[index] = Profile.model_validate_json(stored)
+        todo = [i for i in range(len(measured)) if i not in results]
+        if todo:
+            run = profile_kernels([ProfileTarget(kernel=self.kernel(measured[i][0]),
+                                                 binding=measured[i][0].contract.sizes) for i in todo],
+                                  self.device.index)
+            share = run.seconds / len(todo)
+            for position, index in enumerate(todo):
+                candidate, measurement = measured[index]
+                if run.counters_available and position < len(run.profiles):
+                    kernel_profile = run.profiles[position]
+                    diagnosis = diagnose(kernel_profile.metrics, measurement.sol.bytes if measurement.sol else None,
+                                         self.device.sm_count)
+                    results[index] = Profile(metrics=kernel_profile, diagnosis=diagnosis, note=run.note,
+                                             seconds=share)
+                else:
+                    note = run.note or "no profile"
+                    diagnosis = timing_only(measurement.sol, note) if measurement.sol else Diagnosis(
+                        bound="unknown", headline=note, explanation=note, findings=[], top_stalls=[])
+                    results[index] = Profile(metrics=None, diagnosis=diagnosis, note=note, seconds=share)
+                if self.cache is not None and results[index].metrics is not None:
+                    self.cache.set(keys[index], results[index].model_dump_json())
+        return [results[i] for i in range(len(measured))]

@@ -37,8 +37,6 @@ import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Point, Tree
 
 from optiml_engine.model import (
-    Comment,
-    Param,
     CompileUnit,
     Contract,
     DeviceItem,
@@ -369,39 +367,46 @@ class _Shift:
             return Point(self.new_row, point.column - self.old_column + self.new_column)
         return Point(point.row + self.new_row - self.old_row, point.column)
 
-    def position(self, position: Position) -> Position:
-        if position.line == self.old_row:
-            return Position(line=self.new_row, column=position.column - self.old_column + self.new_column)
+    def span(self, span: Span) -> dict:
+        """The fields of `span` moved (models are made from fields in one validation each, see _span_fields)."""
+        return {"start_byte": span.start_byte + self.bytes, "end_byte": span.end_byte + self.bytes,
+                "start": self._position(span.start), "end": self._position(span.end)}
+
+    def _position(self, position: Position) -> Position | dict:
+        """The position moved: itself when it keeps its line and column (all but the change's last line when the
+        change keeps the line count), the fields of a new one otherwise."""
+        line = position.line
+        if line == self.old_row:
+            return {"line": self.new_row, "column": position.column - self.old_column + self.new_column}
         if self.new_row == self.old_row:
             return position
-        return Position(line=position.line + self.new_row - self.old_row, column=position.column)
-
-    def span(self, span: Span) -> Span:
-        return Span(start_byte=span.start_byte + self.bytes, end_byte=span.end_byte + self.bytes,
-                    start=self.position(span.start), end=self.position(span.end))
+        return {"line": line + self.new_row - self.old_row, "column": position.column}
 
     def kernel(self, kernel: Kernel) -> Kernel:
         comment = kernel.comment
-        return Kernel(
-            name=kernel.name,
-            params=[Param(name=p.name, type_text=p.type_text, base_type=p.base_type, is_pointer=p.is_pointer,
-                          is_const=p.is_const, is_restrict=p.is_restrict, span=self.span(p.span))
-                    for p in kernel.params],
-            template_params=kernel.template_params,
-            launch_bounds=kernel.launch_bounds,
-            span=self.span(kernel.span),
-            name_span=self.span(kernel.name_span),
-            body_span=self.span(kernel.body_span),
-            comment=None if comment is None else Comment(text=comment.text, span=self.span(comment.span)),
-        )
+        return Kernel.model_validate({
+            "name": kernel.name,
+            "params": [{"name": p.name, "type_text": p.type_text, "base_type": p.base_type, "is_pointer": p.is_pointer,
+                        "is_const": p.is_const, "is_restrict": p.is_restrict, "span": self.span(p.span)}
+                       for p in kernel.params],
+            "template_params": kernel.template_params,
+            "launch_bounds": kernel.launch_bounds,
+            "span": self.span(kernel.span),
+            "name_span": self.span(kernel.name_span),
+            "body_span": self.span(kernel.body_span),
+            "comment": None if comment is None else {"text": comment.text, "span": self.span(comment.span)},
+        })
 
     def launch_site(self, site: LaunchSite) -> LaunchSite:
-        return LaunchSite(kernel=site.kernel, template_args=site.template_args, grid=site.grid, block=site.block,
-                          smem=site.smem, stream=site.stream, args=site.args, span=self.span(site.span),
-                          in_function=site.in_function)
+        return LaunchSite.model_validate({
+            "kernel": site.kernel, "template_args": site.template_args, "grid": site.grid, "block": site.block,
+            "smem": site.smem, "stream": site.stream, "args": site.args, "span": self.span(site.span),
+            "in_function": site.in_function,
+        })
 
     def device_item(self, item: DeviceItem) -> DeviceItem:
-        return DeviceItem(kind=item.kind, defines=item.defines, uses=item.uses, span=self.span(item.span))
+        return DeviceItem.model_validate(
+            {"kind": item.kind, "defines": item.defines, "uses": item.uses, "span": self.span(item.span)})
 
 
 class _Reuse:
