@@ -10,5 +10,6 @@ timeout 300 python3 bench/profile_bench.py "$OUT" 2>&1 | tail -5
 python3 -m pytest -q -m gpu tests/gpu 2>&1 | tail -25 | tee "$OUT/pytest-gpu.txt"
 python3 bench/evaluator_bench.py "$OUT" 2>&1 | grep -v '^  File\|^Traceback\|moduleUnload\|check_status\|Exception ignored' \
   | tee "$OUT/evaluator-log.txt"
+python3 -m optiml_engine.cli profile examples/layernorm_rows.cu 2>&1 | tee "$OUT/profile-cli.txt"
 for i in 1 2; do python3 -m optiml_engine.cli check examples/layernorm_rows.cu --no-cache --json "$OUT/check$i.json" \
   2>&1 | tee "$OUT/check$i.txt"; done

@@ -70,3 +70,12 @@ def test_resource_report_survives_the_drivers_compute_cache():
     first, second = (compile_nvrtc(candidate.unit, arch="sm_90") for _ in range(2))
     assert first.ok and second.ok, second.diagnostics
     assert first.resources == second.resources and first.resources.registers > 0
+
+
+def test_profile_diagnoses_a_streaming_kernel_as_memory_bound(evaluator):
+    candidate, _ = load(ROOT / "examples" / "vector_add.cu", "vector_add")
+    measurement = evaluator.evaluate(candidate)
+    (profile,) = evaluator.profile([(candidate, measurement)])
+    assert profile.metrics is not None, profile.note
+    assert profile.diagnosis.bound == "memory", profile.diagnosis.explanation
+    assert profile.metrics.metrics["dram_pct"] > 50
