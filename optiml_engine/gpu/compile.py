@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cuda.bindings import nvrtc
-from cuda.pathfinder import find_nvidia_binary_utility, locate_nvidia_header_directory
+from cuda.pathfinder import locate_nvidia_header_directory
 
+from optiml_engine.gpu.tools import find_cuda_tool, tool_version
 from optiml_engine.model import CompileDiagnostic, CompileResult, CompileUnit, Location, ResourceUsage
 
 # Both backends compile with these; the architecture and the caller's flags come on top.
@@ -76,7 +77,7 @@ def compile_nvrtc(unit: CompileUnit, arch: str = "sm_90", flags: Sequence[str] =
 def compile_nvcc(unit: CompileUnit, arch: str = "sm_90", flags: Sequence[str] = ()) -> CompileResult:
     """Compile with nvcc in a temporary directory; the kernel's entry is found among those ptxas reports."""
     started = time.perf_counter()
-    nvcc = _nvcc_path()
+    nvcc = find_cuda_tool("nvcc")
     if nvcc is None:
         return _result(unit, "nvcc", arch, started=started, version="", log="",
                        failure="nvcc not found (looked on PATH and in the CUDA toolkit locations cuda.pathfinder "
@@ -190,19 +191,10 @@ def _nvrtc_include_options() -> tuple[str, ...]:
 # nvcc plumbing
 
 
-def _nvcc_path() -> str | None:
-    return shutil.which("nvcc") or find_nvidia_binary_utility("nvcc")
-
-
-@functools.cache
 def _nvcc_version(nvcc: str) -> str:
     """"nvcc 13.0.88" from the `V13.0.88` in `nvcc --version`."""
-    try:
-        output = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return "nvcc (unknown version)"
-    match = re.search(r"\bV(\d+(?:\.\d+)+)", output)
-    return f"nvcc {match.group(1)}" if match else "nvcc (unknown version)"
+    version = tool_version(nvcc, r"\bV(\d+(?:\.\d+)+)")
+    return f"nvcc {version}" if version else "nvcc (unknown version)"
 
 
 def _nvcc_source(unit: CompileUnit) -> str:

@@ -13,13 +13,13 @@ import csv
 import io
 import pickle
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from optiml_engine.gpu.tools import find_cuda_tool, tool_version
 from optiml_engine.gpu.worker import CompiledKernel
 from optiml_engine.model import Frozen
 
@@ -93,11 +93,7 @@ class ProfileTarget(Frozen):
 
 
 def ncu_binary() -> str | None:
-    found = shutil.which("ncu")
-    if found:
-        return found
-    candidate = Path("/usr/local/cuda/bin/ncu")
-    return str(candidate) if candidate.exists() else None
+    return find_cuda_tool("ncu")
 
 
 def ncu_command(ncu: str, names: list[str], log_file: Path, target_file: Path, device_index: int) -> list[str]:
@@ -139,15 +135,6 @@ def read_csv(text: str) -> list[KernelProfile]:
     return profiles
 
 
-def ncu_version(ncu: str) -> str:
-    try:
-        output = subprocess.run([ncu, "--version"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    found = re.search(r"Version (\S+)", output)
-    return found.group(1) if found else ""
-
-
 def profile_kernels(targets: list[ProfileTarget], device_index: int, timeout_s: float = 600) -> ProfileRun:
     """Profile every target in one ncu process. Never raises for ncu's own failures: the run says why."""
     ncu = ncu_binary()
@@ -176,7 +163,7 @@ def profile_kernels(targets: list[ProfileTarget], device_index: int, timeout_s: 
         return ProfileRun(profiles=profiles, counters_available=bool(profiles), seconds=seconds, csv=log,
                           note=f"ncu profiled {len(profiles)} of {len(targets)} launches"
                                + (f": {errors[0]}" if errors else f" (exit code {run.returncode})"))
-    return ProfileRun(profiles=profiles, counters_available=True, seconds=seconds, ncu_version=ncu_version(ncu),
+    return ProfileRun(profiles=profiles, counters_available=True, seconds=seconds, ncu_version=tool_version(ncu, r"Version (\S+)") or "",
                       csv=log)
 
 

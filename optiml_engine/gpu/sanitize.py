@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 import pickle
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Literal
 
+from optiml_engine.gpu.tools import find_cuda_tool
 from optiml_engine.gpu.worker import EvaluateJob
 from optiml_engine.model import Frozen, VerifyPolicy
 
@@ -32,17 +32,6 @@ class SanitizerReport(Frozen):
     log_tail: str = ""
 
 
-def sanitizer_binary() -> str | None:
-    found = shutil.which("compute-sanitizer")
-    if found:
-        return found
-    for root in ("/usr/local/cuda/bin", "/opt/nvidia/compute-sanitizer"):
-        candidate = Path(root) / "compute-sanitizer"
-        if candidate.exists():
-            return str(candidate)
-    return None
-
-
 def small_job(job: EvaluateJob) -> EvaluateJob:
     """The check sizes only (the benchmark size when there are none), one trial, no timing."""
     checks = job.bindings[1:] or job.bindings[:1]
@@ -51,7 +40,7 @@ def small_job(job: EvaluateJob) -> EvaluateJob:
 
 
 def sanitize(job: EvaluateJob, tool: Tool, device_index: int, timeout_s: float = 600) -> SanitizerReport:
-    binary = sanitizer_binary()
+    binary = find_cuda_tool("compute-sanitizer")
     if binary is None:
         return SanitizerReport(tool=tool, ok=False, errors=-1, first_error="compute-sanitizer not found")
     with tempfile.TemporaryDirectory(prefix="optiml-sanitize-") as folder:

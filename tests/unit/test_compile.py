@@ -294,7 +294,7 @@ def test_nvrtc_survives_garbage():
 
 
 def test_missing_nvcc_is_an_error_result(monkeypatch):
-    monkeypatch.setattr("optiml_engine.gpu.compile._nvcc_path", lambda: None)
+    monkeypatch.setattr("optiml_engine.gpu.compile.find_cuda_tool", lambda name: None)
     result = compile_nvcc(SAXPY)
     assert not result.ok
     (error,) = result.diagnostics
