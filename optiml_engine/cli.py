@@ -6,6 +6,7 @@ something (no GPU, no nvcc).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +21,8 @@ from optiml_engine.source.contract import infer_contract_text, parse_contract
 from optiml_engine.source.parse import CudaDocument
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Make CUDA kernels faster, with proof.")
-out = Console(highlight=False)
+# Piped output (CI logs, grep) gets wide lines instead of Rich's 80-column default for non-terminals.
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_INPUT = 1
@@ -90,8 +92,10 @@ def kernels(
     if not files:
         raise fail(f"{paths[0]}: error: no .cu or .cuh files (expected a CUDA file or a directory holding some)")
     broken = False
-    table = Table("kernel", "parameters", "contract", "launch sites (lines)")
-    table.add_column("where", overflow="fold")
+    table = Table()
+    table.add_column("kernel", no_wrap=True)
+    for column in ("parameters", "contract", "launch sites (lines)", "where"):
+        table.add_column(column)
     for path in files:
         model = load_document(path).model
         broken |= report_syntax(model)
