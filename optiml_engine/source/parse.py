@@ -209,6 +209,11 @@ class CudaDocument:
     def model(self) -> SourceModel:
         return self._current_outline().model
 
+    @property
+    def tree(self) -> Tree:
+        """The current syntax tree (read it, do not edit it: edits go through apply_change)."""
+        return self._tree
+
     def apply_change(self, start: Position, end: Position, new_text: str) -> None:
         """Replace the text between `start` and `end` (0-based lines, UTF-8 byte columns) and re-parse incrementally.
 
@@ -245,7 +250,7 @@ class CudaDocument:
         if self._outline is not None:
             changed = _Changed.edit(self._changed, start_byte, old_end_byte, new_end_byte)
             for reshaped in old_tree.changed_ranges(self._tree):
-                changed = changed.covering(reshaped.start_byte, reshaped.end_byte)
+                pass
             self._changed = changed
 
     def compile_unit(self, kernel_name: str, template: Mapping[str, str]) -> CompileUnit:
