@@ -13,6 +13,7 @@ import difflib
 import math
 import re
 from dataclasses import dataclass
+from typing import NamedTuple, get_args
 
 from optiml_engine.model import (
     ArraySpec, Comment, Contract, Direction, Dtype, InitSpec, Kernel, LaunchRule, LaunchSite, Location, OptimlError,
@@ -75,8 +76,7 @@ class _Trees:
     bytes: _Parsed | None
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
     key: str
     key_at: int               # offsets into the comment text
     value_at: int
@@ -127,6 +127,10 @@ def _default_fill(dtype: Dtype) -> InitSpec:
     if is_float(dtype):
         return InitSpec(kind="uniform", args=(-1.0, 1.0))
     return InitSpec(kind="range", args=(0.0, float(min(100, integer_bounds(dtype)[1] + 1))))
+
+
+# Models are immutable: every array without a fill shares its dtype's default.
+_DEFAULT_FILLS = {dtype: _default_fill(dtype) for dtype in get_args(Dtype)}
 
 
 def _element_dtype(param: Param, template_types: dict[str, str]) -> Dtype | None:
@@ -404,7 +408,7 @@ class _ContractParser:
         length = self.expression(bracket + 1, close)
         fill_at, fill_end = self.strip(close + 1, end)
         if fill_at == fill_end:
-            init = _default_fill(dtype)
+            init = _DEFAULT_FILLS[dtype]
         elif direction == "out":
             raise self.error(fill_at, f"'{param.name}' is out: it is poisoned before each run and takes no fill",
                              "no fill, or direction inout")
@@ -572,18 +576,21 @@ class ContractCache:
             kernel.name_span.start,
             tuple(p.span.start for p in kernel.params),
         )
-        cached = self._results.pop(key, None)
+        cached = self._results.pop(key, None)   # taken out, and put back as the most recent
         if cached is not None:
             cached_positions, result = cached
-            self._results[key] = cached
             if isinstance(result, Contract):
-                return self._moved(result, comment.span.start.line - cached_positions[0].line)
+                result = self._moved(result, comment.span.start.line - cached_positions[0].line)
+                self._remember(key, positions, result)
+                return result
             if cached_positions == positions:
+                self._remember(key, positions, result)
                 raise OptimlError(result.location, result.message, result.expected)
         try:
             result = parse_contract(kernel, self._path)
         except OptimlError as error:
-            self._remember(key, positions, error)
+            # a copy, without the traceback that would keep the parser's frames alive
+            self._remember(key, positions, OptimlError(error.location, error.message, error.expected))
             raise
         self._remember(key, positions, result)
         return result
@@ -610,13 +617,12 @@ def _resolve(contract: Contract, trees: _Trees, binding: dict[str, int]) -> dict
     """The fields of the ResolvedContract at `binding`, every value checked (parse_contract needs only the
     checks: it skips building the model)."""
     env: dict[str, Number] = {**binding, **_template_ints(contract.template)}
-    at = _fmt_binding(binding)
 
     def integer(parsed: _Parsed, what: str, low: int, high: int | None = None) -> int:
         value = parsed.tree.evaluate(env)
         if not isinstance(value, int) or value < low or (high is not None and value > high):
             wanted = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
-            raise OptimlError(parsed.where, f"{what} = {parsed.text} = {value} at {at}", wanted)
+            raise OptimlError(parsed.where, f"{what} = {parsed.text} = {value} at {_fmt_binding(binding)}", wanted)
         return value
 
     lengths = {a.param: integer(trees.lengths[a.param], f"the length of '{a.param}'", 0) for a in contract.arrays}
@@ -631,14 +637,15 @@ def _resolve(contract: Contract, trees: _Trees, binding: dict[str, int]) -> dict
     block = [integer(p, f"block.{'xyz'[i]}", 1, BLOCK_LIMITS[i]) for i, p in enumerate(trees.block)]
     threads = math.prod(block)
     if threads > MAX_BLOCK_THREADS:
-        raise OptimlError(trees.block[0].where, f"a block of {threads} threads at {at}",
+        raise OptimlError(trees.block[0].where, f"a block of {threads} threads at {_fmt_binding(binding)}",
                           f"at most {MAX_BLOCK_THREADS} threads per block")
     smem = integer(trees.smem, "smem", 0)
     flops = None
     if trees.flops is not None:
         flops = trees.flops.tree.evaluate(env)
         if flops < 0:
-            raise OptimlError(trees.flops.where, f"flops = {trees.flops.text} = {flops} at {at}", "a number >= 0")
+            raise OptimlError(trees.flops.where, f"flops = {trees.flops.text} = {flops} at {_fmt_binding(binding)}",
+                              "a number >= 0")
     if trees.bytes is not None:
         moved = integer(trees.bytes, "bytes", 0)
     else:

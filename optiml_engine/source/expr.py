@@ -4,8 +4,8 @@ calls cdiv, min and max.
 A tokenizer and a recursive-descent parser build a small immutable tree; nothing is ever handed to Python's
 `eval`. Every node remembers where its text starts, so evaluation errors point at the offending symbol or operator.
 It keeps that as an offset and a function from offsets to locations, and makes the `Location` only when something
-asks for it: a contract's expressions almost never fail, and building their locations up front was most of their
-parsing time.
+asks for it: a contract's expressions almost never fail, and building their locations up front took longer than
+parsing them.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ Locate = Callable[[int], Location]   # the location of an offset into the text a
 
 FUNCTIONS = ("cdiv", "min", "max")
 
+# The space before a token, and the token: a hex, float or int number, a name, or an operator.
 _TOKEN = re.compile(
-    r"\s*(?:"
-    r"(?P<hex>0[xX][0-9a-fA-F]+)"
-    r"|(?P<float>(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)"
-    r"|(?P<int>\d+)"
-    r"|(?P<name>[A-Za-z_]\w*)"
-    r"|(?P<op>//|[-+*/%(),])"
+    r"(\s*)("
+    r"0[xX][0-9a-fA-F]+"
+    r"|(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+"
+    r"|\d+"
+    r"|[A-Za-z_]\w*"
+    r"|//|[-+*/%(),]"
     r")",
     re.ASCII,
 )
@@ -162,23 +163,33 @@ def _wrapped(node: Expr, level: int) -> str:
     return f"({node})" if inner < level else str(node)
 
 
+def _kind(token: str) -> str:
+    """Which of _TOKEN's alternatives matched: "hex", "float", "int", "name" or "op"."""
+    first = token[0]
+    if first.isalpha() or first == "_":
+        return "name"
+    if first.isdigit() or first == ".":
+        if token[:2] in ("0x", "0X"):
+            return "hex"
+        return "float" if "." in token or "e" in token or "E" in token else "int"
+    return "op"
+
+
 class _Parser:
     def __init__(self, text: str, start: int, end: int, locate: Locate):
         self.locate = locate
         self.tokens: list[tuple[str, str, int]] = []  # (kind, text, offset into `text`)
+        # findall reads all tokens in one call, but skips what no token matches: when the tokens and the space
+        # before them do not cover the text, there was such a character.
         pos = start
-        while True:
-            match = _TOKEN.match(text, pos, end)
-            if not match or not match.lastgroup:
-                rest = text[pos:end].lstrip()
-                if not rest:
-                    break
-                bad = end - len(rest)
-                raise OptimlError(locate(bad), f"unexpected character '{text[bad]}' in expression",
-                                  "a number, a symbol, an operator, or cdiv/min/max(...)")
-            kind = match.lastgroup
-            self.tokens.append((kind, match.group(kind), match.start(kind)))
-            pos = match.end()
+        for space, token in _TOKEN.findall(text, start, end):
+            pos += len(space)
+            self.tokens.append((_kind(token), token, pos))
+            pos += len(token)
+        if text[pos:end].strip():
+            bad = _first_stray(text, start, end)
+            raise OptimlError(locate(bad), f"unexpected character '{text[bad]}' in expression",
+                              "a number, a symbol, an operator, or cdiv/min/max(...)")
         self.tokens.append(("end", "", start + len(text[start:end].rstrip())))
         self.index = 0
 
@@ -186,7 +197,7 @@ class _Parser:
         return self.tokens[self.index]
 
     def take(self, expected: str | None = None) -> tuple[str, str, int]:
-        token = self.peek()
+        token = self.tokens[self.index]
         if expected is not None and token[1] != expected:
             raise self.unexpected(token, f"'{expected}'")
         self.index += 1
@@ -198,16 +209,16 @@ class _Parser:
 
     def expression(self) -> Expr:
         node = self.term()
-        while self.peek()[1] in ("+", "-"):
-            op = self.take()
-            node = Binary(self.locate, op[2], op[1], node, self.term())
+        while self.tokens[self.index][1] in ("+", "-"):
+            _, op, offset = self.take()
+            node = Binary(self.locate, offset, op, node, self.term())
         return node
 
     def term(self) -> Expr:
         node = self.unary()
-        while self.peek()[1] in ("*", "/", "//", "%"):
-            op = self.take()
-            node = Binary(self.locate, op[2], op[1], node, self.unary())
+        while self.tokens[self.index][1] in ("*", "/", "//", "%"):
+            _, op, offset = self.take()
+            node = Binary(self.locate, offset, op, node, self.unary())
         return node
 
     def unary(self) -> Expr:
@@ -246,6 +257,14 @@ class _Parser:
         if name[1] == "cdiv" and len(args) != 2:
             raise OptimlError(self.locate(name[2]), f"cdiv takes 2 arguments, got {len(args)}", "cdiv(a,b)")
         return Call(self.locate, name[2], name[1], tuple(args))
+
+
+def _first_stray(text: str, start: int, end: int) -> int:
+    """Where the first character of text[start:end] that starts no token is (space before it skipped)."""
+    pos = start
+    while match := _TOKEN.match(text, pos, end):
+        pos = match.end()
+    return end - len(text[pos:end].lstrip())
 
 
 def located(where: Location) -> Locate:

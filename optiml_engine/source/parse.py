@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -111,6 +111,7 @@ _CONTAINERS = frozenset({"namespace", "conditional", _LINKAGE, _ROOT})
 
 _LAUNCH = b"<<<"
 _NOT_KNOWN = object()
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 @dataclass(eq=False, slots=True)
@@ -127,12 +128,12 @@ class _Item:
     start_point: Point
     end_point: Point
     defines: list[str]
-    uses: set[str]
+    uses: AbstractSet[str]    # not changed once the item is built
     children: tuple[_Item, ...] = ()
     scope: str | None = None  # a namespace's name as written: `a` or `a::b`
 
     @classmethod
-    def of(cls, kind: str, node: Node, defines: list[str], uses: set[str]) -> _Item:
+    def of(cls, kind: str, node: Node, defines: list[str], uses: AbstractSet[str]) -> _Item:
         return cls(kind, node.start_byte, node.end_byte, node.start_point, node.end_point, defines, uses)
 
     @property
@@ -176,13 +177,13 @@ class _Part:
     reads_start: int
     reads_end: int
     item: _Item
-    kernels: list[Kernel]
-    device_items: list[DeviceItem]
+    kernels: tuple[Kernel, ...]           # most parts have none: tuples share the empty one
+    device_items: tuple[DeviceItem, ...]
 
     def moved(self, shift: _Shift) -> _Part:
         return _Part(self.type, shift.byte(self.start_byte), shift.byte(self.end_byte), shift.byte(self.reads_start),
-                     shift.byte(self.reads_end), self.item.moved(shift), [shift.kernel(k) for k in self.kernels],
-                     [shift.device_item(item) for item in self.device_items])
+                     shift.byte(self.reads_end), self.item.moved(shift), tuple(map(shift.kernel, self.kernels)),
+                     tuple(map(shift.device_item, self.device_items)))
 
 
 class CudaDocument:
@@ -249,8 +250,9 @@ class CudaDocument:
         self._edited_line = (0, 0) if start_line_start is None else (start.line, start_line_start)
         if self._outline is not None:
             changed = _Changed.edit(self._changed, start_byte, old_end_byte, new_end_byte)
+            # the parse may re-shape nodes beyond the edited bytes (an unclosed `/*` swallows what follows)
             for reshaped in old_tree.changed_ranges(self._tree):
-                pass
+                changed = changed.covering(reshaped.start_byte, reshaped.end_byte)
             self._changed = changed
 
     def compile_unit(self, kernel_name: str, template: Mapping[str, str]) -> CompileUnit:
@@ -687,8 +689,8 @@ class _Builder:
     def part(self, node: Node, follower: Node | None, reads_start: int, reads_end: int) -> _Part:
         self._kernels = []
         item = self._member(node, follower)
-        device_items = [self._device_item(top) for top in _top_level(item) if top.is_device]
-        return _Part(node.type, node.start_byte, node.end_byte, reads_start, reads_end, item, self._kernels,
+        device_items = tuple(self._device_item(top) for top in _top_level(item) if top.is_device)
+        return _Part(node.type, node.start_byte, node.end_byte, reads_start, reads_end, item, tuple(self._kernels),
                      device_items)
 
     # -- items ----------------------------------------------------------------------------------------------------
@@ -804,7 +806,7 @@ class _Builder:
 
     def _leaf(self, kind: str, node: Node, defines: list[str] | None = None) -> _Item:
         defines = defines or []
-        uses = set() if kind in _NOT_DEVICE else self._names_used(node.start_byte, node.end_byte) - set(defines)
+        uses = _NO_NAMES if kind in _NOT_DEVICE else self._names_used(node.start_byte, node.end_byte) - set(defines)
         return _Item.of(kind, node, defines, uses)
 
     def _container(self, kind: str, node: Node, defines: list[str], members: list[Node]) -> _Item:
