@@ -29,9 +29,12 @@ def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results")
     out.mkdir(parents=True, exist_ok=True)
     policy = RulePolicy()
-    rows = []
+    rows: list[dict] = []
     with WorkerPool() as pool:
         evaluator = Evaluator(pool, verify=VerifyPolicy(seed=int(time.time()), timeout_s=60), use_cache=False)
+        result = {"device": pool.devices[0].model_dump(), "command": "python3 bench/rules_bench.py $OUT",
+                  "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                  "examples": rows}
         for path in sorted((ROOT / "examples").glob("*.cu")):
             naive = original_candidate(CudaDocument(path.read_text(), f"examples/{path.name}"), path.stem)
             baseline = evaluator.evaluate(naive)
@@ -53,10 +56,7 @@ def main() -> None:
             rows.append({"kernel": path.stem, "naive_ms": baseline.timing.median_ms if baseline.timing else None,
                          "naive_time_over_sol": baseline.sol.headroom if baseline.sol else None,
                          "rewrites": results, "best": best})
-        result = {"device": pool.devices[0].model_dump(), "command": "python3 bench/rules_bench.py $OUT",
-                  "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                  "examples": rows}
-    (out / "rules.json").write_text(json.dumps(result, indent=2))
+            (out / "rules.json").write_text(json.dumps(result, indent=2))   # partial results survive a time-out
     (out / "rules.md").write_text(markdown(result))
     print(markdown(result))
 
