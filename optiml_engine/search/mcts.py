@@ -1,0 +1,265 @@
+"""Monte Carlo Tree Search over edits.
+
+A node is an evaluated candidate; its children are the edits the policies propose for it, tried one at a time
+(progressive widening: a node visited n times may have at most ceil(WIDENING_BASE * n ** WIDENING_EXPONENT)
+children), most promising first (edits whose symptom matches the node's diagnosis). Selection descends by UCT over
+verified children; a rejected child is a leaf whose negative reward is backed up like any other. Several
+candidates may be in flight at once (one per GPU): the path to each carries a virtual loss until its result comes
+back. Budgets: candidates evaluated, wall time, and the speed-of-light stop (a best candidate within `sol_stop` of
+its floor). Seeded: the same seed proposes and orders the same edits, so a run is reproducible up to timing noise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+from pydantic import Field
+
+from optiml_engine.diagnosis import Diagnosis
+from optiml_engine.model import Candidate, DeviceInfo, Frozen, Measurement
+from optiml_engine.policies.base import Edit, Policy, PolicyContext
+from optiml_engine.search.reward import REJECTED, reward
+
+Evaluate = Callable[[Candidate], Measurement]
+# What the profiler says about an evaluated candidate: its diagnosis and metrics, or None (not profiled).
+Profile = Callable[[Candidate, Measurement], tuple[Diagnosis, dict[str, float]] | None]
+
+
+class SearchBudget(Frozen):
+    candidates: int = 60
+    seconds: float = 600.0
+    sol_stop: float = 1.1          # stop when the best is within this factor of its speed-of-light floor
+
+
+class SearchConfig(Frozen):
+    exploration: float = 0.7
+    widening_base: float = 2.0
+    widening_exponent: float = 0.5
+    parallel: int = 1              # candidates in flight (one per GPU worker)
+    seed: int = 0
+
+
+class Step(Frozen):
+    """One edit on the path from the original to the best kernel: what changed, and what it did."""
+
+    rule: str
+    description: str
+    symptom: str
+    reward: float
+    time_ms: float
+    speedup: float                 # over the original
+    percent_of_sol: float | None
+    diagnosis_before: str | None
+    diagnosis_after: str | None
+
+
+class SearchProgress(Frozen):
+    evaluated: int
+    rejected: int
+    best_speedup: float
+    best_percent_of_sol: float | None
+    elapsed_s: float
+
+
+class SearchOutcome(Frozen):
+    original: Candidate
+    original_measurement: Measurement
+    best: Candidate
+    best_measurement: Measurement
+    trajectory: list[Step]
+    evaluated: int
+    rejected: int
+    stop_reason: str
+    history: list[tuple[int, float, float]] = Field(default_factory=list)   # (evaluated, elapsed s, best ms)
+
+
+class Node:
+    def __init__(self, candidate: Candidate, measurement: Measurement, edit: Edit | None, parent: Node | None,
+                 reward_value: float):
+        self.candidate = candidate
+        self.measurement = measurement
+        self.edit = edit
+        self.parent = parent
+        self.reward = reward_value
+        self.children: list[Node] = []
+        self.visits = 0
+        self.value = 0.0
+        self.untried: list[Edit] | None = None    # proposed on first expansion
+        self.diagnosis: Diagnosis | None = None
+        self.metrics: dict[str, float] | None = None
+        self.in_flight = 0
+        self.exhausted = False
+
+    @property
+    def verified(self) -> bool:
+        return self.measurement.ok
+
+    def path(self) -> list[Node]:
+        node, path = self, []
+        while node is not None:
+            path.append(node)
+            node = node.parent
+        return path[::-1]
+
+    def rules(self) -> list[str]:
+        return [n.edit.rule for n in self.path() if n.edit is not None]
+
+
+def candidate_identity(candidate: Candidate) -> tuple[str, str, str]:
+    return candidate.unit.text, candidate.contract.launch.model_dump_json(), " ".join(candidate.flags)
+
+
+class Mcts:
+    def __init__(self, evaluate: Evaluate, policies: list[Policy], budget: SearchBudget | None = None,
+                 config: SearchConfig | None = None, profile: Profile | None = None, device: DeviceInfo | None = None):
+        self.evaluate = evaluate
+        self.policies = policies
+        self.budget = budget or SearchBudget()
+        self.config = config or SearchConfig()
+        self.profile = profile
+        self.device = device
+        self.rng = random.Random(self.config.seed)
+        self.lock = threading.Lock()
+
+    # -- tree policy ------------------------------------------------------------------------------------------------
+
+    def widening_limit(self, node: Node) -> int:
+        return math.ceil(self.config.widening_base * max(node.visits, 1) ** self.config.widening_exponent)
+
+    def uct(self, parent: Node, child: Node) -> float:
+        visits = child.visits + child.in_flight
+        if visits == 0:
+            return math.inf
+        mean = (child.value + REJECTED * child.in_flight) / visits        # virtual loss while in flight
+        return mean + self.config.exploration * math.sqrt(math.log(parent.visits + parent.in_flight + 1) / visits)
+
+    def proposals(self, node: Node) -> list[Edit]:
+        context = PolicyContext(diagnosis=node.diagnosis, sol=node.measurement.sol, device=self.device,
+                                tried=node.rules())
+        edits = [edit for policy in self.policies for edit in policy.propose(node.candidate, context)]
+        symptoms = set()
+        if node.diagnosis is not None:
+            symptoms = {node.diagnosis.bound} | {f.kind for f in node.diagnosis.findings}
+        keyed = [(edit.symptom not in symptoms, self.rng.random(), index, edit) for index, edit in enumerate(edits)]
+        return [edit for *_, edit in sorted(keyed)]
+
+    def expandable(self, node: Node) -> bool:
+        if node.untried is None:
+            if self.profile is not None and node.diagnosis is None:
+                found = self.profile(node.candidate, node.measurement)
+                if found is not None:
+                    node.diagnosis, node.metrics = found
+            node.untried = self.proposals(node)
+        return bool(node.untried) and len(node.children) < self.widening_limit(node)
+
+    def select(self, root: Node) -> Node | None:
+        """The node to expand next: descend by UCT while the current node may not widen. With nowhere to descend
+        (no verified children left open), a node widens anyway while it has edits, else it is exhausted and the
+        descent starts again; None when the whole tree is exhausted."""
+        while not root.exhausted:
+            node = root
+            while not self.expandable(node):
+                open_children = [c for c in node.children if c.verified and not c.exhausted]
+                if open_children:
+                    node = max(open_children, key=lambda child: self.uct(node, child))
+                elif node.untried:
+                    return node
+                else:
+                    node.exhausted = True
+                    break
+            else:
+                return node
+        return None
+
+    # -- the loop ---------------------------------------------------------------------------------------------------
+
+    def run(self, original: Candidate, original_measurement: Measurement,
+            progress: Callable[[SearchProgress], None] | None = None,
+            stop: threading.Event | None = None) -> SearchOutcome:
+        if not original_measurement.ok or original_measurement.timing is None:
+            raise ValueError(f"the original kernel must verify first: {original_measurement.reason}")
+        began = time.perf_counter()
+        original_ms = original_measurement.timing.median_ms
+        root = Node(original, original_measurement, None, None, 0.0)
+        root.visits = 1
+        best = root
+        seen = {candidate_identity(original)}
+        evaluated = rejected = 0
+        history: list[tuple[int, float, float]] = []
+        stop_reason = "search space exhausted"
+        in_flight: dict[Future, tuple[Node, Edit]] = {}
+
+        def stopping() -> str | None:
+            if stop is not None and stop.is_set():
+                return "cancelled"
+            if evaluated + len(in_flight) >= self.budget.candidates:
+                return f"candidate budget ({self.budget.candidates}) reached"
+            if time.perf_counter() - began >= self.budget.seconds:
+                return f"time budget ({self.budget.seconds:.0f} s) reached"
+            sol = best.measurement.sol
+            if sol is not None and sol.headroom <= self.budget.sol_stop:
+                return f"within {self.budget.sol_stop}x of the speed-of-light floor"
+            return None
+
+        with ThreadPoolExecutor(max_workers=self.config.parallel) as pool:
+            while True:
+                reason = stopping()
+                while reason is None and len(in_flight) < self.config.parallel:
+                    parent = self.select(root)
+                    if parent is None:
+                        break
+                    edit = parent.untried.pop(0)
+                    if candidate_identity(edit.candidate) in seen:
+                        continue
+                    seen.add(candidate_identity(edit.candidate))
+                    for node in parent.path():
+                        node.in_flight += 1
+                    in_flight[pool.submit(self.evaluate, edit.candidate)] = (parent, edit)
+                    reason = stopping()
+                if not in_flight:
+                    stop_reason = reason or stop_reason
+                    break
+                done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+                for future in done:
+                    parent, edit = in_flight.pop(future)
+                    for node in parent.path():
+                        node.in_flight -= 1
+                    measurement = future.result()
+                    evaluated += 1
+                    value = reward(measurement, original_ms, parent.measurement, None, parent.metrics).total
+                    child = Node(edit.candidate, measurement, edit, parent, value)
+                    parent.children.append(child)
+                    rejected += not child.verified
+                    for node in child.path():
+                        node.visits += 1
+                        node.value += value
+                    if child.verified and child.measurement.timing.median_ms < best.measurement.timing.median_ms:
+                        best = child
+                    history.append((evaluated, time.perf_counter() - began, best.measurement.timing.median_ms))
+                    if progress is not None:
+                        sol = best.measurement.sol
+                        progress(SearchProgress(
+                            evaluated=evaluated, rejected=rejected,
+                            best_speedup=original_ms / best.measurement.timing.median_ms,
+                            best_percent_of_sol=sol.percent_of_sol if sol else None,
+                            elapsed_s=time.perf_counter() - began))
+        return SearchOutcome(original=original, original_measurement=original_measurement, best=best.candidate,
+                             best_measurement=best.measurement, trajectory=self.trajectory(best, original_ms),
+                             evaluated=evaluated, rejected=rejected, stop_reason=stop_reason, history=history)
+
+    def trajectory(self, best: Node, original_ms: float) -> list[Step]:
+        steps = []
+        for node in best.path()[1:]:
+            timing, sol = node.measurement.timing, node.measurement.sol
+            steps.append(Step(
+                rule=node.edit.rule, description=node.edit.description, symptom=node.edit.symptom,
+                reward=node.reward, time_ms=timing.median_ms, speedup=original_ms / timing.median_ms,
+                percent_of_sol=sol.percent_of_sol if sol else None,
+                diagnosis_before=node.parent.diagnosis.headline if node.parent.diagnosis else None,
+                diagnosis_after=node.diagnosis.headline if node.diagnosis else None))
+        return steps

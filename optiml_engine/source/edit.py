@@ -1,0 +1,112 @@
+"""From the best candidate back to the user's file: the new kernel text, the contract's launch line, and the
+file's launch sites when the launch geometry changed; as new text and as a unified diff.
+
+A candidate's compile unit is the kernel's device closure with `#line` directives; rules put new `__device__`
+helpers right before the kernel, after the kernel's own `#line`. So the kernel's chunk, everything after the last
+`#line` before the kernel's definition, is what replaces the kernel in the user's file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from optiml_engine.model import Candidate, Frozen, Kernel, LaunchRule, LaunchSite, Location, SourceModel
+from optiml_engine.source.expr import Binary, Call, Expr, Name, Neg, Num, parse_expr
+
+LINE_DIRECTIVE = re.compile(r'^#line \d+ ".*"\n', re.M)
+
+
+class FileEdit(Frozen):
+    path: str
+    old_text: str
+    new_text: str
+    diff: str
+
+
+def kernel_chunk(candidate: Candidate) -> str:
+    """The candidate's kernel with any helpers a rewrite placed before it (its unit text after the last #line that
+    precedes the kernel's name)."""
+    text = candidate.unit.text
+    name_at = re.search(rf"\b__global__\b[^;{{]*?\b{re.escape(candidate.unit.kernel)}\s*\(", text)
+    if name_at is None:
+        raise ValueError(f"kernel {candidate.unit.kernel} not found in its compile unit")
+    starts = [m.end() for m in LINE_DIRECTIVE.finditer(text, 0, name_at.start())]
+    return text[starts[-1] if starts else 0:].strip("\n")
+
+
+def launch_line(rule: LaunchRule) -> str:
+    def dims(values: list[str]) -> str:
+        return values[0] if len(values) == 1 else "(" + ",".join(values) + ")"
+
+    smem = "" if rule.smem == "0" else f" smem={rule.smem}"
+    return f"grid={dims(rule.grid)} block={dims(rule.block)}{smem}"
+
+
+def to_c(node: Expr, names: dict[str, str]) -> str:
+    """A contract expression in host C++ terms: size symbols become the launch site's argument texts."""
+    if isinstance(node, Num):
+        return str(int(node.value)) if float(node.value).is_integer() else repr(node.value)
+    if isinstance(node, Name):
+        return f"({names[node.name]})" if node.name in names else node.name
+    if isinstance(node, Neg):
+        return f"(-{to_c(node.operand, names)})"
+    if isinstance(node, Binary):
+        op = "/" if node.op == "//" else node.op
+        return f"({to_c(node.left, names)} {op} {to_c(node.right, names)})"
+    if isinstance(node, Call):
+        args = [to_c(a, names) for a in node.args]
+        if node.function == "cdiv":
+            return f"(({args[0]} + {args[1]} - 1) / {args[1]})"
+        combine = "<" if node.function == "min" else ">"
+        result = args[0]
+        for other in args[1:]:
+            result = f"({result} {combine} {other} ? {result} : {other})"
+        return result
+    raise ValueError(f"cannot express {node!r} in C++")
+
+
+def launch_site_text(site: LaunchSite, kernel: Kernel, rule: LaunchRule, path: str) -> tuple[str, str]:
+    """New grid and block texts for a launch site, in the site's own argument names."""
+    names = {p.name: arg for p, arg in zip(kernel.params, site.args)}
+    where = Location(file=path, line=site.span.start.line + 1, column=site.span.start.column + 1)
+
+    def dims(values: list[str]) -> str:
+        texts = [to_c(parse_expr(v, where), names) for v in values]
+        return texts[0] if len(texts) == 1 else f"dim3({', '.join(texts)})"
+
+    return dims(rule.grid), dims(rule.block)
+
+
+def apply_candidate(text: str, model: SourceModel, original: Candidate, best: Candidate) -> FileEdit:
+    """The user's file with the kernel replaced by the best candidate's; when the launch rule changed, the
+    contract's `launch:` line and every launch site of the kernel rewritten to match."""
+    kernel = model.kernel(original.unit.kernel)
+    if kernel is None:
+        raise ValueError(f"kernel {original.unit.kernel} is no longer in {model.path}")
+    source = text.encode()
+    replacements: list[tuple[int, int, bytes]] = [
+        (kernel.span.start_byte, kernel.span.end_byte, kernel_chunk(best).encode())]
+    if best.contract.launch != original.contract.launch:
+        if kernel.comment is not None:
+            comment = source[kernel.comment.span.start_byte:kernel.comment.span.end_byte].decode()
+            updated = re.sub(r"(launch:\s*)[^\n#*]*?(\s*(#[^\n]*)?)$", lambda m: m.group(1) + launch_line(
+                best.contract.launch) + m.group(2), comment, count=1, flags=re.M)
+            replacements.append((kernel.comment.span.start_byte, kernel.comment.span.end_byte, updated.encode()))
+        for site in model.launch_sites:
+            if site.kernel != kernel.name:
+                continue
+            grid, block = launch_site_text(site, kernel, best.contract.launch, model.path)
+            extra = "".join(f", {part}" for part in (site.smem, site.stream) if part is not None)
+            call = source[site.span.start_byte:site.span.end_byte].decode()
+            new_call = re.sub(r"<<<.*?>>>", lambda _: f"<<<{grid}, {block}{extra}>>>", call, count=1, flags=re.S)
+            replacements.append((site.span.start_byte, site.span.end_byte, new_call.encode()))
+    pieces, cursor = [], 0
+    for start, end, new in sorted(replacements):
+        pieces += [source[cursor:start], new]
+        cursor = end
+    pieces.append(source[cursor:])
+    new_text = b"".join(pieces).decode()
+    diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+                                        fromfile=f"a/{model.path}", tofile=f"b/{model.path}"))
+    return FileEdit(path=model.path, old_text=text, new_text=new_text, diff=diff)
