@@ -284,5 +284,99 @@ def profile(
         out.print(table)
 
 
+@app.command()
+def optimize(
+    path: Annotated[Path, typer.Argument(help="CUDA file")],
+    kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="kernel name (optional with one kernel)")] = None,
+    budget: Annotated[int, typer.Option(help="candidates to evaluate at most")] = 60,
+    time_limit: Annotated[float, typer.Option("--time", help="wall-time budget in seconds")] = 600.0,
+    gpus: Annotated[Optional[str], typer.Option(help="CUDA device indices, e.g. 0,1 (default: all)")] = None,
+    llm: Annotated[bool, typer.Option("--llm", help="also ask the configured OpenAI-compatible endpoint")] = False,
+    write: Annotated[bool, typer.Option("--write", help="apply the verified result to the file")] = False,
+    report: Annotated[Optional[Path], typer.Option(help="write an HTML report here")] = None,
+    result_path: Annotated[Optional[Path], typer.Option("--result", help="result JSON (default FILE.optiml.json)")] = None,
+    profile: Annotated[bool, typer.Option(help="profile nodes with Nsight Compute to guide the search")] = True,
+    seed: Annotated[int, typer.Option(help="search seed")] = 0,
+) -> None:
+    """Search for a faster kernel that computes the same thing; verified, timed, sanitized; shown as a diff."""
+    import threading
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from optiml_engine.evaluate import Evaluator
+    from optiml_engine.gpu.pool import NoDevice, WorkerPool
+    from optiml_engine.optimize import default_policies, optimize as run_optimize, source_hash
+    from optiml_engine.report import html_report
+    from optiml_engine.search.mcts import SearchBudget, SearchConfig
+
+    document = load_document(path)
+    if report_syntax(document.model):
+        raise typer.Exit(EXIT_INPUT)
+    chosen = select_kernel(document.model, kernel)
+    try:
+        document.contract(chosen.name)
+        policies = default_policies(llm)
+    except OptimlError as exc:
+        raise fail(str(exc))
+    try:
+        devices = [int(i) for i in gpus.split(",")] if gpus else None
+        pool = WorkerPool(devices)
+    except (NoDevice, ValueError) as exc:
+        raise fail(f"{path}: error: {exc} (expected a machine with an NVIDIA GPU)", EXIT_ENVIRONMENT)
+    stop = threading.Event()
+    outcome: list = []
+    with pool:
+        evaluator = Evaluator(pool)
+        progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                            TextColumn("{task.fields[best]}"), TimeElapsedColumn(), console=out)
+        task = progress.add_task(f"optimizing {chosen.name}", total=budget, best="")
+
+        def on_progress(p) -> None:
+            sol = f", {p.best_percent_of_sol:.0f}% of SOL" if p.best_percent_of_sol is not None else ""
+            progress.update(task, completed=p.evaluated, best=f"best {p.best_speedup:.2f}x{sol}, {p.rejected} rejected")
+
+        def job() -> None:
+            outcome.append(run_optimize(document, chosen.name, evaluator, policies,
+                                        SearchBudget(candidates=budget, seconds=time_limit),
+                                        SearchConfig(parallel=len(pool.workers), seed=seed), profile=profile,
+                                        progress=on_progress, stop=stop))
+
+        worker = threading.Thread(target=job, daemon=True)
+        with progress:
+            worker.start()
+            while worker.is_alive():
+                try:
+                    worker.join(0.2)
+                except KeyboardInterrupt:
+                    stop.set()
+                    progress.update(task, description="stopping (keeping the best so far)")
+        ceilings = evaluator.ceilings
+    if not outcome:
+        raise fail(f"{path}: error: the optimization failed (see the messages above)")
+    result = outcome[0]
+    result_file = result_path or path.with_name(path.name + ".optiml.json")
+    result_file.write_text(result.model_dump_json(indent=2))
+    if report:
+        report.write_text(html_report(result, ceilings))
+    table = Table("#", "rule", "edit", "ms", "speedup", "% of SOL", title=f"trajectory ({result.stop_reason})")
+    for index, step in enumerate(result.trajectory, 1):
+        table.add_row(str(index), step.rule, step.description, f"{step.time_ms:.4f}", f"{step.speedup:.2f}x",
+                      "" if step.percent_of_sol is None else f"{step.percent_of_sol:.0f}%")
+    out.print(table)
+    for note in result.notes:
+        out.print(f"note: {note}", markup=False)
+    if not result.accepted:
+        out.print(f"no verified improvement to offer; result in {result_file}")
+        return
+    out.print(result.diff, markup=False)
+    out.print(f"[green]verified[/]: {result.speedup:.2f}x faster than the original "
+              f"({result.evaluated} candidates, {result.rejected} rejected); result in {result_file}")
+    if write:
+        if source_hash(path.read_text(encoding="utf-8")) != result.source_sha256:
+            raise fail(f"{path}: error: the file changed while optimizing; not written (the diff is in {result_file})")
+        path.write_text(result.new_text, encoding="utf-8")
+        out.print(f"wrote {path}")
+
+
 if __name__ == "__main__":
     app()

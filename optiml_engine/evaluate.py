@@ -70,31 +70,35 @@ class Evaluator:
             raise CandidateNotCompiled(result)
         return kernel
 
-    def job(self, candidate: Candidate, reference: Candidate, incumbent: Candidate | None) -> EvaluateJob:
+    def job(self, candidate: Candidate, reference: Candidate, incumbent: Candidate | None,
+            verify: VerifyPolicy | None = None) -> EvaluateJob:
         contract = candidate.contract
         return EvaluateJob(
             candidate=self.kernel(candidate), reference=self.kernel(reference),
             incumbent=self.kernel(incumbent) if incumbent else None,
-            bindings=[contract.sizes, *contract.checks], verify=self.verify, timing=self.timing,
+            bindings=[contract.sizes, *contract.checks], verify=verify or self.verify, timing=self.timing,
         )
 
     def evaluate(self, candidate: Candidate, reference: Candidate | None = None,
-                 incumbent: Candidate | None = None) -> Measurement:
+                 incumbent: Candidate | None = None, fresh_seed: int | None = None) -> Measurement:
         """Verify `candidate` against `reference` (itself when None: the protocol's own checks still apply) and
-        time it, interleaved with `incumbent` when given."""
+        time it, interleaved with `incumbent` when given. `fresh_seed` draws inputs from another seed and skips the
+        cache: the final check of a search's winner on inputs no search evaluation saw."""
         began = time.perf_counter()
         reference = reference or candidate
+        verify = self.verify if fresh_seed is None else self.verify.model_copy(update={"seed": fresh_seed})
         key = content_key("measurement", candidate_key(candidate), candidate_key(reference),
                           candidate_key(incumbent) if incumbent else "", self.device.model_dump_json(exclude={"index"}),
-                          self.verify.model_dump_json(), self.timing.model_dump_json())
-        if self.cache is not None and (stored := self.cache.get(key)) is not None:
+                          verify.model_dump_json(), self.timing.model_dump_json())
+        cached = self.cache is not None and fresh_seed is None
+        if cached and (stored := self.cache.get(key)) is not None:
             return Measurement.model_validate_json(stored)
         compiled, _ = self.compile(candidate)
         base = dict(kernel=candidate.unit.kernel, candidate_key=candidate_key(candidate),
                     description=candidate.description, compile=compiled, device=self.device,
                     toolkit=compiled.compiler_version)
         try:
-            job = self.job(candidate, reference, incumbent)
+            job = self.job(candidate, reference, incumbent, verify)
         except CandidateNotCompiled as failed:
             first = next((str(d) for d in failed.result.diagnostics if d.severity == "error"), failed.result.log)
             return Measurement(**base, verdict="compile_error", reason=first.strip(),
@@ -110,7 +114,7 @@ class Evaluator:
         measurement = Measurement(**base, verdict=verdict, reason=reason, checks=outcome.checks,
                                   timing=outcome.timing, incumbent_timing=outcome.incumbent_timing,
                                   speedup=outcome.speedup, sol=sol, seconds=time.perf_counter() - began)
-        if self.cache is not None:
+        if cached:
             self.cache.set(key, measurement.model_dump_json())
         return measurement
 

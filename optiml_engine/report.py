@@ -57,3 +57,97 @@ def profile_markdown(measurement: Measurement, profile: Profile) -> str:
         lines += ["", "| metric | value |", "|---|---|"]
         lines += [f"| {label} | {value} |" for label, value in metric_rows(profile.metrics.metrics)]
     return "\n".join(lines)
+
+
+def svg_line_chart(points: list[tuple[float, float]], x_label: str, y_label: str, width: int = 560,
+                   height: int = 260) -> str:
+    """A small self-contained SVG line chart (no scripts, no network)."""
+    if not points:
+        return "<p>no data</p>"
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1, y0, y1 = min(xs), max(xs) or 1, 0.0, max(ys) * 1.05 or 1
+    pad = 44
+
+    def sx(x: float) -> float:
+        return pad + (x - x0) / ((x1 - x0) or 1) * (width - 2 * pad)
+
+    def sy(y: float) -> float:
+        return height - pad - (y - y0) / ((y1 - y0) or 1) * (height - 2 * pad)
+
+    path = " ".join(f"{'M' if i == 0 else 'L'}{sx(x):.1f},{sy(y):.1f}" for i, (x, y) in enumerate(points))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">'
+            f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#888"/>'
+            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>'
+            f'<path d="{path}" fill="none" stroke="#2563eb" stroke-width="2"/>'
+            f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle" font-size="12">{x_label}</text>'
+            f'<text x="12" y="{height / 2}" font-size="12" transform="rotate(-90 12 {height / 2})" '
+            f'text-anchor="middle">{y_label}</text>'
+            f'<text x="{pad - 4}" y="{sy(y1) + 4:.1f}" font-size="10" text-anchor="end">{y1:.3g}</text>'
+            f'<text x="{pad - 4}" y="{height - pad}" font-size="10" text-anchor="end">0</text>'
+            f'<text x="{width - pad}" y="{height - pad + 14}" font-size="10" text-anchor="end">{x1:.0f}</text>'
+            "</svg>")
+
+
+def svg_roofline(ceiling_gbps: float, ceiling_gflops: float, steps: list[tuple[str, float, float]],
+                 width: int = 560, height: int = 300) -> str:
+    """Log-log roofline: the memory roof (intensity x bandwidth) and the compute roof, with each step of the
+    trajectory at (arithmetic intensity, achieved GFLOP/s)."""
+    import math
+
+    if not steps:
+        return "<p>no data</p>"
+    pad = 48
+    intensities = [s[1] for s in steps if s[1] > 0] or [1.0]
+    lo_x, hi_x = math.log10(min(intensities)) - 1, math.log10(max(intensities)) + 2
+    hi_y = math.log10(ceiling_gflops) + 0.3
+    lo_y = min([math.log10(max(s[2], 1e-3)) for s in steps] + [hi_y - 4]) - 0.3
+
+    def sx(intensity: float) -> float:
+        return pad + (math.log10(intensity) - lo_x) / (hi_x - lo_x) * (width - 2 * pad)
+
+    def sy(gflops: float) -> float:
+        return height - pad - (math.log10(max(gflops, 1e-3)) - lo_y) / (hi_y - lo_y) * (height - 2 * pad)
+
+    roof = []
+    for k in range(61):
+        intensity = 10 ** (lo_x + (hi_x - lo_x) * k / 60)
+        roof.append(f"{'M' if k == 0 else 'L'}{sx(intensity):.1f},{sy(min(ceiling_gflops, intensity * ceiling_gbps)):.1f}")
+    dots = "".join(f'<circle cx="{sx(max(i, 1e-3)):.1f}" cy="{sy(g):.1f}" r="4" fill="#dc2626"><title>{label}: '
+                   f'{g:,.0f} GFLOP/s</title></circle>' for label, i, g in steps)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">'
+            f'<path d="{" ".join(roof)}" fill="none" stroke="#111" stroke-width="2"/>{dots}'
+            f'<text x="{width / 2}" y="{height - 8}" text-anchor="middle" font-size="12">arithmetic intensity '
+            f'(FLOP/byte, log)</text><text x="12" y="{height / 2}" font-size="12" '
+            f'transform="rotate(-90 12 {height / 2})" text-anchor="middle">GFLOP/s (log)</text></svg>')
+
+
+def html_report(result, ceilings) -> str:
+    """A one-file HTML report of an optimization: summary, trajectory, best time per candidate, roofline, diff."""
+    from html import escape
+
+    original_ms = result.original.timing.median_ms if result.original.timing else None
+    rows = "".join(f"<tr><td>{i + 1}</td><td>{escape(s.rule)}</td><td>{escape(s.description)}</td>"
+                   f"<td>{s.time_ms:.4f}</td><td>{s.speedup:.2f}x</td>"
+                   f"<td>{'' if s.percent_of_sol is None else f'{s.percent_of_sol:.0f}%'}</td>"
+                   f"<td>{escape(s.diagnosis_before or '')}</td></tr>" for i, s in enumerate(result.trajectory))
+    best_curve = svg_line_chart([(n, ms) for n, _, ms in result.history], "candidates evaluated", "best time (ms)")
+    sol = result.original.sol
+    intensity = sol.flops / sol.bytes if sol and sol.bytes else 0.0
+    points = [("original", intensity, sol.achieved_gflops if sol else 0.0)]
+    points += [(s.rule, intensity, sol.flops / (s.time_ms * 1e-3) / 1e9 if sol else 0.0) for s in result.trajectory]
+    roofline = svg_roofline(ceilings.copy_gbps, ceilings.fp32_tflops * 1000, points) if intensity > 0 else \
+        "<p>the contract counts no FLOPs: the kernel is placed by bandwidth only</p>"
+    speedup = f"{result.speedup:.2f}x" if result.speedup else "none"
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>OptiML: {escape(result.kernel)}</title>
+<style>body{{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto}}td,th{{border-bottom:1px solid #ddd;
+padding:4px 8px;text-align:left}}pre{{background:#f6f8fa;padding:1em;overflow:auto}}</style></head><body>
+<h1>{escape(result.kernel)} <small>({escape(result.path)})</small></h1>
+<p>{'Accepted' if result.accepted else 'Not accepted'}: final speedup {speedup} over the original
+({original_ms or 0:.4f} ms), {result.evaluated} candidates evaluated, {result.rejected} rejected; stopped: {escape(result.stop_reason)};
+device {escape(result.device.name if result.device else '?')}, {escape(result.date)}.</p>
+{''.join(f'<p><b>Note:</b> {escape(n)}</p>' for n in result.notes)}
+<h2>Trajectory</h2><table><tr><th>#</th><th>rule</th><th>edit</th><th>ms</th><th>speedup</th><th>% of SOL</th>
+<th>diagnosis before</th></tr>{rows}</table>
+<h2>Best time vs candidates evaluated</h2>{best_curve}
+<h2>Roofline</h2>{roofline}
+<h2>Diff</h2><pre>{escape(result.diff) or 'no change'}</pre></body></html>"""
