@@ -300,7 +300,7 @@ class KernelFacts:
 # The contract: the sizes a rewrite must hold at, and the bound in contract terms
 
 
-def _resolved(contract: Contract) -> list[ResolvedContract]:
+def resolved_sizes(contract: Contract) -> list[ResolvedContract]:
     """The contract at its benchmark size and at every check size."""
     return [resolve(contract, binding) for binding in [contract.sizes, *contract.checks]]
 
@@ -331,13 +331,13 @@ def _expression(node: Node, names: Callable[[str], str | None]) -> str | None:
     return None if left is None or right is None else f"({left}{operator.type}{right})"
 
 
-def _element_count(shape: Elementwise, contract: Contract) -> str | None:
+def element_count(shape: Elementwise, contract: Contract) -> str | None:
     """The bound `n` of `i < n` in contract terms, when it is an integer expression of integer scalars."""
     values = {s.param: s.value for s in contract.scalars if is_integer(s.dtype)}
     return _expression(shape.bound, lambda name: f"({values[name]})" if name in values else None)
 
 
-def _covers(shape: Elementwise, resolved: list[ResolvedContract]) -> bool:
+def grid_covers(shape: Elementwise, resolved: list[ResolvedContract]) -> bool:
     """Whether the original grid has a thread for every index below the bound at every size: only then does a
     grid-stride loop over [0, n) do the same work."""
     bound = _expression(shape.bound, lambda name: name)
@@ -387,14 +387,16 @@ def _one_element_per_thread(view: KernelView, shape: Elementwise, parts: Privati
                           (body_close.start_byte, body_close.start_byte, parts.epilogue)])
 
 
-def _grid_stride(view: KernelView, shape: Elementwise, parts: Privatized) -> str:
+def grid_stride_kernel(view: KernelView, shape: Elementwise, parts: Privatized, unroll: int = 1) -> str:
     """The kernel as a grid-stride loop over the per-element code: each thread takes indices i, i + stride, ...
-    while the guard's condition holds (it is `i < n`: once false, false for every later index)."""
+    while the guard's condition holds (it is `i < n`: once false, false for every later index); with `unroll` > 1,
+    that many iterations' loads may be in flight together."""
     index_type = view.text(shape.index.child_by_field_name("type"))   # without const: the loop increments it
     start = view.text(shape.index.child_by_field_name("declarator").child_by_field_name("value"))
     name = shape.index_name
     code = "\n".join([*(view.text(s) for s in shape.prefix), _per_element_code(view, shape, parts)])
-    body = (f"{{\n{parts.prologue}"
+    pragma = f"    #pragma unroll {unroll}\n" if unroll > 1 else ""
+    body = (f"{{\n{parts.prologue}{pragma}"
             f"    for ({index_type} {name} = {start}; {shape.condition}; {name} += blockDim.x * gridDim.x) {{\n"
             f"{textwrap.indent(code, ' ' * 8)}\n"
             f"    }}\n{parts.epilogue}}}")
@@ -405,22 +407,22 @@ def _variants(view: KernelView, node: Candidate, shape: Elementwise, parts: Priv
               whole_warps: bool) -> list[Candidate]:
     """The rewrite at the original launch, when its blocks are 1-D (and whole warps, when the combine shuffles),
     and as grid-stride loops, when the original grid covers [0, n) and n is a contract expression."""
-    resolved = _resolved(node.contract)
+    resolved = resolved_sizes(node.contract)
     if not all(r.block[1:] == (1, 1) for r in resolved):
         return []
     variants = []
     if not whole_warps or all(r.block[0] % WARP == 0 for r in resolved):
         description = f"{what}, one element per thread"
         variants.append(derived(node, _one_element_per_thread(view, shape, parts), description))
-    count = _element_count(shape, node.contract)
-    if count is not None and all(r.grid[1:] == (1, 1) for r in resolved) and _covers(shape, resolved):
-        text = _grid_stride(view, shape, parts)
+    count = element_count(shape, node.contract)
+    if count is not None and all(r.grid[1:] == (1, 1) for r in resolved) and grid_covers(shape, resolved):
+        text = grid_stride_kernel(view, shape, parts)
         for block, most_blocks in GRID_STRIDE_SHAPES:
             launch = LaunchRule(grid=[f"min(cdiv({count},{block}),{most_blocks})"], block=[str(block)], smem="0")
             candidate = derived(node, text, f"{what}, grid-stride: block {block}, at most {most_blocks} blocks",
                                 launch=launch)
             try:
-                _resolved(candidate.contract)
+                resolved_sizes(candidate.contract)
             except OptimlError:      # a size where the new grid is empty (n = 0): no such variant
                 continue
             variants.append(candidate)
@@ -537,7 +539,7 @@ class SharedPrivatization(Rule):
         counts = [max(reached)] if None not in reached else []
         spec = next((a for a in contract.arrays if a.param == array), None) if contract is not None else None
         if spec is not None:
-            counts.append(max(r.lengths[array] for r in _resolved(contract)))
+            counts.append(max(r.lengths[array] for r in resolved_sizes(contract)))
         if not counts:
             return None
         count = min(counts)
@@ -567,23 +569,33 @@ class SharedPrivatization(Rule):
         return []
 
     @staticmethod
-    def privatized(view: KernelView, facts: KernelFacts, array: str, updates: list[AtomicUpdate],
-                   count: int) -> Privatized:
+    def privatized(view: KernelView, facts: KernelFacts, array: str, updates: list[AtomicUpdate], count: int,
+                   copies: int = 1) -> Privatized:
+        """The per-block histogram; with `copies` > 1, that many histograms side by side, warp w counting into copy
+        w % copies, so that fewer warps contend for one shared counter."""
         element = facts.pointers[array].base_type
-        bins, bin_, key = f"{PREFIX}bins", f"{PREFIX}bin", f"{PREFIX}key"
-        each_bin = f"for (int {bin_} = threadIdx.x; {bin_} < {count}; {bin_} += blockDim.x)"
-        prologue = (f"    // This block's histogram: its atomics stay in shared memory.\n"
-                    f"    __shared__ {element} {bins}[{count}];\n"
-                    f"    {each_bin}\n"
+        bins, bin_, key, copy = f"{PREFIX}bins", f"{PREFIX}bin", f"{PREFIX}key", f"{PREFIX}copy"
+        slots = count * copies
+
+        def each_bin(bound: int) -> str:
+            return f"for (int {bin_} = threadIdx.x; {bin_} < {bound}; {bin_} += blockDim.x)"
+
+        prologue = (f"    // This block's histogram{'s' if copies > 1 else ''}: its atomics stay in shared memory.\n"
+                    f"    __shared__ {element} {bins}[{slots}];\n"
+                    f"    {each_bin(slots)}\n"
                     f"        {bins}[{bin_}] = 0;\n"
                     f"    __syncthreads();\n")
+        if copies > 1:
+            prologue += f"    const int {copy} = threadIdx.x / {WARP} % {copies} * {count};   // this warp's copy\n"
+        total = " + ".join([f"{bins}[{bin_}]", *(f"{bins}[{k * count} + {bin_}]" for k in range(1, copies))])
         epilogue = (f"    // One global atomic per bin the block used.\n"
                     f"    __syncthreads();\n"
-                    f"    {each_bin} {{\n"
-                    f"        const {element} {PREFIX}count = {bins}[{bin_}];\n"
+                    f"    {each_bin(count)} {{\n"
+                    f"        const {element} {PREFIX}count = {total};\n"
                     f"        if ({PREFIX}count != 0)\n"
                     f"            atomicAdd(&{array}[{bin_}], {PREFIX}count);\n"
                     f"    }}\n")
+        slot = f"{copy} + {key}" if copies > 1 else key
         # A key outside the shared bins (one the original would write out of bounds, or past the bins the key's
         # arithmetic reaches) goes to global memory exactly as before.
         replacements = {}
@@ -592,7 +604,7 @@ class SharedPrivatization(Rule):
             replacements[update.statement] = (
                 f"{{\n{indent}    const auto {key} = {view.text(update.index)};\n"
                 f"{indent}    if ((unsigned long long){key} < {count})\n"
-                f"{indent}        atomicAdd(&{bins}[{key}], {value});\n"
+                f"{indent}        atomicAdd(&{bins}[{slot}], {value});\n"
                 f"{indent}    else\n"
                 f"{indent}        atomicAdd(&{array}[{key}], {value});\n"
                 f"{indent}}}")

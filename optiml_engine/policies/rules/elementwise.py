@@ -46,9 +46,14 @@ _ASSIGNMENTS = frozenset({"assignment_expression", "update_expression"})
 # data instead of growing the grid with it (the rule sees no device; the search measures on the real one).
 RESIDENT_THREADS = 132 * 2048
 
-# Element types a 16-byte vector access covers four of.
+# Element types a 16-byte vector access covers four of (an 8-byte one two: float2 ...).
 VECTOR_TYPES = {"float32": "float4", "int32": "int4", "uint32": "uint4"}
 LANES = "xyzw"
+
+
+def vector_type(element: str, width: int) -> str:
+    """The CUDA vector type of `width` (2 or 4) elements of the C type `element`: float2, int4 ..."""
+    return VECTOR_TYPES[dtype_of(element)][:-1] + str(width)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -544,29 +549,37 @@ def _array_uses(view: KernelView, shape: Elementwise) -> list[_ArrayUse]:
     return uses
 
 
-class _VectorRegisters:
-    """Four lanes in one 16-byte vector register per array: `x_v.x ... x_v.w`, loaded and stored whole."""
+class VectorRegisters:
+    """Lanes in vector registers of `width` elements per array, `groups` of them: lane k is component k % width of
+    vector k // width (`x_v.x ... x_v.w` for one group of four), vector g loaded and stored whole at index
+    `group_first(g)`."""
 
-    def __init__(self, view: KernelView, first: str, taken: set[str]):
-        self.view, self.first, self.taken = view, first, taken
-        self.names: dict[str, str] = {}
+    def __init__(self, view: KernelView, group_first: Callable[[int], str], width: int, groups: int, taken: set[str]):
+        self.view, self.group_first, self.width, self.groups, self.taken = view, group_first, width, groups, taken
+        self.names: dict[tuple[str, int], str] = {}
 
     def declare(self, use: _ArrayUse) -> list[str]:
-        self.names[use.name] = name = fresh_name(self.view, f"{use.name}_v", self.taken)
-        vector = VECTOR_TYPES[dtype_of(use.element)]
+        vector = vector_type(use.element, self.width)
         qualifier = "" if use.stored else "const "
-        load = f" = *reinterpret_cast<const {vector}*>({use.name} + {self.first})" if use.loaded else ""
-        return [f"{qualifier}{vector} {name}{load};"]
+        lines = []
+        for group in range(self.groups):
+            wanted = f"{use.name}_v{group}" if self.groups > 1 else f"{use.name}_v"
+            self.names[use.name, group] = name = fresh_name(self.view, wanted, self.taken)
+            address = f"{use.name} + {self.group_first(group)}"
+            load = f" = *reinterpret_cast<const {vector}*>({address})" if use.loaded else ""
+            lines.append(f"{qualifier}{vector} {name}{load};")
+        return lines
 
     def element(self, array: str, lane: int) -> str:
-        return f"{self.names[array]}.{LANES[lane]}"
+        return f"{self.names[array, lane // self.width]}.{LANES[lane % self.width]}"
 
     def store(self, use: _ArrayUse) -> list[str]:
-        vector = VECTOR_TYPES[dtype_of(use.element)]
-        return [f"*reinterpret_cast<{vector}*>({use.name} + {self.first}) = {self.names[use.name]};"]
+        vector = vector_type(use.element, self.width)
+        return [f"*reinterpret_cast<{vector}*>({use.name} + {self.group_first(group)}) = "
+                f"{self.names[use.name, group]};" for group in range(self.groups)]
 
 
-class _ScalarRegisters:
+class ScalarRegisters:
     """One register per lane and array, `x_0 ... x_3`, for lanes a stride apart."""
 
     def __init__(self, view: KernelView, lanes: int, lane_index: Callable[[int], str], taken: set[str]):
@@ -590,7 +603,7 @@ class _ScalarRegisters:
 
 
 def staged_lanes(view: KernelView, shape: Elementwise, lanes: int, lane_index: Callable[[int], str],
-                 registers: _VectorRegisters | _ScalarRegisters, indent: str) -> str:
+                 registers: VectorRegisters | ScalarRegisters, indent: str) -> str:
     """All loads first (independent, in flight together), then the guarded statements once per lane on
     registers, then the stores: lane k is index `lane_index(k)`."""
     uses = _array_uses(view, shape)
@@ -726,7 +739,7 @@ class Vectorize16B(Rule):
         index, bound = shape.index, view.text(shape.bound)
         first = fresh_name(view, f"{index.name}_first", taken)
         lanes = staged_lanes(view, shape, 4, lambda lane: f"{first} + {lane}" if lane else first,
-                             _VectorRegisters(view, first, taken), "        ")
+                             VectorRegisters(view, lambda _: first, 4, 1, taken), "        ")
         code = (f"    // Four consecutive elements per thread: 16-byte accesses (each array is its own 256-byte\n"
                 f"    // aligned buffer), the last thread's tail element by element.\n"
                 f"    const {index.type_text} {first} = ({view.text(index.value)}) * 4;\n"
@@ -801,7 +814,7 @@ class GridStride(Rule):
             return first if lane == 0 else f"{first} + {lane} * {stride}" if lane > 1 else f"{first} + {stride}"
 
         lanes = staged_lanes(view, shape, per_iteration, lane_index,
-                             _ScalarRegisters(view, per_iteration, lane_index, taken), " " * 8)
+                             ScalarRegisters(view, per_iteration, lane_index, taken), " " * 8)
         return (f"    const {index.type_text} {stride} = blockDim.x * gridDim.x;\n"
                 f"    {index.type_text} {first} = {view.text(index.value)};\n"
                 f"    for (; {lane_index(per_iteration - 1)} < {bound}; {first} += {per_iteration} * {stride}) {{\n"

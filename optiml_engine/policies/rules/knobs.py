@@ -39,6 +39,17 @@ BLOCKS_1D = ((128,), (256,), (512,), (1024,))
 BLOCKS_2D = ((32, 8), (32, 16), (64, 4))
 
 
+def launch_bounds_replacement(view: KernelView, threads: int) -> tuple[int, int, str]:
+    """The replacement (for KernelView.replaced) that gives the kernel `__launch_bounds__(threads)`, in place of
+    the one it has, if any."""
+    bounds = f"__launch_bounds__({threads})"
+    existing = next((c for c in view.node.children if c.type == "launch_bounds"), None)
+    if existing is not None:
+        return existing.start_byte, existing.end_byte, bounds
+    declarator = view.node.child_by_field_name("declarator")
+    return declarator.start_byte, declarator.start_byte, bounds + " "
+
+
 class BlockSize(Rule):
     """Other block shapes for a kernel that takes its block size from the launch: the grid is `cdiv(E, B)` per
     dimension with B the block, and the kernel sees the geometry only through its guarded global indices
@@ -98,11 +109,7 @@ class BlockSize(Rule):
         edits = []
         for shape, launch in self._variants(view, grid, node.contract):
             threads = math.prod(shape)
-            bounds_text = f"__launch_bounds__({threads})"
-            existing = next((c for c in view.node.children if c.type == "launch_bounds"), None)
-            declarator = view.node.child_by_field_name("declarator")
-            replacement = (existing.start_byte, existing.end_byte, bounds_text) if existing is not None \
-                else (declarator.start_byte, declarator.start_byte, bounds_text + " ")
+            replacement = launch_bounds_replacement(view, threads)
             description = f"block {'x'.join(map(str, shape))} with __launch_bounds__({threads})"
             edits.append(Edit(candidate=derived(node, view.replaced([replacement]), description, launch),
                               rule=self.name, description=description, symptom=self.symptom))

@@ -2,10 +2,11 @@
 
 A naive row reduction gives each thread a row of its own: the 32 threads of a warp then read 32 rows that lie a row
 length apart, and every load instruction touches 32 sectors ("uncoalesced_loads"). The rewrites hand each row to a
-warp (`warp_per_row`) or to a block (`block_per_row`, for long rows): every column loop starts at the thread's rank
-in its row and strides by the number of threads that share the row, so neighbouring threads read neighbouring
-elements. Right after each loop that accumulates, its accumulators are combined across those threads with an
-all-reduce (an XOR butterfly of warp shuffles, then for a block the warps' partials through shared memory), so every
+warp (`warp_per_row`) or to a block (`block_per_row`, for long rows); the row_reduction template (policies/templates/)
+also hands it to a group of warps, several rows per block. Every column loop starts at the thread's rank in its row
+and strides by the number of threads that share the row, so neighbouring threads read neighbouring elements. Right
+after each loop that accumulates, its accumulators are combined across those threads with an all-reduce (an XOR
+butterfly of warp shuffles, then for a block or group the warps' partials through shared memory), so every
 thread holds the row's value: later loops and statements may use it. Stores of per-row values are made by the row's
 first thread only.
 
@@ -754,19 +755,31 @@ def read_row_kernel(view: KernelView) -> RowKernel:
 
 @dataclass(frozen=True)
 class Layout:
-    """Which threads share a row: a warp (`threads / 32` rows per block) or the whole block."""
+    """Which threads share a row: a warp, the whole block, or a group of whole warps (several rows per block)."""
 
-    per_row: Literal["warp", "block"]
-    threads: int              # per block
+    threads_per_row: int      # a multiple of 32
+    rows_per_block: int
+
+    @property
+    def threads(self) -> int:
+        return self.threads_per_row * self.rows_per_block
+
+    @property
+    def per_row(self) -> Literal["warp", "block", "group"]:
+        if self.threads_per_row == WARP:
+            return "warp"
+        return "block" if self.rows_per_block == 1 else "group"
 
     @property
     def description(self) -> str:
         if self.per_row == "warp":
-            return f"warp per row, {self.threads} threads ({self.threads // WARP} rows) per block"
-        return f"block per row, {self.threads} threads per block"
+            return f"warp per row, {self.threads} threads ({self.rows_per_block} rows) per block"
+        if self.per_row == "block":
+            return f"block per row, {self.threads} threads per block"
+        return f"{self.threads_per_row} threads per row, {self.rows_per_block} rows per block"
 
     def launch(self, rows: str) -> LaunchRule:
-        grid = f"cdiv({rows},{self.threads // WARP})" if self.per_row == "warp" else rows
+        grid = rows if self.per_row == "block" else f"cdiv({rows},{self.rows_per_block})"
         return LaunchRule(grid=[grid], block=[str(self.threads)])
 
 
@@ -789,7 +802,7 @@ _PRIMARY = frozenset({"identifier", "number_literal", "call_expression", "subscr
 
 
 class _Rewriter:
-    """The kernel's text with each row handed to a warp or a block (see the module's docstring)."""
+    """The kernel's text with each row handed to a warp, a block or a group of warps (see the module's docstring)."""
 
     def __init__(self, view: KernelView, kernel: RowKernel, layout: Layout):
         self.view, self.kernel, self.layout = view, kernel, layout
@@ -802,8 +815,17 @@ class _Rewriter:
             self.rank, self.stride = self.lane, str(WARP)
             self.declarations.append(f"const int {self.lane} = threadIdx.x % {WARP};")
             return
-        self.row_index, self.rank, self.stride = "blockIdx.x", "threadIdx.x", "blockDim.x"
         self.warp, self.w = names("warp"), names("w")
+        if layout.per_row == "block":
+            self.row_index, self.rank, self.stride = "blockIdx.x", "threadIdx.x", "blockDim.x"
+        else:
+            # Group g of the block (its threads_per_row / 32 warps) takes row blockIdx.x * rows_per_block + g.
+            self.group, self.rank = names("group"), names("rank")
+            per_row = layout.threads_per_row
+            self.row_index = f"blockIdx.x * {layout.rows_per_block} + threadIdx.x / {per_row}"
+            self.stride = str(per_row)
+            self.declarations += [f"const int {self.group} = threadIdx.x / {per_row};",
+                                  f"const int {self.rank} = threadIdx.x % {per_row};"]
         # One buffer per accumulator and loop: each is written once, so no barrier has to guard its reuse.
         for index, loop in enumerate(kernel.loops):
             for accumulator in loop.accumulators.values():
@@ -856,14 +878,23 @@ class _Rewriter:
         if self.layout.per_row == "warp":
             return lines
         buffer = {a.name: self.buffers[(index, a.name)] for a in accumulators}
+        if self.layout.per_row == "block":
+            barrier, first, warps = "__syncthreads();", "", f"blockDim.x / {WARP}"
+        else:
+            # The groups of a block's last rows may be past the row count and skip the combine: each group waits
+            # on a named barrier of its own (ids from 1; 0 is __syncthreads'), for its threads only.
+            per_row = self.layout.threads_per_row
+            barrier = f'asm volatile("bar.sync %0, {per_row};" :: "r"({self.group} + 1) : "memory");'
+            first, warps = f"{self.group} * {per_row // WARP} + ", str(per_row // WARP)
         return [*lines,
                 f"if ({self.lane} == 0) {{",
                 *(f"    {buffer[a.name]}[{self.warp}] = {a.name};" for a in accumulators),
                 "}",
-                "__syncthreads();",
-                *(f"{a.name} = {buffer[a.name]}[0];" for a in accumulators),
-                f"for (int {self.w} = 1; {self.w} < blockDim.x / {WARP}; {self.w}++) {{",
-                *("    " + a.reduction.update(a.ctype, a.name, f"{buffer[a.name]}[{self.w}]") for a in accumulators),
+                barrier,
+                *(f"{a.name} = {buffer[a.name]}[{first}0];" for a in accumulators),
+                f"for (int {self.w} = 1; {self.w} < {warps}; {self.w}++) {{",
+                *("    " + a.reduction.update(a.ctype, a.name, f"{buffer[a.name]}[{first}{self.w}]")
+                  for a in accumulators),
                 "}"]
 
     def indent(self, node: Node) -> str:
@@ -876,7 +907,7 @@ class _Rewriter:
         return node.end_byte, node.end_byte, "".join("\n" + indent + line for line in lines)
 
 
-def _rows_expression(contract: Contract, bound: str) -> str | None:
+def rows_expression(contract: Contract, bound: str) -> str | None:
     """The row count the guard compares with, in the contract's terms; None when the contract cannot say."""
     if bound in contract.sizes:
         return bound
@@ -884,6 +915,14 @@ def _rows_expression(contract: Contract, bound: str) -> str | None:
     if scalar is None or not scalar.dtype.startswith(("int", "uint")):
         return None
     return scalar.value if re.fullmatch(r"\w+", scalar.value) else f"({scalar.value})"
+
+
+def shared_rows(view: KernelView, node: Candidate, kernel: RowKernel, layout: Layout) -> Candidate | None:
+    """`node` with each row shared by the threads `layout` says; None when the contract cannot say the row count."""
+    rows = rows_expression(node.contract, kernel.bound)
+    if rows is None:
+        return None
+    return derived(node, _Rewriter(view, kernel, layout).text(), layout.description, layout.launch(rows))
 
 
 class _RowRule(Rule):
@@ -904,18 +943,14 @@ class _RowRule(Rule):
 
     def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
         kernel = read_row_kernel(view)
-        rows = _rows_expression(node.contract, kernel.bound)
-        if rows is None:
-            return []
-        return [Edit(candidate=derived(node, _Rewriter(view, kernel, layout).text(), layout.description,
-                                       layout.launch(rows)),
-                     rule=self.name, description=layout.description, symptom=self.symptom)
-                for layout in self.layouts]
+        candidates = [shared_rows(view, node, kernel, layout) for layout in self.layouts]
+        return [Edit(candidate=c, rule=self.name, description=c.description, symptom=self.symptom)
+                for c in candidates if c is not None]
 
 
 class WarpPerRowRule(_RowRule):
     name = "warp_per_row"
-    layouts = tuple(Layout("warp", threads) for threads in (256, 128, 512))
+    layouts = tuple(Layout(WARP, threads // WARP) for threads in (256, 128, 512))
     remedy = "a warp per row reads each row in contiguous 128-byte pieces"
 
 
@@ -923,7 +958,7 @@ class BlockPerRowRule(_RowRule):
     """For long rows (thousands of columns): a whole block shares each row's loads, so that few rows fill the GPU."""
 
     name = "block_per_row"
-    layouts = tuple(Layout("block", threads) for threads in (256, 1024))
+    layouts = tuple(Layout(threads, 1) for threads in (256, 1024))
     remedy = "a block per row reads each long row with all of its threads"
 
 

@@ -10,9 +10,10 @@
 
 Each detector extracts what its template needs from the tree (names, bounds, index strides, the copied statements)
 through rules/tiling_shapes.py, and does not fire when a piece is missing; each rewrite fills a string template with
-those pieces, so a kernel written differently but of the same shape gets the same rewrite. The statements the
-original runs per element are copied verbatim (only the reads being tiled are replaced), with the original's index
-variables redeclared where the new thread mapping places them.
+those pieces, so a kernel written differently but of the same shape gets the same rewrite. Each rule's `render`
+takes its tile sizes as parameters: the rules offer a few fixed ones, the templates (policies/templates/) tune them.
+The statements the original runs per element are copied verbatim (only the reads being tiled are replaced), with the
+original's index variables redeclared where the new thread mapping places them.
 """
 
 from __future__ import annotations
@@ -123,11 +124,12 @@ def _uniform(view: KernelView, shape: GridShape) -> str:
     return "\n".join(shape.uniform_text(view))
 
 
-def _edit(rule: Rule, view: KernelView, node: Candidate, text: str, description: str, grid: list[str],
-          block: list[str]) -> Edit:
-    launch = LaunchRule(grid=grid, block=block, smem="0")
-    return Edit(candidate=derived(node, text, description, launch), rule=rule.name, description=description,
-                symptom=rule.symptom)
+def _tiled(node: Candidate, text: str, description: str, grid: list[str], block: list[str]) -> Candidate:
+    return derived(node, text, description, LaunchRule(grid=grid, block=block, smem="0"))
+
+
+def _edit(rule: Rule, candidate: Candidate) -> Edit:
+    return Edit(candidate=candidate, rule=rule.name, description=candidate.description, symptom=rule.symptom)
 
 
 def _guarded_root(shape: GridShape) -> Node:
@@ -163,12 +165,12 @@ TRANSPOSE_TILE, TRANSPOSE_ROWS = 32, 8      # a 32x32 tile, blocks of 32x8 threa
 
 
 @dataclass
-class _TransposePlan:
+class TransposePlan:
     shape: GridShape
     reads: dict[str, list[Node]]            # transposed array -> its transposed reads
 
 
-def _transpose_plan(view: KernelView) -> _TransposePlan | None:
+def transpose_plan(view: KernelView) -> TransposePlan | None:
     shape = grid_shape(view)
     if shape is None or shape.y is None or not _bounds_expressible(view, shape) or not _stays_per_element(view, shape):
         return None
@@ -190,7 +192,7 @@ def _transpose_plan(view: KernelView) -> _TransposePlan | None:
     root = _guarded_root(shape)
     reads = {array: nodes for array, nodes in reads.items()
              if read_only_array(view, array) and any(unconditional(n, root) for n in nodes)}
-    return _TransposePlan(shape, reads) if writes_direct and reads else None
+    return TransposePlan(shape, reads) if writes_direct and reads else None
 
 
 class TransposeTile(Rule):
@@ -198,7 +200,7 @@ class TransposeTile(Rule):
     symptom = "uncoalesced_loads"
 
     def detect(self, view: KernelView) -> list[Match]:
-        plan = _transpose_plan(view)
+        plan = transpose_plan(view)
         if plan is None:
             return []
         array, (first, *_) = next(iter(plan.reads.items()))
@@ -207,15 +209,20 @@ class TransposeTile(Rule):
             "so every load touches its own memory sector; a shared-memory tile makes those loads coalesced"))]
 
     def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
-        plan = _transpose_plan(view)
+        plan = transpose_plan(view)
         if plan is None:
             return []
+        return [_edit(self, self.render(view, node, plan, TRANSPOSE_TILE, TRANSPOSE_ROWS))]
+
+    @staticmethod
+    def render(view: KernelView, node: Candidate, plan: TransposePlan, tile: int, rows: int) -> Candidate:
+        """Blocks of `tile` x `rows` threads stage `tile` x `tile` tiles; each thread takes tile / rows rows."""
         shape, names = plan.shape, _Names(view)
         x, y = shape.x, shape.y
         tiles = {array: names(f"{array}_tile") for array in plan.reads}
         step = names("tile_row")
-        declare = "\n".join(f"__shared__ {_param(view, a).base_type} {tile}[{TRANSPOSE_TILE}][{TRANSPOSE_TILE + 1}];"
-                            for a, tile in tiles.items())
+        declare = "\n".join(f"__shared__ {_param(view, a).base_type} {staged}[{tile}][{tile + 1}];"
+                            for a, staged in tiles.items())
         load = "\n".join(f"{tiles[a]}[{step}][threadIdx.x] = {a}[{view.text(index_of(reads[0]))}];"
                          for a, reads in plan.reads.items())
         replacements = {read: f"{tiles[a]}[threadIdx.x][{step}]" for a, reads in plan.reads.items() for read in reads}
@@ -233,19 +240,17 @@ class TransposeTile(Rule):
             }
             __syncthreads();
             // Compute: each thread takes $per_thread rows of the tile, reading the transposed arrays from it.
-            $compute""", declare=declare, uniform=_uniform(view, shape), step=step, tile=str(TRANSPOSE_TILE),
-                       rows=str(TRANSPOSE_ROWS), per_thread=str(TRANSPOSE_TILE // TRANSPOSE_ROWS), xtype=x.type_text,
+            $compute""", declare=declare, uniform=_uniform(view, shape), step=step, tile=str(tile),
+                       rows=str(rows), per_thread=str(tile // rows), xtype=x.type_text,
                        ytype=y.type_text, x=x.name, y=y.name, guard=shape.guard(view), load=load,
                        compute=_per_element(
-                           view, shape, f"for (int {step} = threadIdx.y; {step} < {TRANSPOSE_TILE}; {step} += "
-                           f"{TRANSPOSE_ROWS})", f"blockIdx.x * {TRANSPOSE_TILE} + threadIdx.x",
-                           f"blockIdx.y * {TRANSPOSE_TILE} + {step}", _source(view, shape.body, replacements)))
-        description = (f"{', '.join(plan.reads)} read through a {TRANSPOSE_TILE}x{TRANSPOSE_TILE} shared-memory tile "
-                       f"(blocks of {TRANSPOSE_TILE}x{TRANSPOSE_ROWS}, {TRANSPOSE_TILE // TRANSPOSE_ROWS} rows per "
-                       "thread): coalesced loads of the transposed array")
-        return [_edit(self, view, node, _kernel_with_body(view, body), description,
-                      _grid(view, node, shape, TRANSPOSE_TILE, TRANSPOSE_TILE),
-                      [str(TRANSPOSE_TILE), str(TRANSPOSE_ROWS)])]
+                           view, shape, f"for (int {step} = threadIdx.y; {step} < {tile}; {step} += {rows})",
+                           f"blockIdx.x * {tile} + threadIdx.x", f"blockIdx.y * {tile} + {step}",
+                           _source(view, shape.body, replacements)))
+        description = (f"{', '.join(plan.reads)} read through a {tile}x{tile} shared-memory tile (blocks of "
+                       f"{tile}x{rows}, {tile // rows} rows per thread): coalesced loads of the transposed array")
+        return _tiled(node, _kernel_with_body(view, body), description, _grid(view, node, shape, tile, tile),
+                      [str(tile), str(rows)])
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -258,14 +263,14 @@ STENCIL_MAX_RADIUS = 2
 
 
 @dataclass
-class _StencilPlan:
+class StencilPlan:
     shape: GridShape
     reads: dict[str, list[StencilRead]]     # tiled array -> its reads
     radius_y: int
     radius_x: int
 
 
-def _stencil_plan(view: KernelView) -> _StencilPlan | None:
+def stencil_plan(view: KernelView) -> StencilPlan | None:
     shape = grid_shape(view)
     if shape is None or shape.y is None or not _bounds_expressible(view, shape) or not _stays_per_element(view, shape):
         return None
@@ -282,8 +287,8 @@ def _stencil_plan(view: KernelView) -> _StencilPlan | None:
     if not tiled:
         return None
     every = [read for reads in tiled.values() for read in reads]
-    return _StencilPlan(shape, tiled, max(max(abs(r.row.lo), abs(r.row.hi)) for r in every),
-                        max(max(abs(r.col.lo), abs(r.col.hi)) for r in every))
+    return StencilPlan(shape, tiled, max(max(abs(r.row.lo), abs(r.row.hi)) for r in every),
+                       max(max(abs(r.col.lo), abs(r.col.hi)) for r in every))
 
 
 class StencilTile(Rule):
@@ -291,7 +296,7 @@ class StencilTile(Rule):
     symptom = "memory"
 
     def detect(self, view: KernelView) -> list[Match]:
-        plan = _stencil_plan(view)
+        plan = stencil_plan(view)
         if plan is None:
             return []
         array, reads = next(iter(plan.reads.items()))
@@ -300,18 +305,21 @@ class StencilTile(Rule):
             "threads of the stencil; a shared-memory tile with a halo loads it once per block"))]
 
     def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
-        plan = _stencil_plan(view)
+        plan = stencil_plan(view)
         if plan is None:
             return []
-        return [self._variant(view, node, plan, height) for height in STENCIL_TILE_ROWS]
+        return [_edit(self, self.render(view, node, plan, STENCIL_WIDTH, STENCIL_BLOCK_ROWS, height))
+                for height in STENCIL_TILE_ROWS]
 
-    def _variant(self, view: KernelView, node: Candidate, plan: _StencilPlan, height: int) -> Edit:
-        """Blocks of STENCIL_WIDTH x STENCIL_BLOCK_ROWS threads compute STENCIL_WIDTH x `height` outputs: each
-        thread `height / STENCIL_BLOCK_ROWS` of its column, so that it has several loads in flight and the block's
+    @staticmethod
+    def render(view: KernelView, node: Candidate, plan: StencilPlan, width: int, block_rows: int,
+               height: int) -> Candidate:
+        """Blocks of `width` x `block_rows` threads compute `width` x `height` outputs: each
+        thread `height / block_rows` of its column, so that it has several loads in flight and the block's
         synchronization and halo are shared by more outputs."""
         shape, names = plan.shape, _Names(view)
-        tile_rows, tile_cols = height + 2 * plan.radius_y, STENCIL_WIDTH + 2 * plan.radius_x
-        threads, cells = STENCIL_WIDTH * STENCIL_BLOCK_ROWS, tile_rows * tile_cols
+        tile_rows, tile_cols = height + 2 * plan.radius_y, width + 2 * plan.radius_x
+        threads, cells = width * block_rows, tile_rows * tile_cols
         steps = -(-cells // threads)
         tiles = {array: names(f"{array}_tile") for array in plan.reads}
         staged = {array: names(f"{array}_loaded") for array in plan.reads}
@@ -351,10 +359,10 @@ class StencilTile(Rule):
             // Each thread computes $per_thread outputs of its column, $block_rows rows apart.
             #pragma unroll
             $compute""", radius_y=str(plan.radius_y), radius_x=str(plan.radius_x), row0=row0, col0=col0,
-                       height=str(height), width=str(STENCIL_WIDTH), step=step, steps=str(steps),
+                       height=str(height), width=str(width), step=step, steps=str(steps),
                        threads=str(threads), cell=cell, cells=str(cells), r=r, c=c, tile_cols=str(tile_cols),
                        inside=inside, rows=wrapped(view, shape.y.bound), cols=cols, uniform=_uniform(view, shape),
-                       per_thread=str(height // STENCIL_BLOCK_ROWS), block_rows=str(STENCIL_BLOCK_ROWS),
+                       per_thread=str(height // block_rows), block_rows=str(block_rows),
                        declare="\n".join(f"__shared__ {types[a]} {tile}[{tile_rows}][{tile_cols}];"
                                          for a, tile in tiles.items()),
                        staged="\n".join(f"{types[a]} {staged[a]}[{steps}];" for a in plan.reads),
@@ -364,13 +372,13 @@ class StencilTile(Rule):
                                        for a, tile in tiles.items()),
                        compute=_per_element(
                            view, shape, f"for (int {output} = threadIdx.y; {output} < {height}; {output} += "
-                           f"{STENCIL_BLOCK_ROWS})", f"blockIdx.x * {STENCIL_WIDTH} + threadIdx.x",
+                           f"{block_rows})", f"blockIdx.x * {width} + threadIdx.x",
                            f"blockIdx.y * {height} + {output}", _source(view, shape.body, replacements)))
-        description = (f"{', '.join(plan.reads)} read from a shared-memory tile of {STENCIL_WIDTH}x{height} "
+        description = (f"{', '.join(plan.reads)} read from a shared-memory tile of {width}x{height} "
                        f"outputs plus a halo {plan.radius_x} deep in x and {plan.radius_y} in y (blocks of "
-                       f"{STENCIL_WIDTH}x{STENCIL_BLOCK_ROWS} threads, {height // STENCIL_BLOCK_ROWS} rows each)")
-        return _edit(self, view, node, _kernel_with_body(view, body), description,
-                     _grid(view, node, shape, STENCIL_WIDTH, height), [str(STENCIL_WIDTH), str(STENCIL_BLOCK_ROWS)])
+                       f"{width}x{block_rows} threads, {height // block_rows} rows each)")
+        return _tiled(node, _kernel_with_body(view, body), description, _grid(view, node, shape, width, height),
+                      [str(width), str(block_rows)])
 
 
 def _position(view: KernelView, terms: list[tuple[int, Node]]) -> str:
@@ -417,7 +425,7 @@ class _Operand:
 
 
 @dataclass
-class _GemmPlan:
+class GemmPlan:
     shape: GridShape
     reduction: Reduction
     a: _Operand               # indexed by the row (y) variable
@@ -495,7 +503,7 @@ def _operand(view: KernelView, subscript: Node, outer: str, k: str, uniform: set
     return None
 
 
-def _gemm_plan(view: KernelView) -> _GemmPlan | None:
+def gemm_plan(view: KernelView) -> GemmPlan | None:
     shape = grid_shape(view)
     if shape is None or shape.y is None or not _bounds_expressible(view, shape):
         return None
@@ -516,7 +524,7 @@ def _gemm_plan(view: KernelView) -> _GemmPlan | None:
             foreign_locals(view, epilogue, {x, y, reduced.acc} | shape.uniform) or \
             reduced.acc not in {name for statement in epilogue for name in identifiers(view, statement)}:
         return None
-    return _GemmPlan(shape, reduced, first, second)
+    return GemmPlan(shape, reduced, first, second)
 
 
 class GemmTile(Rule):
@@ -524,7 +532,7 @@ class GemmTile(Rule):
     symptom = "latency"
 
     def detect(self, view: KernelView) -> list[Match]:
-        plan = _gemm_plan(view)
+        plan = gemm_plan(view)
         if plan is None:
             return []
         return [Match(rule=self.name, span=view.span(plan.reduction.loop.node), symptom=self.symptom, message=(
@@ -533,12 +541,13 @@ class GemmTile(Rule):
             "blocking reuse each loaded element many times"))]
 
     def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
-        plan = _gemm_plan(view)
+        plan = gemm_plan(view)
         if plan is None:
             return []
-        return [self._variant(view, node, plan, config) for config in GEMM_CONFIGS]
+        return [_edit(self, self.render(view, node, plan, config)) for config in GEMM_CONFIGS]
 
-    def _variant(self, view: KernelView, node: Candidate, plan: _GemmPlan, config: GemmConfig) -> Edit:
+    @staticmethod
+    def render(view: KernelView, node: Candidate, plan: GemmPlan, config: GemmConfig) -> Candidate:
         shape, reduced, names = plan.shape, plan.reduction, _Names(view)
         x, y = shape.x, shape.y
         n = {key: names(key) for key in ("a_tile", "b_tile", "thread_row", "thread_col", "block_row", "block_col",
@@ -603,8 +612,8 @@ class GemmTile(Rule):
                        acc_type=reduced.acc_type, sum=reduced.acc, epilogue=_source(view, reduced.epilogue))
         description = (f"tiled fp32 GEMM: {config.block_m}x{config.block_n} block tile, {config.thread_m}x"
                        f"{config.thread_n} outputs per thread, k tiles of {config.block_k} in shared memory")
-        return _edit(self, view, node, _kernel_with_body(view, body), description,
-                     _grid(view, node, shape, config.block_n, config.block_m), [str(config.threads)])
+        return _tiled(node, _kernel_with_body(view, body), description,
+                      _grid(view, node, shape, config.block_n, config.block_m), [str(config.threads)])
 
 
 def _tile_load(names: _Names, config: GemmConfig, operand: _Operand, tile: str, origin: str, bound: str, extent: int,
@@ -636,7 +645,7 @@ COLUMN_BLOCK_HEIGHTS = (8, 32)
 
 
 @dataclass
-class _ColumnPlan:
+class ColumnPlan:
     shape: GridShape
     reduction: Reduction
 
@@ -679,7 +688,7 @@ def _reads_columns(view: KernelView, reduced: Reduction, column: str, uniform: s
     return False
 
 
-def _column_plan(view: KernelView) -> _ColumnPlan | None:
+def column_plan(view: KernelView) -> ColumnPlan | None:
     shape = grid_shape(view)
     if shape is None or shape.y is not None or not _bounds_expressible(view, shape):
         return None
@@ -694,7 +703,7 @@ def _column_plan(view: KernelView) -> _ColumnPlan | None:
             not _reads_columns(view, reduced, column, shape.uniform) or not movable(view, reduced.epilogue) or \
             foreign_locals(view, reduced.epilogue, {column, acc} | shape.uniform):
         return None
-    return _ColumnPlan(shape, reduced)
+    return ColumnPlan(shape, reduced)
 
 
 class ColumnReduce(Rule):
@@ -702,7 +711,7 @@ class ColumnReduce(Rule):
     symptom = "small_grid"
 
     def detect(self, view: KernelView) -> list[Match]:
-        plan = _column_plan(view)
+        plan = column_plan(view)
         if plan is None:
             return []
         loop = plan.reduction.loop
@@ -712,12 +721,15 @@ class ColumnReduce(Rule):
             "column 8 to 32 threads"))]
 
     def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
-        plan = _column_plan(view)
+        plan = column_plan(view)
         if plan is None:
             return []
-        return [self._variant(view, node, plan, height) for height in COLUMN_BLOCK_HEIGHTS]
+        return [_edit(self, self.render(view, node, plan, COLUMN_BLOCK_WIDTH, height))
+                for height in COLUMN_BLOCK_HEIGHTS]
 
-    def _variant(self, view: KernelView, node: Candidate, plan: _ColumnPlan, height: int) -> Edit:
+    @staticmethod
+    def render(view: KernelView, node: Candidate, plan: ColumnPlan, width: int, height: int) -> Candidate:
+        """`width` columns per block of `width` x `height` threads; `height` is a power of two (the tree sum)."""
         shape, reduced, names = plan.shape, plan.reduction, _Names(view)
         loop = reduced.loop
         partial, stride = names("partial"), names("stride")
@@ -745,16 +757,16 @@ class ColumnReduce(Rule):
             if (threadIdx.y == 0 && $guard) {
                 $acc = $partial[0][threadIdx.x];
                 $epilogue
-            }""", acc_type=reduced.acc_type, partial=partial, height=str(height), width=str(COLUMN_BLOCK_WIDTH),
+            }""", acc_type=reduced.acc_type, partial=partial, height=str(height), width=str(width),
                        uniform=_uniform(view, shape), xtype=shape.x.type_text, x=shape.x.name,
                        acc_declaration=view.text(reduced.declaration), guard=shape.guard(view),
                        loop_type=loop.type_text, r=loop.var, start=start, bound=wrapped(view, loop.bound),
                        loop_body=_source(view, loop.body), acc=reduced.acc, stride=stride,
                        epilogue=_source(view, reduced.epilogue))
-        description = (f"{COLUMN_BLOCK_WIDTH} columns per block of {COLUMN_BLOCK_WIDTH}x{height} threads: each "
+        description = (f"{width} columns per block of {width}x{height} threads: each "
                        f"column's rows split among {height} threads, partial sums added in shared memory")
-        return _edit(self, view, node, _kernel_with_body(view, body), description,
-                     _grid(view, node, shape, COLUMN_BLOCK_WIDTH), [str(COLUMN_BLOCK_WIDTH), str(height)])
+        return _tiled(node, _kernel_with_body(view, body), description, _grid(view, node, shape, width),
+                      [str(width), str(height)])
 
 
 RULES = [TransposeTile(), StencilTile(), GemmTile(), ColumnReduce()]
