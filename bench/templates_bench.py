@@ -3,7 +3,8 @@
 each instance verified against the naive kernel and timed with a short timing policy; the best instance per
 example re-timed with the default policy, interleaved with the naive kernel, for its speedup and time/SOL.
 
-    python3 bench/templates_bench.py OUT_DIR      (on the GPU machine, after `source scripts/gpu-env.sh`)
+    python3 bench/templates_bench.py OUT_DIR [EXAMPLE ...]   (on the GPU machine, after `source scripts/gpu-env.sh`;
+                                                             the named examples only, in that order, when given)
 
 Writes OUT_DIR/templates.json (after each example) and OUT_DIR/templates.md; prints the table last.
 """
@@ -43,7 +44,9 @@ def main() -> None:
         result = {"device": device.model_dump(), "command": "python3 bench/templates_bench.py $OUT",
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                   "budget": BUDGET, "seed": SEED, "tuning_timing": TUNING_TIMING.model_dump(), "examples": rows}
-        for path in sorted((ROOT / "examples").glob("*.cu")):
+        chosen = sys.argv[2:]
+        paths = [ROOT / "examples" / f"{name}.cu" for name in chosen] or sorted((ROOT / "examples").glob("*.cu"))
+        for path in paths:
             naive = original_candidate(CudaDocument(path.read_text(), f"examples/{path.name}"), path.stem)
             baseline = final.evaluate(naive)
             row = {"kernel": path.stem, "naive_ms": baseline.timing.median_ms if baseline.timing else None,
