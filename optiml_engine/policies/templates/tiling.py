@@ -3,6 +3,8 @@ rules fix made parameters."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules.tiling import (
@@ -17,18 +19,34 @@ def _param_bytes(view: KernelView, array: str) -> int:
     return element_bytes(next(p.base_type for p in view.kernel.params if p.name == array))
 
 
-class GemmTemplate(Template):
+class PlannedTemplate(Template):
+    """A template whose pattern is one of the tiling rules' plans: recognized when the rule's reader finds one."""
+
+    @abstractmethod
+    def plan(self, view: KernelView):
+        """The rule's plan of the kernel, or None."""
+
+    @abstractmethod
+    def describe(self, plan) -> str:
+        """One line naming what was recognized."""
+
+    def recognize(self, view: KernelView, node: Candidate) -> TemplateMatch | None:
+        plan = self.plan(view)
+        return None if plan is None else TemplateMatch(self.name, view, node, plan, self.describe(plan))
+
+
+class GemmTemplate(PlannedTemplate):
     """Shared-memory tiles of A and B (BM x BK and BK x BN), TM x TN outputs per thread in registers; fp32 FFMA,
     no TF32; NN, NT and TN layouts (the rule's reader)."""
 
     name = "gemm"
     symptom = GemmTile.symptom
 
-    def recognize(self, view: KernelView, node: Candidate) -> TemplateMatch | None:
-        plan = gemm_plan(view)
-        if plan is None:
-            return None
-        return TemplateMatch(self.name, view, node, plan, f"fp32 GEMM C = {plan.a.array} * {plan.b.array}")
+    def plan(self, view: KernelView):
+        return gemm_plan(view)
+
+    def describe(self, plan) -> str:
+        return f"fp32 GEMM C = {plan.a.array} * {plan.b.array}"
 
     def space(self, match: TemplateMatch) -> list[Params]:
         # Fewer than two warps per block hide nothing: those points are left out of the grid.
@@ -49,18 +67,18 @@ class GemmTemplate(Template):
         return GemmTile.render(match.view, match.node, match.plan, self.config(params))
 
 
-class TransposeTemplate(Template):
+class TransposeTemplate(PlannedTemplate):
     """A tile x tile shared-memory tile (padded by a column) of each array read transposed, blocks of tile x rows
     threads."""
 
     name = "transpose"
     symptom = TransposeTile.symptom
 
-    def recognize(self, view: KernelView, node: Candidate) -> TemplateMatch | None:
-        plan = transpose_plan(view)
-        if plan is None:
-            return None
-        return TemplateMatch(self.name, view, node, plan, f"transposed reads of {', '.join(plan.reads)}")
+    def plan(self, view: KernelView):
+        return transpose_plan(view)
+
+    def describe(self, plan) -> str:
+        return f"transposed reads of {', '.join(plan.reads)}"
 
     def space(self, match: TemplateMatch) -> list[Params]:
         return [p for p in grid(tile=(16, 32, 64), rows=(2, 4, 8, 16)) if p["rows"] < p["tile"]]
@@ -76,18 +94,17 @@ class TransposeTemplate(Template):
         return TransposeTile.render(match.view, match.node, match.plan, params["tile"], params["rows"])
 
 
-class StencilTemplate(Template):
+class StencilTemplate(PlannedTemplate):
     """A shared-memory tile of width x height outputs plus the halo, blocks of width x block_rows threads."""
 
     name = "stencil"
     symptom = StencilTile.symptom
 
-    def recognize(self, view: KernelView, node: Candidate) -> TemplateMatch | None:
-        plan = stencil_plan(view)
-        if plan is None:
-            return None
-        return TemplateMatch(self.name, view, node, plan,
-                             f"stencil of radius {plan.radius_y}x{plan.radius_x} on {', '.join(plan.reads)}")
+    def plan(self, view: KernelView):
+        return stencil_plan(view)
+
+    def describe(self, plan) -> str:
+        return f"stencil of radius {plan.radius_y}x{plan.radius_x} on {', '.join(plan.reads)}"
 
     def space(self, match: TemplateMatch) -> list[Params]:
         return [p for p in grid(width=(32, 64), block_rows=(4, 8, 16), height=(16, 32, 64))
@@ -106,18 +123,18 @@ class StencilTemplate(Template):
                                   params["height"])
 
 
-class ColumnReductionTemplate(Template):
+class ColumnReductionTemplate(PlannedTemplate):
     """width columns per block, each column's rows split among the height rows of threads, a tree sum in shared
     memory (height a power of two)."""
 
     name = "column_reduction"
     symptom = ColumnReduce.symptom
 
-    def recognize(self, view: KernelView, node: Candidate) -> TemplateMatch | None:
-        plan = column_plan(view)
-        if plan is None:
-            return None
-        return TemplateMatch(self.name, view, node, plan, f"thread-per-column sum into {plan.reduction.acc}")
+    def plan(self, view: KernelView):
+        return column_plan(view)
+
+    def describe(self, plan) -> str:
+        return f"thread-per-column sum into {plan.reduction.acc}"
 
     def space(self, match: TemplateMatch) -> list[Params]:
         return grid(width=(16, 32, 64), height=(4, 8, 16, 32))
