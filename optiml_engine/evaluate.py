@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 
 from optiml_engine.cache import content_key, open_cache
+from optiml_engine.diagnosis import Diagnosis, diagnose, timing_only
 from optiml_engine.gpu.compile import compile_nvrtc
 from optiml_engine.gpu.device import device_ceilings
-from optiml_engine.diagnosis import Diagnosis, diagnose, timing_only
 from optiml_engine.gpu.pool import WorkerPool
 from optiml_engine.gpu.profile import KernelProfile, ProfileTarget, profile_kernels
 from optiml_engine.gpu.sanitize import SanitizerReport, Tool, sanitize
