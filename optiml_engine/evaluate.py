@@ -8,15 +8,26 @@ from __future__ import annotations
 
 import time
 
+import diskcache
+
 from optiml_engine.cache import content_key, open_cache
 from optiml_engine.diagnosis import Diagnosis, diagnose, timing_only
 from optiml_engine.gpu.compile import compile_nvrtc
-from optiml_engine.gpu.device import device_ceilings
+from optiml_engine.gpu.device import CEILINGS_PREFIX, device_ceilings
 from optiml_engine.gpu.pool import WorkerPool
 from optiml_engine.gpu.profile import KernelProfile, ProfileTarget, profile_kernels
 from optiml_engine.gpu.sanitize import SanitizerReport, Tool, sanitize
 from optiml_engine.gpu.worker import CompiledKernel, EvaluateJob, EvaluateOutcome
-from optiml_engine.model import Candidate, CompileResult, Frozen, Measurement, TimingPolicy, VerifyPolicy
+from optiml_engine.model import (
+    Candidate,
+    CompileResult,
+    DeviceCeilings,
+    DeviceInfo,
+    Frozen,
+    Measurement,
+    TimingPolicy,
+    VerifyPolicy,
+)
 from optiml_engine.sol import sol_report
 from optiml_engine.source.contract import resolve
 
@@ -39,6 +50,35 @@ class CandidateNotCompiled(Exception):
 def candidate_key(candidate: Candidate) -> str:
     return content_key(candidate.unit.model_dump_json(), candidate.contract.model_dump_json(exclude={"location"}),
                        ",".join(candidate.params), " ".join(candidate.flags))
+
+
+def measurement_key(candidate: Candidate, reference: Candidate, incumbent: Candidate | None, device: DeviceInfo,
+                    verify: VerifyPolicy, timing: TimingPolicy) -> str:
+    return content_key("measurement", candidate_key(candidate), candidate_key(reference),
+                       candidate_key(incumbent) if incumbent else "", device.model_dump_json(exclude={"index"}),
+                       verify.model_dump_json(), timing.model_dump_json())
+
+
+def profile_key(candidate: Candidate, device: DeviceInfo) -> str:
+    return content_key("profile", candidate_key(candidate), device.model_dump_json(exclude={"index"}))
+
+
+def measured_devices(cache: diskcache.Cache) -> list[DeviceInfo]:
+    """The devices whose ceilings the cache holds: those this machine has measured on (a scan of every key)."""
+    return [DeviceCeilings.model_validate_json(cache[key]).device for key in cache.iterkeys()
+            if isinstance(key, str) and key.startswith(CEILINGS_PREFIX)]
+
+
+def cached_profile(cache: diskcache.Cache, candidate: Candidate, reference: Candidate | None,
+                   device: DeviceInfo) -> tuple[Measurement, Profile] | None:
+    """The measurement and profile `optiml profile` stored for `candidate` on `device` with the default policies, read
+    from the cache alone: no GPU, no worker process (the editor's hover)."""
+    measurement = cache.get(measurement_key(candidate, reference or candidate, None, device, VerifyPolicy(),
+                                            TimingPolicy()))
+    profile = cache.get(profile_key(candidate, device))
+    if measurement is None or profile is None:
+        return None
+    return Measurement.model_validate_json(measurement), Profile.model_validate_json(profile)
 
 
 class Evaluator:
@@ -87,9 +127,7 @@ class Evaluator:
         began = time.perf_counter()
         reference = reference or candidate
         verify = self.verify if fresh_seed is None else self.verify.model_copy(update={"seed": fresh_seed})
-        key = content_key("measurement", candidate_key(candidate), candidate_key(reference),
-                          candidate_key(incumbent) if incumbent else "", self.device.model_dump_json(exclude={"index"}),
-                          verify.model_dump_json(), self.timing.model_dump_json())
+        key = measurement_key(candidate, reference, incumbent, self.device, verify, self.timing)
         cached = self.cache is not None and fresh_seed is None
         if cached and (stored := self.cache.get(key)) is not None:
             return Measurement.model_validate_json(stored)
@@ -126,8 +164,7 @@ class Evaluator:
     def profile(self, measured: list[tuple[Candidate, Measurement]]) -> list[Profile]:
         """Nsight Compute profiles of verified candidates, all in one ncu process (its start-up cost is paid
         once), each with its diagnosis. Cached like measurements; without counters, a timing-only diagnosis."""
-        keys = [content_key("profile", candidate_key(c), self.device.model_dump_json(exclude={"index"}))
-                for c, _ in measured]
+        keys = [profile_key(c, self.device) for c, _ in measured]
         results: dict[int, Profile] = {}
         for index, key in enumerate(keys):
             if self.cache is not None and (stored := self.cache.get(key)) is not None:

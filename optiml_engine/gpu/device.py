@@ -7,8 +7,11 @@ from optiml_engine.gpu.pool import WorkerPool
 from optiml_engine.model import DeviceCeilings, DeviceInfo
 
 
+CEILINGS_PREFIX = "ceilings:"
+
+
 def ceilings_key(device: DeviceInfo) -> str:
-    return f"ceilings:{device.name}:{device.compute_capability}:{device.driver}:{device.memory_bytes}"
+    return f"{CEILINGS_PREFIX}{device.name}:{device.compute_capability}:{device.driver}:{device.memory_bytes}"
 
 
 def device_ceilings(pool: WorkerPool) -> DeviceCeilings:

@@ -1,0 +1,49 @@
+"""Code actions on a kernel: Optimize and Profile (commands), and a quick fix that writes a missing contract."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from optiml_engine.model import Kernel
+from optiml_engine.source.contract import infer_contract_text
+from server.documents import Documents, OpenDocument, has_contract
+from server.features.commands import OPTIMIZE, PROFILE
+
+ADD_CONTRACT = "Add benchmark contract"
+
+
+class KernelCodeActions:
+    KINDS = (types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, types.CodeActionKind.Empty)
+
+    def __init__(self, documents: Documents):
+        self._documents = documents
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        document = self._documents.get(params.text_document.uri)
+        kernel = document and document.kernel_at(params.range.start)
+        if kernel is None:
+            return None
+        arguments = [document.uri, kernel.name]
+        actions = [
+            types.CodeAction(title=f"Optimize kernel {kernel.name}", kind=types.CodeActionKind.RefactorRewrite,
+                             command=types.Command(title="Optimize", command=OPTIMIZE, arguments=arguments)),
+            types.CodeAction(title=f"Profile kernel {kernel.name}", kind=types.CodeActionKind.Empty,
+                             command=types.Command(title="Profile", command=PROFILE, arguments=arguments)),
+        ]
+        if not has_contract(kernel):
+            actions.append(self._add_contract(document, kernel))
+        wanted = params.context.only
+        if wanted:   # kinds are hierarchical: asking for `refactor` gets `refactor.rewrite`
+            actions = [action for action in actions
+                       if any(action.kind == kind or action.kind.startswith(f"{kind}.") for kind in wanted)]
+        return actions or None
+
+    @staticmethod
+    def _add_contract(document: OpenDocument, kernel: Kernel) -> types.CodeAction:
+        # the kernel's span starts at its template header, where the contract must stand above
+        above = types.Position(line=kernel.span.start.line, character=0)
+        text = infer_contract_text(kernel, document.cuda.model.launch_sites) + "\n"
+        return types.CodeAction(
+            title=ADD_CONTRACT, kind=types.CodeActionKind.QuickFix, is_preferred=True,
+            edit=types.WorkspaceEdit(changes={document.uri: [types.TextEdit(range=types.Range(start=above, end=above),
+                                                                              new_text=text)]}))
