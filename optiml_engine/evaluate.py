@@ -15,7 +15,7 @@ from optiml_engine.diagnosis import Diagnosis, diagnose, timing_only
 from optiml_engine.gpu.compile import compile_nvrtc
 from optiml_engine.gpu.device import CEILINGS_PREFIX, device_ceilings
 from optiml_engine.gpu.pool import WorkerPool
-from optiml_engine.gpu.profile import KernelProfile, ProfileTarget, profile_kernels
+from optiml_engine.gpu.profile import KernelProfile, ProfileRun, ProfileTarget, profile_kernels
 from optiml_engine.gpu.sanitize import SanitizerReport, Tool, sanitize
 from optiml_engine.gpu.worker import CompiledKernel, EvaluateJob, EvaluateOutcome
 from optiml_engine.model import (
@@ -92,6 +92,7 @@ class Evaluator:
         self.ceilings = device_ceilings(pool)
         self.cache = open_cache() if use_cache else None
         self.compiled: dict[str, tuple[CompileResult, CompiledKernel | None]] = {}
+        self.profiler_unavailable: str | None = None     # why ncu gave nothing, once it has refused
 
     def compile(self, candidate: Candidate) -> tuple[CompileResult, CompiledKernel | None]:
         key = candidate_key(candidate)
@@ -171,9 +172,15 @@ class Evaluator:
                 results[index] = Profile.model_validate_json(stored)
         todo = [i for i in range(len(measured)) if i not in results]
         if todo:
-            run = profile_kernels([ProfileTarget(kernel=self.kernel(measured[i][0]),
-                                                 binding=measured[i][0].contract.sizes) for i in todo],
-                                  self.device.index)
+            if self.profiler_unavailable is not None:
+                run = ProfileRun(profiles=[], counters_available=False, note=self.profiler_unavailable)
+            else:
+                run = profile_kernels([ProfileTarget(kernel=self.kernel(measured[i][0]),
+                                                     binding=measured[i][0].contract.sizes) for i in todo],
+                                      self.device.index)
+                if not run.counters_available and not run.profiles:
+                    # Said once: later profiles of this evaluator go straight to the timing-only diagnosis.
+                    self.profiler_unavailable = run.note
             share = run.seconds / len(todo)
             for position, index in enumerate(todo):
                 candidate, measurement = measured[index]

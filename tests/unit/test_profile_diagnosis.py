@@ -107,3 +107,31 @@ def test_missing_ncu_is_reported_not_raised(monkeypatch):
 def test_permission_refusal_is_recognized():
     assert profile.PERMISSION.search("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
                                      "NVIDIA GPU Performance Counters on the target device 0.")
+
+
+def test_an_evaluator_asks_ncu_once_when_the_counters_are_refused(monkeypatch):
+    """The refusal is said once: later profiles of the same evaluator use the timing-only diagnosis directly."""
+    from optiml_engine import evaluate
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.model import Measurement
+    from optiml_engine.source.parse import CudaDocument
+
+    calls = []
+
+    def refused(targets, device_index):
+        calls.append(len(targets))
+        return profile.ProfileRun(profiles=[], counters_available=False, note="counters refused (ERR_NVGPUCTRPERM)")
+
+    monkeypatch.setattr(evaluate, "profile_kernels", refused)
+    evaluator = evaluate.Evaluator.__new__(evaluate.Evaluator)       # no GPU pool: only profile() is exercised
+    evaluator.cache, evaluator.profiler_unavailable, evaluator.compiled = None, None, {}
+    evaluator.device = type("Device", (), {"index": 0, "sm_count": 132, "arch": lambda self: "sm_90",
+                                           "model_dump_json": lambda self, **_: "{}"})()
+    evaluator.arch = "sm_90"
+    path = ROOT / "examples" / "vector_add.cu"
+    candidate = original_candidate(CudaDocument(path.read_text(), str(path)), "vector_add")
+    measurement = Measurement(kernel="vector_add", candidate_key="k", description="", verdict="ok")
+    first = evaluator.profile([(candidate, measurement)])
+    second = evaluator.profile([(candidate, measurement)])
+    assert calls == [1]
+    assert first[0].metrics is None and "refused" in first[0].note and "refused" in second[0].note
