@@ -12,11 +12,21 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from server.documents import Documents
+from server.engine import EngineFactory, GpuProbe
 from server.features.code_actions import KernelCodeActions
 from server.features.codelens import KernelLenses, ResultFiles
-from server.features.commands import JOBS, GpuProbe, KernelCommands
+from server.features.commands import (
+    APPLY,
+    OPEN_RESULT,
+    OPTIMIZE,
+    PROFILE,
+    REJECT,
+    ProfileCommand,
+)
 from server.features.diagnostics import DiagnosticsPublisher
 from server.features.hover import ProfileHover
+from server.features.jobs import OptimizationJobs
+from server.features.results import OptimizationResults
 
 
 def register(server: LanguageServer, feature: str, handler: Callable, options: Any = None) -> None:
@@ -31,14 +41,25 @@ def create_server() -> LanguageServer:
     register(server, types.TEXT_DOCUMENT_DID_CHANGE, documents.did_change)
     register(server, types.TEXT_DOCUMENT_DID_CLOSE, documents.did_close)
     DiagnosticsPublisher(server, documents)
-    register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents).code_actions,
+    results = OptimizationResults(server, documents)
+    register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents, results).code_actions,
              types.CodeActionOptions(code_action_kinds=KernelCodeActions.KINDS))
     register(server, types.TEXT_DOCUMENT_CODE_LENS, KernelLenses(documents, ResultFiles()).code_lens,
              types.CodeLensOptions(resolve_provider=False))
     register(server, types.TEXT_DOCUMENT_HOVER, ProfileHover(documents).hover)
-    commands = KernelCommands(server, GpuProbe())
-    for name in JOBS:
-        server.command(name)(commands.handler(name))
+    gpu = GpuProbe()
+    engines = EngineFactory(gpu)
+    jobs = OptimizationJobs(server, documents, engines, results)
+    register(server, types.WINDOW_WORK_DONE_PROGRESS_CANCEL, jobs.cancel)
+
+    def shutdown(_: None) -> None:
+        jobs.stop_all()
+        engines.close()
+
+    register(server, types.SHUTDOWN, shutdown)
+    for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, ProfileCommand(server, gpu).profile),
+                          (APPLY, results.apply), (REJECT, results.reject), (OPEN_RESULT, results.open_result)):
+        server.command(name)(functools.partial(handler))
     return server
 
 

@@ -94,6 +94,11 @@ class OpenDocument:
         return types.Range(start=self.codec.from_engine(self.line(span.start.line), span.start),
                            end=self.codec.from_engine(self.line(span.end.line), span.end))
 
+    def whole_range(self) -> types.Range:
+        last = self.cuda.text.count("\n")
+        return types.Range(start=types.Position(line=0, character=0),
+                           end=types.Position(line=last, character=self.codec.units(self.line(last))))
+
     def location_range(self, location: Location) -> types.Range:
         """The token a located error points at (an empty range at the end of a line)."""
         line = self.line(location.line - 1)
@@ -141,6 +146,17 @@ class Documents:
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._open.get(uri)
+
+    def find_path(self, path: str) -> OpenDocument | None:
+        """The open document at `path`. A relative path (as another machine's `optiml optimize` was given it)
+        names the one open document whose path ends with it; None when none or several do."""
+        wanted = PurePath(path)
+        if wanted.is_absolute():
+            found = [document for document in self._open.values() if PurePath(document.path) == wanted]
+        else:
+            found = [document for document in self._open.values()
+                     if PurePath(document.path).parts[-len(wanted.parts):] == wanted.parts]
+        return found[0] if len(found) == 1 else None
 
     def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document

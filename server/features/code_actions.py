@@ -1,4 +1,5 @@
-"""Code actions on a kernel: Optimize and Profile (commands), and a quick fix that writes a missing contract."""
+"""Code actions on a kernel: Optimize and Profile (commands), Apply and Reject when an optimization result waits for
+it, and a quick fix that writes a missing contract."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from optiml_engine.model import Kernel
 from optiml_engine.source.contract import infer_contract_text
 from server.documents import Documents, OpenDocument, has_contract
 from server.features.commands import OPTIMIZE, PROFILE
+from server.features.results import OptimizationResults
 
 ADD_CONTRACT = "Add benchmark contract"
 
@@ -15,8 +17,9 @@ ADD_CONTRACT = "Add benchmark contract"
 class KernelCodeActions:
     KINDS = (types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite, types.CodeActionKind.Empty)
 
-    def __init__(self, documents: Documents):
+    def __init__(self, documents: Documents, results: OptimizationResults):
         self._documents = documents
+        self._results = results
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         document = self._documents.get(params.text_document.uri)
@@ -29,6 +32,7 @@ class KernelCodeActions:
                              command=types.Command(title="Optimize", command=OPTIMIZE, arguments=arguments)),
             types.CodeAction(title=f"Profile kernel {kernel.name}", kind=types.CodeActionKind.Empty,
                              command=types.Command(title="Profile", command=PROFILE, arguments=arguments)),
+            *self._results.code_actions(document.uri, kernel.name),
         ]
         if not has_contract(kernel):
             actions.append(self._add_contract(document, kernel))

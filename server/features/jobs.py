@@ -1,0 +1,135 @@
+"""Background optimization jobs: `optiml.optimize` runs `optiml_engine.optimize` for one kernel in a thread, so the
+server keeps answering while the search runs (minutes on a GPU).
+
+One job per (document, kernel) at a time; jobs on different kernels run side by side over the one shared engine.
+The job works on a copy of the document's text as it was when asked (the editor may change the document meanwhile;
+the result remembers that text's hash, and Apply checks it). It reports work-done progress when the client supports
+it, and the client's cancel stops the search, which then ends with the best kernel found so far. An exception ends
+the job with a message; the server keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import uuid
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from optiml_engine.gpu.pool import NoDevice
+from optiml_engine.optimize import OptimizationResult, optimize
+from optiml_engine.search.mcts import SearchBudget, SearchConfig, SearchProgress
+from optiml_engine.source.parse import CudaDocument
+from server.documents import Documents
+from server.engine import EngineFactory
+from server.features.commands import no_device_message, show
+from server.features.results import OptimizationResults
+
+logger = logging.getLogger(__name__)
+BUDGET = SearchBudget()   # as `optiml optimize` without options: 60 candidates, 10 minutes
+
+
+def progress_message(progress: SearchProgress, budget: SearchBudget) -> str:
+    sol = "" if progress.best_percent_of_sol is None else f", {progress.best_percent_of_sol:.0f}% of SOL"
+    return f"{progress.evaluated}/{budget.candidates} candidates, best {progress.best_speedup:.1f}x{sol}"
+
+
+def outcome_message(result: OptimizationResult) -> str:
+    if result.accepted:
+        return f"{result.speedup:.1f}x, verified ({result.stop_reason})"
+    return f"no verified faster kernel ({result.stop_reason or '; '.join(result.notes)})"
+
+
+class OptimizationJobs:
+    def __init__(self, server: LanguageServer, documents: Documents, engines: EngineFactory,
+                 results: OptimizationResults):
+        self._server = server
+        self._documents = documents
+        self._engines = engines
+        self._results = results
+        self._running: dict[tuple[str, str], threading.Event] = {}   # each job's stop event
+        self._stops_by_token: dict[types.ProgressToken, threading.Event] = {}
+        self._tasks: set[asyncio.Task] = set()   # the event loop keeps only weak references to tasks
+
+    def optimize(self, uri: str, kernel: str) -> None:
+        """Starts the job and returns at once; the job reports through progress, messages and `optiml/result`."""
+        document = self._documents.get(uri)
+        if document is None:
+            return show(self._server, types.MessageType.Error, f"cannot optimize {kernel}: {uri} is not open")
+        if kernel not in {k.name for k in document.cuda.model.kernels}:
+            return show(self._server, types.MessageType.Error, f"cannot optimize {kernel}: no such kernel in {uri}")
+        if (uri, kernel) in self._running:
+            return show(self._server, types.MessageType.Info, f"optimization of {kernel} is already running")
+        stop = self._running[(uri, kernel)] = threading.Event()
+        snapshot = CudaDocument(document.cuda.text, document.path)
+        task = asyncio.ensure_future(self._run(uri, snapshot, kernel, stop))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def cancel(self, params: types.WorkDoneProgressCancelParams) -> None:
+        if (stop := self._stops_by_token.get(params.token)) is not None:
+            stop.set()
+
+    def stop_all(self) -> None:
+        for stop in self._running.values():
+            stop.set()
+
+    async def _run(self, uri: str, document: CudaDocument, kernel: str, stop: threading.Event) -> None:
+        progress = JobProgress(self._server, f"Optimizing {kernel}")
+        try:
+            engine = await self._engines.engine()
+            if isinstance(engine, NoDevice):
+                return show(self._server, types.MessageType.Error,
+                            no_device_message("optimization", "optimize", uri, kernel, engine))
+            await progress.begin(f"0/{BUDGET.candidates} candidates")
+            self._stops_by_token[progress.token] = stop
+            loop = asyncio.get_running_loop()
+
+            def on_progress(found: SearchProgress) -> None:   # in the job's thread: the loop sends
+                percent = min(100, 100 * found.evaluated // BUDGET.candidates)
+                loop.call_soon_threadsafe(progress.report, progress_message(found, BUDGET), percent)
+
+            result = await asyncio.to_thread(
+                optimize, document, kernel, engine.evaluator, engine.policies, BUDGET,
+                SearchConfig(parallel=engine.parallel), progress=on_progress, stop=stop)
+        except Exception as error:
+            logger.exception("optimization of %s in %s failed", kernel, uri)
+            message = f"optimization of {kernel} failed: {type(error).__name__}: {error}"
+            progress.end(message)
+            return show(self._server, types.MessageType.Error, message)
+        finally:
+            del self._running[(uri, kernel)]
+            self._stops_by_token.pop(progress.token, None)
+        self._results.offer(uri, result)   # before the progress ends: a client may look for it then
+        progress.end(outcome_message(result))
+
+
+class JobProgress:
+    """Work-done progress for one job, sent only when the client supports server-initiated progress."""
+
+    def __init__(self, server: LanguageServer, title: str):
+        self._server = server
+        self.title = title
+        self.token = f"optiml-{uuid.uuid4()}"
+        self._begun = False
+
+    async def begin(self, message: str) -> None:
+        window = self._server.client_capabilities.window
+        if not (window and window.work_done_progress):
+            return
+        await self._server.work_done_progress.create_async(self.token)
+        self._server.work_done_progress.begin(self.token, types.WorkDoneProgressBegin(
+            title=self.title, cancellable=True, message=message, percentage=0))
+        self._begun = True
+
+    def report(self, message: str, percentage: int) -> None:
+        if self._begun:
+            self._server.work_done_progress.report(self.token, types.WorkDoneProgressReport(
+                message=message, percentage=percentage))
+
+    def end(self, message: str) -> None:
+        if self._begun:
+            self._server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+            self._begun = False

@@ -1,0 +1,250 @@
+"""Background optimization jobs end to end: the real server process over stdio, its engine replaced (through the
+OPTIML_TEST_ENGINE testing hook) by the unit tests' deterministic evaluator, slowed to 50 ms an evaluation."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from optiml_engine.optimize import optimize
+from optiml_engine.search.mcts import SearchBudget, SearchConfig
+from optiml_engine.source.parse import CudaDocument
+from tests.lsp.test_server import (
+    REPO,
+    at,
+    change_document,
+    copy_example,
+    decode_code_actions_by_the_spec,
+    open_document,
+)
+from tests.unit.test_optimize import SyntheticEvaluator
+from tests.unit.test_search import SyntheticPolicy
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+CHANGED_SINCE = "the document changed since the optimization started; run Optimize again"
+KERNEL_LINE = 14   # `__global__ void vector_add(...)` in examples/vector_add.cu
+PROGRESS = re.compile(r"^\d+/60 candidates, best \d+\.\dx, \d+% of SOL$")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(tmp_path_factory: pytest.TempPathFactory):
+    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
+    environment.update(OPTIML_CACHE=str(tmp_path_factory.mktemp("cache")), CUDA_VISIBLE_DEVICES="",
+                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
+    config = ClientServerConfig(server_command=[sys.executable, "-m", "server.app"], server_env=environment)
+    client = await config.start()
+    decode_code_actions_by_the_spec(client)
+    client.results = []        # the params of every optiml/result notification
+    client.applied_edits = []  # every workspace/applyEdit request, each answered "applied"
+
+    @client.feature("optiml/result")
+    def on_result(params) -> None:
+        client.results.append(params)
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def on_apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        client.applied_edits.append(params)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(
+            window=types.WindowClientCapabilities(work_done_progress=True),
+            workspace=types.WorkspaceClientCapabilities(apply_edit=True),
+            text_document=types.TextDocumentClientCapabilities(
+                code_action=types.CodeActionClientCapabilities(
+                    code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                        code_action_kind=types.ClientCodeActionKindOptions(value_set=list(types.CodeActionKind)))),
+                hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown])),
+        ),
+        root_uri=REPO.as_uri(),
+    ))
+    yield client
+    await client.shutdown_session()
+    await client.stop()
+
+
+async def until(condition, seconds: float = 20):
+    """Waits for `condition()` to return something true, and returns it."""
+    async with asyncio.timeout(seconds):
+        while not (found := condition()):
+            await asyncio.sleep(0.02)
+    return found
+
+
+async def execute(client: LanguageClient, command: str, *arguments: str) -> None:
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command,
+                                                                            arguments=list(arguments)))
+
+
+async def start_job(client: LanguageClient, path: Path, kernel: str = "vector_add") -> str:
+    """Starts a job; returns its progress token once it has begun."""
+    known = set(client.progress_reports)
+    await execute(client, "optiml.optimize", path.as_uri(), kernel)
+
+    def begun() -> str | None:
+        return next((token for token, reports in client.progress_reports.items() if token not in known and reports
+                     and reports[0].title == f"Optimizing {kernel}"), None)
+    return await until(begun)
+
+
+async def job_end(client: LanguageClient, token: str) -> types.WorkDoneProgressEnd:
+    return await until(lambda: next((r for r in client.progress_reports[token] if r.kind == "end"), None))
+
+
+def result_for(client: LanguageClient, path: Path, kernel: str = "vector_add"):
+    return next((r for r in reversed(client.results) if r.uri == path.as_uri() and r.kernel == kernel), None)
+
+
+def message_with(client: LanguageClient, text: str) -> types.ShowMessageParams | None:
+    return next((m for m in client.messages if text in m.message), None)
+
+
+async def code_action_titles(client: LanguageClient, path: Path) -> list[str]:
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+        range=types.Range(start=at(KERNEL_LINE + 2, 8), end=at(KERNEL_LINE + 2, 8)),
+        context=types.CodeActionContext(diagnostics=[])))
+    return [action.title for action in actions]
+
+
+async def optimized(client: LanguageClient, path: Path):
+    """Opens the file, optimizes vector_add to its end, and returns the optiml/result notification's params."""
+    await open_document(client, path)
+    await job_end(client, await start_job(client, path))
+    return await until(lambda: result_for(client, path))
+
+
+async def test_progress_result_and_apply(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    await open_document(client, path)
+    token = await start_job(client, path)
+    end = await job_end(client, token)
+    begin, *reports, _ = client.progress_reports[token]
+    assert begin.kind == "begin" and begin.cancellable and begin.percentage == 0
+    assert reports and all(PROGRESS.match(report.message) for report in reports)
+    assert [report.percentage for report in reports] == sorted(report.percentage for report in reports)
+    result = await until(lambda: result_for(client, path))
+    assert result.accepted and result.speedup > 5 and "// edit" in result.diff and result.trajectory
+    assert end.message.startswith(f"{result.speedup:.1f}x, verified")
+    assert f"Apply optimized kernel ({result.speedup:.1f}x, verified)" in await code_action_titles(client, path)
+
+    await execute(client, "optiml.apply", path.as_uri(), "vector_add")
+    (applied,) = [edit for edit in client.applied_edits if path.as_uri() in edit.edit.changes]
+    (text_edit,) = applied.edit.changes[path.as_uri()]
+    text = path.read_text()
+    assert text_edit.range == types.Range(start=at(0, 0), end=at(text.count("\n"), 0))
+    assert "// edit" in text_edit.new_text and text_edit.new_text != text
+    assert not any(title.startswith("Apply") for title in await code_action_titles(client, path))
+
+
+async def test_cancel_keeps_the_best_so_far(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    await open_document(client, path)
+    token = await start_job(client, path)
+    await until(lambda: any(r.kind == "report" and r.percentage >= 10 for r in client.progress_reports[token]))
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    end = await job_end(client, token)
+    assert "(cancelled)" in end.message
+    last = [r for r in client.progress_reports[token] if r.kind == "report"][-1]
+    assert int(last.message.split("/")[0]) < 60
+    result = await until(lambda: result_for(client, path))
+    assert result.accepted and result.speedup > 1
+
+
+async def test_two_kernels_at_once_and_one_job_per_kernel(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    text = path.read_text()
+    second = text[text.index("/* @optiml"):text.index("int main()")].replace("vector_add", "vector_add_again")
+    path.write_text(text.replace("int main()", second + "int main()"))
+    await open_document(client, path)
+    first = await start_job(client, path, "vector_add")
+    again = await start_job(client, path, "vector_add_again")
+    assert not any(r.kind == "end" for r in client.progress_reports[first])   # both run at once
+    await execute(client, "optiml.optimize", path.as_uri(), "vector_add")
+    assert await until(lambda: message_with(client, "optimization of vector_add is already running"))
+    for token in (first, again):
+        assert ", verified (" in (await job_end(client, token)).message
+    assert (await until(lambda: result_for(client, path, "vector_add"))).accepted
+    assert (await until(lambda: result_for(client, path, "vector_add_again"))).accepted
+
+
+async def test_a_change_before_apply_refuses_it(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    await optimized(client, path)
+    await change_document(client, path, 2, (0, 0, 0, 0, "// touched\n"))
+    await execute(client, "optiml.apply", path.as_uri(), "vector_add")
+    refusal = await until(lambda: message_with(client, f"vector_add not applied: {CHANGED_SINCE}"))
+    assert refusal.type == types.MessageType.Error
+    assert not any(path.as_uri() in edit.edit.changes for edit in client.applied_edits)
+
+
+async def test_reject_drops_the_apply_action(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    await optimized(client, path)
+    assert any(title.startswith("Apply optimized kernel") for title in await code_action_titles(client, path))
+    await execute(client, "optiml.reject", path.as_uri(), "vector_add")
+    assert not any(title.startswith("Apply optimized kernel") for title in await code_action_titles(client, path))
+
+
+async def test_open_a_saved_result_and_apply_it(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    saved = optimize(CudaDocument(path.read_text(), str(path)), "vector_add", SyntheticEvaluator(),
+                     [SyntheticPolicy()], SearchBudget(candidates=30, seconds=60, sol_stop=1.0), SearchConfig(seed=1))
+    result_file = tmp_path / "elsewhere.json"
+    result_file.write_text(saved.model_dump_json())
+    await open_document(client, path)
+    await execute(client, "optiml.openResult", str(result_file))
+    offered = await until(lambda: result_for(client, path))
+    assert offered.diff == saved.diff
+    assert f"Apply optimized kernel ({saved.speedup:.1f}x, verified)" in await code_action_titles(client, path)
+    await execute(client, "optiml.apply", path.as_uri(), "vector_add")
+    (applied,) = [edit for edit in client.applied_edits if path.as_uri() in edit.edit.changes]
+    assert applied.edit.changes[path.as_uri()][0].new_text == saved.new_text
+
+
+async def test_a_bad_result_file_says_why(client: LanguageClient, tmp_path: Path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"kernel": "vector_add"')
+    await execute(client, "optiml.openResult", str(broken))
+    error = await until(lambda: message_with(client, f"{broken} is not an OptiML optimization result"))
+    assert error.type == types.MessageType.Error
+    await execute(client, "optiml.openResult", str(tmp_path / "missing.json"))
+    assert await until(lambda: message_with(client, f"cannot read the result file {tmp_path / 'missing.json'}"))
+
+
+async def test_hover_and_code_actions_stay_fast_while_a_job_runs(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    await open_document(client, path)
+    token = await start_job(client, path)
+    await until(lambda: any(r.kind == "report" for r in client.progress_reports[token]))
+    for _ in range(5):
+        began = time.perf_counter()
+        await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=at(KERNEL_LINE, 18)))
+        await code_action_titles(client, path)
+        assert time.perf_counter() - began < 0.1
+    assert not any(r.kind == "end" for r in client.progress_reports[token])   # measured while it ran
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    await job_end(client, token)
+
+
+async def test_a_failing_job_ends_with_a_message_and_the_server_keeps_running(client: LanguageClient,
+                                                                             tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    path.write_text(path.read_text().replace("vector_add", "exploding_add"))
+    await open_document(client, path)
+    end = await job_end(client, await start_job(client, path, "exploding_add"))
+    expected = "optimization of exploding_add failed: RuntimeError: the synthetic evaluator fails on purpose"
+    assert end.message == expected
+    assert (await until(lambda: message_with(client, expected))).type == types.MessageType.Error
+    assert await code_action_titles(client, path)   # still answering
