@@ -52,8 +52,8 @@ def create_server() -> LanguageServer:
     jobs = OptimizationJobs(server, documents, engines, results)
     register(server, types.WINDOW_WORK_DONE_PROGRESS_CANCEL, jobs.cancel)
 
-    def shutdown(_: None) -> None:
-        jobs.stop_all()
+    async def shutdown(_: None) -> None:
+        await jobs.stop_all()
         engines.close()
 
     register(server, types.SHUTDOWN, shutdown)

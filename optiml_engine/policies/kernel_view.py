@@ -16,11 +16,21 @@ from optiml_engine.source.parse import CudaDocument
 
 class KernelView:
     def __init__(self, text: str, path: str, kernel_name: str):
-        self.document = CudaDocument(text, path)
-        self.source = text.encode()
-        kernel = self.document.model.kernel(kernel_name)
+        self._attach(CudaDocument(text, path), kernel_name)
+
+    @classmethod
+    def in_document(cls, document: CudaDocument, kernel_name: str) -> KernelView:
+        """A view of one kernel of a document already parsed: lints over a file's many kernels parse it once."""
+        view = cls.__new__(cls)
+        view._attach(document, kernel_name)
+        return view
+
+    def _attach(self, document: CudaDocument, kernel_name: str) -> None:
+        self.document = document
+        self.source = document.text.encode()
+        kernel = document.model.kernel(kernel_name)
         if kernel is None:
-            raise KeyError(f"no kernel {kernel_name} in {path}")
+            raise KeyError(f"no kernel {kernel_name} in {document.path}")
         self.kernel: Kernel = kernel
         self.node: Node = self._definition(kernel)
         self.body: Node = self.node.child_by_field_name("body")

@@ -1,18 +1,24 @@
 """Diagnostics: syntax problems, contract errors and the rules' performance lints, published after the editor pauses.
 
 Each change re-arms a 150 ms timer for its document; when it fires, the diagnostics are computed from the text as it
-is then, so a run of keystrokes is diagnosed once, on the latest text.
+is then, so a run of keystrokes is diagnosed once, on the latest text. They are computed in a thread, on a copy of
+that text: the lints over a file with a hundred kernels take a while, and the server keeps answering meanwhile.
+One computation per document at a time; a result for a text that changed since is dropped, and the change's own
+timer diagnoses the new text when that computation has ended.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from optiml_engine.model import Location, OptimlError
-from optiml_engine.policies.rules import all_rules, lints
+from optiml_engine.policies.base import Match
+from optiml_engine.policies.rules import all_rules, document_lints
+from optiml_engine.source.parse import CudaDocument
 from server.documents import Documents, OpenDocument, has_contract
 
 DEBOUNCE_S = 0.15
@@ -23,11 +29,20 @@ SOURCE = "optiml"
 _HINT_FAMILY = "optiml_engine.policies.rules.knobs"
 
 
+@dataclass(frozen=True)
+class Findings:
+    """A text's problems, located in the engine's terms (converted to the editor's on the event loop)."""
+    errors: list[tuple[Location, str]]
+    lints: list[Match]
+
+
 class DiagnosticsPublisher:
     def __init__(self, server: LanguageServer, documents: Documents):
         self._server = server
         self._documents = documents
         self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._running: dict[str, asyncio.Task] = {}   # the computation in flight, per document
+        self._again: set[str] = set()                 # documents whose timer fired while theirs was in flight
         self._rules = all_rules()
         self._severity = {rule.name: types.DiagnosticSeverity.Hint if type(rule).__module__ == _HINT_FAMILY
                           else types.DiagnosticSeverity.Information for rule in self._rules}
@@ -42,35 +57,55 @@ class DiagnosticsPublisher:
 
     def publish(self, uri: str) -> None:
         self._pending.pop(uri, None)
-        document = self._documents.get(uri)
-        if document is None:
+        if uri in self._running:
+            self._again.add(uri)
             return
-        self._server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=document.version, diagnostics=self.diagnose(document)))
+        task = self._running[uri] = asyncio.ensure_future(self._publish(uri))
+        task.add_done_callback(lambda _: self._ended(uri))
 
     def clear(self, uri: str) -> None:
         if (pending := self._pending.pop(uri, None)) is not None:
             pending.cancel()
+        self._again.discard(uri)
         self._server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
-    def diagnose(self, document: OpenDocument) -> list[types.Diagnostic]:
-        model = document.cuda.model
-        diagnostics = [self._error(document, problem.location, problem.message) for problem in model.syntax_problems]
-        text = document.cuda.text
+    async def _publish(self, uri: str) -> None:
+        document = self._documents.get(uri)
+        if document is None:
+            return
+        version, text = document.version, document.cuda.text
+        findings = await asyncio.to_thread(self.find, text, document.path)
+        if self._documents.get(uri) is not document or document.version != version:
+            return   # changed or closed meanwhile: the change re-armed the timer
+        self._server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=version, diagnostics=self.diagnostics(document, findings)))
+
+    def _ended(self, uri: str) -> None:
+        del self._running[uri]
+        if uri in self._again:
+            self._again.discard(uri)
+            self.publish(uri)
+
+    def find(self, text: str, path: str) -> Findings:
+        """The problems of `text`: syntax, contracts and lints. Reads nothing the event loop changes."""
+        document = CudaDocument(text, path)
+        model = document.model
+        errors = [(problem.location, problem.message) for problem in model.syntax_problems]
         for kernel in model.kernels:
             if has_contract(kernel):
                 try:
-                    document.cuda.contract(kernel.name)
+                    document.contract(kernel.name)
                 except OptimlError as error:
-                    message = error.message + (f" (expected {error.expected})" if error.expected else "")
-                    diagnostics.append(self._error(document, error.location, message))
-            for match in lints(text, document.path, kernel.name, self._rules):
-                diagnostics.append(types.Diagnostic(
-                    range=document.range(match.span), message=match.message, severity=self._severity[match.rule],
-                    source=SOURCE, code=match.rule))
-        return diagnostics
+                    errors.append((error.location,
+                                   error.message + (f" (expected {error.expected})" if error.expected else "")))
+        return Findings(errors, document_lints(document, rules=self._rules))
 
-    @staticmethod
-    def _error(document: OpenDocument, location: Location, message: str) -> types.Diagnostic:
-        return types.Diagnostic(range=document.location_range(location), message=message,
-                                severity=types.DiagnosticSeverity.Error, source=SOURCE)
+    def diagnostics(self, document: OpenDocument, findings: Findings) -> list[types.Diagnostic]:
+        """The findings as diagnostics of `document`, whose text they were found in."""
+        diagnostics = [types.Diagnostic(range=document.location_range(location), message=message,
+                                        severity=types.DiagnosticSeverity.Error, source=SOURCE)
+                       for location, message in findings.errors]
+        diagnostics += [types.Diagnostic(range=document.range(match.span), message=match.message,
+                                         severity=self._severity[match.rule], source=SOURCE, code=match.rule)
+                        for match in findings.lints]
+        return diagnostics

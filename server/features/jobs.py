@@ -29,6 +29,7 @@ from server.features.results import OptimizationResults
 
 logger = logging.getLogger(__name__)
 BUDGET = SearchBudget()   # as `optiml optimize` without options: 60 candidates, 10 minutes
+STOP_WAIT_S = 10.0        # at shutdown, how long the stopped jobs get to end (each ends after its current candidate)
 
 
 def progress_message(progress: SearchProgress, budget: SearchBudget) -> str:
@@ -52,6 +53,7 @@ class OptimizationJobs:
         self._running: dict[tuple[str, str], threading.Event] = {}   # each job's stop event
         self._stops_by_token: dict[types.ProgressToken, threading.Event] = {}
         self._tasks: set[asyncio.Task] = set()   # the event loop keeps only weak references to tasks
+        self._silent = False   # after shutdown
 
     def optimize(self, uri: str, kernel: str) -> None:
         """Starts the job and returns at once; the job reports through progress, messages and `optiml/result`."""
@@ -72,9 +74,14 @@ class OptimizationJobs:
         if (stop := self._stops_by_token.get(params.token)) is not None:
             stop.set()
 
-    def stop_all(self) -> None:
+    async def stop_all(self) -> None:
+        """At shutdown: stops every job and waits for them to end, so that none writes to the client after `exit`;
+        one still running after STOP_WAIT_S is silenced: it reports nothing more."""
         for stop in self._running.values():
             stop.set()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=STOP_WAIT_S)
+        self._silent = True
 
     async def _run(self, uri: str, document: CudaDocument, kernel: str, stop: threading.Event) -> None:
         progress = JobProgress(self._server, f"Optimizing {kernel}")
@@ -88,6 +95,8 @@ class OptimizationJobs:
             loop = asyncio.get_running_loop()
 
             def on_progress(found: SearchProgress) -> None:   # in the job's thread: the loop sends
+                if self._silent:
+                    return
                 percent = min(100, 100 * found.evaluated // BUDGET.candidates)
                 loop.call_soon_threadsafe(progress.report, progress_message(found, BUDGET), percent)
 
@@ -96,12 +105,16 @@ class OptimizationJobs:
                 SearchConfig(parallel=engine.parallel), progress=on_progress, stop=stop)
         except Exception as error:
             logger.exception("optimization of %s in %s failed", kernel, uri)
+            if self._silent:
+                return
             message = f"optimization of {kernel} failed: {type(error).__name__}: {error}"
             progress.end(message)
             return show(self._server, types.MessageType.Error, message)
         finally:
             del self._running[(uri, kernel)]
             self._stops_by_token.pop(progress.token, None)
+        if self._silent:
+            return
         self._results.offer(uri, result)   # before the progress ends: a client may look for it then
         progress.end(outcome_message(result))
 

@@ -12,6 +12,7 @@ import pkgutil
 from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, Match, Policy, PolicyContext, Rule
 from optiml_engine.policies.kernel_view import KernelView
+from optiml_engine.source.parse import CudaDocument
 
 
 def all_rules() -> list[Rule]:
@@ -38,5 +39,16 @@ class RulePolicy(Policy):
 
 def lints(text: str, path: str, kernel_name: str, rules: list[Rule] | None = None) -> list[Match]:
     """Every rule's findings on one kernel of the user's file, located in that file."""
-    view = KernelView(text, path, kernel_name)
-    return [match for rule in (rules if rules is not None else all_rules()) for match in rule.detect(view)]
+    return document_lints(CudaDocument(text, path), [kernel_name], rules)
+
+
+def document_lints(document: CudaDocument, kernel_names: list[str] | None = None,
+                   rules: list[Rule] | None = None) -> list[Match]:
+    """The findings on the named kernels (all by default) of a parsed document, without parsing it again."""
+    chosen = rules if rules is not None else all_rules()
+    names = kernel_names if kernel_names is not None else [k.name for k in document.model.kernels]
+    found: list[Match] = []
+    for name in names:
+        view = KernelView.in_document(document, name)
+        found += [match for rule in chosen for match in rule.detect(view)]
+    return found
