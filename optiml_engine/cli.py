@@ -101,7 +101,7 @@ def kernels(
         broken |= report_syntax(model)
         chosen = [select_kernel(model, kernel)] if kernel or contract else model.kernels
         if not chosen:
-            err.print(f"{path}:1:1: error: no __global__ kernel found (expected a CUDA file with a kernel)")
+            err.print(f"{path}:1:1: error: no __global__ kernel found (expected a CUDA file with a kernel)", markup=False)
             broken = True
         if contract:
             out.print(infer_contract_text(chosen[0], model.launch_sites), markup=False)
