@@ -17,3 +17,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def gpu_pool():
+    """One worker pool for every GPU test: worker processes start once per session."""
+    from optiml_engine.gpu.pool import WorkerPool
+
+    with WorkerPool() as pool:
+        yield pool

@@ -17,12 +17,10 @@ EXPECT = re.compile(r"//\s*expect:\s*([a-z_ ]+?)(?:\s*\|\s*([a-z]+))?\s*$", re.M
 
 
 @pytest.fixture(scope="module")
-def evaluator():
+def evaluator(gpu_pool):
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import WorkerPool
 
-    with WorkerPool() as pool:
-        yield Evaluator(pool, verify=VerifyPolicy(seed=11, timeout_s=20), use_cache=False)
+    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=11, timeout_s=20), use_cache=False)
 
 
 def load(path: Path, kernel: str | None = None):

@@ -43,12 +43,10 @@ FIRED = fired()
 
 
 @pytest.fixture(scope="module")
-def atomics_evaluator():
+def atomics_evaluator(gpu_pool):
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import WorkerPool
 
-    with WorkerPool() as pool:
-        yield Evaluator(pool, verify=VerifyPolicy(seed=23, timeout_s=60), use_cache=False)
+    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=23, timeout_s=60), use_cache=False)
 
 
 def test_the_rules_fire_on_both_atomics_examples():

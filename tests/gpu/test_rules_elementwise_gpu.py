@@ -40,14 +40,12 @@ CASES = rewrites()
 
 
 @pytest.fixture(scope="module")
-def rules_evaluator():
+def rules_evaluator(gpu_pool):
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import WorkerPool
 
     # Verification is the point; a short timing keeps the many candidates quick.
     timing = TimingPolicy(warmup_runs=1, min_runs=3, max_runs=5, max_seconds=0.5)
-    with WorkerPool() as pool:
-        yield Evaluator(pool, verify=VerifyPolicy(seed=23, timeout_s=30), timing=timing, use_cache=False)
+    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=23, timeout_s=30), timing=timing, use_cache=False)
 
 
 @pytest.mark.parametrize("original, made", CASES,

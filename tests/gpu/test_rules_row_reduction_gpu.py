@@ -20,15 +20,13 @@ KERNELS += sorted((ROOT / "tests" / "rules" / "row_reduction").glob("*.cu"))
 
 
 @pytest.fixture(scope="module")
-def row_reduction_evaluator():
+def row_reduction_evaluator(gpu_pool):
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import WorkerPool
 
     # Verification is the point here; a short timing keeps the run quick (suspect-fast still applies).
-    with WorkerPool() as pool:
-        yield Evaluator(pool, verify=VerifyPolicy(seed=23, timeout_s=30),
-                        timing=TimingPolicy(warmup_runs=1, min_runs=5, max_runs=20, max_seconds=0.5),
-                        use_cache=False)
+    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=23, timeout_s=30),
+                     timing=TimingPolicy(warmup_runs=1, min_runs=5, max_runs=20, max_seconds=0.5),
+                     use_cache=False)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)

@@ -34,12 +34,10 @@ CASES = firing()
 
 
 @pytest.fixture(scope="module")
-def tiling_evaluator():
+def tiling_evaluator(gpu_pool):
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import WorkerPool
 
-    with WorkerPool() as pool:
-        yield Evaluator(pool, verify=VerifyPolicy(seed=29, timeout_s=60), use_cache=False)
+    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=29, timeout_s=60), use_cache=False)
 
 
 def test_every_rule_fires_somewhere():

@@ -28,12 +28,10 @@ CASES = recognized()
 
 
 @pytest.fixture(scope="module")
-def templates_evaluator():
+def templates_evaluator(gpu_pool):
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import WorkerPool
 
-    with WorkerPool() as pool:
-        yield Evaluator(pool, verify=VerifyPolicy(seed=31, timeout_s=60), use_cache=False)
+    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=31, timeout_s=60), use_cache=False)
 
 
 @pytest.mark.parametrize("path, kernel, name", CASES, ids=[f"{kernel}-{name}" for _, kernel, name in CASES])
