@@ -118,5 +118,13 @@ def test_gpu_commands_without_a_gpu_exit_2():
 
     if gpu_available():
         pytest.skip("this machine has a GPU")
-    run = optiml("check", "examples/vector_add.cu")
-    assert run.returncode == 2 and "no CUDA device available" in run.stderr and "Traceback" not in run.stderr
+    for command in ("check", "profile", "optimize"):
+        run = optiml(command, "examples/vector_add.cu")
+        assert run.returncode == 2 and "no CUDA device available" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_optimize_with_llm_but_no_endpoint_is_a_clear_error(monkeypatch):
+    for name in ("OPTIML_LLM_MODEL", "OPTIML_LLM_BASE_URL", "OPTIML_LLM_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    run = optiml("optimize", "examples/vector_add.cu", "--llm")
+    assert run.returncode == 1 and "none is configured" in run.stderr and "Traceback" not in run.stderr
