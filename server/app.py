@@ -40,7 +40,7 @@ def create_server() -> LanguageServer:
     register(server, types.TEXT_DOCUMENT_DID_OPEN, documents.did_open)
     register(server, types.TEXT_DOCUMENT_DID_CHANGE, documents.did_change)
     register(server, types.TEXT_DOCUMENT_DID_CLOSE, documents.did_close)
-    DiagnosticsPublisher(server, documents)
+    diagnostics = DiagnosticsPublisher(server, documents)
     results = OptimizationResults(server, documents)
     register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents, results).code_actions,
              types.CodeActionOptions(code_action_kinds=KernelCodeActions.KINDS))
@@ -55,6 +55,7 @@ def create_server() -> LanguageServer:
     async def shutdown(_: None) -> None:
         await jobs.stop_all()
         engines.close()
+        diagnostics.close()
 
     register(server, types.SHUTDOWN, shutdown)
     for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, ProfileCommand(server, gpu).profile),
