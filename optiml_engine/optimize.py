@@ -95,7 +95,7 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
         (found,) = evaluator.profile([(candidate, measurement)])
         return found.diagnosis, found.metrics.metrics if found.metrics else {}
 
-    search = Mcts(evaluate, policies, budget, config, profile=diagnose if profile else None, device=evaluator.device)
+    search = Mcts(evaluate, policies, budget, config, diagnose=diagnose if profile else None, device=evaluator.device)
     outcome = search.run(original, original_measurement, progress, stop)
     summary = dict(trajectory=outcome.trajectory, evaluated=outcome.evaluated, rejected=outcome.rejected,
                    stop_reason=outcome.stop_reason, history=outcome.history)

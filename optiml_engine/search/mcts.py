@@ -27,7 +27,7 @@ from optiml_engine.search.reward import REJECTED, reward
 
 Evaluate = Callable[[Candidate], Measurement]
 # What the profiler says about an evaluated candidate: its diagnosis and metrics, or None (not profiled).
-Profile = Callable[[Candidate, Measurement], tuple[Diagnosis, dict[str, float]] | None]
+Diagnose = Callable[[Candidate, Measurement], tuple[Diagnosis, dict[str, float]] | None]
 
 
 class SearchBudget(Frozen):
@@ -116,12 +116,12 @@ def candidate_identity(candidate: Candidate) -> tuple[str, str, str]:
 
 class Mcts:
     def __init__(self, evaluate: Evaluate, policies: list[Policy], budget: SearchBudget | None = None,
-                 config: SearchConfig | None = None, profile: Profile | None = None, device: DeviceInfo | None = None):
+                 config: SearchConfig | None = None, diagnose: Diagnose | None = None, device: DeviceInfo | None = None):
         self.evaluate = evaluate
         self.policies = policies
         self.budget = budget or SearchBudget()
         self.config = config or SearchConfig()
-        self.profile = profile
+        self.diagnose = diagnose
         self.device = device
         self.rng = random.Random(self.config.seed)
         self.lock = threading.Lock()
@@ -150,8 +150,8 @@ class Mcts:
 
     def expandable(self, node: Node) -> bool:
         if node.untried is None:
-            if self.profile is not None and node.diagnosis is None:
-                found = self.profile(node.candidate, node.measurement)
+            if self.diagnose is not None and node.diagnosis is None:
+                found = self.diagnose(node.candidate, node.measurement)
                 if found is not None:
                     node.diagnosis, node.metrics = found
             node.untried = self.proposals(node)
