@@ -2,6 +2,6 @@
 # project on PYTHONPATH, so every GPU run starts the same way.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
   || return 1
-export PYTHONPATH=/tmp/site:$PWD
+export PYTHONPATH=$PWD:/tmp/site   # the working tree before the carried wheel of the project
 export PYTHONUNBUFFERED=1
 export OPTIML_CACHE=/tmp/optiml-cache

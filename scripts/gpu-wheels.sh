@@ -4,4 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .whl
-../shared/tools/gpu-wheels.sh .whl pydantic diskcache tree-sitter tree-sitter-cuda
+# The server and its GPU test need pygls, lsprotocol and pytest-lsp too.
+../shared/tools/gpu-wheels.sh .whl pydantic diskcache tree-sitter tree-sitter-cuda pygls lsprotocol pytest-lsp pytest-asyncio
+# The project itself, for its installed metadata (the server reports its version); its code on the GPU machine is
+# the working tree's, which gpu-env.sh puts first on PYTHONPATH.
+.venv/bin/pip wheel -q --no-deps . -w .whl

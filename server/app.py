@@ -21,11 +21,10 @@ from server.features.commands import (
     OPTIMIZE,
     PROFILE,
     REJECT,
-    ProfileCommand,
 )
 from server.features.diagnostics import DiagnosticsPublisher
 from server.features.hover import ProfileHover
-from server.features.jobs import OptimizationJobs
+from server.features.jobs import Jobs
 from server.features.results import OptimizationResults
 
 
@@ -47,9 +46,8 @@ def create_server() -> LanguageServer:
     register(server, types.TEXT_DOCUMENT_CODE_LENS, KernelLenses(documents, ResultFiles()).code_lens,
              types.CodeLensOptions(resolve_provider=False))
     register(server, types.TEXT_DOCUMENT_HOVER, ProfileHover(documents).hover)
-    gpu = GpuProbe()
-    engines = EngineFactory(gpu)
-    jobs = OptimizationJobs(server, documents, engines, results)
+    engines = EngineFactory(GpuProbe())
+    jobs = Jobs(server, documents, engines, results)
     register(server, types.WINDOW_WORK_DONE_PROGRESS_CANCEL, jobs.cancel)
 
     async def shutdown(_: None) -> None:
@@ -58,7 +56,7 @@ def create_server() -> LanguageServer:
         diagnostics.close()
 
     register(server, types.SHUTDOWN, shutdown)
-    for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, ProfileCommand(server, gpu).profile),
+    for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, jobs.profile),
                           (APPLY, results.apply), (REJECT, results.reject), (OPEN_RESULT, results.open_result)):
         server.command(name)(functools.partial(handler))
     return server

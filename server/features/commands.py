@@ -1,9 +1,4 @@
-"""The server's command names, and `optiml.profile`.
-
-Profiling needs a GPU. The server looks for one once, in a thread (importing CuPy and asking the driver takes a second
-or more), and answers with one message: on a machine without a GPU, why it cannot run; with one, the command line
-that runs the job, since the server does not run profiling jobs itself yet. Optimization jobs are in `jobs.py`.
-"""
+"""The server's command names and the messages its commands share; the jobs behind them are in `jobs.py`."""
 
 from __future__ import annotations
 
@@ -14,7 +9,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from optiml_engine.gpu.pool import NoDevice
-from server.engine import GpuProbe
 
 OPTIMIZE = "optiml.optimize"
 PROFILE = "optiml.profile"
@@ -35,18 +29,3 @@ def no_device_message(job: str, subcommand: str, uri: str, kernel: str, reason: 
 
 def show(server: LanguageServer, kind: types.MessageType, message: str) -> None:
     server.window_show_message(types.ShowMessageParams(type=kind, message=message))
-
-
-class ProfileCommand:
-    def __init__(self, server: LanguageServer, gpu: GpuProbe):
-        self._server = server
-        self._gpu = gpu
-
-    async def profile(self, uri: str, kernel: str) -> None:
-        devices = await self._gpu.devices()
-        if isinstance(devices, NoDevice):
-            show(self._server, types.MessageType.Error, no_device_message("profiling", "profile", uri, kernel, devices))
-        else:
-            show(self._server, types.MessageType.Info,
-                 f"background profiling jobs are not implemented in the server yet: run "
-                 f"`{command_line('profile', uri, kernel)}` in a terminal ({len(devices)} CUDA device(s) here)")

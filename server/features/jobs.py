@@ -1,11 +1,11 @@
-"""Background optimization jobs: `optiml.optimize` runs `optiml_engine.optimize` for one kernel in a thread, so the
-server keeps answering while the search runs (minutes on a GPU).
+"""Background jobs: `optiml.optimize` runs `optiml_engine.optimize` for one kernel, `optiml.profile` verifies, times
+and profiles it with Nsight Compute; each in a thread, so that the server keeps answering (minutes on a GPU).
 
-One job per (document, kernel) at a time; jobs on different kernels run side by side over the one shared engine.
-The job works on a copy of the document's text as it was when asked (the editor may change the document meanwhile;
-the result remembers that text's hash, and Apply checks it). It reports work-done progress when the client supports
-it, and the client's cancel stops the search, which then ends with the best kernel found so far. An exception ends
-the job with a message; the server keeps running.
+One job of a kind per (document, kernel) at a time; other jobs run side by side over the one shared engine. A job
+works on a copy of the document's text as it was when asked (the editor may change the document meanwhile; an
+optimization result remembers that text's hash, and Apply checks it). It reports work-done progress when the client
+supports it, and the client's cancel stops it: the search then ends with the best kernel found so far, profiling
+before Nsight Compute. An exception ends the job with a message; the server keeps running.
 """
 
 from __future__ import annotations
@@ -14,16 +14,19 @@ import asyncio
 import logging
 import threading
 import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from optiml_engine.candidate import original_candidate, reference_candidate
 from optiml_engine.gpu.pool import NoDevice
 from optiml_engine.optimize import OptimizationResult, optimize
 from optiml_engine.search.mcts import SearchBudget, SearchConfig, SearchProgress
 from optiml_engine.source.parse import CudaDocument
 from server.documents import Documents
-from server.engine import EngineFactory
+from server.engine import Engine, EngineFactory
 from server.features.commands import no_device_message, show
 from server.features.results import OptimizationResults
 
@@ -43,32 +46,40 @@ def outcome_message(result: OptimizationResult) -> str:
     return f"no verified faster kernel ({result.stop_reason or '; '.join(result.notes)})"
 
 
-class OptimizationJobs:
+@dataclass(frozen=True)
+class JobKind:
+    noun: str            # "optimization": in messages
+    title: str           # "Optimizing": the progress title, before the kernel's name
+    subcommand: str      # the `optiml` subcommand that runs the same job in a terminal
+
+
+OPTIMIZATION = JobKind("optimization", "Optimizing", "optimize")
+PROFILING = JobKind("profiling", "Profiling", "profile")
+
+# What a job does once its engine exists: returns the message that ends its progress.
+Work = Callable[[Engine, str, CudaDocument, str, "JobProgress", threading.Event], Awaitable[str]]
+
+
+class Jobs:
     def __init__(self, server: LanguageServer, documents: Documents, engines: EngineFactory,
                  results: OptimizationResults):
         self._server = server
         self._documents = documents
         self._engines = engines
         self._results = results
-        self._running: dict[tuple[str, str], threading.Event] = {}   # each job's stop event
+        self._running: dict[tuple[JobKind, str, str], threading.Event] = {}   # each job's stop event
         self._stops_by_token: dict[types.ProgressToken, threading.Event] = {}
         self._tasks: set[asyncio.Task] = set()   # the event loop keeps only weak references to tasks
         self._silent = False   # after shutdown
 
     def optimize(self, uri: str, kernel: str) -> None:
         """Starts the job and returns at once; the job reports through progress, messages and `optiml/result`."""
-        document = self._documents.get(uri)
-        if document is None:
-            return show(self._server, types.MessageType.Error, f"cannot optimize {kernel}: {uri} is not open")
-        if kernel not in {k.name for k in document.cuda.model.kernels}:
-            return show(self._server, types.MessageType.Error, f"cannot optimize {kernel}: no such kernel in {uri}")
-        if (uri, kernel) in self._running:
-            return show(self._server, types.MessageType.Info, f"optimization of {kernel} is already running")
-        stop = self._running[(uri, kernel)] = threading.Event()
-        snapshot = CudaDocument(document.cuda.text, document.path)
-        task = asyncio.ensure_future(self._run(uri, snapshot, kernel, stop))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._start(OPTIMIZATION, uri, kernel, self._optimize)
+
+    def profile(self, uri: str, kernel: str) -> None:
+        """Starts the job and returns at once; the profile lands in the cache that hover reads, and a message says
+        its diagnosis."""
+        self._start(PROFILING, uri, kernel, self._profile)
 
     def cancel(self, params: types.WorkDoneProgressCancelParams) -> None:
         if (stop := self._stops_by_token.get(params.token)) is not None:
@@ -83,40 +94,80 @@ class OptimizationJobs:
             await asyncio.wait(self._tasks, timeout=STOP_WAIT_S)
         self._silent = True
 
-    async def _run(self, uri: str, document: CudaDocument, kernel: str, stop: threading.Event) -> None:
-        progress = JobProgress(self._server, f"Optimizing {kernel}")
+    def _start(self, kind: JobKind, uri: str, kernel: str, work: Work) -> None:
+        document = self._documents.get(uri)
+        if document is None:
+            return show(self._server, types.MessageType.Error, f"cannot {kind.subcommand} {kernel}: {uri} is not open")
+        if kernel not in {k.name for k in document.cuda.model.kernels}:
+            return show(self._server, types.MessageType.Error,
+                        f"cannot {kind.subcommand} {kernel}: no such kernel in {uri}")
+        if (kind, uri, kernel) in self._running:
+            return show(self._server, types.MessageType.Info, f"{kind.noun} of {kernel} is already running")
+        stop = self._running[(kind, uri, kernel)] = threading.Event()
+        snapshot = CudaDocument(document.cuda.text, document.path)
+        task = asyncio.ensure_future(self._run(kind, uri, snapshot, kernel, stop, work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, kind: JobKind, uri: str, document: CudaDocument, kernel: str, stop: threading.Event,
+                   work: Work) -> None:
+        progress = JobProgress(self._server, f"{kind.title} {kernel}")
         try:
             engine = await self._engines.engine()
             if isinstance(engine, NoDevice):
                 return show(self._server, types.MessageType.Error,
-                            no_device_message("optimization", "optimize", uri, kernel, engine))
-            await progress.begin(f"0/{BUDGET.candidates} candidates")
+                            no_device_message(kind.noun, kind.subcommand, uri, kernel, engine))
             self._stops_by_token[progress.token] = stop
-            loop = asyncio.get_running_loop()
-
-            def on_progress(found: SearchProgress) -> None:   # in the job's thread: the loop sends
-                if self._silent:
-                    return
-                percent = min(100, 100 * found.evaluated // BUDGET.candidates)
-                loop.call_soon_threadsafe(progress.report, progress_message(found, BUDGET), percent)
-
-            result = await asyncio.to_thread(
-                optimize, document, kernel, engine.evaluator, engine.policies, BUDGET,
-                SearchConfig(parallel=engine.parallel), progress=on_progress, stop=stop)
+            message = await work(engine, uri, document, kernel, progress, stop)
         except Exception as error:
-            logger.exception("optimization of %s in %s failed", kernel, uri)
+            logger.exception("%s of %s in %s failed", kind.noun, kernel, uri)
             if self._silent:
                 return
-            message = f"optimization of {kernel} failed: {type(error).__name__}: {error}"
+            message = f"{kind.noun} of {kernel} failed: {type(error).__name__}: {error}"
             progress.end(message)
             return show(self._server, types.MessageType.Error, message)
         finally:
-            del self._running[(uri, kernel)]
+            del self._running[(kind, uri, kernel)]
             self._stops_by_token.pop(progress.token, None)
-        if self._silent:
-            return
-        self._results.offer(uri, result)   # before the progress ends: a client may look for it then
-        progress.end(outcome_message(result))
+        if not self._silent:
+            progress.end(message)
+
+    async def _optimize(self, engine: Engine, uri: str, document: CudaDocument, kernel: str, progress: JobProgress,
+                        stop: threading.Event) -> str:
+        await progress.begin(f"0/{BUDGET.candidates} candidates")
+        loop = asyncio.get_running_loop()
+
+        def on_progress(found: SearchProgress) -> None:   # in the job's thread: the loop sends
+            if self._silent:
+                return
+            percent = min(100, 100 * found.evaluated // BUDGET.candidates)
+            loop.call_soon_threadsafe(progress.report, progress_message(found, BUDGET), percent)
+
+        result = await asyncio.to_thread(
+            optimize, document, kernel, engine.evaluator, engine.policies, BUDGET,
+            SearchConfig(parallel=engine.parallel), progress=on_progress, stop=stop)
+        if not self._silent:
+            self._results.offer(uri, result)   # before the progress ends: a client may look for it then
+        return outcome_message(result)
+
+    async def _profile(self, engine: Engine, uri: str, document: CudaDocument, kernel: str, progress: JobProgress,
+                       stop: threading.Event) -> str:
+        candidate = original_candidate(document, kernel)
+        reference = reference_candidate(document, candidate)
+        await progress.begin("verifying and timing")
+        measurement = await asyncio.to_thread(engine.evaluator.evaluate, candidate, reference)
+        if not measurement.ok:
+            message = f"{kernel} rejected ({measurement.verdict}): {measurement.reason}"
+            show(self._server, types.MessageType.Error, message)
+            return message
+        if stop.is_set():
+            return f"{measurement.timing.median_ms:.4f} ms; not profiled (cancelled)"
+        progress.report("profiling with Nsight Compute", 50)
+        (found,) = await asyncio.to_thread(engine.evaluator.profile, [(candidate, measurement)])
+        sol = f", {measurement.sol.percent_of_sol:.0f}% of SOL" if measurement.sol else ""
+        message = f"{kernel}: {found.diagnosis.headline} ({measurement.timing.median_ms:.4f} ms{sol})"
+        show(self._server, types.MessageType.Info, f"{message}; hover the kernel's name for the metrics")
+        return message
 
 
 class JobProgress:

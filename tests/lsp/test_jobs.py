@@ -36,16 +36,15 @@ KERNEL_LINE = 14   # `__global__ void vector_add(...)` in examples/vector_add.cu
 PROGRESS = re.compile(r"^\d+/60 candidates, best \d+\.\dx, \d+% of SOL$")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(tmp_path_factory: pytest.TempPathFactory):
-    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
-    environment.update(OPTIML_CACHE=str(tmp_path_factory.mktemp("cache")), CUDA_VISIBLE_DEVICES="",
-                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
+async def started_client(environment: dict[str, str]) -> LanguageClient:
+    """The real server over stdio, initialized as an editor with progress and applyEdit support would; it records
+    every optiml/result notification (`client.results`) and answers every workspace/applyEdit "applied"
+    (`client.applied_edits`)."""
     config = ClientServerConfig(server_command=[sys.executable, "-m", "server.app"], server_env=environment)
     client = await config.start()
     decode_code_actions_by_the_spec(client)
-    client.results = []        # the params of every optiml/result notification
-    client.applied_edits = []  # every workspace/applyEdit request, each answered "applied"
+    client.results = []
+    client.applied_edits = []
 
     @client.feature("optiml/result")
     def on_result(params) -> None:
@@ -68,6 +67,15 @@ async def client(tmp_path_factory: pytest.TempPathFactory):
         ),
         root_uri=REPO.as_uri(),
     ))
+    return client
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(tmp_path_factory: pytest.TempPathFactory):
+    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
+    environment.update(OPTIML_CACHE=str(tmp_path_factory.mktemp("cache")), CUDA_VISIBLE_DEVICES="",
+                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
+    client = await started_client(environment)
     yield client
     await client.shutdown_session()
     await client.stop()
@@ -86,19 +94,21 @@ async def execute(client: LanguageClient, command: str, *arguments: str) -> None
                                                                             arguments=list(arguments)))
 
 
-async def start_job(client: LanguageClient, path: Path, kernel: str = "vector_add") -> str:
-    """Starts a job; returns its progress token once it has begun."""
+async def start_job(client: LanguageClient, path: Path, kernel: str = "vector_add", job: str = "optimize",
+                    seconds: float = 20) -> str:
+    """Starts a job (`optiml.optimize` or `optiml.profile`); returns its progress token once it has begun."""
     known = set(client.progress_reports)
-    await execute(client, "optiml.optimize", path.as_uri(), kernel)
+    await execute(client, f"optiml.{job}", path.as_uri(), kernel)
+    title = {"optimize": "Optimizing", "profile": "Profiling"}[job]
 
     def begun() -> str | None:
         return next((token for token, reports in client.progress_reports.items() if token not in known and reports
-                     and reports[0].title == f"Optimizing {kernel}"), None)
-    return await until(begun)
+                     and reports[0].title == f"{title} {kernel}"), None)
+    return await until(begun, seconds)
 
 
-async def job_end(client: LanguageClient, token: str) -> types.WorkDoneProgressEnd:
-    return await until(lambda: next((r for r in client.progress_reports[token] if r.kind == "end"), None))
+async def job_end(client: LanguageClient, token: str, seconds: float = 20) -> types.WorkDoneProgressEnd:
+    return await until(lambda: next((r for r in client.progress_reports[token] if r.kind == "end"), None), seconds)
 
 
 def result_for(client: LanguageClient, path: Path, kernel: str = "vector_add"):
@@ -248,3 +258,19 @@ async def test_a_failing_job_ends_with_a_message_and_the_server_keeps_running(cl
     assert end.message == expected
     assert (await until(lambda: message_with(client, expected))).type == types.MessageType.Error
     assert await code_action_titles(client, path)   # still answering
+
+
+async def test_profile_runs_as_a_job_beside_an_optimization(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    await open_document(client, path)
+    optimizing = await start_job(client, path)
+    profiling = await start_job(client, path, job="profile")
+    end = await job_end(client, profiling)
+    assert re.fullmatch(r"vector_add: memory-bound \(\d+\.\d{4} ms, \d+% of SOL\)", end.message), end.message
+    assert [r.message for r in client.progress_reports[profiling] if r.kind == "report"] == [
+        "profiling with Nsight Compute"]
+    said = await until(lambda: message_with(client, end.message))
+    assert said.type == types.MessageType.Info and "hover the kernel's name" in said.message
+    assert not any(r.kind == "end" for r in client.progress_reports[optimizing])   # both at once
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=optimizing))
+    await job_end(client, optimizing)

@@ -255,17 +255,18 @@ async def test_hover_shows_a_cached_profile_fast(client: LanguageClient, tmp_pat
     assert elapsed < 0.05
 
 
-async def test_optimize_without_a_gpu_says_so(client: LanguageClient, tmp_path: Path):
+@pytest.mark.parametrize("command, job", [("optimize", "optimization"), ("profile", "profiling")])
+async def test_gpu_jobs_without_a_gpu_say_so(client: LanguageClient, tmp_path: Path, command: str, job: str):
     path = copy_example(tmp_path, "row_max.cu")
     await open_document(client, path)
     shown = client.protocol.wait_for_notification_async(types.WINDOW_SHOW_MESSAGE)
     await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="optiml.optimize", arguments=[path.as_uri(), "row_max"]))
+        command=f"optiml.{command}", arguments=[path.as_uri(), "row_max"]))
     async with asyncio.timeout(20):
         message: types.ShowMessageParams = await shown
     assert message.type == types.MessageType.Error
-    assert message.message.startswith("no CUDA device available: optimization of row_max needs an NVIDIA GPU")
-    assert f"optiml optimize {path} --kernel row_max" in message.message
+    assert message.message.startswith(f"no CUDA device available: {job} of row_max needs an NVIDIA GPU")
+    assert f"optiml {command} {path} --kernel row_max" in message.message
 
 
 def measured(ms: float, speedup: float | None) -> Measurement:

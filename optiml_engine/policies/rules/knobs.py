@@ -130,7 +130,6 @@ FAST_FUNCTIONS = {"expf": "__expf", "exp10f": "__exp10f", "logf": "__logf", "log
                   "log10f": "__log10f", "sinf": "__sinf", "cosf": "__cosf", "tanf": "__tanf", "powf": "__powf",
                   "sincosf": "__sincosf"}
 FAST_MATH_TOL = 1e-4
-FAST_MATH_FLAG = "--use_fast_math"
 # fp32 math functions whose result is a float (for telling fp32 divisions apart).
 _FLOAT_FUNCTIONS = frozenset({*FAST_FUNCTIONS, *FAST_FUNCTIONS.values(), "sqrtf", "rsqrtf", "fabsf", "fmaxf",
                               "fminf", "fmaf", "tanhf", "exp2f", "floorf", "ceilf", "truncf", "roundf", "__fdividef"})
@@ -218,8 +217,9 @@ def _reciprocal_sqrt(view: KernelView, node: Node) -> Node | None:
 
 class FastMath(Rule):
     """expf/logf/sinf/... calls become their hardware approximations (__expf ...), `1/sqrtf(e)` rsqrtf(e) and
-    fp32 divisions __fdividef, when the contract's tolerance is at least 1e-4 (error bounds above); a second
-    variant compiles with --use_fast_math instead (the same approximations everywhere, denormals flushed)."""
+    fp32 divisions __fdividef, when the contract's tolerance is at least 1e-4 (error bounds above). In the source,
+    never as a compiler flag (--use_fast_math): the result is offered as a diff of the user's file, which carries no
+    flags, so a kernel measured with one would not be the kernel the user gets."""
 
     name = "fast_math"
     symptom = "compute"
@@ -273,15 +273,9 @@ class FastMath(Rule):
             return []
         body = rendered(view, view.body, self._substitute(view, {site.id for site in sites}))
         description = f"fast math intrinsics ({', '.join(sorted({self._approximation(view, s) for s in sites}))})"
-        edits = [Edit(candidate=derived(node, view.replaced([(view.body.start_byte, view.body.end_byte, body)]),
-                                        description),
-                      rule=self.name, description=description, symptom=self.symptom)]
-        if FAST_MATH_FLAG not in node.flags:
-            flagged = node.model_copy(update={"flags": [*node.flags, FAST_MATH_FLAG],
-                                              "description": f"compiled with {FAST_MATH_FLAG}"})
-            edits.append(Edit(candidate=flagged, rule=self.name, description=f"compiled with {FAST_MATH_FLAG}",
-                              symptom=self.symptom))
-        return edits
+        return [Edit(candidate=derived(node, view.replaced([(view.body.start_byte, view.body.end_byte, body)]),
+                                       description),
+                     rule=self.name, description=description, symptom=self.symptom)]
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The built-in templates: one module per family, each exporting `TEMPLATES` (instances of templates.base.Template).
 
 `TemplatePolicy` proposes, for every template that recognizes the node's kernel, a few feasible instances spread
-over its space; `tune.tune` searches a space by measurement.
+over its space; on a node that is itself one of its instances, the neighbours of that instance's parameters (one
+parameter one value up or down), so that the search tree carries each template's own local search. `tune.tune`
+searches a space by measurement outside the tree (the templates bench).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import pkgutil
 from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, Policy, PolicyContext
 from optiml_engine.policies.kernel_view import KernelView
-from optiml_engine.policies.templates.base import Compiler, Template, TemplateMatch
+from optiml_engine.policies.templates.base import Compiler, Params, Template, TemplateMatch
+from optiml_engine.policies.templates.tune import neighbours
 
 
 def all_templates() -> list[Template]:
@@ -40,14 +43,29 @@ class TemplatePolicy(Policy):
         self.templates = templates if templates is not None else all_templates()
         self.per_template = per_template
         self.compile = compile
+        self.instances: dict[str, tuple[Template, TemplateMatch, Params]] = {}
 
     def propose(self, node: Candidate, context: PolicyContext) -> list[Edit]:
-        """Each matching template's default instances that pass both prunings (arithmetic, compile report)."""
-        edits = []
-        for template, match in matches(node, self.templates):
-            for params in template.defaults(match, context.device, self.per_template):
-                instance = template.instance(match, params, context.device, self.compile)
-                if instance.pruned is None:
-                    edits.append(Edit(candidate=instance.candidate, rule=template.name,
-                                      description=instance.candidate.description, symptom=template.symptom))
-        return edits
+        """For an instance this policy made: its feasible neighbours. Otherwise each matching template's default
+        instances. Both pass the two prunings (arithmetic, compile report)."""
+        made = self.instances.get(node.unit.text)
+        if made is not None:
+            template, match, params = made
+            points = neighbours(template.feasible_space(match, context.device), params)
+            return self.edits(template, match, points, context, f"a neighbour of {template.describe(params)}")
+        return [edit for template, match in matches(node, self.templates)
+                for edit in self.edits(template, match, template.defaults(match, context.device, self.per_template),
+                                       context, None)]
+
+    def edits(self, template: Template, match: TemplateMatch, points: list[Params], context: PolicyContext,
+              why: str | None) -> list[Edit]:
+        found = []
+        for params in points:
+            instance = template.instance(match, params, context.device, self.compile)
+            if instance.pruned is None:
+                # Remembered by kernel text: a node of the tree carries no provenance, and rendering is deterministic.
+                self.instances[instance.candidate.unit.text] = (template, match, params)
+                found.append(Edit(candidate=instance.candidate, rule=template.name,
+                                  description=f"{instance.candidate.description} ({why})" if why
+                                  else instance.candidate.description, symptom=template.symptom))
+        return found
