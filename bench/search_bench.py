@@ -110,6 +110,7 @@ def run_example(path: Path, evaluator: Evaluator, short: Evaluator, seconds: flo
            "accepted": result.accepted, "notes": result.notes, "final": summary(result.final),
            "sanitizer": [r.model_dump() for r in result.sanitizer],
            "trajectory": [f"{step.rule}: {step.description}" for step in result.trajectory],
+           "search_best": summary(result.best),
            "single": {k: v for k, v in single.items() if k != "candidate"}, "versus_single": None, "applied": None}
     if result.accepted:
         # The kernel the diff gives the user, not the search's in-memory candidate.
@@ -118,10 +119,20 @@ def run_example(path: Path, evaluator: Evaluator, short: Evaluator, seconds: flo
                                                     fresh_seed=evaluator.verify.seed + 104729))
         if "candidate" in single:
             row["versus_single"] = summary(evaluator.evaluate(applied, reference, incumbent=single["candidate"]))
-    final = row["applied"] or row["naive"]
     print(f"{path.stem}: {result.stop_reason}; {result.evaluated} candidates in {search_seconds:.0f} s; "
-          f"time/SOL {final['time_over_sol']}", flush=True)
+          f"time/SOL {offered_time_over_sol(row):.2f}", flush=True)
     return row
+
+
+def offered_time_over_sol(row: dict) -> float:
+    """The offered kernel's time over its floor, from its timing beside the best single edit (a kernel of like speed)
+    where there is one: beside the naive kernel, up to hundreds of times slower, a fast kernel's runs can spread by a
+    third (dot_atomic: 0.109 ms +- 0.044 there, +- 0.0006 beside its peer; bench/results/interleave-h100.md); else
+    beside the naive kernel; the naive kernel's own where nothing was offered."""
+    for measured in (row["versus_single"], row["applied"], row["naive"]):
+        if measured and measured["time_over_sol"] is not None:
+            return measured["time_over_sol"]
+    raise ValueError(f"{row['kernel']}: no time over SOL")
 
 
 def ratio(value: float | None, digits: int = 2) -> str:
@@ -134,18 +145,17 @@ def markdown(result: dict) -> str:
              "Naive and search times are this run's; 'vs best single edit' times the kernel the diff gives "
              "(re-parsed from the result's file text) interleaved with the best one-rule or tuned-template rewrite "
              "of the same run (median of per-pair ratios, 95% interval).", "",
-             "| kernel | naive time/SOL | search time/SOL | speedup vs naive | best single edit | vs best single edit | "
+             "| kernel | naive time/SOL | offered time/SOL | speedup vs naive | best single edit | vs best single edit | "
              "candidates (rejected) | cand/min | time to 90% | search s | stop | sanitizer |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in result["examples"]:
         applied, versus, single = row["applied"], row["versus_single"], row["single"]
-        final = applied or row["naive"]
         against = "-" if versus is None or versus["speedup"] is None else (
             f"{versus['speedup']:.2f}x ({versus['speedup_ci'][0]:.2f}-{versus['speedup_ci'][1]:.2f})")
         clean = "clean" if row["sanitizer"] and all(r["ok"] for r in row["sanitizer"]) else (
             "-" if not row["sanitizer"] else "errors")
         lines.append(
-            f"| {row['kernel']} | {ratio(row['naive']['time_over_sol'])} | {ratio(final['time_over_sol'])} | "
+            f"| {row['kernel']} | {ratio(row['naive']['time_over_sol'])} | {ratio(offered_time_over_sol(row))} | "
             f"{ratio(applied['speedup'] if applied else 1.0)} | {single.get('rule', '-')} | {against} | "
             f"{row['evaluated']} ({row['rejected']}) | {row['candidates_per_minute'] or 0:.0f} | "
             f"{'-' if row['time_to_90_percent_s'] is None else format(row['time_to_90_percent_s'], '.0f') + ' s'} | "
@@ -158,7 +168,7 @@ def union(results: list[dict]) -> str:
     rows = [row for result in results for row in result["examples"]]
     if not rows:
         return ""
-    finals = [(row["applied"] or row["naive"])["time_over_sol"] for row in rows]
+    finals = [offered_time_over_sol(row) for row in rows]
     beaten = [row["kernel"] for row in rows if row["versus_single"] and row["versus_single"]["speedup_ci"]
               and row["versus_single"]["speedup_ci"][0] > 1.0]
     slower = [row["kernel"] for row in rows if row["applied"] and row["applied"]["speedup"] < 1.0]
@@ -167,7 +177,8 @@ def union(results: list[dict]) -> str:
     searched = sum(row["search_seconds"] for row in rows)
     return "\n".join([
         f"## Over {len(rows)} examples ({len(results)} run(s))", "",
-        f"- geomean time/SOL of the kernel offered (the naive one where nothing was accepted): "
+        f"- geomean time/SOL of the kernel offered (the naive one where nothing was accepted; see "
+        f"offered_time_over_sol in bench/search_bench.py for which timing): "
         f"{math.exp(sum(math.log(f) for f in finals) / len(finals)):.3f}x",
         f"- faster than the best single edit (95% interval above 1): {len(beaten)} of {len(rows)}: "
         f"{', '.join(beaten) or 'none'}",
