@@ -197,6 +197,15 @@ class Contract(Frozen):
         return [a.param for a in self.arrays] + [s.param for s in self.scalars]
 
 
+class ReferenceOracle(Frozen):
+    """A contract's `reference:` written as NumPy expressions (oracle.py): for each compared array, its expected
+    contents as an expression over the inputs, the size symbols and the scalars. The verifier compares the kernel's
+    outputs with these instead of with another kernel's."""
+
+    outputs: dict[str, str]   # out/inout array param -> expression text
+    text: str                 # the `reference:` value as written (its identity in caches)
+
+
 class ResolvedContract(Frozen):
     """A contract evaluated at one size binding (contract.resolve): everything a launch needs, as numbers."""
 
