@@ -78,7 +78,8 @@ def vocabulary(xp: Any) -> dict[str, Callable[..., Any]]:
         "sigmoid": lambda a: 1.0 / (1.0 + xp.exp(-a)),
         "relu": lambda a: xp.maximum(a, 0.0),
         "sum": _reduction(xp, "sum"), "mean": _reduction(xp, "mean"), "max": _reduction(xp, "max"),
-        "min": _reduction(xp, "min"), "argmax": _argmax(xp),
+        "min": _reduction(xp, "min"), "var": _reduction(xp, "var"), "argmax": _argmax(xp),
+        "ones": lambda *shape: xp.ones(shape),
         "norm": lambda a, axis=None: xp.sqrt(xp.sum(a * a, axis=axis, keepdims=True)),
         "logsumexp": logsumexp,
         "softmax": lambda a, axis: xp.exp(a - softmax_shift(a, axis)) / xp.sum(
