@@ -378,5 +378,41 @@ def optimize(
         out.print(f"wrote {path}")
 
 
+@app.command()
+def generate(
+    intent: Annotated[str, typer.Argument(help='what the kernel computes, e.g. "row-wise softmax of x (rows x cols) into y"')],
+    output: Annotated[Path, typer.Option("--output", "-o", help="CUDA file to write (appended to when it exists)")],
+    arch: Annotated[str, typer.Option(help="architecture of the compile check")] = "sm_90",
+) -> None:
+    """Write a first kernel for an intent: kernel, @optiml contract and NumPy reference oracle, compile-checked.
+    `optiml check FILE` then verifies it against the oracle on a GPU, and `optiml optimize FILE` makes it fast."""
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.generate.families import generate_kernel
+    from optiml_engine.generate.intent import parse_intent
+    from optiml_engine.gpu.compile import compile_nvrtc
+
+    try:
+        spec = parse_intent(intent)
+    except OptimlError as exc:
+        raise fail(str(exc))
+    generated = generate_kernel(spec)
+    before = output.read_text(encoding="utf-8") if output.exists() else ""
+    text = before + ("\n" if before and not before.endswith("\n") else "") + ("\n" if before else "") + generated.text
+    document = CudaDocument(text, str(output))
+    candidate = original_candidate(document, generated.kernel)
+    result = compile_nvrtc(candidate.unit, arch=arch)
+    if not result.ok:   # a generator defect, never the user's: say so rather than write a broken file
+        raise fail(f"{output}: error: the generated kernel {generated.kernel} does not compile: {result.log.strip()}")
+    output.write_text(text, encoding="utf-8")
+    out.print(f"[bold]{spec.family}[/] / {spec.operation}: kernel {generated.kernel} "
+              f"({' '.join(f'{k}={v}' for k, v in spec.sizes.items())}, {spec.dtype})")
+    for choice in spec.assumed:
+        out.print(f"  assumed: {choice}", markup=False)
+    out.print(f"  reference: {generated.reference}", markup=False)
+    usage = result.resources
+    out.print(f"wrote {output}: compiles ({result.compiler_version}, {arch}, {usage.registers if usage else '?'} "
+              f"registers); next: optiml check {output}, optiml optimize {output}", markup=False)
+
+
 if __name__ == "__main__":
     app()

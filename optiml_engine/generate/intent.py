@@ -115,7 +115,7 @@ WIDTH = re.compile(r"(?<![\w.])(\d)\s*(?:x\s*\d\s+|-?point\b|-?tap\b|-wide\b|\s+
 EPS = re.compile(r"\b(?:eps|epsilon)\s*(?:=|:|of)?\s*([0-9.]+(?:e-?\d+)?)", re.IGNORECASE)
 ASSIGNMENT = re.compile(r"(?<![\w=<>!])([A-Za-z_]\w*)\s*=\s*(?!=)([^,;]+)")
 NAME_AFTER = re.compile(r"\b(?:of|from|over|on|in|to)\s+(?:the |a |an )?(?:input |matrix |vector |tensor |array |"
-                        r"image |signal |keys |values |data )?([A-Za-z_]\w*)")
+                        r"image |signal |keys |values )?([A-Za-z_]\w*)")
 OUTPUT_AFTER = re.compile(r"(?:\binto|\bto|->|\bas|\bstore (?:it |the result )?in|\bwrite (?:to|into))\s+"
                           r"(?:the |an? )?(?:output |array |vector |matrix )?([A-Za-z_]\w*)")
 PERMUTATION = re.compile(r"\(?\s*(\d)\s*,\s*(\d)\s*,\s*(\d)\s*\)?")
@@ -124,10 +124,26 @@ PERMUTATION = re.compile(r"\(?\s*(\d)\s*,\s*(\d)\s*,\s*(\d)\s*\)?")
 STOP = set("""a an the each every all per row rows column columns col cols element elements matrix matrices vector
 vectors tensor array image signal value values entry entries float floats double doubles int ints integer integers
 fp32 fp64 single it its of into to from over on in with and by as is are along last first axis axes dim dims
-dimension dimensions size sizes length n m k shape elementwise element-wise wise input output result results data
+dimension dimensions size sizes length n m k shape elementwise element-wise wise input output result results
 keys key bins bin width point points filter weights weight kernel stencil convolution transpose sum mean max min
 norm softmax batch that this these those so then be for x_ where compute computes computing apply applies take get
 product total number numbers items""".split())
+
+
+INTENT_COMMENT = re.compile(r"^[ \t]*//[ \t]*@optiml[ \t]+generate:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class IntentComment:
+    line: int                 # 0-based line of the `// @optiml generate: ...` comment
+    intent: str
+
+
+def intent_comments(text: str) -> list[IntentComment]:
+    """Every `// @optiml generate: <intent>` line of a file. The generated kernel goes below it after a blank line:
+    a contract block directly under the comment would be read as part of this `// @optiml` comment run."""
+    return [IntentComment(text.count("\n", 0, match.start()), match.group(1))
+            for match in INTENT_COMMENT.finditer(text)]
 
 
 def parse_intent(intent: str) -> KernelSpec:
@@ -315,7 +331,7 @@ def _reduction(text: str, found: Operation, dtype: str | None, understood: list[
 
 def _row_normalization(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
     assumed: list[str] = []
-    if COLUMN_WORDS.search(text):
+    if COLUMN_WORDS.search(text) or re.search(r"\bcolumn\b", text, re.IGNORECASE):
         raise IntentError(f"{found.operation} over columns is not generated", understood,
                           f"{found.operation} over each row (the last dimension)")
     sizes = _two_dimensions(text, assumed)
