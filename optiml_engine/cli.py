@@ -386,24 +386,21 @@ def generate(
 ) -> None:
     """Write a first kernel for an intent: kernel, @optiml contract and NumPy reference oracle, compile-checked.
     `optiml check FILE` then verifies it against the oracle on a GPU, and `optiml optimize FILE` makes it fast."""
-    from optiml_engine.candidate import original_candidate
-    from optiml_engine.generate.families import generate_kernel
+    from optiml_engine.generate.families import compile_check, generate_kernel
     from optiml_engine.generate.intent import parse_intent
-    from optiml_engine.gpu.compile import compile_nvrtc
 
     try:
         spec = parse_intent(intent)
     except OptimlError as exc:
         raise fail(str(exc))
     generated = generate_kernel(spec)
-    before = output.read_text(encoding="utf-8") if output.exists() else ""
-    text = before + ("\n" if before and not before.endswith("\n") else "") + ("\n" if before else "") + generated.text
-    document = CudaDocument(text, str(output))
-    candidate = original_candidate(document, generated.kernel)
-    result = compile_nvrtc(candidate.unit, arch=arch)
+    result = compile_check(generated, arch)
     if not result.ok:   # a generator defect, never the user's: say so rather than write a broken file
         raise fail(f"{output}: error: the generated kernel {generated.kernel} does not compile: {result.log.strip()}")
-    output.write_text(text, encoding="utf-8")
+    before = output.read_text(encoding="utf-8") if output.exists() else ""
+    if before:
+        before = before.rstrip("\n") + "\n\n"
+    output.write_text(before + generated.text, encoding="utf-8")
     out.print(f"[bold]{spec.family}[/] / {spec.operation}: kernel {generated.kernel} "
               f"({' '.join(f'{k}={v}' for k, v in spec.sizes.items())}, {spec.dtype})")
     for choice in spec.assumed:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from optiml_engine.candidate import original_candidate
 from optiml_engine.generate.intent import ELEMENTWISE_FUNCTIONS, INTENT
-from optiml_engine.model import GeneratedKernel, KernelSpec
+from optiml_engine.gpu.compile import compile_nvrtc
+from optiml_engine.model import CompileResult, GeneratedKernel, KernelSpec
+from optiml_engine.source.parse import CudaDocument
 from optiml_engine.source.expr import Binary, Call, Expr, Name, Neg, Num, parse_expr
 
 CTYPES = {"float32": "float", "float64": "double", "int32": "int"}
@@ -42,6 +45,14 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
+
+
+def compile_check(generated: GeneratedKernel, arch: str = "sm_90") -> CompileResult:
+    """The generated kernel compiled alone (NVRTC), its contract and oracle parsed on the way: a failure here is a
+    generator defect, which the callers report instead of writing the kernel."""
+    document = CudaDocument(generated.text, f"<generated {generated.kernel}>")
+    candidate = original_candidate(document, generated.kernel)
+    return compile_nvrtc(candidate.unit, arch=arch)
 
 
 def render(spec: KernelSpec, draft: Draft) -> str:
