@@ -4,7 +4,12 @@ intents outside the families answered with what is supported."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy
 import pytest
@@ -18,79 +23,8 @@ from optiml_engine.model import OptimlError, ReferenceOracle
 from optiml_engine.oracle import oracle_outputs
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.parse import CudaDocument
-
-# (intent, family, operation, sizes, inputs, output, extra spec fields)
-INTENTS = [
-    ("row-wise softmax of x (rows x cols, float) into y", "row_normalization", "softmax",
-     {"rows": 16384, "cols": 1024}, ["x"], "y", {}),
-    ("softmax over the last dimension of a 4096x1024 matrix", "row_normalization", "softmax",
-     {"rows": 4096, "cols": 1024}, ["x"], "y", {}),
-    ("log-softmax of each row of logits, 8192 x 512", "row_normalization", "log_softmax",
-     {"rows": 8192, "cols": 512}, ["logits"], "y", {}),
-    ("logsumexp of every row of x (rows x cols)", "row_reduction", "logsumexp",
-     {"rows": 16384, "cols": 1024}, ["x"], "out", {}),
-    ("layernorm over rows of x, 65536 x 1024, eps 1e-5", "row_normalization", "layernorm",
-     {"rows": 65536, "cols": 1024}, ["x"], "y", {"scalars": {"eps": 1e-5}}),
-    ("RMSNorm each row of a 16384x4096 float matrix with eps=1e-6", "row_normalization", "rmsnorm",
-     {"rows": 16384, "cols": 4096}, ["x"], "y", {"scalars": {"eps": 1e-6}}),
-    ("sum of each row of x (rows x cols)", "row_reduction", "sum", {"rows": 16384, "cols": 1024}, ["x"], "out", {}),
-    ("mean of every column of a 32768 x 2048 matrix", "column_reduction", "mean",
-     {"rows": 32768, "cols": 2048}, ["x"], "out", {}),
-    ("column-wise minimum of data (rows x cols) into colmin", "column_reduction", "min",
-     {"rows": 16384, "cols": 1024}, ["data"], "colmin", {}),
-    ("L2 norm of each row of x, 4096 by 4096", "row_reduction", "l2norm", {"rows": 4096, "cols": 4096}, ["x"],
-     "out", {}),
-    ("argmax per row of scores (rows x cols)", "row_reduction", "argmax", {"rows": 16384, "cols": 1024},
-     ["scores"], "out", {}),
-    ("I need the max of every row of a 2048x8192 double matrix", "row_reduction", "max",
-     {"rows": 2048, "cols": 8192}, ["x"], "out", {"dtype": "float64"}),
-    ("total sum of all elements of x, n = 16M floats", "global_reduction", "sum", {"n": 16 << 20}, ["x"], "out", {}),
-    ("global max of a vector of 1M floats", "global_reduction", "max", {"n": 1 << 20}, ["x"], "out", {}),
-    ("transpose a 4096x8192 float matrix", "transpose", "transpose", {"rows": 4096, "cols": 8192}, ["x"], "y", {}),
-    ("permute x of shape 64 x 512 x 256 to (0, 2, 1)", "transpose", "permute",
-     {"d0": 64, "d1": 512, "d2": 256}, ["x"], "y", {"axes": [0, 2, 1]}),
-    ("swap the first two axes of t, 128 x 64 x 512", "transpose", "permute", {"d0": 128, "d1": 64, "d2": 512},
-     ["t"], "y", {"axes": [1, 0, 2]}),
-    ("C = A @ B with A 1024x512 and B 512x2048, fp32", "gemm", "gemm", {"M": 1024, "N": 2048, "K": 512},
-     ["A", "B"], "C", {"transpose_b": False}),
-    ("matrix multiply A (2048x2048) by B^T, B stored 2048x2048", "gemm", "gemm", {"M": 2048, "N": 2048, "K": 2048},
-     ["A", "B"], "C", {"transpose_b": True}),
-    ("matrix-vector product y = A x, A is 8192 x 4096", "gemv", "gemv", {"rows": 8192, "cols": 4096}, ["A", "x"],
-     "y", {}),
-    ("y = relu(x) * 2 elementwise over n floats", "elementwise", "map", {"n": 1 << 24}, ["x"], "y",
-     {"expression": "relu(x)*2"}),
-    ("out = a * b + c for vectors of length 1M", "elementwise", "map", {"n": 1 << 20}, ["a", "b", "c"], "out",
-     {"expression": "a*b+c"}),
-    ("compute z = exp(-x*x) + sin(v) elementwise, 10M floats", "elementwise", "map", {"n": 10 << 20},
-     ["x", "v"], "z", {"expression": "exp(-x*x)+sin(v)"}),
-    ("y = x + b where b is a bias vector broadcast over rows, x is 4096 x 1024", "elementwise", "map",
-     {"rows": 4096, "cols": 1024}, ["x", "b"], "y", {"row_vectors": ["b"]}),
-    ("sigmoid of x elementwise", "elementwise", "map", {"n": 1 << 24}, ["x"], "y", {"expression": "sigmoid(x)"}),
-    ("3-point 1-D convolution of x with weights w (n = 1<<24)", "stencil", "conv1d", {"n": 1 << 24}, ["x", "w"],
-     "y", {"width": 3}),
-    ("5x5 convolution of an image 4096x4096 with a filter w", "stencil", "conv2d", {"rows": 4096, "cols": 4096},
-     ["img", "w"], "out", {"width": 5}),
-    ("3x3 box blur of img (rows x cols)", "stencil", "conv2d", {"rows": 4096, "cols": 4096}, ["img"], "out",
-     {"width": 3}),
-    ("histogram of 64M int keys into 256 bins", "histogram", "histogram", {"n": 64 << 20}, ["keys"], "bins",
-     {"width": 256}),
-    ("inclusive prefix sum of n ints", "prefix_sum", "prefix_sum", {"n": 1 << 24}, ["x"], "y", {"dtype": "int32"}),
-    ("cumulative sum of x (n = 1M floats)", "prefix_sum", "prefix_sum", {"n": 1 << 20}, ["x"], "y",
-     {"dtype": "float32"}),
-]
-
-NEGATIVE = [
-    ("sum of x (rows x cols)", "not along which axis"),
-    ("sort an array of 1M floats", "'sort' is not an operation"),
-    ("matrix multiply in fp16", "element type 'fp16' is not generated"),
-    ("histogram of keys", "without its number of bins"),
-    ("do something fast", "no supported operation"),
-    ("column softmax of x", "over columns is not generated"),
-    ("an exclusive prefix sum of x", "exclusive prefix sum is not generated"),
-    ("8-point convolution of x", "width 8"),
-    ("", "empty"),
-]
-
+from tests.intents import INTENTS, NEGATIVE
+from tests.unit.test_cli import assert_located_error, optiml
 
 def generated_document(intent: str):
     generated = generate_kernel(parse_intent(intent))
@@ -262,3 +196,58 @@ def test_reference_naming_a_kernel_still_means_that_kernel():
     document = CudaDocument(text, "k.cu")
     reference = reference_candidate(document, original_candidate(document, "k"))
     assert reference.unit.kernel == "other"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The command line and the GPU bench, as processes
+
+
+def test_cli_generate_writes_a_kernel_the_other_commands_accept(tmp_path):
+    target = tmp_path / "gen.cu"
+    run = optiml("generate", "RMSNorm each row of a 16384x4096 float matrix with eps=1e-6", "-o", str(target))
+    assert run.returncode == 0, run.stderr
+    assert "row_normalization / rmsnorm: kernel rmsnorm_rows_x" in run.stdout and "compiles" in run.stdout
+    run = optiml("generate", "y = relu(x) * 2 elementwise over n floats", "-o", str(target))
+    assert run.returncode == 0, run.stderr
+    listed = optiml("kernels", str(target))
+    assert listed.returncode == 0 and listed.stdout.count(" ok ") == 2, listed.stdout + listed.stderr
+    compiled = optiml("compile", str(target), "--kernel", "map_y")
+    assert compiled.returncode == 0, compiled.stderr
+
+
+def test_cli_generate_refuses_an_unsupported_intent_and_writes_nothing(tmp_path):
+    target = tmp_path / "gen.cu"
+    run = optiml("generate", "sort 1M floats", "-o", str(target))
+    assert_located_error(run, "'sort' is not an operation OptiML generates")
+    assert "softmax" in run.stderr and not target.exists()
+
+
+def test_bench_generates_every_kernel_then_exits_2_without_a_gpu(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    environment = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}
+    environment.pop("OPTIML_GPUS", None)
+    run = subprocess.run([sys.executable, str(root / "bench" / "generate_bench.py"), str(tmp_path)],
+                         capture_output=True, text=True, timeout=300, env=environment)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr and "error: no CUDA device" in run.stderr
+    assert len(list((tmp_path / "kernels").glob("*.cu"))) == len(INTENTS)
+    assert not (tmp_path / "generate.json").exists()
+
+
+def test_bench_table_reports_verification_and_time_over_sol():
+    spec = importlib.util.spec_from_file_location(
+        "generate_bench", Path(__file__).resolve().parents[2] / "bench" / "generate_bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    row = {"intent": "sum of each row of x", "family": "row_reduction", "kernel": "sum_rows_x", "verified": True,
+           "verdict": "ok", "reason": "", "note": "", "naive_ms": 2.5, "naive_time_over_sol": 8.0,
+           "optimized": True, "optimized_ms": 0.3125, "optimized_time_over_sol": 1.2, "speedup": 8.0}
+    wrong = {**row, "kernel": "bad", "verified": False, "verdict": "wrong", "reason": "y: relative L2 error 1",
+             "optimized": False, "optimized_ms": None, "optimized_time_over_sol": None, "speedup": None,
+             "naive_ms": None, "naive_time_over_sol": None}
+    table = bench.markdown({"device": {"name": "NVIDIA H100"}, "date": "2026-01-01", "command": bench.COMMAND,
+                            "minutes": 8, "seconds": 400, "intents": [row, wrong]})
+    assert "1/2 first kernels verified; 1 optimized kernels accepted" in table
+    assert "| 1 | sum of each row of x | row_reduction | sum_rows_x | yes | 2.5000 | 8.00x | 0.3125 | 1.20x | 8.00x |" \
+        in table
+    assert "| no (wrong) | - | - | - | - | - |" in table and "- 2 bad: y: relative L2 error 1" in table
