@@ -5,9 +5,9 @@ interleaved with the first kernel, compute-sanitizer).
 
     source scripts/gpu-env.sh; python3 bench/generate_bench.py OUT_DIR [--minutes 8]
 
-All intents share a wall-time budget (default 8 minutes, start-up included): each optimization gets an equal share
-of what is left, and when the budget is spent the remaining kernels are verified and timed only (said in the
-table). Writes OUT_DIR/kernels/*.cu, OUT_DIR/generate.json (after every intent, so a time-out keeps what was done)
+All intents share a wall-time budget (default 8 minutes, start-up included): each search gets an equal share of what
+is left after what every kernel still to come needs besides its search (`search_seconds`); when the budget is spent
+the remaining kernels are verified and timed only (said in the table). Timed launches stop after 1 s. Writes OUT_DIR/kernels/*.cu, OUT_DIR/generate.json (after every intent, so a time-out keeps what was done)
 and OUT_DIR/generate.md. Exit 2 without a GPU (the kernels are still generated and compile-checked first).
 """
 
@@ -27,17 +27,39 @@ from optiml_engine.candidate import original_candidate, reference_candidate  # n
 from optiml_engine.generate.families import compile_check, generate_kernel  # noqa: E402
 from optiml_engine.generate.intent import parse_intent  # noqa: E402
 from optiml_engine.gpu.pool import NoDevice, WorkerPool  # noqa: E402
-from optiml_engine.model import GeneratedKernel, Measurement  # noqa: E402
+from optiml_engine.model import GeneratedKernel, Measurement, TimingPolicy  # noqa: E402
 from optiml_engine.source.parse import CudaDocument  # noqa: E402
 from tests.intents import INTENTS  # noqa: E402
 
 COMMAND = "source scripts/gpu-env.sh; python3 bench/generate_bench.py $OUT"
-RESERVE_S = 20.0            # kept back from the optimizations' shares for the last kernels' verification
-MIN_SEARCH_S = 4.0          # below this, a search cannot evaluate a candidate: the kernel is only verified
+# Seconds an optimization spends outside its search (the first kernel verified and timed, the best verified again
+# on fresh inputs interleaved with it, compute-sanitizer memcheck and racecheck), and a kernel verified and timed
+# alone: what the budget keeps back for each kernel still to come.
+OVERHEAD_S = 14.0
+VERIFY_S = 5.0
+MIN_SEARCH_S = 4.0          # below this a search evaluates hardly a candidate: the kernel is verified and timed only
+MAX_SEARCH_S = 20.0
+RESERVE_S = 10.0
+# Timed launches stop after 1 s (3 s by default): the budget goes to candidates rather than to tighter intervals.
+TIMING = TimingPolicy(max_seconds=1.0)
+
+
+def search_seconds(now: float, deadline: float, remaining: int) -> float | None:
+    """This kernel's search time: an equal share of what the kernels still to come leave for searching, at least
+    MIN_SEARCH_S while the budget allows the others to be verified; None when only verification fits."""
+    left = deadline - now - RESERVE_S
+    share = left / remaining - OVERHEAD_S
+    if share >= MIN_SEARCH_S:
+        return min(share, MAX_SEARCH_S)
+    if left - VERIFY_S * (remaining - 1) >= OVERHEAD_S + MIN_SEARCH_S:
+        return MIN_SEARCH_S
+    return None
 
 
 def generated_kernels(out: Path) -> list[tuple[str, GeneratedKernel, Path]]:
-    """Every intent's kernel, compile-checked (NVRTC) and written to OUT/kernels; CPU only."""
+    """Every intent's kernel, compile-checked (NVRTC) and written to OUT/kernels; CPU only. In the order they are
+    measured: one kernel of each family, then a second of each, ...: when the budget runs out, the kernels left
+    only verified are spread over the families."""
     (out / "kernels").mkdir(parents=True, exist_ok=True)
     kernels = []
     for number, (intent, *_) in enumerate(INTENTS, 1):
@@ -48,7 +70,12 @@ def generated_kernels(out: Path) -> list[tuple[str, GeneratedKernel, Path]]:
         path = out / "kernels" / f"{number:02d}_{generated.kernel}.cu"
         path.write_text(generated.text)
         kernels.append((intent, generated, path))
-    return kernels
+    per_family: dict[str, int] = {}
+    order = []
+    for position, (_, generated, _) in enumerate(kernels):
+        per_family[generated.spec.family] = per_family.get(generated.spec.family, 0) + 1
+        order.append((per_family[generated.spec.family], position))
+    return [kernels[position] for _, position in sorted(order)]
 
 
 def timing_fields(prefix: str, measurement: Measurement | None) -> dict:
@@ -79,33 +106,35 @@ def main() -> int:
 
     rows: list[dict] = []
     with pool:
-        evaluator = Evaluator(pool, use_cache=False)
+        evaluator = Evaluator(pool, timing=TIMING, use_cache=False)
         result = {"device": pool.devices[0].model_dump(), "command": COMMAND, "minutes": args.minutes,
+                  "timing": TIMING.model_dump(),
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                   "intents": rows}
         policies = default_policies(False)
         for index, (intent, generated, path) in enumerate(kernels):
             started = time.monotonic()
             document = CudaDocument(path.read_text(), str(path.relative_to(args.out)))
-            first = original_candidate(document, generated.kernel)
-            naive = evaluator.evaluate(first, reference_candidate(document, first))
             row = {"intent": intent, "family": generated.spec.family, "operation": generated.spec.operation,
                    "kernel": generated.kernel, "sizes": generated.spec.sizes, "reference": generated.reference,
-                   "verified": naive.ok, "verdict": naive.verdict, "reason": naive.reason,
-                   **timing_fields("naive", naive), "optimized": False, "optimized_ms": None,
-                   "optimized_time_over_sol": None, "speedup": None, "evaluated": 0, "note": ""}
-            share = (deadline - time.monotonic() - RESERVE_S) / (len(kernels) - index)
-            if naive.ok and share >= MIN_SEARCH_S:
+                   "optimized": False, "optimized_ms": None, "optimized_time_over_sol": None, "speedup": None,
+                   "evaluated": 0, "search_s": None, "note": ""}
+            seconds = search_seconds(started, deadline, len(kernels) - index)
+            if seconds is None:
+                first = original_candidate(document, generated.kernel)
+                naive = evaluator.evaluate(first, reference_candidate(document, first))
+                row["note"] = "time budget spent: verified and timed only"
+            else:
                 optimization = optimize(document, generated.kernel, evaluator, policies,
-                                        SearchBudget(candidates=40, seconds=share), SearchConfig(parallel=len(pool.workers)),
-                                        profile=False)
+                                        SearchBudget(candidates=40, seconds=seconds),
+                                        SearchConfig(parallel=len(pool.workers)), profile=False)
+                naive = optimization.original
                 row.update(evaluated=optimization.evaluated, note="; ".join(optimization.notes),
-                           optimized=optimization.accepted, stop=optimization.stop_reason)
+                           optimized=optimization.accepted, stop=optimization.stop_reason, search_s=round(seconds, 1))
                 if optimization.accepted:
                     row.update(**timing_fields("optimized", optimization.final), speedup=optimization.speedup)
-            elif naive.ok:
-                row["note"] = "time budget spent: verified and timed only"
-            row["seconds"] = round(time.monotonic() - started, 1)
+            row.update(verified=naive.ok, verdict=naive.verdict, reason=naive.reason, **timing_fields("naive", naive),
+                       seconds=round(time.monotonic() - started, 1))
             rows.append(row)
             print(f"{generated.kernel}: {naive.verdict}, naive {row['naive_ms']}, optimized {row['optimized_ms']} "
                   f"({row['seconds']} s)", flush=True)
@@ -132,9 +161,9 @@ def markdown(result: dict) -> str:
     lines = [f"# Generation from intents on {result['device']['name']} ({result['date']})", "",
              f"Command: `{result['command']}` ({result['minutes']:g}-minute budget for all intents, "
              f"{result.get('seconds', 0):.0f} s taken). Each first kernel verified against its NumPy reference "
-             f"oracle (3 fresh-seed trials at every contract size) and timed; then `optimize` with an equal share of "
-             f"the time left (final check on fresh inputs, interleaved timing, compute-sanitizer). time/SOL: median "
-             f"time over the speed-of-light floor.", "",
+             f"oracle (3 fresh-seed trials at every contract size) and timed (cold L2, CUDA events, at most 1 s of "
+             f"launches); then `optimize` with a share of the time left (final check on fresh inputs, interleaved "
+             f"timing, compute-sanitizer). time/SOL: median time over the speed-of-light floor.", "",
              f"{verified}/{len(rows)} first kernels verified; {optimized} optimized kernels accepted.", "",
              "| # | intent | family | kernel | verified | naive ms | naive time/SOL | optimized ms | optimized time/SOL "
              "| speedup |",

@@ -163,7 +163,9 @@ def reference_outputs(device: Device, job: EvaluateJob, binding: dict[str, int],
                       inputs: dict[str, Any]) -> dict[str, Any]:
     """The reference's outputs for one input set, computed once and kept while memory allows."""
     reference = job.reference
-    identity = reference.text if isinstance(reference, ReferenceOracle) else reference.key
+    # An oracle's outputs depend on its text and on how the contract fills the inputs it reads.
+    identity = (reference.text, repr(job.candidate.contract.arrays)) if isinstance(reference, ReferenceOracle) \
+        else reference.key
     key = (identity, tuple(sorted(binding.items())), seed)
     if key in device.references:
         device.references.move_to_end(key)

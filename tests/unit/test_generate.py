@@ -234,11 +234,39 @@ def test_bench_generates_every_kernel_then_exits_2_without_a_gpu(tmp_path):
     assert not (tmp_path / "generate.json").exists()
 
 
-def test_bench_table_reports_verification_and_time_over_sol():
+def generate_bench():
     spec = importlib.util.spec_from_file_location(
         "generate_bench", Path(__file__).resolve().parents[2] / "bench" / "generate_bench.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+@pytest.mark.parametrize("overhead_s", [10.0, 14.0, 20.0])
+def test_bench_schedule_fits_eight_minutes_when_kernels_cost_what_it_assumes(overhead_s):
+    """Kernels costing OVERHEAD_S (or less, or more) besides their search: the searches shrink to fit, and all
+    intents end within the budget (a search may overrun its time by one candidate: counted as 3 s)."""
+    bench = generate_bench()
+    now, deadline, optimized = 20.0, 480.0, 0
+    for index in range(len(INTENTS)):
+        seconds = bench.search_seconds(now, deadline, len(INTENTS) - index)
+        if seconds is None:
+            now += bench.VERIFY_S
+        else:
+            assert bench.MIN_SEARCH_S <= seconds <= bench.MAX_SEARCH_S
+            now += overhead_s + seconds + 3.0
+            optimized += 1
+    assert now <= deadline and optimized >= 10
+
+
+def test_bench_measures_one_kernel_of_each_family_first(tmp_path):
+    order = [generated.spec.family for _, generated, _ in generate_bench().generated_kernels(tmp_path)]
+    families = len(set(order))
+    assert len(set(order[:families])) == families == 11
+
+
+def test_bench_table_reports_verification_and_time_over_sol():
+    bench = generate_bench()
     row = {"intent": "sum of each row of x", "family": "row_reduction", "kernel": "sum_rows_x", "verified": True,
            "verdict": "ok", "reason": "", "note": "", "naive_ms": 2.5, "naive_time_over_sol": 8.0,
            "optimized": True, "optimized_ms": 0.3125, "optimized_time_over_sol": 1.2, "speedup": 8.0}
