@@ -67,6 +67,7 @@ OPERATIONS = (
     Operation("gemv", "gemv", _words("gemv", r"matrix[- ]vector", "mat-?vec", r"matrix times (?:a )?vector")),
     Operation("gemm", "gemm", _words("gemm", "sgemm", "matmul", r"mat-?mul", r"matrix[- ]multipl\w*",
                                      r"matrix (?:matrix )?products?", r"multiply (?:two )?matrices",
+                                     r"multiply (?:the )?matrix \w+ (?:\([^)]*\) )?(?:by|with|and) (?:the )?matrix",
                                      r"(?<=\w )@(?= \w)")),
     Operation("transpose", "permute", _words(r"permut\w*", r"swap (?:the )?(?:last two |first two )?(?:axes|dims?|dimensions)")),
     Operation("transpose", "transpose", _words(r"transpos\w*")),
@@ -108,12 +109,17 @@ SHAPE_SYMBOLS = {"rows", "cols", "columns", "M", "N", "K", "m", "n", "k", "B", "
                  "width", "channels"}
 COMPACT_SHAPE = re.compile(r"(?<!\w)([A-Z])x([A-Z])(?:x([A-Z]))?(?!\w)")   # MxK, MxNxK
 ASSIGNED_SIZE = re.compile(rf"\b(n|N|M|K|rows|cols|length|size|bins)\s*(?:=|:|is)\s*({_NUMBER})", re.IGNORECASE)
+ROWS_OF = re.compile(rf"({_NUMBER})\s+rows\s+(?:of|with|and|by|x)\s+({_NUMBER})(?:\s+(?:columns|cols|elements))?",
+                     re.IGNORECASE)
 COUNT = re.compile(rf"({_NUMBER})\s*(?:floats|doubles|ints|elements|values|keys|items|entries|integers|numbers)\b")
 LENGTH = re.compile(rf"(?:length|size|of|with)\s+({_NUMBER})(?!\s*(?:x|×|by|\*)\s*\w)\b")
 BINS = re.compile(rf"({_NUMBER})\s*bins\b|\bbins\s*=\s*({_NUMBER})")
 WIDTH = re.compile(r"(?<![\w.])(\d)\s*(?:x\s*\d\s+|-?point\b|-?tap\b|-wide\b|\s+wide\b)|\bwidth\s*=?\s*(\d)|\bradius\s*=?\s*(\d)")
 EPS = re.compile(r"\b(?:eps|epsilon)\s*(?:=|:|of)?\s*([0-9.]+(?:e-?\d+)?)", re.IGNORECASE)
-ASSIGNMENT = re.compile(r"(?<![\w=<>!])([A-Za-z_]\w*)\s*=\s*(?!=)([^,;]+)")
+ASSIGNMENT = re.compile(r"(?<![\w=<>!])([A-Za-z_]\w*)\s*=\s*(?!=)([^;]+)")
+# What may follow an elementwise formula: the end, punctuation, or a word that starts the rest of the sentence.
+FORMULA_END = re.compile(r"\s*(?:$|[,.;(:]|(?:elementwise|element-wise|for|over|where|with|on|in|of|across|per|"
+                         r"broadcast\w*|and|using|given|if|as|when|n\b)\b)", re.IGNORECASE)
 NAME_AFTER = re.compile(r"\b(?:of|from|over|on|in|to)\s+(?:the |a |an )?(?:input |matrix |vector |tensor |array |"
                         r"image |signal |keys |values )?([A-Za-z_]\w*)")
 OUTPUT_AFTER = re.compile(r"(?:\binto|\bto|->|\bas|\bstore (?:it |the result )?in|\bwrite (?:to|into))\s+"
@@ -146,6 +152,23 @@ def intent_comments(text: str) -> list[IntentComment]:
             for match in INTENT_COMMENT.finditer(text)]
 
 
+# Words that change what an operation computes ("sum of absolute values", "normalize each row to unit norm"): outside
+# an elementwise formula, no family computes them, so they are refused rather than ignored.
+MODIFIERS = _words("abs", "absolute", "squares?", "squared", "exp", "exponentials?", "logs?", "logarithms?",
+                   "negatives?", "negated", "weighted", "masked", "scaled", "normali[sz]e[sd]?", "normali[sz]ing",
+                   "unit", "clipped", "sorted", "plus", "minus", "times", "divided", "except", "nonzero")
+
+
+def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> None:
+    rest = found.pattern.sub(" ", text)
+    rest = re.sub(r"matrix times (?:a )?vector|root[- ]mean[- ]square", " ", rest, flags=re.IGNORECASE)
+    if modifier := MODIFIERS.search(rest):
+        raise IntentError(f"'{modifier.group(0)}' changes what {found.operation.replace('_', ' ')} computes, and "
+                          f"OptiML generates the operation only as listed", understood,
+                          f"the plain operation, or an elementwise formula (y = ...) for a transform; supported: "
+                          f"{SUPPORTED}")
+
+
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for; an IntentError when it is ambiguous or outside the families."""
     text = " ".join(intent.split())
@@ -166,6 +189,7 @@ def parse_intent(intent: str) -> KernelSpec:
             "no supported operation recognized"
         raise IntentError(problem, understood, f"one of: {SUPPORTED}")
     understood.append(f"operation {found.operation.replace('_', ' ')}")
+    _refuse_modifiers(text, found, understood)
     builder = {
         "row_reduction": _reduction, "row_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
@@ -224,10 +248,14 @@ def _shapes(text: str) -> list[list[str]]:
     found = []
     for match in COMPACT_SHAPE.finditer(text):
         found.append((match.start(), [d for d in match.groups() if d]))
-    for match in SHAPE.finditer(text):
+    position = 0
+    while match := SHAPE.search(text, position):
         dims = [d.strip() for d in match.groups() if d]
         if all(_is_number(d) or d in SHAPE_SYMBOLS for d in dims):
             found.append((match.start(), dims))
+            position = match.end()
+        else:   # prose before a shape ('norm x 4096x4096'): look again from the next character
+            position = match.start() + 1
     return [dims for _, dims in sorted(found)]
 
 
@@ -253,6 +281,8 @@ def _two_dimensions(text: str, assumed: list[str], symbols: tuple[str, str] = ("
     """rows x cols from the first 2-D shape (other than `skip`, a filter's); symbolic dims ('rows x cols') take
     the default benchmark size. None when the intent writes no 2-D shape."""
     shapes = [s for s in _shapes(text) if len(s) == 2 and s != skip]
+    if not shapes and (rows_of := ROWS_OF.search(text)):
+        shapes = [[rows_of.group(1), rows_of.group(2)]]
     assigned = _assigned_sizes(text)
     if not shapes:
         if all(s in assigned for s in symbols):
@@ -407,6 +437,9 @@ def _gemm(text: str, found: Operation, dtype: str | None, understood: list[str])
     elif len(shapes) == 1 and shapes[0][0] == shapes[0][1] and _is_number(shapes[0][0]):
         sizes = {s: number(shapes[0][0]) for s in "MNK"}
         assumed.append(f"square matrices: M=N=K={sizes['M']}")
+    elif not shapes and (single := re.search(rf"(?<![\w.])({_NUMBER})(?![\w.])", text)):
+        sizes = {s: number(single.group(1)) for s in "MNK"}
+        assumed.append(f"square matrices: M=N=K={sizes['M']}")
     else:
         sizes = dict(DEFAULT_SIZES["gemm"])
         assumed.append("M=N=K=2048 (benchmark size; the intent gives no shapes)")
@@ -509,25 +542,33 @@ def _prefix_sum(text: str, found: Operation, dtype: str | None, understood: list
 
 
 def _elementwise_assignment(text: str) -> tuple[str, str] | None:
-    """`target = formula` where the formula parses and reads at least one array (not 'eps = 1e-5', 'n = 1M')."""
+    """`target = formula` where the formula parses, reads at least one array (not 'eps = 1e-5', 'n = 1M'), and is
+    followed by the end of the intent or a word that starts the rest of the sentence ('y = A x' is no formula)."""
     for match in ASSIGNMENT.finditer(text):
-        target, formula = match.group(1), _formula_text(match.group(2))
+        target, tail = match.group(1), match.group(2)
         if target.lower() in ("n", "m", "k", "rows", "cols", "eps", "epsilon", "length", "size", "bins", "width"):
             continue
-        try:
-            tree = parse_expr(formula, INTENT, ELEMENTWISE_FUNCTIONS)
-        except OptimlError:
-            continue
-        if tree.symbols():
+        formula = _formula_text(tail)
+        if formula is not None:
             return target, formula
     return None
 
 
-def _formula_text(tail: str) -> str:
-    """The formula part of an assignment's right side: up to words that start the rest of the sentence."""
-    cut = re.split(r"\s+(?:elementwise|element-wise|for|over|where|with|on|in|of|across|per|broadcast\w*|"
-                   r"\(|and|,|using|given|n\s*=)\b|\s+\(", tail, maxsplit=1)[0]
-    return cut.strip().rstrip(".")
+def _formula_text(tail: str) -> str | None:
+    """The longest start of an assignment's right side that parses as a formula reading an array and ends where
+    the sentence goes on."""
+    ends = sorted({m.start() for m in re.finditer(r"\s|$|[,.;:]", tail)}, reverse=True)
+    for end in ends:
+        candidate = tail[:end].strip()
+        if not candidate or not FORMULA_END.match(tail, end):
+            continue
+        try:
+            tree = parse_expr(candidate, INTENT, ELEMENTWISE_FUNCTIONS)
+        except OptimlError:
+            continue
+        if tree.symbols():
+            return candidate
+    return None
 
 
 def _assignment_owns(text: str, found: Operation) -> bool:
