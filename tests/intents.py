@@ -48,6 +48,8 @@ INTENTS = [
      ["x", "v"], "z", {"expression": "exp(-x*x)+sin(v)"}),
     ("y = x + b where b is a bias vector broadcast over rows, x is 4096 x 1024", "elementwise", "map",
      {"rows": 4096, "cols": 1024}, ["x", "b"], "y", {"row_vectors": ["b"]}),
+    ("add the bias vector b to every row of x (4096 x 1024) into y", "elementwise", "map",
+     {"rows": 4096, "cols": 1024}, ["x", "b"], "y", {"expression": "x+b", "row_vectors": ["b"]}),
     ("sigmoid of x elementwise", "elementwise", "map", {"n": 1 << 24}, ["x"], "y", {"expression": "sigmoid(x)"}),
     ("3-point 1-D convolution of x with weights w (n = 1<<24)", "stencil", "conv1d", {"n": 1 << 24}, ["x", "w"],
      "y", {"width": 3}),
@@ -82,4 +84,7 @@ NEGATIVE = [
     ("sum of squares of x", "'squares' changes what sum computes"),
     ("sum of absolute values of each row of x", "'absolute' changes what sum computes"),
     ("y = A x", "no supported operation"),
+    ("layernorm of each row of x with gamma and beta", "'gamma' changes what layernorm computes"),
+    ("add the transpose of B to A", "'add' changes what transpose computes"),
+    ("sigmoid of x then multiply by 2", "'then' changes what the function computes"),
 ]

@@ -156,14 +156,18 @@ def intent_comments(text: str) -> list[IntentComment]:
 # an elementwise formula, no family computes them, so they are refused rather than ignored.
 MODIFIERS = _words("abs", "absolute", "squares?", "squared", "exp", "exponentials?", "logs?", "logarithms?",
                    "negatives?", "negated", "weighted", "masked", "scaled", "normali[sz]e[sd]?", "normali[sz]ing",
-                   "unit", "clipped", "sorted", "plus", "minus", "times", "divided", "except", "nonzero")
+                   "unit", "clipped", "sorted", "plus", "minus", "times", "divided", "except", "excluding",
+                   "ignoring", "positive", "non-?zero", "add", "adds", "added", "subtract\\w*", "multipl\\w*",
+                   "divid\\w*", "bias", "gamma", "beta", "alpha", "affine", "temperature", "accumulat\\w*",
+                   "conjugate", "then")
 
 
 def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> None:
     rest = found.pattern.sub(" ", text)
     rest = re.sub(r"matrix times (?:a )?vector|root[- ]mean[- ]square", " ", rest, flags=re.IGNORECASE)
     if modifier := MODIFIERS.search(rest):
-        raise IntentError(f"'{modifier.group(0)}' changes what {found.operation.replace('_', ' ')} computes, and "
+        what = "the function" if found.operation == "map" else found.operation.replace("_", " ")
+        raise IntentError(f"'{modifier.group(0)}' changes what {what} computes, and "
                           f"OptiML generates the operation only as listed", understood,
                           f"the plain operation, or an elementwise formula (y = ...) for a transform; supported: "
                           f"{SUPPORTED}")
@@ -181,7 +185,7 @@ def parse_intent(intent: str) -> KernelSpec:
     if assignment is not None and (found is None or found.family == "row_reduction" and _assignment_owns(text, found)):
         return _elementwise(text, assignment, dtype, understood)
     if found is None:
-        function = _applied_function(text)
+        function = _applied_function(text, understood)
         if function is not None:
             return _elementwise(text, function, dtype, understood)
         hint = UNSUPPORTED_HINTS.search(text)
@@ -578,11 +582,21 @@ def _assignment_owns(text: str, found: Operation) -> bool:
     return assignment is not None and match is not None and match.group(0) in assignment[1]
 
 
-def _applied_function(text: str) -> tuple[str, str] | None:
-    """'sigmoid of x elementwise', 'apply tanh to x', 'square each element of v': a formula of one array."""
-    match = re.search(r"\b(exp|log|sqrt|sin|cos|tanh|abs|sigmoid|relu|square|negate)\b", text, re.IGNORECASE)
+ROW_VECTOR_ADD = re.compile(r"\badd (?:the |a )?(?:bias |row )?(?:vector )?([A-Za-z_]\w*) to (?:each|every|all) rows? "
+                            r"of (?:the |a )?(?:matrix )?([A-Za-z_]\w*)", re.IGNORECASE)
+APPLIED = re.compile(r"\b(exp|log|sqrt|sin|cos|tanh|abs|sigmoid|relu|square|negate)\b", re.IGNORECASE)
+
+
+def _applied_function(text: str, understood: list[str]) -> tuple[str, str] | None:
+    """'sigmoid of x elementwise', 'apply tanh to x', 'square each element of v': a formula of one array; 'add
+    vector b to every row of x': x + b, b broadcast over rows."""
+    if added := ROW_VECTOR_ADD.search(text):
+        vector, matrix = added.groups()
+        return _output(text, "y", [vector, matrix]), f"{matrix} + {vector}"
+    match = APPLIED.search(text)
     if match is None:
         return None
+    _refuse_modifiers(text, Operation("elementwise", "map", APPLIED), understood)
     inputs = _names(text, ["x"])
     function = match.group(1).lower()
     formula = {"square": f"{inputs[0]} * {inputs[0]}", "negate": f"-{inputs[0]}"}.get(function,
