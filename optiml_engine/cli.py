@@ -396,12 +396,15 @@ def generate(
     except OptimlError as exc:
         raise fail(str(exc))
     generated = generate_kernel(spec)
+    before = output.read_text(encoding="utf-8") if output.exists() else ""
+    if before and CudaDocument(before, str(output)).model.kernel(generated.kernel) is not None:
+        raise fail(f"{output}:1:1: error: the file already has a kernel named {generated.kernel} (expected another "
+                   f"output file, or other array names in the intent)")
     result = compile_check(generated, arch)
     if not result.ok:   # a generator defect, never the user's: say so rather than write a broken file
         raise fail(f"{output}: error: the generated kernel {generated.kernel} does not compile: {result.log.strip()}")
     if llm:
         generated = llm_generated(generated, output)
-    before = output.read_text(encoding="utf-8") if output.exists() else ""
     if before:
         before = before.rstrip("\n") + "\n\n"
     output.write_text(before + generated.text, encoding="utf-8")

@@ -63,6 +63,10 @@ class GenerationJobs:
             progress.end("not generated")
             return show(self._server, types.MessageType.Error, f"cannot generate from '{comment.intent}': "
                                                                 f"{error.message} (expected {error.expected})")
+        if document.cuda.model.kernel(spec.kernel) is not None:
+            progress.end("not generated")
+            return show(self._server, types.MessageType.Error, f"cannot generate {spec.kernel}: the document already "
+                                                                f"has a kernel of that name")
         progress.report(f"{spec.family.replace('_', ' ')} {spec.kernel}: writing and compiling (NVRTC)", 30)
         try:
             generated, compiled = await asyncio.to_thread(self._generated, spec)

@@ -213,6 +213,8 @@ def test_cli_generate_writes_a_kernel_the_other_commands_accept(tmp_path):
     assert listed.returncode == 0 and listed.stdout.count(" ok ") == 2, listed.stdout + listed.stderr
     compiled = optiml("compile", str(target), "--kernel", "map_y")
     assert compiled.returncode == 0, compiled.stderr
+    again = optiml("generate", "y = relu(x) * 2 elementwise over n floats", "-o", str(target))
+    assert_located_error(again, "already has a kernel named map_y")
 
 
 def test_cli_generate_refuses_an_unsupported_intent_and_writes_nothing(tmp_path):
