@@ -164,7 +164,6 @@ def _elementwise(spec: KernelSpec) -> Draft:
 # Reductions
 
 
-# How one accumulator starts, takes an element v, and ends; for the reductions of a row or a column.
 def _accumulate(operation: str, t: str, first: str) -> tuple[str, str, str]:
     """(initialisation, update with `v`, final value) of a reduction whose first element is `first`."""
     zero = "0.0f" if t == "float" else "0.0"

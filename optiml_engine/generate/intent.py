@@ -322,10 +322,6 @@ def _output(text: str, default: str, taken: list[str]) -> str:
     return default if default not in taken else default + "_out"
 
 
-def _kernel_name(operation: str, names: list[str]) -> str:
-    return f"{operation}_{names[0]}" if names else operation
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # Families
 

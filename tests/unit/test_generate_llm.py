@@ -12,7 +12,7 @@ from optiml_engine.generate.llm import GENERATION_STRATEGIES, GenerationLlm, llm
 from optiml_engine.model import Measurement, ReferenceOracle, SpeedupStats
 from optiml_engine.policies.llm import LlmSettings
 from optiml_engine.source.parse import CudaDocument
-from tests.unit.test_llm_policy import API_KEY, MODEL, ChatServer, Scripted, no_proxy, server  # noqa: F401
+from tests.unit.test_llm_policy import API_KEY, MODEL, Scripted, no_proxy, server  # noqa: F401 (fixtures)
 from tests.unit.test_optimize import DEVICE
 
 WARP_SUM = """\
