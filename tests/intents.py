@@ -87,4 +87,5 @@ NEGATIVE = [
     ("layernorm of each row of x with gamma and beta", "'gamma' changes what layernorm computes"),
     ("add the transpose of B to A", "'add' changes what transpose computes"),
     ("sigmoid of x then multiply by 2", "'then' changes what the function computes"),
+    ("sum of each row of c", "the array name 'c' is reserved"),
 ]

@@ -173,6 +173,25 @@ def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> Non
                           f"{SUPPORTED}")
 
 
+# Names an array cannot take: C++ keywords and types, size symbols and scalars, and the generated kernels' own
+# variables (an elementwise kernel has only `i`).
+RESERVED = set("""auto bool break case char class const continue default delete do double else enum explicit extern
+false float for goto half if inline int long namespace new operator private protected public register return short
+signed sizeof static struct switch template this throw true try typedef typename union unsigned using virtual void
+volatile while rows cols n M N K d0 d1 d2 eps i""".split())
+KERNEL_LOCALS = set("""j k r c t d v row col di dj acc best top total sum mean var inv shift squares chunk begin end
+running add offset totals o0 o1 o2""".split())
+
+
+def _checked_names(spec: KernelSpec, understood: list[str]) -> KernelSpec:
+    reserved = RESERVED if spec.family == "elementwise" else RESERVED | KERNEL_LOCALS
+    clashing = [name for name in [*spec.inputs, spec.output] if name in reserved or name.startswith("__")]
+    if clashing:
+        raise IntentError(f"the array name '{clashing[0]}' is reserved in the generated kernel", understood,
+                          "another name (not a C++ keyword, a size symbol, or one of: i, j, k, r, c, t, row, col)")
+    return spec
+
+
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for; an IntentError when it is ambiguous or outside the families."""
     text = " ".join(intent.split())
@@ -183,11 +202,11 @@ def parse_intent(intent: str) -> KernelSpec:
     found = next((op for op in OPERATIONS if op.pattern.search(text)), None)
     assignment = _elementwise_assignment(text)
     if assignment is not None and (found is None or found.family == "row_reduction" and _assignment_owns(text, found)):
-        return _elementwise(text, assignment, dtype, understood)
+        return _checked_names(_elementwise(text, assignment, dtype, understood), understood)
     if found is None:
         function = _applied_function(text, understood)
         if function is not None:
-            return _elementwise(text, function, dtype, understood)
+            return _checked_names(_elementwise(text, function, dtype, understood), understood)
         hint = UNSUPPORTED_HINTS.search(text)
         problem = f"'{hint.group(0)}' is not an operation OptiML generates" if hint else \
             "no supported operation recognized"
@@ -198,7 +217,7 @@ def parse_intent(intent: str) -> KernelSpec:
         "row_reduction": _reduction, "row_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
     }[found.family]
-    return builder(text, found, dtype, understood)
+    return _checked_names(builder(text, found, dtype, understood), understood)
 
 
 # ---------------------------------------------------------------------------------------------------------------
