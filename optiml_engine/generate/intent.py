@@ -173,22 +173,34 @@ def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> Non
                           f"{SUPPORTED}")
 
 
-# Names an array cannot take: C++ keywords and types, size symbols and scalars, and the generated kernels' own
-# variables (an elementwise kernel has only `i`).
+# Names an array cannot take: C++ keywords and types, size symbols and scalars, and the variables of the kernels
+# generate/families.py writes for each family.
 RESERVED = set("""auto bool break case char class const continue default delete do double else enum explicit extern
 false float for goto half if inline int long namespace new operator private protected public register return short
 signed sizeof static struct switch template this throw true try typedef typename union unsigned using virtual void
-volatile while rows cols n M N K d0 d1 d2 eps i""".split())
-KERNEL_LOCALS = set("""j k r c t d v row col di dj acc best top total sum mean var inv shift squares chunk begin end
-running add offset totals o0 o1 o2""".split())
+volatile while rows cols n M N K d0 d1 d2 eps""".split())
+KERNEL_LOCALS: dict[str, set[str]] = {
+    "elementwise": {"i"},
+    "row_reduction": {"row", "c", "acc", "best", "top", "v"},
+    "column_reduction": {"col", "r", "acc", "best", "top", "v"},
+    "global_reduction": {"i"},
+    "row_normalization": {"row", "c", "top", "total", "shift", "sum", "mean", "var", "d", "inv", "squares"},
+    "transpose": {"row", "col", "i", "o0", "o1", "o2"},
+    "gemm": {"i", "j", "k", "sum"},
+    "gemv": {"row", "c", "sum"},
+    "stencil": {"i", "j", "k", "row", "col", "r", "c", "di", "dj", "sum"},
+    "histogram": {"i"},
+    "prefix_sum": {"t", "i", "chunk", "begin", "end", "sum", "totals", "offset", "add", "running"},
+}
 
 
 def _checked_names(spec: KernelSpec, understood: list[str]) -> KernelSpec:
-    reserved = RESERVED if spec.family == "elementwise" else RESERVED | KERNEL_LOCALS
+    reserved = RESERVED | KERNEL_LOCALS[spec.family]
     clashing = [name for name in [*spec.inputs, spec.output] if name in reserved or name.startswith("__")]
     if clashing:
         raise IntentError(f"the array name '{clashing[0]}' is reserved in the generated kernel", understood,
-                          "another name (not a C++ keyword, a size symbol, or one of: i, j, k, r, c, t, row, col)")
+                          f"another name (not a C++ keyword, a size symbol, or one of: "
+                          f"{', '.join(sorted(KERNEL_LOCALS[spec.family]))})")
     return spec
 
 
