@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import re
 import os
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 
 from optiml_engine.candidate import original_candidate, reference_candidate
 from optiml_engine.generate.families import generate_kernel
-from optiml_engine.generate.intent import IntentError, intent_comments, parse_intent
+from optiml_engine.generate.intent import KERNEL_LOCALS, IntentError, intent_comments, parse_intent
 from optiml_engine.gpu.compile import compile_nvrtc
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.model import OptimlError, ReferenceOracle
@@ -281,3 +282,11 @@ def test_bench_table_reports_verification_and_time_over_sol():
     assert "| 1 | sum of each row of x | row_reduction | sum_rows_x | yes | 2.5000 | 8.00x | 0.3125 | 1.20x | 8.00x |" \
         in table
     assert "| no (wrong) | - | - | - | - | - |" in table and "- 2 bad: y: relative L2 error 1" in table
+
+
+@pytest.mark.parametrize("intent", [case[0] for case in INTENTS], ids=[case[0][:40] for case in INTENTS])
+def test_every_kernel_variable_is_a_name_the_parser_refuses_for_arrays(intent):
+    generated = generate_kernel(parse_intent(intent))
+    body = generated.text[generated.text.index("__global__"):]
+    declared = set(re.findall(r"\b(?:int|float|double|unsigned int)\s+(\w+)\s*(?:=|\[|;)", body))
+    assert declared <= KERNEL_LOCALS[generated.spec.family]
