@@ -329,9 +329,10 @@ def _transpose(spec: KernelSpec) -> Draft:
             description=f"{y} = {x}^T: {y}[c,r] = {x}[r,c]; {x} is rows x cols, {y} cols x rows, both row-major",
             params=[f"const {t}* {x}", f"{t}* {y}"],
             arrays=[(x, f"in  {t}[rows*cols]"), (y, f"out {t}[cols*rows]")],
-            launch="grid=(cdiv(cols,16),cdiv(rows,16)) block=(16,16)",
-            body=("int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                  "int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+            # Threads laid out over the output: writes coalesce, reads stride (what the tiling rule cures).
+            launch="grid=(cdiv(rows,16),cdiv(cols,16)) block=(16,16)",
+            body=("int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "int col = blockIdx.y * blockDim.y + threadIdx.y;\n"
                   f"if (row < rows && col < cols) {{\n    {y}[col * rows + row] = {x}[row * cols + col];\n}}"),
             reference=f"{y} = transpose({_matrix(x)})", checks="rows=37 cols=1000; rows=1 cols=3; rows=1000 cols=1; "
                                                              "rows=17 cols=33")
