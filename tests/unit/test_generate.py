@@ -22,6 +22,7 @@ from optiml_engine.gpu.compile import compile_nvrtc
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.model import OptimlError, ReferenceOracle
 from optiml_engine.oracle import oracle_outputs
+from optiml_engine.policies.templates import matches
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.parse import CudaDocument
 from tests.intents import INTENTS, NEGATIVE
@@ -290,3 +291,22 @@ def test_every_kernel_variable_is_a_name_the_parser_refuses_for_arrays(intent):
     body = generated.text[generated.text.index("__global__"):]
     declared = set(re.findall(r"\b(?:int|float|double|unsigned int)\s+(\w+)\s*(?:=|\[|;)", body))
     assert declared <= KERNEL_LOCALS[generated.spec.family]
+
+
+# Which built-in template recognizes each family's first kernel: what the search starts from. The kernels of
+# UNTEMPLATED have no template yet; the search has the rules only for them.
+TEMPLATE_OF_FAMILY = {
+    "elementwise": "elementwise", "row_reduction": "row_reduction", "row_normalization": "row_reduction",
+    "column_reduction": "column_reduction", "global_reduction": "global_reduction", "transpose": "transpose",
+    "gemm": "gemm", "gemv": "row_reduction", "stencil": "stencil", "histogram": "histogram",
+}
+UNTEMPLATED = {("row_reduction", "argmax"), ("column_reduction", "min"), ("global_reduction", "max"),
+               ("stencil", "conv1d"), ("transpose", "permute"), ("prefix_sum", "prefix_sum")}
+TEMPLATED = [case[0] for case in INTENTS if (case[1], case[2]) not in UNTEMPLATED]
+
+
+@pytest.mark.parametrize("intent", TEMPLATED, ids=[intent[:40] for intent in TEMPLATED])
+def test_a_template_recognizes_the_first_kernel(intent):
+    generated, document = generated_document(intent)
+    names = {template.name for template, _ in matches(original_candidate(document, generated.kernel))}
+    assert TEMPLATE_OF_FAMILY[generated.spec.family] in names, names
