@@ -140,3 +140,21 @@ async def test_an_intent_outside_the_families_says_what_is_supported(client: Lan
     assert message.type == types.MessageType.Error
     assert "'sort' is not an operation OptiML generates" in message.message and "softmax" in message.message
     assert len(client.applied_edits) == edits_before
+
+
+async def test_generating_a_kernel_the_document_has_says_so(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "twice.cu"
+    path.write_text(FILE)
+    await open_document(client, path)
+    known = set(client.progress_reports)
+    await execute(client, "optiml.generate", path.as_uri(), INTENT_LINE)
+    await job_end(client, await until(lambda: generation_token(client, known)))
+    (applied,) = [e for e in client.applied_edits if path.as_uri() in e.edit.changes]
+    (edit,) = applied.edit.changes[path.as_uri()]
+    lines = FILE.split("\n")
+    await open_document(client, path, "\n".join(lines[:INTENT_LINE + 1]) + "\n" + edit.new_text
+                        + "\n".join(lines[INTENT_LINE + 1:]))
+    await execute(client, "optiml.generate", path.as_uri(), INTENT_LINE)
+    message = await until(lambda: message_with(client, "cannot generate softmax_rows_x: the document already has"))
+    assert message.type == types.MessageType.Error
+    assert len([e for e in client.applied_edits if path.as_uri() in e.edit.changes]) == 1

@@ -300,7 +300,7 @@ TEMPLATE_OF_FAMILY = {
     "column_reduction": "column_reduction", "global_reduction": "global_reduction", "transpose": "transpose",
     "gemm": "gemm", "gemv": "row_reduction", "stencil": "stencil", "histogram": "histogram",
 }
-UNTEMPLATED = {("row_reduction", "argmax"), ("column_reduction", "min"), ("global_reduction", "max"),
+UNTEMPLATED = {("row_reduction", "argmax"), ("column_reduction", "argmax"), ("column_reduction", "min"), ("global_reduction", "max"),
                ("stencil", "conv1d"), ("transpose", "permute"), ("prefix_sum", "prefix_sum")}
 TEMPLATED = [case[0] for case in INTENTS if (case[1], case[2]) not in UNTEMPLATED]
 
