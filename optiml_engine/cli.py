@@ -378,5 +378,71 @@ def optimize(
         out.print(f"wrote {path}")
 
 
+@app.command()
+def generate(
+    intent: Annotated[str, typer.Argument(help='what the kernel computes, e.g. "row-wise softmax of x (rows x cols) into y"')],
+    output: Annotated[Path, typer.Option("--output", "-o", help="CUDA file to write (appended to when it exists)")],
+    arch: Annotated[str, typer.Option(help="architecture of the compile check")] = "sm_90",
+    llm: Annotated[bool, typer.Option("--llm", help="also ask the configured LLM (several strategies); the "
+                                                    "fastest kernel verified against the oracle wins (GPU)")] = False,
+) -> None:
+    """Write a first kernel for an intent: kernel, @optiml contract and NumPy reference oracle, compile-checked.
+    `optiml check FILE` then verifies it against the oracle on a GPU, and `optiml optimize FILE` makes it fast."""
+    from optiml_engine.generate.families import compile_check, generate_kernel
+    from optiml_engine.generate.intent import parse_intent
+
+    try:
+        spec = parse_intent(intent)
+    except OptimlError as exc:
+        raise fail(str(exc))
+    generated = generate_kernel(spec)
+    before = output.read_text(encoding="utf-8") if output.exists() else ""
+    if before and CudaDocument(before, str(output)).model.kernel(generated.kernel) is not None:
+        raise fail(f"{output}:1:1: error: the file already has a kernel named {generated.kernel} (expected another "
+                   f"output file, or other array names in the intent)")
+    result = compile_check(generated, arch)
+    if not result.ok:   # a generator defect, never the user's: say so rather than write a broken file
+        raise fail(f"{output}: error: the generated kernel {generated.kernel} does not compile: {result.log.strip()}")
+    if llm:
+        generated = llm_generated(generated, output)
+    if before:
+        before = before.rstrip("\n") + "\n\n"
+    output.write_text(before + generated.text, encoding="utf-8")
+    out.print(f"[bold]{spec.family}[/] / {spec.operation}: kernel {generated.kernel} "
+              f"({' '.join(f'{k}={v}' for k, v in spec.sizes.items())}, {spec.dtype})")
+    for choice in spec.assumed:
+        out.print(f"  assumed: {choice}", markup=False)
+    out.print(f"  reference: {generated.reference}", markup=False)
+    out.print(f"  kernel: {generated.strategy}", markup=False)
+    usage = result.resources
+    out.print(f"wrote {output}: compiles ({result.compiler_version}, {arch}, {usage.registers if usage else '?'} "
+              f"registers); next: optiml check {output}, optiml optimize {output}", markup=False)
+
+
+def llm_generated(generated, output: Path):
+    """The generated kernel, replaced by the fastest LLM kernel that verifies against the oracle on the GPU."""
+    from optiml_engine.evaluate import Evaluator
+    from optiml_engine.generate.llm import GenerationLlm, llm_seed
+    from optiml_engine.gpu.pool import NoDevice, WorkerPool
+    from optiml_engine.policies.llm import LlmSettings
+
+    settings = LlmSettings.from_env()
+    if settings is None:
+        raise fail("<settings>:1:1: error: --llm asks for an LLM but none is configured (expected "
+                   "OPTIML_LLM_BASE_URL and OPTIML_LLM_MODEL (and OPTIML_LLM_API_KEY) in the environment)")
+    try:
+        pool = WorkerPool()
+    except NoDevice as exc:
+        raise fail(f"{output}: error: {exc} (expected a machine with an NVIDIA GPU: LLM kernels are verified "
+                   f"against the reference before one is written)", EXIT_ENVIRONMENT)
+    with pool:
+        with out.status("asking the LLM and verifying its kernels..."):
+            seeded, trials = llm_seed(generated, Evaluator(pool), GenerationLlm(settings, generated))
+    for trial in trials:
+        speedup = f", {trial.speedup:.2f}x the built-in kernel" if trial.speedup else ""
+        out.print(f"  llm {trial.strategy}: {trial.outcome}{speedup}", markup=False)
+    return seeded
+
+
 if __name__ == "__main__":
     app()

@@ -25,11 +25,15 @@ from optiml_engine.model import (
     DeviceInfo,
     Frozen,
     Measurement,
+    ReferenceOracle,
     TimingPolicy,
     VerifyPolicy,
 )
 from optiml_engine.sol import sol_report
 from optiml_engine.source.contract import resolve
+
+
+Reference = Candidate | ReferenceOracle   # what a candidate is verified against: a kernel, or NumPy expressions
 
 
 class Profile(Frozen):
@@ -52,9 +56,13 @@ def candidate_key(candidate: Candidate) -> str:
                        ",".join(candidate.params), " ".join(candidate.flags))
 
 
-def measurement_key(candidate: Candidate, reference: Candidate, incumbent: Candidate | None, device: DeviceInfo,
+def reference_key(reference: Reference) -> str:
+    return content_key("oracle", reference.text) if isinstance(reference, ReferenceOracle) else candidate_key(reference)
+
+
+def measurement_key(candidate: Candidate, reference: Reference, incumbent: Candidate | None, device: DeviceInfo,
                     verify: VerifyPolicy, timing: TimingPolicy) -> str:
-    return content_key("measurement", candidate_key(candidate), candidate_key(reference),
+    return content_key("measurement", candidate_key(candidate), reference_key(reference),
                        candidate_key(incumbent) if incumbent else "", device.model_dump_json(exclude={"index"}),
                        verify.model_dump_json(), timing.model_dump_json())
 
@@ -69,7 +77,7 @@ def measured_devices(cache: diskcache.Cache) -> list[DeviceInfo]:
             if isinstance(key, str) and key.startswith(CEILINGS_PREFIX)]
 
 
-def cached_profile(cache: diskcache.Cache, candidate: Candidate, reference: Candidate | None,
+def cached_profile(cache: diskcache.Cache, candidate: Candidate, reference: Reference | None,
                    device: DeviceInfo) -> tuple[Measurement, Profile] | None:
     """The measurement and profile `optiml profile` stored for `candidate` on `device` with the default policies, read
     from the cache alone: no GPU, no worker process (the editor's hover)."""
@@ -111,16 +119,17 @@ class Evaluator:
             raise CandidateNotCompiled(result)
         return kernel
 
-    def job(self, candidate: Candidate, reference: Candidate, incumbent: Candidate | None,
+    def job(self, candidate: Candidate, reference: Reference, incumbent: Candidate | None,
             verify: VerifyPolicy | None = None) -> EvaluateJob:
         contract = candidate.contract
         return EvaluateJob(
-            candidate=self.kernel(candidate), reference=self.kernel(reference),
+            candidate=self.kernel(candidate),
+            reference=reference if isinstance(reference, ReferenceOracle) else self.kernel(reference),
             incumbent=self.kernel(incumbent) if incumbent else None,
             bindings=[contract.sizes, *contract.checks], verify=verify or self.verify, timing=self.timing,
         )
 
-    def evaluate(self, candidate: Candidate, reference: Candidate | None = None,
+    def evaluate(self, candidate: Candidate, reference: Reference | None = None,
                  incumbent: Candidate | None = None, fresh_seed: int | None = None) -> Measurement:
         """Verify `candidate` against `reference` (itself when None: the protocol's own checks still apply) and
         time it, interleaved with `incumbent` when given. `fresh_seed` draws inputs from another seed and skips the
@@ -157,7 +166,7 @@ class Evaluator:
             self.cache.set(key, measurement.model_dump_json())
         return measurement
 
-    def sanitize(self, candidate: Candidate, reference: Candidate | None = None,
+    def sanitize(self, candidate: Candidate, reference: Reference | None = None,
                  tools: tuple[Tool, ...] = ("memcheck", "racecheck")) -> list[SanitizerReport]:
         job = self.job(candidate, reference or candidate, None)
         return [sanitize(job, tool, self.device.index) for tool in tools]

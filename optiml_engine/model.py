@@ -197,6 +197,15 @@ class Contract(Frozen):
         return [a.param for a in self.arrays] + [s.param for s in self.scalars]
 
 
+class ReferenceOracle(Frozen):
+    """A contract's `reference:` written as NumPy expressions (oracle.py): for each compared array, its expected
+    contents as an expression over the inputs, the size symbols and the scalars. The verifier compares the kernel's
+    outputs with these instead of with another kernel's."""
+
+    outputs: dict[str, str]   # out/inout array param -> expression text
+    text: str                 # the `reference:` value as written (its identity in caches)
+
+
 class ResolvedContract(Frozen):
     """A contract evaluated at one size binding (contract.resolve): everything a launch needs, as numbers."""
 
@@ -374,3 +383,47 @@ class Measurement(Frozen):
     def ok(self) -> bool:
         return self.verdict == "ok"
 
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Generation from an intent (generate/)
+
+GenerateFamily = Literal[
+    "elementwise", "row_reduction", "column_reduction", "global_reduction", "row_normalization", "transpose",
+    "gemm", "gemv", "stencil", "histogram", "prefix_sum",
+]
+GenerateOperation = Literal[
+    "map", "sum", "mean", "max", "min", "l2norm", "argmax", "softmax", "log_softmax", "logsumexp", "layernorm",
+    "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
+]
+
+
+class KernelSpec(Frozen):
+    """What an intent asks for (generate/intent.py), complete: every choice the generator needs is made, and those
+    the intent did not state are listed in `assumed`."""
+
+    intent: str
+    family: GenerateFamily
+    operation: GenerateOperation
+    kernel: str                           # the generated kernel's name
+    dtype: Literal["float32", "float64", "int32"] = "float32"   # the data's element type
+    sizes: dict[str, int]                 # benchmark size of every size symbol, in the order the kernel takes them
+    inputs: list[str]                     # input array names
+    output: str                           # output array name
+    expression: str | None = None         # elementwise: the formula over the inputs (source/expr.py syntax)
+    row_vectors: list[str] = Field(default_factory=list)   # elementwise: inputs of one row, broadcast over rows
+    scalars: dict[str, float] = Field(default_factory=dict)  # eps
+    axes: list[int] = Field(default_factory=list)          # permute: output axis i is input axis axes[i]
+    width: int = 0                        # stencil: filter width (square in 2-D); histogram: bins
+    transpose_b: bool = False             # gemm: C = A B^T (B stored N x K)
+    assumed: list[str] = Field(default_factory=list)
+
+
+class GeneratedKernel(Frozen):
+    """A first kernel for a spec: CUDA text with its @optiml contract, whose `reference:` is a NumPy oracle."""
+
+    spec: KernelSpec
+    kernel: str
+    text: str                             # description comment + contract + kernel, ready to insert in a file
+    reference: str                        # the oracle, as the contract's reference: line holds it
+    strategy: str = "built-in"            # "built-in", or the LLM strategy whose kernel verified

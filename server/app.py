@@ -17,12 +17,14 @@ from server.features.code_actions import KernelCodeActions
 from server.features.codelens import KernelLenses, ResultFiles
 from server.features.commands import (
     APPLY,
+    GENERATE,
     OPEN_RESULT,
     OPTIMIZE,
     PROFILE,
     REJECT,
 )
 from server.features.diagnostics import DiagnosticsPublisher
+from server.features.generation import GenerationJobs
 from server.features.hover import ProfileHover
 from server.features.jobs import Jobs
 from server.features.results import OptimizationResults
@@ -41,13 +43,14 @@ def create_server() -> LanguageServer:
     register(server, types.TEXT_DOCUMENT_DID_CLOSE, documents.did_close)
     diagnostics = DiagnosticsPublisher(server, documents)
     results = OptimizationResults(server, documents)
-    register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents, results).code_actions,
+    engines = EngineFactory(GpuProbe())
+    jobs = Jobs(server, documents, engines, results)
+    generation = GenerationJobs(server, documents, jobs)
+    register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents, results, generation).code_actions,
              types.CodeActionOptions(code_action_kinds=KernelCodeActions.KINDS))
     register(server, types.TEXT_DOCUMENT_CODE_LENS, KernelLenses(documents, ResultFiles()).code_lens,
              types.CodeLensOptions(resolve_provider=False))
     register(server, types.TEXT_DOCUMENT_HOVER, ProfileHover(documents).hover)
-    engines = EngineFactory(GpuProbe())
-    jobs = Jobs(server, documents, engines, results)
     register(server, types.WINDOW_WORK_DONE_PROGRESS_CANCEL, jobs.cancel)
 
     async def shutdown(_: None) -> None:
@@ -57,7 +60,8 @@ def create_server() -> LanguageServer:
 
     register(server, types.SHUTDOWN, shutdown)
     for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, jobs.profile),
-                          (APPLY, results.apply), (REJECT, results.reject), (OPEN_RESULT, results.open_result)):
+                          (APPLY, results.apply), (REJECT, results.reject), (OPEN_RESULT, results.open_result),
+                          (GENERATE, generation.generate)):
         server.command(name)(functools.partial(handler))
     return server
 

@@ -23,9 +23,10 @@ from optiml_engine.gpu import timing
 from optiml_engine.gpu.compare import Comparison, compare
 from optiml_engine.gpu.data import make_inputs, poisoned, still_poisoned
 from optiml_engine.model import (
-    ArraySpec, Contract, InitSpec, DeviceCeilings, DeviceInfo, Frozen, ResolvedContract, SizeCheck, SpeedupStats, TimingPolicy,
-    TimingStats, Verdict, VerifyPolicy,
+    ArraySpec, Contract, InitSpec, DeviceCeilings, DeviceInfo, Frozen, OptimlError, ReferenceOracle, ResolvedContract,
+    SizeCheck, SpeedupStats, TimingPolicy, TimingStats, Verdict, VerifyPolicy,
 )
+from optiml_engine.oracle import oracle_outputs
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import numpy_name
 
@@ -45,7 +46,7 @@ class CompiledKernel(Frozen):
 
 class EvaluateJob(Frozen):
     candidate: CompiledKernel
-    reference: CompiledKernel
+    reference: CompiledKernel | ReferenceOracle   # a kernel run on the same inputs, or NumPy expressions (oracle.py)
     incumbent: CompiledKernel | None = None     # timed interleaved with the candidate when given
     bindings: list[dict[str, int]]              # the benchmark size first, then the check sizes
     verify: VerifyPolicy = VerifyPolicy()
@@ -161,16 +162,26 @@ def trial_seed(base: int, binding: dict[str, int], trial: int) -> int:
 def reference_outputs(device: Device, job: EvaluateJob, binding: dict[str, int], seed: int,
                       inputs: dict[str, Any]) -> dict[str, Any]:
     """The reference's outputs for one input set, computed once and kept while memory allows."""
-    key = (job.reference.key, tuple(sorted(binding.items())), seed)
+    reference = job.reference
+    # An oracle's outputs depend on its text and on how the contract fills the inputs it reads.
+    identity = (reference.text, repr(job.candidate.contract.arrays)) if isinstance(reference, ReferenceOracle) \
+        else reference.key
+    key = (identity, tuple(sorted(binding.items())), seed)
     if key in device.references:
         device.references.move_to_end(key)
         return device.references[key]
-    resolved = resolve(job.reference.contract, binding)
-    outputs = run_once(device, job.reference, resolved, inputs, poison=1)
-    for spec in job.reference.contract.arrays:
-        if spec.direction == "out" and bool(still_poisoned(device.cp, outputs[spec.param], spec.dtype, 1).any()):
-            raise Rejected("bad_reference", f"the reference leaves elements of {spec.param} unwritten at "
-                                            f"{fmt_binding(binding)}: fix its contract (launch, lengths) first")
+    if isinstance(reference, ReferenceOracle):
+        contract = job.candidate.contract
+        try:
+            outputs = oracle_outputs(device.cp, reference, contract, resolve(contract, binding), inputs)
+        except OptimlError as error:
+            raise Rejected("bad_reference", error.message)
+    else:
+        outputs = run_once(device, reference, resolve(reference.contract, binding), inputs, poison=1)
+        for spec in reference.contract.arrays:
+            if spec.direction == "out" and bool(still_poisoned(device.cp, outputs[spec.param], spec.dtype, 1).any()):
+                raise Rejected("bad_reference", f"the reference leaves elements of {spec.param} unwritten at "
+                                                f"{fmt_binding(binding)}: fix its contract (launch, lengths) first")
     device.references[key] = outputs
     while sum(a.nbytes for v in device.references.values() for a in v.values()) > REFERENCE_CACHE_BYTES:
         device.references.popitem(last=False)

@@ -509,10 +509,16 @@ class LlmPolicy(Policy):
     def close(self) -> None:
         self.client.close()
 
+    def strategies(self) -> list[Strategy]:
+        return [STRATEGIES[name] for name in self.settings.strategies]
+
+    def prompt(self, strategy: Strategy, view: KernelView, node: Candidate, context: PolicyContext) -> list[dict]:
+        return messages(strategy, view, node.contract, context)
+
     def propose(self, node: Candidate, context: PolicyContext) -> list[Edit]:
         view = KernelView.of(node)
-        strategies = [STRATEGIES[name] for name in self.settings.strategies]
-        prompts = [messages(strategy, view, node.contract, context) for strategy in strategies]
+        strategies = self.strategies()
+        prompts = [self.prompt(strategy, view, node, context) for strategy in strategies]
         # Only the requests run in threads; the replies are read here, one after another, so that the view's
         # lazily built source model is never built by two threads at once.
         with ThreadPoolExecutor(max_workers=len(prompts)) as pool:

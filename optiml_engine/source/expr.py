@@ -1,6 +1,10 @@
 """The contract's expression language: numbers, size symbols, + - * / // %, unary minus, parentheses and the
 calls cdiv, min and max.
 
+The reference oracle (oracle.py) and the generator's elementwise intents (generate/intent.py) parse the same
+syntax with a vocabulary of functions of their own (`functions=`), and evaluate it over arrays: a call resolves to
+a function the environment provides before the contract's own cdiv/min/max.
+
 A tokenizer and a recursive-descent parser build a small immutable tree; nothing is ever handed to Python's
 `eval`. Every node remembers where its text starts, so evaluation errors point at the offending symbol or operator.
 It keeps that as an offset and a function from offsets to locations, and makes the `Location` only when something
@@ -11,7 +15,7 @@ parsing them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 from optiml_engine.model import Location, OptimlError
@@ -120,7 +124,7 @@ class Binary(Expr):
             return a - b
         if self.op == "*":
             return a * b
-        if b == 0:
+        if isinstance(b, (int, float)) and b == 0:
             raise OptimlError(self.at, f"division by zero in '{self}'", "a non-zero divisor")
         if self.op == "%":
             return a % b
@@ -145,6 +149,9 @@ class Call(Expr):
 
     def evaluate(self, env: dict[str, Number]) -> Number:
         values = [arg.evaluate(env) for arg in self.args]
+        provided = env.get(self.function)
+        if callable(provided):
+            return provided(*values)
         if self.function == "min":
             return min(values)
         if self.function == "max":
@@ -176,8 +183,9 @@ def _kind(token: str) -> str:
 
 
 class _Parser:
-    def __init__(self, text: str, start: int, end: int, locate: Locate):
+    def __init__(self, text: str, start: int, end: int, locate: Locate, functions: Collection[str] = FUNCTIONS):
         self.locate = locate
+        self.functions = functions
         self.tokens: list[tuple[str, str, int]] = []  # (kind, text, offset into `text`)
         # findall reads all tokens in one call, but skips what no token matches: when the tokens and the space
         # before them do not cover the text, there was such a character.
@@ -246,8 +254,9 @@ class _Parser:
         raise self.unexpected(token, "a number, a symbol or '('")
 
     def call(self, name: tuple[str, str, int]) -> Expr:
-        if name[1] not in FUNCTIONS:
-            raise OptimlError(self.locate(name[2]), f"unknown function '{name[1]}'", "cdiv, min or max")
+        if name[1] not in self.functions:
+            expected = "cdiv, min or max" if self.functions is FUNCTIONS else "one of: " + ", ".join(self.functions)
+            raise OptimlError(self.locate(name[2]), f"unknown function '{name[1]}'", expected)
         self.take("(")
         args = [self.expression()]
         while self.peek()[1] == ",":
@@ -272,14 +281,14 @@ def located(where: Location) -> Locate:
     return lambda offset: where.model_copy(update={"column": where.column + offset})
 
 
-def parse_expr(text: str, where: Location) -> Expr:
+def parse_expr(text: str, where: Location, functions: Collection[str] = FUNCTIONS) -> Expr:
     """Parse `text`, whose first character sits at `where`; errors point at the offending character."""
-    return parse_expr_in(text, 0, len(text), located(where))
+    return parse_expr_in(text, 0, len(text), located(where), functions)
 
 
-def parse_expr_in(text: str, start: int, end: int, locate: Locate) -> Expr:
+def parse_expr_in(text: str, start: int, end: int, locate: Locate, functions: Collection[str] = FUNCTIONS) -> Expr:
     """Parse `text[start:end]`; nodes keep offsets into `text` and `locate` turns them into locations."""
-    parser = _Parser(text, start, end, locate)
+    parser = _Parser(text, start, end, locate, functions)
     if parser.peek()[0] == "end":
         raise OptimlError(locate(start), "empty expression", "an expression")
     node = parser.expression()

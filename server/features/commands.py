@@ -15,6 +15,7 @@ PROFILE = "optiml.profile"
 APPLY = "optiml.apply"
 REJECT = "optiml.reject"
 OPEN_RESULT = "optiml.openResult"
+GENERATE = "optiml.generate"
 
 
 def command_line(subcommand: str, uri: str, kernel: str) -> str:

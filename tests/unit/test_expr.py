@@ -1,3 +1,4 @@
+import numpy
 import pytest
 
 from optiml_engine.model import Location, OptimlError
@@ -100,3 +101,14 @@ def test_division_by_zero_points_at_the_operator(text, offset):
 def test_evaluate_without_location_still_raises_a_clear_error():
     with pytest.raises(OptimlError, match="unknown symbol 'm'"):
         evaluate("m + 1", {"n": 1})
+
+
+def test_other_vocabularies_parse_their_functions_and_call_what_the_environment_provides():
+    where = Location(file="k.cu", line=3, column=10)
+    tree = parse_expr("scale(x, 2) / y", where, functions=("scale",))
+    values = tree.evaluate({"x": numpy.array([1.0, 2.0]), "y": numpy.array([4.0, 8.0]),
+                            "scale": lambda a, k: a * k})
+    assert list(values) == [0.5, 0.5]
+    with pytest.raises(OptimlError) as raised:
+        parse_expr("cdiv(x, 2)", where, functions=("scale",))
+    assert "unknown function 'cdiv'" in str(raised.value) and "one of: scale" in str(raised.value)

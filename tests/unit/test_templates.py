@@ -274,18 +274,19 @@ def test_the_policy_proposes_feasible_defaults_of_each_matching_template():
     assert TemplatePolicy().propose(load("examples/maxpool2x2.cu", "maxpool2x2"), PolicyContext()) == []
 
 
-def test_on_its_own_instance_the_policy_proposes_the_neighbours_of_its_parameters():
+@pytest.mark.parametrize("example, name", [("cross_entropy_rows", "row_reduction"), ("sgemm_nt", "gemm")])
+def test_on_its_own_instance_the_policy_proposes_the_neighbours_of_its_parameters(example: str, name: str):
     """The search tree tunes a template: a node that is an instance gets the instances one parameter step away."""
-    policy = TemplatePolicy()
-    node = load("examples/cross_entropy_rows.cu", "cross_entropy_rows")
-    (template, match), = matches(node, [TEMPLATES["row_reduction"]])
+    policy = TemplatePolicy(templates=[TEMPLATES[name]])
+    node = load(f"examples/{example}.cu", example)
+    (template, match), = matches(node, [TEMPLATES[name]])
     first = policy.propose(node, PolicyContext())[0]
     tuned = policy.propose(first.candidate, PolicyContext())
     params = policy.instances[first.candidate.unit.text][2]
     expected = neighbours(template.feasible_space(match), params)
     assert tuned and len(tuned) <= len(expected)
     assert all(policy.instances[e.candidate.unit.text][2] in expected for e in tuned)
-    assert all("a neighbour of" in e.description and e.rule == "row_reduction" for e in tuned)
+    assert all("a neighbour of" in e.description and e.rule == name for e in tuned)
     # Each neighbour differs from the instance in exactly one parameter; none is the instance itself.
     for edit in tuned:
         other = policy.instances[edit.candidate.unit.text][2]

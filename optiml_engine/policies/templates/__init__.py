@@ -52,7 +52,7 @@ class TemplatePolicy(Policy):
         if made is not None:
             template, match, params = made
             points = neighbours(template.feasible_space(match, context.device), params)
-            return self.edits(template, match, points, context, f"a neighbour of {template.describe(params)}")
+            return self.edits(template, match, points, context, f"a neighbour of {template.describe_params(params)}")
         return [edit for template, match in matches(node, self.templates)
                 for edit in self.edits(template, match, template.defaults(match, context.device, self.per_template),
                                        context, None)]

@@ -64,7 +64,7 @@ class _GridStrideTemplate(Template):
         text = grid_stride_kernel(match.view, plan.facts.shape, self.parts(match, params), unroll=items)
         launch = LaunchRule(grid=[f"min(cdiv({plan.count},{block * items}),{params['blocks_per_sm'] * SM_COUNT})"],
                             block=[str(block)], smem="0")
-        return derived(match.node, text, f"{match.what}: {self.describe(params)}", launch)
+        return derived(match.node, text, f"{match.what}: {self.describe_params(params)}", launch)
 
     def counter_bytes(self, match: TemplateMatch) -> int:
         return itemsize(match.plan.facts.element_dtype(match.plan.array))

@@ -176,5 +176,5 @@ class Template(ABC):
         return [space[i] for i in picks]
 
     @staticmethod
-    def describe(params: Params) -> str:
+    def describe_params(params: Params) -> str:
         return " ".join(f"{key}={value}" for key, value in params.items())

@@ -101,7 +101,7 @@ class ElementwiseTemplate(Template):
             code += f"#pragma unroll\n{one_by_one}"
         launch = LaunchRule(grid=[f"cdiv({plan.extent},{block * items})"], block=[str(block)], smem="0")
         return derived(match.node, kernel_with_body(view, shape.grid.prelude, _indented(code)),
-                       f"{match.what}: {self.describe(params)}", launch)
+                       f"{match.what}: {self.describe_params(params)}", launch)
 
 
 def _indented(code: str) -> str:

@@ -1,0 +1,666 @@
+"""From an intent ("row-wise softmax of x (rows x cols, float) into y") to a KernelSpec: a small deterministic
+parser over a vocabulary of operation words, shapes ("rows x cols", "4096x1024", "n = 1M", "MxK"), element types,
+names ("of x", "into y") and, for elementwise intents, a formula in the contract's expression syntax.
+
+What the intent leaves out is filled with a stated default (listed in the spec's `assumed`); what it leaves
+ambiguous (a sum of a matrix: per row, per column or in all?) or asks outside the families is an IntentError that
+says what was understood, what is missing, and what is supported. Never a guess that could be a wrong kernel.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from optiml_engine.model import GenerateFamily, GenerateOperation, KernelSpec, Location, OptimlError
+from optiml_engine.source.expr import Call, Name, parse_expr
+
+INTENT = Location(file="<intent>", line=1)
+
+SUPPORTED = (
+    "elementwise formulas (y = relu(x) * 2, math functions, a row vector broadcast over rows); "
+    "row and column reductions (sum, mean, max, min, L2 norm, argmax); global sum/mean/max/min; "
+    "softmax, log-softmax, logsumexp over rows; layernorm and rmsnorm over rows; transpose and permutes of axes; "
+    "GEMM and GEMV in fp32; 1-D and 2-D convolutions/stencils (odd widths up to 9); histogram; prefix sum"
+)
+
+# Functions an elementwise formula may call (each has a CUDA and a NumPy rendering in generate/families.py).
+ELEMENTWISE_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "abs", "sigmoid", "relu", "max", "min", "pow")
+
+DEFAULT_SIZES: dict[str, dict[str, int]] = {
+    "1d": {"n": 1 << 24},
+    "2d": {"rows": 16384, "cols": 1024},
+    "gemm": {"M": 2048, "N": 2048, "K": 2048},
+    "image": {"rows": 4096, "cols": 4096},
+}
+
+
+class IntentError(OptimlError):
+    """An intent that cannot become a kernel as stated: what was understood, what is missing or unsupported."""
+
+    def __init__(self, problem: str, understood: list[str], expected: str):
+        said = "; ".join(understood) if understood else "nothing yet"
+        super().__init__(INTENT, f"{problem} (understood: {said})", expected)
+
+
+@dataclass(frozen=True)
+class Operation:
+    family: GenerateFamily
+    operation: GenerateOperation
+    pattern: re.Pattern[str]
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w])", re.IGNORECASE)
+
+
+# Checked in this order: the first match decides (log-softmax before softmax, prefix sum before sum ...).
+OPERATIONS = (
+    Operation("row_normalization", "log_softmax", _words(r"log[- _]?softmax")),
+    Operation("row_normalization", "softmax", _words("softmax", "soft-max")),
+    Operation("row_reduction", "logsumexp", _words(r"log[- _]?sum[- _]?exp", "lse")),
+    Operation("row_normalization", "layernorm", _words(r"layer[- _]?norm\w*")),
+    Operation("row_normalization", "rmsnorm", _words(r"rms[- _]?norm\w*", r"root[- ]mean[- ]square norm\w*")),
+    Operation("histogram", "histogram", _words("histogram", r"bin[- ]?counts?", "count occurrences")),
+    Operation("prefix_sum", "prefix_sum", _words(r"prefix[- ]sums?", r"cumulative sums?", "cumsum", "scan",
+                                                 r"running (?:sum|total)s?")),
+    Operation("gemv", "gemv", _words("gemv", r"matrix[- ]vector", "mat-?vec", r"matrix times (?:a )?vector")),
+    Operation("gemm", "gemm", _words("gemm", "sgemm", "matmul", r"mat-?mul", r"matrix[- ]multipl\w*",
+                                     r"matrix (?:matrix )?products?", r"multiply (?:two )?matrices",
+                                     r"multiply (?:the )?matrix \w+ (?:\([^)]*\) )?(?:by|with|and) (?:the )?matrix",
+                                     r"(?<=\w )@(?= \w)")),
+    Operation("transpose", "permute", _words(r"permut\w*", r"swap (?:the )?(?:last two |first two )?(?:axes|dims?|dimensions)")),
+    Operation("transpose", "transpose", _words(r"transpos\w*")),
+    Operation("stencil", "conv2d", _words(r"2-?d (?:convolution|conv|stencil|filter|correlation)\w*",
+                                          r"\d+ ?x ?\d+ (?:convolution|conv|stencil|filter|box blur|blur|box filter)",
+                                          r"box blur", "blur")),
+    Operation("stencil", "conv1d", _words(r"(?:1-?d )?convol\w*", "conv1d", r"1-?d conv", "stencil",
+                                          r"moving average", r"\d+-point (?:filter|stencil|convolution)")),
+    Operation("row_reduction", "argmax", _words("argmax", r"arg ?max", r"index of the (?:max|maximum|largest)")),
+    Operation("row_reduction", "l2norm", _words(r"l2[- ]?norms?", r"euclidean norms?", r"(?:vector )?norms? of")),
+    Operation("row_reduction", "mean", _words("mean", "means", "average", "averages", "avg")),
+    Operation("row_reduction", "sum", _words("sum", "sums", "total", "add up", "reduce-?sum")),
+    Operation("row_reduction", "max", _words("max", "maximum", "maxima", "largest", "biggest")),
+    Operation("row_reduction", "min", _words("min", "minimum", "minima", "smallest")),
+)
+
+UNSUPPORTED_HINTS = _words("sort\\w*", "fft", "attention", "top-?k", "scatter", "gather", "inverse", "solve",
+                           "eigen\\w*", "cholesky", "svd", "qr", "random", "hash\\w*", "compress\\w*")
+
+ROW_WORDS = _words(r"(?:each|every|per|a) row", "row-?wise", "rows-?wise", r"over (?:the )?(?:last|columns? of each row)",
+                   r"along (?:the )?(?:last|rows?)", r"for each row", "by rows?")
+COLUMN_WORDS = _words(r"(?:each|every|per|a) col(?:umn)?", r"col(?:umn)?-?wise", r"over (?:the )?rows of each column",
+                      r"along (?:the )?(?:first|columns?)", r"for each col(?:umn)?", "by columns?")
+GLOBAL_WORDS = _words("all (?:the )?(?:elements|values|entries)", "total", "global(?:ly)?", "entire", "whole",
+                      "grand", "overall", "of a vector", "of the vector", "everything")
+
+DTYPES = (
+    ("float64", _words("double", "fp64", "float64", "f64")),
+    ("float32", _words("float", "floats", "fp32", "float32", "f32", "single")),
+    ("int32", _words("int", "ints", "int32", "integers?", "i32")),
+)
+UNSUPPORTED_DTYPES = _words("half", "fp16", "float16", "bf16", "bfloat16", "int8", "uint8", "fp8", "int64", "tf32")
+
+_NUMBER = r"(?:\d+\s*<<\s*\d+|2\s*(?:\^|\*\*)\s*\d+|\d+(?:\.\d+)?\s*(?:[kKmMgG]\b|e\d+)?)"
+_DIM = rf"(?:{_NUMBER}|[A-Za-z_]\w*)"
+SHAPE = re.compile(rf"(?<![\w.])({_DIM})\s*(?:x|×|by)\s*({_DIM})(?:\s*(?:x|×|by)\s*({_DIM}))?(?![\w.])")
+# Dimension names a shape may use besides numbers ('rows x cols', 'M x K'); any other word is prose ('a x b').
+SHAPE_SYMBOLS = {"rows", "cols", "columns", "M", "N", "K", "m", "n", "k", "B", "H", "W", "C", "batch", "height",
+                 "width", "channels"}
+COMPACT_SHAPE = re.compile(r"(?<!\w)([A-Z])x([A-Z])(?:x([A-Z]))?(?!\w)")   # MxK, MxNxK
+ASSIGNED_SIZE = re.compile(rf"\b(n|N|M|K|rows|cols|length|size|bins)\s*(?:=|:|is)\s*({_NUMBER})", re.IGNORECASE)
+ROWS_OF = re.compile(rf"({_NUMBER})\s+rows\s+(?:of|with|and|by|x)\s+({_NUMBER})(?:\s+(?:columns|cols|elements))?",
+                     re.IGNORECASE)
+COUNT = re.compile(rf"({_NUMBER})\s*(?:floats|doubles|ints|elements|values|keys|items|entries|integers|numbers)\b")
+LENGTH = re.compile(rf"(?:length|size|of|with)\s+({_NUMBER})(?!\s*(?:x|×|by|\*)\s*\w)\b")
+BINS = re.compile(rf"({_NUMBER})\s*bins\b|\bbins\s*=\s*({_NUMBER})")
+WIDTH = re.compile(r"(?<![\w.])(\d)\s*(?:x\s*\d\s+|-?point\b|-?tap\b|-wide\b|\s+wide\b)|\bwidth\s*=?\s*(\d)|\bradius\s*=?\s*(\d)")
+EPS = re.compile(r"\b(?:eps|epsilon)\s*(?:=|:|of)?\s*([0-9.]+(?:e-?\d+)?)", re.IGNORECASE)
+ASSIGNMENT = re.compile(r"(?<![\w=<>!])([A-Za-z_]\w*)\s*=\s*(?!=)([^;]+)")
+# What may follow an elementwise formula: the end, punctuation, or a word that starts the rest of the sentence.
+FORMULA_END = re.compile(r"\s*(?:$|[,.;(:]|(?:elementwise|element-wise|for|over|where|with|on|in|of|across|per|"
+                         r"broadcast\w*|and|using|given|if|as|when|n\b)\b)", re.IGNORECASE)
+NAME_AFTER = re.compile(r"\b(?:of|from|over|on|in|to)\s+(?:the |a |an )?(?:input |matrix |vector |tensor |array |"
+                        r"image |signal |keys |values )?([A-Za-z_]\w*)")
+OUTPUT_AFTER = re.compile(r"(?:\binto|\bto|->|\bas|\bstore (?:it |the result )?in|\bwrite (?:to|into))\s+"
+                          r"(?:the |an? )?(?:output |array |vector |matrix )?([A-Za-z_]\w*)")
+PERMUTATION = re.compile(r"\(?\s*(\d)\s*,\s*(\d)\s*,\s*(\d)\s*\)?")
+
+# Words that are never array names, however the sentence puts them.
+STOP = set("""a an the each every all per row rows column columns col cols element elements matrix matrices vector
+vectors tensor array image signal value values entry entries float floats double doubles int ints integer integers
+fp32 fp64 single it its of into to from over on in with and by as is are along last first axis axes dim dims
+dimension dimensions size sizes length n m k shape elementwise element-wise wise input output result results
+keys key bins bin width point points filter weights weight kernel stencil convolution transpose sum mean max min
+norm softmax batch that this these those so then be for x_ where compute computes computing apply applies take get
+product total number numbers items""".split())
+
+
+INTENT_COMMENT = re.compile(r"^[ \t]*//[ \t]*@optiml[ \t]+generate:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class IntentComment:
+    line: int                 # 0-based line of the `// @optiml generate: ...` comment
+    intent: str
+
+
+def intent_comments(text: str) -> list[IntentComment]:
+    """Every `// @optiml generate: <intent>` line of a file. The generated kernel goes below it after a blank line:
+    a contract block directly under the comment would be read as part of this `// @optiml` comment run."""
+    return [IntentComment(text.count("\n", 0, match.start()), match.group(1))
+            for match in INTENT_COMMENT.finditer(text)]
+
+
+# Words that change what an operation computes ("sum of absolute values", "normalize each row to unit norm"): outside
+# an elementwise formula, no family computes them, so they are refused rather than ignored.
+MODIFIERS = _words("abs", "absolute", "squares?", "squared", "exp", "exponentials?", "logs?", "logarithms?",
+                   "negatives?", "negated", "weighted", "masked", "scaled", "normali[sz]e[sd]?", "normali[sz]ing",
+                   "unit", "clipped", "sorted", "plus", "minus", "times", "divided", "except", "excluding",
+                   "ignoring", "positive", "non-?zero", "add", "adds", "added", "subtract\\w*", "multipl\\w*",
+                   "divid\\w*", "bias", "gamma", "beta", "alpha", "affine", "temperature", "accumulat\\w*",
+                   "conjugate", "then")
+
+
+def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> None:
+    rest = found.pattern.sub(" ", text)
+    rest = re.sub(r"matrix times (?:a )?vector|root[- ]mean[- ]square", " ", rest, flags=re.IGNORECASE)
+    if modifier := MODIFIERS.search(rest):
+        what = "the function" if found.operation == "map" else found.operation.replace("_", " ")
+        raise IntentError(f"'{modifier.group(0)}' changes what {what} computes, and "
+                          f"OptiML generates the operation only as listed", understood,
+                          f"the plain operation, or an elementwise formula (y = ...) for a transform; supported: "
+                          f"{SUPPORTED}")
+
+
+# Names an array cannot take: C++ keywords and types, size symbols and scalars, and the variables of the kernels
+# generate/families.py writes for each family.
+RESERVED = set("""auto bool break case char class const continue default delete do double else enum explicit extern
+false float for goto half if inline int long namespace new operator private protected public register return short
+signed sizeof static struct switch template this throw true try typedef typename union unsigned using virtual void
+volatile while rows cols n M N K d0 d1 d2 eps""".split())
+KERNEL_LOCALS: dict[str, set[str]] = {
+    "elementwise": {"i"},
+    "row_reduction": {"row", "c", "acc", "best", "top", "v"},
+    "column_reduction": {"col", "r", "acc", "best", "top", "v"},
+    "global_reduction": {"i"},
+    "row_normalization": {"row", "c", "top", "total", "shift", "sum", "mean", "var", "d", "inv", "squares"},
+    "transpose": {"row", "col", "i", "o0", "o1", "o2"},
+    "gemm": {"i", "j", "k", "sum"},
+    "gemv": {"row", "c", "sum"},
+    "stencil": {"i", "j", "k", "row", "col", "r", "c", "di", "dj", "sum"},
+    "histogram": {"i"},
+    "prefix_sum": {"t", "i", "chunk", "begin", "end", "sum", "totals", "offset", "add", "running"},
+}
+
+
+def _checked_names(spec: KernelSpec, understood: list[str]) -> KernelSpec:
+    reserved = RESERVED | KERNEL_LOCALS[spec.family]
+    clashing = [name for name in [*spec.inputs, spec.output] if name in reserved or name.startswith("__")]
+    if clashing:
+        raise IntentError(f"the array name '{clashing[0]}' is reserved in the generated kernel", understood,
+                          f"another name (not a C++ keyword, a size symbol, or one of: "
+                          f"{', '.join(sorted(KERNEL_LOCALS[spec.family]))})")
+    return spec
+
+
+def parse_intent(intent: str) -> KernelSpec:
+    """The spec an intent asks for; an IntentError when it is ambiguous or outside the families."""
+    text = " ".join(intent.split())
+    if not text:
+        raise IntentError("the intent is empty", [], f"a description of the kernel; supported: {SUPPORTED}")
+    understood: list[str] = []
+    dtype = _dtype(text, understood)
+    found = next((op for op in OPERATIONS if op.pattern.search(text)), None)
+    assignment = _elementwise_assignment(text)
+    if assignment is not None and (found is None or found.family == "row_reduction" and _assignment_owns(text, found)):
+        return _checked_names(_elementwise(text, assignment, dtype, understood), understood)
+    if found is None:
+        function = _applied_function(text, understood)
+        if function is not None:
+            return _checked_names(_elementwise(text, function, dtype, understood), understood)
+        hint = UNSUPPORTED_HINTS.search(text)
+        problem = f"'{hint.group(0)}' is not an operation OptiML generates" if hint else \
+            "no supported operation recognized"
+        raise IntentError(problem, understood, f"one of: {SUPPORTED}")
+    understood.append(f"operation {found.operation.replace('_', ' ')}")
+    _refuse_modifiers(text, found, understood)
+    builder = {
+        "row_reduction": _reduction, "row_normalization": _row_normalization, "transpose": _transpose,
+        "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
+    }[found.family]
+    return _checked_names(builder(text, found, dtype, understood), understood)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pieces of an intent
+
+
+def number(token: str) -> int:
+    """'4096', '16M' (binary: 16 * 2^20), '1<<24', '2^20', '1e6'."""
+    token = token.replace(" ", "")
+    if "<<" in token:
+        base, shift = token.split("<<")
+        return int(base) << int(shift)
+    for power in ("^", "**"):
+        if power in token:
+            base, exponent = token.split(power)
+            return int(base) ** int(exponent)
+    suffix = token[-1].lower()
+    if suffix in "kmg":
+        return int(float(token[:-1]) * {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[suffix])
+    return int(float(token))
+
+
+def _is_number(token: str) -> bool:
+    return bool(re.fullmatch(_NUMBER, token.strip()))
+
+
+def _dtype(text: str, understood: list[str]) -> str | None:
+    unsupported = UNSUPPORTED_DTYPES.search(text)
+    if unsupported:
+        raise IntentError(f"element type '{unsupported.group(0)}' is not generated", understood,
+                          "float (fp32) or double (fp64) data; int keys for histograms and prefix sums")
+    for dtype, pattern in DTYPES:
+        if pattern.search(text):
+            understood.append(f"element type {dtype}")
+            return dtype
+    return None
+
+
+def _float_dtype(dtype: str | None, assumed: list[str], operation: str) -> str:
+    if dtype is None:
+        assumed.append("element type float32 (fp32)")
+        return "float32"
+    if dtype == "int32":
+        raise IntentError(f"{operation} of integers is not generated", [f"operation {operation}"],
+                          "float (fp32) or double (fp64) data")
+    return dtype
+
+
+def _shapes(text: str) -> list[list[str]]:
+    """Every 2-D or 3-D shape written in the intent, dims as written ('4096', 'rows', 'M')."""
+    found = []
+    for match in COMPACT_SHAPE.finditer(text):
+        found.append((match.start(), [d for d in match.groups() if d]))
+    position = 0
+    while match := SHAPE.search(text, position):
+        dims = [d.strip() for d in match.groups() if d]
+        if all(_is_number(d) or d in SHAPE_SYMBOLS for d in dims):
+            found.append((match.start(), dims))
+            position = match.end()
+        else:   # prose before a shape ('norm x 4096x4096'): look again from the next character
+            position = match.start() + 1
+    return [dims for _, dims in sorted(found)]
+
+
+def _assigned_sizes(text: str) -> dict[str, int]:
+    return {m.group(1): number(m.group(2)) for m in ASSIGNED_SIZE.finditer(text)}
+
+
+def _one_dimension(text: str, assumed: list[str]) -> dict[str, int]:
+    """The length of a 1-D problem: 'n = 1M', '16M floats', 'of length 4096'; a default otherwise."""
+    assigned = _assigned_sizes(text)
+    for key in ("n", "N", "length", "size"):
+        if key in assigned:
+            return {"n": assigned[key]}
+    for pattern in (COUNT, LENGTH):
+        if match := pattern.search(text):
+            return {"n": number(match.group(1))}
+    assumed.append(f"n={DEFAULT_SIZES['1d']['n']} (benchmark size; the intent gives no length)")
+    return dict(DEFAULT_SIZES["1d"])
+
+
+def _two_dimensions(text: str, assumed: list[str], symbols: tuple[str, str] = ("rows", "cols"),
+                    default: str = "2d", skip: list[str] | None = None) -> dict[str, int] | None:
+    """rows x cols from the first 2-D shape (other than `skip`, a filter's); symbolic dims ('rows x cols') take
+    the default benchmark size. None when the intent writes no 2-D shape."""
+    shapes = [s for s in _shapes(text) if len(s) == 2 and s != skip]
+    if not shapes and (rows_of := ROWS_OF.search(text)):
+        shapes = [[rows_of.group(1), rows_of.group(2)]]
+    assigned = _assigned_sizes(text)
+    if not shapes:
+        if all(s in assigned for s in symbols):
+            return {s: assigned[s] for s in symbols}
+        return None
+    sizes = {}
+    for symbol, dim in zip(symbols, shapes[0]):
+        if _is_number(dim):
+            sizes[symbol] = number(dim)
+        else:
+            sizes[symbol] = assigned.get(dim, DEFAULT_SIZES[default][symbol])
+            if dim not in assigned:
+                assumed.append(f"{symbol}={sizes[symbol]} (benchmark size for '{dim}')")
+    return sizes
+
+
+def _names(text: str, defaults: list[str], exclude: set[str] = frozenset()) -> list[str]:
+    """Array names the intent uses after 'of', 'from' ... (not vocabulary words), in order; defaults fill up."""
+    names: list[str] = []
+    for match in NAME_AFTER.finditer(text):
+        name = match.group(1)
+        if name.lower() not in STOP and name not in exclude and name not in names and not _is_number(name) \
+                and not UNSUPPORTED_DTYPES.fullmatch(name) and not any(p.fullmatch(name) for _, p in DTYPES):
+            names.append(name)
+    return (names + [d for d in defaults if d not in names])[:len(defaults)]
+
+
+def _output(text: str, default: str, taken: list[str]) -> str:
+    for match in OUTPUT_AFTER.finditer(text):
+        name = match.group(1)
+        if name.lower() not in STOP and name not in taken and not _is_number(name):
+            return name
+    return default if default not in taken else default + "_out"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Families
+
+
+def _reduction(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    operation = found.operation
+    sizes = _two_dimensions(text, assumed)
+    row, column, total = ROW_WORDS.search(text), COLUMN_WORDS.search(text), GLOBAL_WORDS.search(text)
+    if operation == "logsumexp" and not column:
+        row = True    # over the last dimension, as softmax
+    if row and column:
+        raise IntentError(f"{operation} both per row and per column", understood, "one axis: per row or per column")
+    if not (row or column) and (total or sizes is None):
+        family: GenerateFamily = "global_reduction"
+        if operation not in ("sum", "mean", "max", "min"):
+            raise IntentError(f"a global {operation} is not generated", understood,
+                              "a global sum, mean, max or min; or the operation per row or per column")
+        one_d = _one_dimension(text, assumed) if sizes is None else {"n": sizes["rows"] * sizes["cols"]}
+        sizes = one_d
+    elif not (row or column):
+        understood.append(f"a {sizes['rows']}x{sizes['cols']} matrix")
+        raise IntentError(f"a {operation} of a matrix, but not along which axis", understood,
+                          "'of each row', 'of each column' or 'of all elements'")
+    else:
+        family = "row_reduction" if row else "column_reduction"
+        if sizes is None:
+            sizes = dict(DEFAULT_SIZES["2d"])
+            assumed.append(f"rows={sizes['rows']} cols={sizes['cols']} (benchmark size; the intent gives no shape)")
+    inputs = _names(text, ["x"])
+    output = _output(text, "out", inputs)
+    where = {"row_reduction": "rows", "column_reduction": "cols", "global_reduction": "all"}[family]
+    return KernelSpec(intent=text, family=family, operation=operation, kernel=f"{operation}_{where}_{inputs[0]}",
+                      dtype=_float_dtype(dtype, assumed, operation), sizes=sizes, inputs=inputs, output=output,
+                      assumed=assumed)
+
+
+def _row_normalization(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    if COLUMN_WORDS.search(text) or re.search(r"\bcolumn\b", text, re.IGNORECASE):
+        raise IntentError(f"{found.operation} over columns is not generated", understood,
+                          f"{found.operation} over each row (the last dimension)")
+    sizes = _two_dimensions(text, assumed)
+    if sizes is None:
+        sizes = dict(DEFAULT_SIZES["2d"])
+        assumed.append(f"rows={sizes['rows']} cols={sizes['cols']} (benchmark size; the intent gives no shape)")
+    inputs = _names(text, ["x"])
+    output = _output(text, "y", inputs)
+    scalars = {}
+    if found.operation in ("layernorm", "rmsnorm"):
+        eps = EPS.search(text)
+        scalars["eps"] = float(eps.group(1)) if eps else 1e-5
+        if not eps:
+            assumed.append("eps=1e-5")
+        assumed.append("no affine weight or bias")
+    return KernelSpec(intent=text, family="row_normalization", operation=found.operation, kernel=f"{found.operation}_rows_{inputs[0]}",
+                      dtype=_float_dtype(dtype, assumed, found.operation), sizes=sizes, inputs=inputs, output=output,
+                      scalars=scalars, assumed=assumed)
+
+
+def _transpose(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    dtype = _float_dtype(dtype, assumed, found.operation)
+    shapes = _shapes(text)
+    three = next((s for s in shapes if len(s) == 3), None)
+    if found.operation == "permute" or three is not None:
+        if three is None:
+            raise IntentError("a permute without a 3-D shape", understood, "a shape such as 64 x 512 x 256")
+        symbols = ("d0", "d1", "d2")
+        sizes = {s: number(d) if _is_number(d) else 256 for s, d in zip(symbols, three)}
+        order = [m for m in PERMUTATION.finditer(text) if sorted(m.groups()) == ["0", "1", "2"]]
+        if order:
+            axes = [int(a) for a in order[-1].groups()]
+        elif re.search(r"last two", text, re.IGNORECASE):
+            axes = [0, 2, 1]
+        elif re.search(r"first two", text, re.IGNORECASE):
+            axes = [1, 0, 2]
+        else:
+            raise IntentError("a permute without its order of axes", understood + [f"shape {' x '.join(three)}"],
+                              "the new order, e.g. (0, 2, 1), or 'swap the last two axes'")
+        if axes == [0, 1, 2]:
+            raise IntentError("the permutation (0, 1, 2) leaves the tensor as it is", understood,
+                              "an order that moves an axis")
+        inputs = _names(text, ["x"])
+        return KernelSpec(intent=text, family="transpose", operation="permute",
+                          kernel=f"permute_{''.join(map(str, axes))}_{inputs[0]}", dtype=dtype, sizes=sizes,
+                          inputs=inputs, output=_output(text, "y", inputs), axes=axes, assumed=assumed)
+    sizes = _two_dimensions(text, assumed)
+    if sizes is None:
+        sizes = dict(DEFAULT_SIZES["image"])
+        assumed.append(f"rows={sizes['rows']} cols={sizes['cols']} (benchmark size; the intent gives no shape)")
+    inputs = _names(text, ["x"])
+    return KernelSpec(intent=text, family="transpose", operation="transpose", kernel=f"transpose_{inputs[0]}",
+                      dtype=dtype, sizes=sizes, inputs=inputs, output=_output(text, "y", inputs), assumed=assumed)
+
+
+def _gemm(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    if dtype not in (None, "float32"):
+        raise IntentError(f"GEMM in {dtype} is not generated", understood, "fp32 (float) GEMM")
+    dtype = _float_dtype(dtype, assumed, "gemm")
+    transpose_b = bool(re.search(r"B\s*(?:\^T|\^t|\.T|')|B transposed|transpose(?:d)? (?:of )?B|\bNT\b", text))
+    assigned = _assigned_sizes(text)
+    shapes = [s for s in _shapes(text) if len(s) == 2]
+    sizes: dict[str, int] = {}
+    if all(s in assigned for s in "MNK"):
+        sizes = {s: assigned[s] for s in "MNK"}
+    elif len(shapes) >= 2:
+        (m, k), (b0, b1) = shapes[0], shapes[1]
+        n = b0 if transpose_b else b1
+        for symbol, dim in (("M", m), ("N", n), ("K", k)):
+            sizes[symbol] = number(dim) if _is_number(dim) else assigned.get(dim, DEFAULT_SIZES["gemm"][symbol])
+    elif len(shapes) == 1 and shapes[0][0] == shapes[0][1] and _is_number(shapes[0][0]):
+        sizes = {s: number(shapes[0][0]) for s in "MNK"}
+        assumed.append(f"square matrices: M=N=K={sizes['M']}")
+    elif not shapes and (single := re.search(rf"(?<![\w.])({_NUMBER})(?![\w.])", text)):
+        sizes = {s: number(single.group(1)) for s in "MNK"}
+        assumed.append(f"square matrices: M=N=K={sizes['M']}")
+    else:
+        sizes = dict(DEFAULT_SIZES["gemm"])
+        assumed.append("M=N=K=2048 (benchmark size; the intent gives no shapes)")
+    names = _gemm_names(text)
+    return KernelSpec(intent=text, family="gemm", operation="gemm", kernel="sgemm_nt" if transpose_b else "sgemm_nn",
+                      dtype=dtype, sizes={s: sizes[s] for s in "MNK"}, inputs=names[:2], output=names[2],
+                      transpose_b=transpose_b, assumed=assumed)
+
+
+def _gemm_names(text: str) -> list[str]:
+    match = re.search(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*(?:@|\*|x|times)?\s*([A-Za-z_]\w*)", text)
+    if match and all(name.lower() not in STOP for name in match.groups()):
+        return [match.group(2), match.group(3), match.group(1)]
+    return ["A", "B", "C"]
+
+
+def _gemv(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    if dtype not in (None, "float32"):
+        raise IntentError(f"GEMV in {dtype} is not generated", understood, "fp32 (float) GEMV")
+    dtype = _float_dtype(dtype, assumed, "gemv")
+    sizes = _two_dimensions(text, assumed)
+    if sizes is None:
+        sizes = {"rows": 16384, "cols": 4096}
+        assumed.append("rows=16384 cols=4096 (benchmark size; the intent gives no shape)")
+    match = re.search(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*(?:@|\*|·)?\s*([A-Za-z_]\w*)", text)
+    names = [match.group(2), match.group(3), match.group(1)] if match else ["A", "x", "y"]
+    return KernelSpec(intent=text, family="gemv", operation="gemv", kernel=f"gemv_{names[0]}", dtype=dtype,
+                      sizes=sizes, inputs=names[:2], output=names[2], assumed=assumed)
+
+
+def _stencil(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    dtype = _float_dtype(dtype, assumed, "convolution")
+    width_match = WIDTH.search(text)
+    if width_match and width_match.group(3):
+        width = 2 * int(width_match.group(3)) + 1
+    elif width_match:
+        width = int(width_match.group(1) or width_match.group(2))
+    else:
+        width = 3
+        assumed.append("filter width 3")
+    if width % 2 == 0 or not 1 <= width <= 9:
+        raise IntentError(f"a filter of width {width}", understood, "an odd width from 1 to 9 (a centred filter)")
+    box = bool(re.search(r"blur|box|moving average|mean filter", text, re.IGNORECASE))
+    if found.operation == "conv2d":
+        sizes = _two_dimensions(text, assumed, skip=[str(width), str(width)], default="image")
+        if sizes is None:
+            sizes = dict(DEFAULT_SIZES["image"])
+            assumed.append(f"rows={sizes['rows']} cols={sizes['cols']} (benchmark size; the intent gives no shape)")
+        defaults = ["img", "w"]
+    else:
+        sizes = _one_dimension(text, assumed)
+        defaults = ["x", "w"]
+    inputs = _names(text, defaults[:1] if box else defaults)
+    if box:
+        assumed.append(f"box filter: the weights are all 1/{width ** (2 if found.operation == 'conv2d' else 1)}")
+    assumed.append("zero padding outside the input")
+    return KernelSpec(intent=text, family="stencil", operation=found.operation,
+                      kernel=f"{found.operation}_{width}_{inputs[0]}", dtype=dtype, sizes=sizes, inputs=inputs,
+                      output=_output(text, "out" if found.operation == "conv2d" else "y", inputs), width=width,
+                      scalars={"box": 1.0} if box else {}, assumed=assumed)
+
+
+def _histogram(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    if dtype not in (None, "int32"):
+        raise IntentError(f"a histogram of {dtype} values is not generated", understood,
+                          "a histogram of int keys in [0, bins)")
+    bins_match = BINS.search(text)
+    if not bins_match:
+        raise IntentError("a histogram without its number of bins", understood, "e.g. 'into 256 bins'")
+    bins = number(bins_match.group(1) or bins_match.group(2))
+    if not 1 <= bins <= 1 << 16:
+        raise IntentError(f"a histogram of {bins} bins", understood, "1 to 65536 bins")
+    sizes = _one_dimension(text, assumed)
+    inputs = _names(text, ["keys"])
+    return KernelSpec(intent=text, family="histogram", operation="histogram", kernel=f"histogram{bins}",
+                      dtype="int32", sizes=sizes, inputs=inputs, output=_output(text, "bins", inputs), width=bins,
+                      assumed=assumed + ["keys are int32 in [0, bins); bins are unsigned int counters, added to"])
+
+
+def _prefix_sum(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    if dtype is None:
+        dtype = "float32"
+        assumed.append("element type float32 (fp32)")
+    sizes = _one_dimension(text, assumed)
+    inputs = _names(text, ["x"])
+    exclusive = bool(re.search(r"exclusive", text, re.IGNORECASE))
+    if exclusive:
+        raise IntentError("an exclusive prefix sum is not generated", understood, "an inclusive prefix sum")
+    return KernelSpec(intent=text, family="prefix_sum", operation="prefix_sum", kernel=f"prefix_sum_{inputs[0]}",
+                      dtype=dtype, sizes=sizes, inputs=inputs, output=_output(text, "y", inputs),
+                      assumed=assumed + ["inclusive: y[i] = x[0] + ... + x[i]"])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Elementwise
+
+
+def _elementwise_assignment(text: str) -> tuple[str, str] | None:
+    """`target = formula` where the formula parses, reads at least one array (not 'eps = 1e-5', 'n = 1M'), and is
+    followed by the end of the intent or a word that starts the rest of the sentence ('y = A x' is no formula)."""
+    for match in ASSIGNMENT.finditer(text):
+        target, tail = match.group(1), match.group(2)
+        if target.lower() in ("n", "m", "k", "rows", "cols", "eps", "epsilon", "length", "size", "bins", "width"):
+            continue
+        formula = _formula_text(tail)
+        if formula is not None:
+            return target, formula
+    return None
+
+
+def _formula_text(tail: str) -> str | None:
+    """The longest start of an assignment's right side that parses as a formula reading an array and ends where
+    the sentence goes on."""
+    ends = sorted({m.start() for m in re.finditer(r"\s|$|[,.;:]", tail)}, reverse=True)
+    for end in ends:
+        candidate = tail[:end].strip()
+        if not candidate or not FORMULA_END.match(tail, end):
+            continue
+        try:
+            tree = parse_expr(candidate, INTENT, ELEMENTWISE_FUNCTIONS)
+        except OptimlError:
+            continue
+        if tree.symbols():
+            return candidate
+    return None
+
+
+def _assignment_owns(text: str, found: Operation) -> bool:
+    """True when the reduction word matched inside the formula (`y = max(x, 0)`), not as the intent's operation."""
+    assignment = _elementwise_assignment(text)
+    match = found.pattern.search(text)
+    return assignment is not None and match is not None and match.group(0) in assignment[1]
+
+
+ROW_VECTOR_ADD = re.compile(r"\badd (?:the |a )?(?:bias |row )?(?:vector )?([A-Za-z_]\w*) to (?:each|every|all) rows? "
+                            r"of (?:the |a )?(?:matrix )?([A-Za-z_]\w*)", re.IGNORECASE)
+APPLIED = re.compile(r"\b(exp|log|sqrt|sin|cos|tanh|abs|sigmoid|relu|square|negate)\b", re.IGNORECASE)
+
+
+def _applied_function(text: str, understood: list[str]) -> tuple[str, str] | None:
+    """'sigmoid of x elementwise', 'apply tanh to x', 'square each element of v': a formula of one array; 'add
+    vector b to every row of x': x + b, b broadcast over rows."""
+    if added := ROW_VECTOR_ADD.search(text):
+        vector, matrix = added.groups()
+        return _output(text, "y", [vector, matrix]), f"{matrix} + {vector}"
+    match = APPLIED.search(text)
+    if match is None:
+        return None
+    _refuse_modifiers(text, Operation("elementwise", "map", APPLIED), understood)
+    inputs = _names(text, ["x"])
+    function = match.group(1).lower()
+    formula = {"square": f"{inputs[0]} * {inputs[0]}", "negate": f"-{inputs[0]}"}.get(function,
+                                                                                       f"{function}({inputs[0]})")
+    return _output(text, "y", inputs), formula
+
+
+def _elementwise(text: str, assignment: tuple[str, str], dtype: str | None, understood: list[str]) -> KernelSpec:
+    assumed: list[str] = []
+    output, formula = assignment
+    tree = parse_expr(formula, INTENT, ELEMENTWISE_FUNCTIONS)
+    for node in _calls(tree):
+        if node.function in ("max", "min") and len(node.args) != 2 or node.function == "pow" and len(node.args) != 2:
+            raise IntentError(f"{node.function}() in an elementwise formula takes two arguments", understood,
+                              f"{node.function}(a, b)")
+    if any(isinstance(n, Name) and n.name == output for n in tree.names()):
+        raise IntentError(f"the formula reads its output '{output}'", understood, "a new output array name")
+    inputs = sorted(tree.symbols(), key=lambda name: formula.index(name))
+    understood.append(f"elementwise {output} = {formula}")
+    sizes = _two_dimensions(text, assumed)
+    row_vectors = [name for name in inputs if re.search(
+        rf"(?:vector|bias|row)\s+{re.escape(name)}\b|\b{re.escape(name)}(?:\s+\w+){{0,4}}\s+(?:broadcast|to (?:each|every) "
+        rf"row|over (?:the )?rows|has cols|of cols|of length cols)", text)]
+    if row_vectors and sizes is None:
+        sizes = dict(DEFAULT_SIZES["2d"])
+        assumed.append(f"rows={sizes['rows']} cols={sizes['cols']} (benchmark size; the intent gives no shape)")
+    if row_vectors and len(row_vectors) == len(inputs):
+        raise IntentError("every input is a row vector", understood, "at least one full rows x cols input")
+    if sizes is None:
+        sizes = _one_dimension(text, assumed)
+    return KernelSpec(intent=text, family="elementwise", operation="map", kernel=f"map_{output}",
+                      dtype=_float_dtype(dtype, assumed, "an elementwise formula"), sizes=sizes, inputs=inputs,
+                      output=output, expression=str(tree), row_vectors=row_vectors, assumed=assumed)
+
+
+def _calls(tree) -> list[Call]:
+    found = [tree] if isinstance(tree, Call) else []
+    for child in tree.children():
+        found += _calls(child)
+    return found

@@ -1,0 +1,127 @@
+"""Generate from comment: on a `// @optiml generate: <intent>` line, the "Generate kernel" code action runs
+`optiml.generate`, a job with work-done progress that parses the intent, writes the first kernel with its contract
+and NumPy oracle, compile-checks it (NVRTC), inserts it below the comment (workspace/applyEdit) and then offers to
+optimize it. An intent outside the families ends the job with a message saying what is supported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from optiml_engine.generate.families import compile_check, generate_kernel
+from optiml_engine.generate.intent import IntentComment, intent_comments, parse_intent
+from optiml_engine.model import GeneratedKernel, OptimlError
+from server.documents import Documents, OpenDocument
+from server.features.commands import GENERATE, show
+from server.features.jobs import JobProgress, Jobs
+
+logger = logging.getLogger(__name__)
+OPTIMIZE_CHOICE = "Optimize"
+INSERTED_WAIT_S = 5.0   # how long Optimize waits for the editor's change notification that holds the new kernel
+
+
+def intent_at(document: OpenDocument, line: int) -> IntentComment | None:
+    return next((c for c in intent_comments(document.line(line)) if c.line == 0), None)
+
+
+class GenerationJobs:
+    def __init__(self, server: LanguageServer, documents: Documents, optimizations: Jobs):
+        self._server = server
+        self._documents = documents
+        self._optimizations = optimizations
+        self._tasks: set[asyncio.Task] = set()
+
+    def code_actions(self, document: OpenDocument, line: int) -> list[types.CodeAction]:
+        comment = intent_at(document, line)
+        if comment is None:
+            return []
+        return [types.CodeAction(
+            title=f"Generate kernel: {comment.intent}", kind=types.CodeActionKind.RefactorRewrite, is_preferred=True,
+            command=types.Command(title="Generate kernel", command=GENERATE, arguments=[document.uri, line]))]
+
+    def generate(self, uri: str, line: int) -> None:
+        """Starts the job and returns at once."""
+        task = asyncio.ensure_future(self._run(uri, int(line)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, uri: str, line: int) -> None:
+        document = self._documents.get(uri)
+        comment = document and intent_at(document, line)
+        if comment is None:
+            return show(self._server, types.MessageType.Error,
+                        f"cannot generate: line {line + 1} of {uri} holds no `// @optiml generate:` comment")
+        progress = JobProgress(self._server, "Generating kernel")
+        await progress.begin("reading the intent")
+        try:
+            spec = parse_intent(comment.intent)
+        except OptimlError as error:
+            progress.end("not generated")
+            return show(self._server, types.MessageType.Error, f"cannot generate from '{comment.intent}': "
+                                                                f"{error.message} (expected {error.expected})")
+        if document.cuda.model.kernel(spec.kernel) is not None:
+            progress.end("not generated")
+            return show(self._server, types.MessageType.Error, f"cannot generate {spec.kernel}: the document already "
+                                                                f"has a kernel of that name")
+        progress.report(f"{spec.family.replace('_', ' ')} {spec.kernel}: writing and compiling (NVRTC)", 30)
+        try:
+            generated, compiled = await asyncio.to_thread(self._generated, spec)
+        except Exception as error:   # a generator defect: reported, the server keeps running
+            logger.exception("generation from %r failed", comment.intent)
+            progress.end("failed")
+            return show(self._server, types.MessageType.Error, f"generation failed: {type(error).__name__}: {error}")
+        if not compiled:
+            progress.end("failed")
+            return show(self._server, types.MessageType.Error,
+                        f"the generated kernel {generated.kernel} does not compile (a generator defect)")
+        progress.report(f"{generated.kernel} compiles: inserting it", 80)
+        if self._documents.get(uri) is None or intent_at(self._documents.get(uri), line) != comment:
+            progress.end("not inserted")
+            return show(self._server, types.MessageType.Error,
+                        f"{generated.kernel} not inserted: the intent comment moved; run Generate again")
+        answer = await self._server.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+            edit=self._insertion(document, line, generated), label=f"Generate {generated.kernel}"))
+        if not answer.applied:
+            progress.end("not inserted")
+            return show(self._server, types.MessageType.Error,
+                        f"the editor did not insert {generated.kernel}: {answer.failure_reason or 'no reason given'}")
+        assumed = f" (assumed: {'; '.join(spec.assumed)})" if spec.assumed else ""
+        progress.end(f"{generated.kernel} inserted")
+        choice = await self._server.window_show_message_request_async(types.ShowMessageRequestParams(
+            type=types.MessageType.Info, actions=[types.MessageActionItem(title=OPTIMIZE_CHOICE)],
+            message=f"{generated.kernel} generated with its contract and NumPy reference{assumed}; optimize it?"))
+        if choice is not None and choice.title == OPTIMIZE_CHOICE:
+            try:
+                await self._inserted(uri, generated.kernel)
+            except TimeoutError:
+                return show(self._server, types.MessageType.Error, f"{generated.kernel} is not in the document yet: "
+                                                                    f"optimize it from its code action")
+            self._optimizations.optimize(uri, generated.kernel)
+
+    async def _inserted(self, uri: str, kernel: str) -> None:
+        """Until the server's copy of the document holds `kernel`: the editor applies an edit and reports the change
+        in a notification of its own, in no set order with its answers."""
+        async with asyncio.timeout(INSERTED_WAIT_S):
+            while (document := self._documents.get(uri)) is not None and \
+                    document.cuda.model.kernel(kernel) is None:
+                await asyncio.sleep(0.05)
+
+    @staticmethod
+    def _generated(spec) -> tuple[GeneratedKernel, bool]:
+        generated = generate_kernel(spec)
+        return generated, compile_check(generated).ok
+
+    @staticmethod
+    def _insertion(document: OpenDocument, line: int, generated: GeneratedKernel) -> types.WorkspaceEdit:
+        """Below the comment, after a blank line: directly under it, the contract would join its comment run."""
+        below = types.Position(line=line + 1, character=0)
+        text = "\n" + generated.text
+        if line == document.cuda.text.count("\n"):   # the comment is the last line, with no line break after it
+            below = types.Position(line=line, character=len(document.line(line).encode("utf-16-le")) // 2)
+            text = "\n\n" + generated.text
+        return types.WorkspaceEdit(changes={document.uri: [
+            types.TextEdit(range=types.Range(start=below, end=below), new_text=text)]})

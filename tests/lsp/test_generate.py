@@ -1,0 +1,160 @@
+"""Generate from comment end to end: the real server over stdio offers "Generate kernel" on a
+`// @optiml generate:` line, runs the job with progress, inserts kernel + contract + oracle below the comment through
+workspace/applyEdit, offers Optimize (which starts an optimization job on the new kernel), and answers an intent
+outside the families with what is supported. The optimization engine is the unit tests' synthetic one (no GPU)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.lsp.test_jobs import execute, job_end, message_with, until
+from tests.lsp.test_server import REPO, at, decode_code_actions_by_the_spec, open_document
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+INTENT = "row-wise softmax of x (rows x cols, float) into y"
+FILE = f"#include <cuda_runtime.h>\n\n// @optiml generate: {INTENT}\n\nint main() {{ return 0; }}\n"
+INTENT_LINE = 2
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(tmp_path_factory: pytest.TempPathFactory):
+    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
+    environment.update(OPTIML_CACHE=str(tmp_path_factory.mktemp("cache")), CUDA_VISIBLE_DEVICES="",
+                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
+    config = ClientServerConfig(server_command=[sys.executable, "-m", "server.app"], server_env=environment)
+    client = await config.start()
+    decode_code_actions_by_the_spec(client)
+    client.applied_edits = []
+    client.message_requests = []
+    client.choice = None   # the action the user picks when the server asks
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def on_apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        client.applied_edits.append(params)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
+    def on_message_request(params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        client.message_requests.append(params)
+        if client.choice is not None:   # as an editor does: the applied edit reaches the server as a change
+            (uri, (edit,)), = client.applied_edits[-1].edit.changes.items()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
+        return client.choice
+
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(
+            window=types.WindowClientCapabilities(work_done_progress=True),
+            workspace=types.WorkspaceClientCapabilities(apply_edit=True),
+            text_document=types.TextDocumentClientCapabilities(
+                code_action=types.CodeActionClientCapabilities(
+                    code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                        code_action_kind=types.ClientCodeActionKindOptions(value_set=list(types.CodeActionKind)))))),
+        root_uri=REPO.as_uri(),
+    ))
+    yield client
+    await client.shutdown_session()
+    await client.stop()
+
+
+async def actions_at(client: LanguageClient, path: Path, line: int) -> list[types.CodeAction]:
+    return await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+        range=types.Range(start=at(line, 5), end=at(line, 5)),
+        context=types.CodeActionContext(diagnostics=[]))) or []
+
+
+def generation_token(client: LanguageClient, known: set) -> str | None:
+    return next((token for token, reports in client.progress_reports.items() if token not in known and reports
+                 and reports[0].title == "Generating kernel"), None)
+
+
+async def test_generate_inserts_kernel_below_the_comment_and_offers_optimize(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "generated.cu"
+    path.write_text(FILE)
+    await open_document(client, path)
+    (action,) = await actions_at(client, path, INTENT_LINE)
+    assert action.title == f"Generate kernel: {INTENT}"
+    assert await actions_at(client, path, INTENT_LINE + 2) == []
+
+    known = set(client.progress_reports)
+    client.choice = types.MessageActionItem(title="Optimize")
+    await execute(client, action.command.command, *action.command.arguments)
+    token = await until(lambda: generation_token(client, known))
+    end = await job_end(client, token)
+    assert end.message == "softmax_rows_x inserted"
+    reports = [r.message for r in client.progress_reports[token] if r.kind == "report"]
+    assert reports == ["row normalization softmax_rows_x: writing and compiling (NVRTC)",
+                       "softmax_rows_x compiles: inserting it"]
+
+    (applied,) = [e for e in client.applied_edits if path.as_uri() in e.edit.changes]
+    (edit,) = applied.edit.changes[path.as_uri()]
+    assert edit.range.start == edit.range.end == at(INTENT_LINE + 1, 0)
+    assert edit.new_text.startswith("\n// y[r,:] = softmax")
+    assert "reference: y = softmax(reshape(x, rows, cols), 1)" in edit.new_text
+    assert "__global__ void softmax_rows_x(const float* x, float* y, int rows, int cols)" in edit.new_text
+
+    request = await until(lambda: client.message_requests and client.message_requests[-1])
+    assert [item.title for item in request.actions] == ["Optimize"]
+    assert "softmax_rows_x generated" in request.message and "rows=16384" in request.message
+    optimizing = await until(lambda: next((t for t, r in client.progress_reports.items()
+                                           if r and r[0].title == "Optimizing softmax_rows_x"), None))
+    assert ", verified (" in (await job_end(client, optimizing)).message
+
+
+async def test_generated_kernel_has_the_kernel_actions_once_inserted(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "inserted.cu"
+    path.write_text(FILE)
+    await open_document(client, path)
+    known = set(client.progress_reports)
+    client.choice = None
+    await execute(client, "optiml.generate", path.as_uri(), INTENT_LINE)
+    await job_end(client, await until(lambda: generation_token(client, known)))
+    (applied,) = [e for e in client.applied_edits if path.as_uri() in e.edit.changes]
+    (edit,) = applied.edit.changes[path.as_uri()]
+    lines = FILE.split("\n")
+    text = "\n".join(lines[:INTENT_LINE + 1]) + "\n" + edit.new_text + "\n".join(lines[INTENT_LINE + 1:])
+    diagnostics = await open_document(client, path, text)
+    assert not [d for d in diagnostics if d.severity == types.DiagnosticSeverity.Error]
+    kernel_line = text.split("\n").index("__global__ void softmax_rows_x(const float* x, float* y, int rows, int cols)")
+    titles = [a.title for a in await actions_at(client, path, kernel_line + 3)]
+    assert "Optimize kernel softmax_rows_x" in titles
+
+
+async def test_an_intent_outside_the_families_says_what_is_supported(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "unsupported.cu"
+    path.write_text("// @optiml generate: sort 1M floats descending\n")
+    await open_document(client, path)
+    edits_before = len(client.applied_edits)
+    await execute(client, "optiml.generate", path.as_uri(), 0)
+    message = await until(lambda: message_with(client, "cannot generate from 'sort 1M floats descending'"))
+    assert message.type == types.MessageType.Error
+    assert "'sort' is not an operation OptiML generates" in message.message and "softmax" in message.message
+    assert len(client.applied_edits) == edits_before
+
+
+async def test_generating_a_kernel_the_document_has_says_so(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "twice.cu"
+    path.write_text(FILE)
+    await open_document(client, path)
+    known = set(client.progress_reports)
+    await execute(client, "optiml.generate", path.as_uri(), INTENT_LINE)
+    await job_end(client, await until(lambda: generation_token(client, known)))
+    (applied,) = [e for e in client.applied_edits if path.as_uri() in e.edit.changes]
+    (edit,) = applied.edit.changes[path.as_uri()]
+    lines = FILE.split("\n")
+    await open_document(client, path, "\n".join(lines[:INTENT_LINE + 1]) + "\n" + edit.new_text
+                        + "\n".join(lines[INTENT_LINE + 1:]))
+    await execute(client, "optiml.generate", path.as_uri(), INTENT_LINE)
+    message = await until(lambda: message_with(client, "cannot generate softmax_rows_x: the document already has"))
+    assert message.type == types.MessageType.Error
+    assert len([e for e in client.applied_edits if path.as_uri() in e.edit.changes]) == 1
