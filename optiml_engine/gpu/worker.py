@@ -159,14 +159,21 @@ def trial_seed(base: int, binding: dict[str, int], trial: int) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:4], "little")
 
 
+def reference_identity(job: EvaluateJob) -> str:
+    """What a reference's outputs depend on besides the sizes and the seed. A kernel: its key (unit and contract).
+    An oracle: its text, how the contract fills the arrays it reads, and the scalars it reads (two generated rmsnorm
+    kernels differ only in eps: keyed without the scalars, the second was checked against the first's outputs)."""
+    reference = job.reference
+    if isinstance(reference, ReferenceOracle):
+        return reference.text + job.candidate.contract.model_dump_json(include={"arrays", "scalars"})
+    return reference.key
+
+
 def reference_outputs(device: Device, job: EvaluateJob, binding: dict[str, int], seed: int,
                       inputs: dict[str, Any]) -> dict[str, Any]:
     """The reference's outputs for one input set, computed once and kept while memory allows."""
     reference = job.reference
-    # An oracle's outputs depend on its text and on how the contract fills the inputs it reads.
-    identity = (reference.text, repr(job.candidate.contract.arrays)) if isinstance(reference, ReferenceOracle) \
-        else reference.key
-    key = (identity, tuple(sorted(binding.items())), seed)
+    key = (reference_identity(job), tuple(sorted(binding.items())), seed)
     if key in device.references:
         device.references.move_to_end(key)
         return device.references[key]

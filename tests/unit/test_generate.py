@@ -310,3 +310,22 @@ def test_a_template_recognizes_the_first_kernel(intent):
     generated, document = generated_document(intent)
     names = {template.name for template, _ in matches(original_candidate(document, generated.kernel))}
     assert TEMPLATE_OF_FAMILY[generated.spec.family] in names, names
+
+
+def test_an_oracles_cached_outputs_are_keyed_by_the_scalars_it_reads():
+    """Two generated rmsnorm kernels differ only in eps: the GPU worker must not check the second against the
+    outputs it computed for the first (it did, on an H100: 'got 0.365083, expected 0.778436' at cols=1)."""
+    from optiml_engine.gpu.worker import CompiledKernel, EvaluateJob, reference_identity
+
+    def job(intent: str) -> EvaluateJob:
+        generated, document = generated_document(intent)
+        candidate = original_candidate(document, generated.kernel)
+        kernel = CompiledKernel(key=intent, cubin=b"", lowered_name=generated.kernel, params=candidate.params,
+                                contract=candidate.contract)
+        return EvaluateJob(candidate=kernel, reference=reference_candidate(document, candidate),
+                           bindings=[candidate.contract.sizes])
+
+    default_eps, small_eps = job("rms norm x 4096x4096"), job("rms norm of x 4096x4096 with eps=1e-6")
+    assert default_eps.reference.text == small_eps.reference.text
+    assert reference_identity(default_eps) != reference_identity(small_eps)
+    assert reference_identity(default_eps) == reference_identity(job("rms norm x 4096x4096"))
