@@ -18,7 +18,9 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,8 +49,30 @@ _SYNTHETIC_FILES = frozenset({"__nv_name_map", _INSTANCE_FILE})
 # Backends
 
 
+COMPILED_KEPT = 512
+_compiled: OrderedDict[tuple[str, str, tuple[str, ...]], CompileResult] = OrderedDict()
+_compiled_lock = threading.Lock()
+
+
 def compile_nvrtc(unit: CompileUnit, arch: str = "sm_90", flags: Sequence[str] = ()) -> CompileResult:
-    """Compile in-process with NVRTC; the NVRTC program is released on every path."""
+    """Compile in-process with NVRTC, once per (unit, arch, flags) while the process keeps the result: a template
+    compiles each instance to prune it by its resource report, and the evaluator compiles the same instance again to
+    run it (a tenth of a second to a second each)."""
+    key = (unit.model_dump_json(), arch, tuple(flags))
+    with _compiled_lock:
+        if key in _compiled:
+            _compiled.move_to_end(key)
+            return _compiled[key]
+    result = _compile_nvrtc(unit, arch, flags)
+    with _compiled_lock:
+        _compiled[key] = result
+        while len(_compiled) > COMPILED_KEPT:
+            _compiled.popitem(last=False)
+    return result
+
+
+def _compile_nvrtc(unit: CompileUnit, arch: str, flags: Sequence[str]) -> CompileResult:
+    """The NVRTC program is released on every path."""
     started = time.perf_counter()
     options = [f"--gpu-architecture={arch}", *COMMON_OPTIONS, *_nvrtc_include_options(), *flags]
     name_expression = unit.name_expression.encode()

@@ -7,6 +7,8 @@ verified children; a rejected child is a leaf whose negative reward is backed up
 candidates may be in flight at once (one per GPU): the path to each carries a virtual loss until its result comes
 back. Budgets: candidates evaluated, wall time, and the speed-of-light stop (a best candidate within `sol_stop` of
 its floor). Seeded: the same seed proposes and orders the same edits, so a run is reproducible up to timing noise.
+A node is profiled when first expanded, and only when it is faster than its parent (else it keeps its parent's
+diagnosis): Nsight Compute takes seconds a kernel, several candidates' worth of evaluation.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from optiml_engine.diagnosis import Diagnosis
 from optiml_engine.model import Candidate, DeviceInfo, Frozen, Measurement
 from optiml_engine.policies.base import Edit, Policy, PolicyContext
 from optiml_engine.search.reward import REJECTED, reward
+
+IMPROVEMENT = 0.02   # a child at least this much faster than its parent gets a profile of its own
 
 Evaluate = Callable[[Candidate], Measurement]
 # What the profiler says about an evaluated candidate: its diagnosis and metrics, or None (not profiled).
@@ -110,6 +114,11 @@ class Node:
         return [n.edit.rule for n in self.path() if n.edit is not None]
 
 
+def improved(node: Node) -> bool:
+    """Faster than its parent by more than the timing's noise (IMPROVEMENT)."""
+    return node.measurement.timing.median_ms < (1 - IMPROVEMENT) * node.parent.measurement.timing.median_ms
+
+
 def candidate_identity(candidate: Candidate) -> tuple[str, str, str]:
     return candidate.unit.text, candidate.contract.launch.model_dump_json(), " ".join(candidate.flags)
 
@@ -151,8 +160,11 @@ class Mcts:
     def expandable(self, node: Node) -> bool:
         if node.untried is None:
             if self.diagnose is not None and node.diagnosis is None:
-                found = self.diagnose(node.candidate, node.measurement)
-                if found is not None:
+                if node.parent is not None and not improved(node):
+                    # Its parent's bottleneck still stands: a profile (seconds of Nsight Compute) would say little
+                    # new, and the search evaluates several candidates in that time.
+                    node.diagnosis, node.metrics = node.parent.diagnosis, node.parent.metrics
+                elif (found := self.diagnose(node.candidate, node.measurement)) is not None:
                     node.diagnosis, node.metrics = found
             node.untried = self.proposals(node)
         return bool(node.untried) and len(node.children) < self.widening_limit(node)

@@ -349,3 +349,16 @@ ptxas info    : Compile time = 28.010 ms
         "_Z1kIfLi256EEvPT_": ResourceUsage(registers=10, shared_bytes=1024, stack_frame_bytes=0,
                                            spill_store_bytes=0, spill_load_bytes=0, barriers=1),
     }
+
+
+def test_nvrtc_compiles_a_unit_once_per_arch_and_flags():
+    """Templates compile each instance to prune it, the evaluator again to run it: the second is the first's result."""
+    from optiml_engine.candidate import original_candidate
+
+    document = CudaDocument((REPOSITORY / "examples" / "vector_add.cu").read_text(), "examples/vector_add.cu")
+    unit = original_candidate(document, "vector_add").unit
+    first = compile_nvrtc(unit, arch="sm_90")
+    assert compile_nvrtc(unit, arch="sm_90") is first
+    assert compile_nvrtc(unit, arch="sm_80") is not first and compile_nvrtc(unit, arch="sm_80").arch == "sm_80"
+    edited = unit.model_copy(update={"text": unit.text.replace("a[i] + b[i]", "b[i] + a[i]")})
+    assert edited.text != unit.text and compile_nvrtc(edited, arch="sm_90") is not first

@@ -81,6 +81,29 @@ def test_finds_the_best_combination_within_budget_and_never_returns_a_wrong_kern
     assert all(b[2] >= a[2] for a, b in zip(outcome.history[1:], outcome.history[:-1]))   # best time only improves
 
 
+def test_only_nodes_faster_than_their_parent_are_profiled():
+    from optiml_engine.diagnosis import Diagnosis
+
+    profiled: list[list[str]] = []
+
+    def diagnose(candidate, measurement):
+        profiled.append(applied(candidate))
+        return Diagnosis(bound="memory", headline=f"profile of {applied(candidate)}", explanation="", findings=[],
+                         top_stalls=[]), {}
+
+    start = original()
+    outcome = Mcts(measure, [SyntheticPolicy()], SearchBudget(candidates=60, seconds=60, sol_stop=1.0),
+                   SearchConfig(), diagnose=diagnose).run(start, measure(start))
+    assert profiled[0] == [] and len(profiled) > 1            # the original first, then improving nodes
+    # bigger_block only slows a kernel down: a node whose last edit it is never gets a profile of its own
+    assert not any(path and path[-1] == "bigger_block" for path in profiled)
+    assert len(profiled) < outcome.evaluated
+    # on the best path every step helped: each expanded node there carries its own profile, not its parent's
+    rules = [step.rule for step in outcome.trajectory]
+    explained = [(k, step) for k, step in enumerate(outcome.trajectory) if step.diagnosis_after is not None]
+    assert explained and all(step.diagnosis_after == f"profile of {rules[:k + 1]}" for k, step in explained)
+
+
 def test_candidate_budget_is_respected():
     outcome = search(SearchBudget(candidates=5, seconds=60, sol_stop=1.0))
     assert outcome.evaluated == 5 and "candidate budget" in outcome.stop_reason
