@@ -111,6 +111,7 @@ def run_example(path: Path, evaluator: Evaluator, short: Evaluator, seconds: flo
            "sanitizer": [r.model_dump() for r in result.sanitizer],
            "trajectory": [f"{step.rule}: {step.description}" for step in result.trajectory],
            "search_best": summary(result.best),
+           "rejections": [r.model_dump() for r in result.rejections],
            "single": {k: v for k, v in single.items() if k != "candidate"}, "versus_single": None, "applied": None}
     if result.accepted:
         # The kernel the diff gives the user, not the search's in-memory candidate.

@@ -363,6 +363,9 @@ def optimize(
         table.add_row(str(index), step.rule, step.description, f"{step.time_ms:.4f}", f"{step.speedup:.2f}x",
                       "" if step.percent_of_sol is None else f"{step.percent_of_sol:.0f}%")
     out.print(table)
+    for rejection in result.rejections:
+        out.print(f"rejected: {rejection.rule}: {rejection.description}: {rejection.verdict}: {rejection.reason}",
+                  markup=False)
     for note in result.notes:
         out.print(f"note: {note}", markup=False)
     if not result.accepted:

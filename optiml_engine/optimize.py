@@ -20,7 +20,7 @@ from optiml_engine.evaluate import Evaluator
 from optiml_engine.gpu.sanitize import SanitizerReport
 from optiml_engine.model import Candidate, DeviceInfo, Frozen, Location, Measurement, OptimlError
 from optiml_engine.policies.base import Policy
-from optiml_engine.search.mcts import Mcts, SearchBudget, SearchConfig, SearchProgress, Step
+from optiml_engine.search.mcts import Mcts, Rejection, SearchBudget, SearchConfig, SearchProgress, Step
 from optiml_engine.source.edit import apply_candidate
 from optiml_engine.source.parse import CudaDocument
 
@@ -43,6 +43,7 @@ class OptimizationResult(Frozen):
     rejected: int = 0
     stop_reason: str = ""
     history: list[tuple[int, float, float]] = Field(default_factory=list)
+    rejections: list[Rejection] = Field(default_factory=list)   # candidates that failed verification, and why
     diff: str = ""
     new_text: str = ""
     notes: list[str] = Field(default_factory=list)
@@ -98,7 +99,7 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
     search = Mcts(evaluate, policies, budget, config, diagnose=diagnose if profile else None, device=evaluator.device)
     outcome = search.run(original, original_measurement, progress, stop)
     summary = dict(trajectory=outcome.trajectory, evaluated=outcome.evaluated, rejected=outcome.rejected,
-                   stop_reason=outcome.stop_reason, history=outcome.history)
+                   stop_reason=outcome.stop_reason, history=outcome.history, rejections=outcome.rejections)
     if outcome.best is original:
         return OptimizationResult(**base, original=original_measurement, best=original_measurement,
                                   final=original_measurement, accepted=False, **summary,

@@ -62,6 +62,15 @@ class Step(Frozen):
     diagnosis_after: str | None
 
 
+class Rejection(Frozen):
+    """A candidate that failed verification: which edit made it, and why it was rejected."""
+
+    rule: str
+    description: str
+    verdict: str
+    reason: str
+
+
 class SearchProgress(Frozen):
     evaluated: int
     rejected: int
@@ -80,6 +89,7 @@ class SearchOutcome(Frozen):
     rejected: int
     stop_reason: str
     history: list[tuple[int, float, float]] = Field(default_factory=list)   # (evaluated, elapsed s, best ms)
+    rejections: list[Rejection] = Field(default_factory=list)
 
 
 class Node:
@@ -203,6 +213,7 @@ class Mcts:
         seen = {candidate_identity(original)}
         evaluated = rejected = 0
         history: list[tuple[int, float, float]] = []
+        rejections: list[Rejection] = []
         stop_reason = "search space exhausted"
         in_flight: dict[Future, tuple[Node, Edit]] = {}
 
@@ -246,7 +257,10 @@ class Mcts:
                     value = reward(measurement, original_ms, parent.measurement, None, parent.metrics).total
                     child = Node(edit.candidate, measurement, edit, parent, value)
                     parent.children.append(child)
-                    rejected += not child.verified
+                    if not child.verified:
+                        rejected += 1
+                        rejections.append(Rejection(rule=edit.rule, description=edit.description,
+                                                    verdict=measurement.verdict, reason=measurement.reason[:500]))
                     for node in child.path():
                         node.visits += 1
                         node.value += value
@@ -262,7 +276,8 @@ class Mcts:
                             elapsed_s=time.perf_counter() - began))
         return SearchOutcome(original=original, original_measurement=original_measurement, best=best.candidate,
                              best_measurement=best.measurement, trajectory=self.trajectory(best, original_ms),
-                             evaluated=evaluated, rejected=rejected, stop_reason=stop_reason, history=history)
+                             evaluated=evaluated, rejected=rejected, stop_reason=stop_reason, history=history,
+                             rejections=rejections)
 
     def trajectory(self, best: Node, original_ms: float) -> list[Step]:
         steps = []

@@ -77,6 +77,9 @@ def test_finds_the_best_combination_within_budget_and_never_returns_a_wrong_kern
     assert best_ms == pytest.approx(ORIGINAL_MS * 0.4 * 0.7 * 0.95 * 0.5)
     assert set(applied(outcome.best)) == {"coalesce", "vectorize", "unroll", "tile"}
     assert outcome.rejected >= 1 and outcome.evaluated <= 60
+    assert len(outcome.rejections) == outcome.rejected
+    assert all(r.rule == "racy_shortcut" and r.verdict == "wrong" and "relative L2 error" in r.reason
+               for r in outcome.rejections)
     assert [s.rule for s in outcome.trajectory] and outcome.trajectory[-1].speedup == pytest.approx(ORIGINAL_MS / best_ms)
     assert all(b[2] >= a[2] for a, b in zip(outcome.history[1:], outcome.history[:-1]))   # best time only improves
 
