@@ -17,6 +17,7 @@ from server.features.code_actions import KernelCodeActions
 from server.features.codelens import KernelLenses, ResultFiles
 from server.features.commands import (
     APPLY,
+    CANCEL,
     OPEN_RESULT,
     OPTIMIZE,
     PROFILE,
@@ -27,6 +28,7 @@ from server.features.diagnostics import DiagnosticsPublisher
 from server.features.hover import ProfileHover
 from server.features.jobs import OptimizationJobs
 from server.features.results import OptimizationResults
+from server.features.settings import ClientSettings
 
 
 def register(server: LanguageServer, feature: str, handler: Callable, options: Any = None) -> None:
@@ -36,6 +38,8 @@ def register(server: LanguageServer, feature: str, handler: Callable, options: A
 
 def create_server() -> LanguageServer:
     server = LanguageServer("optiml-lsp", version("optiml"))
+    settings = ClientSettings(server)
+    register(server, types.INITIALIZE, settings.initialize)
     documents = Documents(server)
     register(server, types.TEXT_DOCUMENT_DID_OPEN, documents.did_open)
     register(server, types.TEXT_DOCUMENT_DID_CHANGE, documents.did_change)
@@ -48,8 +52,8 @@ def create_server() -> LanguageServer:
              types.CodeLensOptions(resolve_provider=False))
     register(server, types.TEXT_DOCUMENT_HOVER, ProfileHover(documents).hover)
     gpu = GpuProbe()
-    engines = EngineFactory(gpu)
-    jobs = OptimizationJobs(server, documents, engines, results)
+    engines = EngineFactory(gpu, settings)
+    jobs = OptimizationJobs(server, documents, engines, results, settings)
     register(server, types.WINDOW_WORK_DONE_PROGRESS_CANCEL, jobs.cancel)
 
     async def shutdown(_: None) -> None:
@@ -59,7 +63,8 @@ def create_server() -> LanguageServer:
 
     register(server, types.SHUTDOWN, shutdown)
     for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, ProfileCommand(server, gpu).profile),
-                          (APPLY, results.apply), (REJECT, results.reject), (OPEN_RESULT, results.open_result)):
+                          (APPLY, results.apply), (REJECT, results.reject), (OPEN_RESULT, results.open_result),
+                          (CANCEL, jobs.cancel_job)):
         server.command(name)(functools.partial(handler))
     return server
 

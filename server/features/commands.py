@@ -21,6 +21,7 @@ PROFILE = "optiml.profile"
 APPLY = "optiml.apply"
 REJECT = "optiml.reject"
 OPEN_RESULT = "optiml.openResult"
+CANCEL = "optiml.cancel"
 
 
 def command_line(subcommand: str, uri: str, kernel: str) -> str:

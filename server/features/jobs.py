@@ -4,8 +4,10 @@ server keeps answering while the search runs (minutes on a GPU).
 One job per (document, kernel) at a time; jobs on different kernels run side by side over the one shared engine.
 The job works on a copy of the document's text as it was when asked (the editor may change the document meanwhile;
 the result remembers that text's hash, and Apply checks it). It reports work-done progress when the client supports
-it, and the client's cancel stops the search, which then ends with the best kernel found so far. An exception ends
-the job with a message; the server keeps running.
+it, and the client's cancel stops the search, which then ends with the best kernel found so far; so does
+`optiml.cancel` (document URI, kernel), for a client that lists the jobs itself: the `optiml/jobs` notification
+sends the running jobs whenever one starts or ends. An exception ends the job with a message; the server keeps
+running. The budget is the client's (settings.py).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from server.documents import Documents
 from server.engine import EngineFactory
 from server.features.commands import no_device_message, show
 from server.features.results import OptimizationResults
+from server.features.settings import ClientSettings
 
 logger = logging.getLogger(__name__)
-BUDGET = SearchBudget()   # as `optiml optimize` without options: 60 candidates, 10 minutes
+JOBS_NOTIFICATION = "optiml/jobs"
 STOP_WAIT_S = 10.0        # at shutdown, how long the stopped jobs get to end (each ends after its current candidate)
 
 
@@ -45,8 +48,9 @@ def outcome_message(result: OptimizationResult) -> str:
 
 class OptimizationJobs:
     def __init__(self, server: LanguageServer, documents: Documents, engines: EngineFactory,
-                 results: OptimizationResults):
+                 results: OptimizationResults, settings: ClientSettings):
         self._server = server
+        self._settings = settings
         self._documents = documents
         self._engines = engines
         self._results = results
@@ -65,6 +69,7 @@ class OptimizationJobs:
         if (uri, kernel) in self._running:
             return show(self._server, types.MessageType.Info, f"optimization of {kernel} is already running")
         stop = self._running[(uri, kernel)] = threading.Event()
+        self._notify_jobs()
         snapshot = CudaDocument(document.cuda.text, document.path)
         task = asyncio.ensure_future(self._run(uri, snapshot, kernel, stop))
         self._tasks.add(task)
@@ -73,6 +78,12 @@ class OptimizationJobs:
     def cancel(self, params: types.WorkDoneProgressCancelParams) -> None:
         if (stop := self._stops_by_token.get(params.token)) is not None:
             stop.set()
+
+    def cancel_job(self, uri: str, kernel: str) -> None:
+        """`optiml.cancel`: as the progress's cancel, named by document and kernel."""
+        if (stop := self._running.get((uri, kernel))) is None:
+            return show(self._server, types.MessageType.Info, f"no optimization of {kernel} is running")
+        stop.set()
 
     async def stop_all(self) -> None:
         """At shutdown: stops every job and waits for them to end, so that none writes to the client after `exit`;
@@ -90,18 +101,19 @@ class OptimizationJobs:
             if isinstance(engine, NoDevice):
                 return show(self._server, types.MessageType.Error,
                             no_device_message("optimization", "optimize", uri, kernel, engine))
-            await progress.begin(f"0/{BUDGET.candidates} candidates")
+            budget = self._settings.jobs.budget
+            await progress.begin(f"0/{budget.candidates} candidates")
             self._stops_by_token[progress.token] = stop
             loop = asyncio.get_running_loop()
 
             def on_progress(found: SearchProgress) -> None:   # in the job's thread: the loop sends
                 if self._silent:
                     return
-                percent = min(100, 100 * found.evaluated // BUDGET.candidates)
-                loop.call_soon_threadsafe(progress.report, progress_message(found, BUDGET), percent)
+                percent = min(100, 100 * found.evaluated // budget.candidates)
+                loop.call_soon_threadsafe(progress.report, progress_message(found, budget), percent)
 
             result = await asyncio.to_thread(
-                optimize, document, kernel, engine.evaluator, engine.policies, BUDGET,
+                optimize, document, kernel, engine.evaluator, engine.policies, budget,
                 SearchConfig(parallel=engine.parallel), progress=on_progress, stop=stop)
         except Exception as error:
             logger.exception("optimization of %s in %s failed", kernel, uri)
@@ -113,10 +125,16 @@ class OptimizationJobs:
         finally:
             del self._running[(uri, kernel)]
             self._stops_by_token.pop(progress.token, None)
+            if not self._silent:
+                self._notify_jobs()
         if self._silent:
             return
         self._results.offer(uri, result)   # before the progress ends: a client may look for it then
         progress.end(outcome_message(result))
+
+    def _notify_jobs(self) -> None:
+        self._server.protocol.notify(JOBS_NOTIFICATION, {
+            "jobs": [{"uri": uri, "kernel": kernel} for uri, kernel in self._running]})
 
 
 class JobProgress:
