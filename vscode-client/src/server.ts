@@ -8,7 +8,7 @@
 
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {LanguageClient, LanguageClientOptions, ServerOptions, TransportKind} from 'vscode-languageclient/node';
+import {LanguageClient, LanguageClientOptions, ServerOptions} from 'vscode-languageclient/node';
 
 import {JOBS_NOTIFICATION, JobsParams, OptimizationResult, RESULT_NOTIFICATION, SERVER_COMMANDS} from './protocol';
 import {checkServerPackage, chooseInterpreter, PythonExtensionApi, SERVER_WORKING_DIRECTORY} from './python';
@@ -47,7 +47,8 @@ export class OptimlServer implements vscode.Disposable {
         this.output.appendLine(`starting optiml-lsp ${check.version} with ${interpreter}`);
         const apiKey = await this.context.secrets.get(LLM_KEY_SECRET);
         const serverOptions: ServerOptions = {
-            command: interpreter, args: ['-m', 'server.app'], transport: TransportKind.stdio,
+            // no `transport`: TransportKind.stdio would add a --stdio argument, and stdio is the server's default
+            command: interpreter, args: ['-m', 'server.app'],
             options: {cwd: SERVER_WORKING_DIRECTORY, env: serverEnvironment(settings, apiKey, process.env)},
         };
         const clientOptions: LanguageClientOptions = {
