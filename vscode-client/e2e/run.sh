@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The end-to-end test: installs what it needs (install.sh, once), builds the .vsix, installs it into code-server,
-# and drives code-server in Debian's chromium (test.js): CodeLens, the contract quick fix, the recorded GPU result's
-# diff view, Accept, the file on disk. Screenshots and logs land in vscode-client/e2e/artifacts/.
+# and drives code-server in Debian's chromium (test.js): CodeLens, the contract quick fix, Optimize from the context
+# menu (no GPU here), the recorded GPU result's diff view, Accept, the file on disk, and the message when the
+# interpreter lacks optiml. Screenshots and logs land in vscode-client/e2e/artifacts/.
 set -euo pipefail
 e2e="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$e2e/../.." && pwd)"
@@ -55,6 +56,6 @@ trap 'kill $code_server_pid 2>/dev/null || true' EXIT
 
 status=0
 NODE_PATH="$tools/playwright/node_modules" node "$e2e/test.js" "http://127.0.0.1:$port/?folder=$workspace" \
-    "$workspace" "$artifacts" "$repo/docs/vscode-diff-view.png" || status=$?
+    "$workspace" "$artifacts" "$repo/docs/vscode-diff-view.png" "$run_dir/user/User/settings.json" || status=$?
 echo "e2e: $([ $status = 0 ] && echo passed || echo FAILED) in $((SECONDS - started)) s (artifacts: $artifacts)"
 exit $status

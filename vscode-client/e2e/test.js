@@ -1,6 +1,7 @@
 // The end-to-end test in a real browser (run by run.sh): code-server with the extension installed from the .vsix,
 // driven in Debian's chromium by playwright-core. Each step is timed; a failing step leaves a screenshot.
-// Arguments: URL, workspace directory, artifacts directory, where to write the diff view's screenshot.
+// Arguments: URL, workspace directory, artifacts directory, where to write the diff view's screenshot, the user
+// settings file.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -8,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const {chromium} = require('playwright-core');
 
-const [url, workspace, artifacts, diffScreenshot] = process.argv.slice(2);
+const [url, workspace, artifacts, diffScreenshot, userSettings] = process.argv.slice(2);
 const NO_CONTRACT = path.join(workspace, 'examples', 'layernorm_no_contract.cu');
 const WITH_CONTRACT = path.join(workspace, 'examples', 'layernorm_rows.cu');
 const RESULT_FILE = path.join(workspace, 'results', 'optimize-layernorm-h100.json');
@@ -99,6 +100,17 @@ async function main() {
             await waitForFile(NO_CONTRACT, text => text.includes('/* @optiml') && text.includes('launch:'));
         });
 
+        await step(page, 'Optimize from the context menu: no GPU here, and the message says so', async () => {
+            await page.locator('.view-line').filter({hasText: '__global__ void layernorm_rows'}).click({button: 'right'});
+            const item = page.locator('.context-view .action-label').getByText('Optimize Kernel', {exact: true});
+            await item.waitFor();
+            await page.waitForTimeout(500);   // a menu ignores clicks that come right after it opened
+            await item.click();
+            await page.locator('.context-view .monaco-menu').waitFor({state: 'detached'});
+            await page.locator('.notifications-toasts')
+                .getByText('no CUDA device available: optimization of layernorm_rows needs an NVIDIA GPU').waitFor();
+        });
+
         await step(page, 'recorded result opens in the diff view', async () => {
             await runCommand(page, 'OptiML: Open Result File...');
             const input = page.locator('.quick-input-widget input.input');
@@ -120,6 +132,19 @@ async function main() {
             await page.locator('.editor-actions [aria-label^="Accept Optimized Kernel"]').click();
             await waitForFile(WITH_CONTRACT, text => text === expected);
             await page.locator('.monaco-diff-editor').waitFor({state: 'detached'});
+        });
+
+        await step(page, 'an interpreter without optiml: the server restarts and says how to install it', async () => {
+            // through the settings editor, as a user would (code-server does not see the file change on disk)
+            const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'));
+            await runCommand(page, 'Preferences: Open User Settings (JSON)');
+            await page.locator('.view-line').filter({hasText: '"optiml.python.interpreter"'}).click();
+            await page.keyboard.press('Control+A');
+            await page.keyboard.insertText(JSON.stringify({...settings, 'optiml.python.interpreter': '/usr/bin/python3'}));
+            await page.keyboard.press('Control+S');
+            await page.locator('.notifications-toasts').getByText(
+                "OptiML cannot start: the Python package 'optiml' is not installed for /usr/bin/python3. " +
+                'Fix: run `/usr/bin/python3 -m pip install -e <path to the OptiML checkout>`').waitFor();
         });
     } finally {
         await browser.close();

@@ -37,11 +37,13 @@ export class OptimlServer implements vscode.Disposable {
         const check = await checkServerPackage(interpreter, await optimlCheckout());
         if (!check.installed) {
             this.output.appendLine(`OptiML cannot start: ${check.problem}; ${check.fix}`);
-            const choice = await vscode.window.showErrorMessage(
-                `OptiML cannot start: ${check.problem}. Fix: ${check.fix}.`, 'Restart Server');
-            if (choice === 'Restart Server') {
-                await vscode.commands.executeCommand('optiml.restartServer');
-            }
+            // not awaited: the message stays until the user answers, and activation must not wait for that
+            void vscode.window.showErrorMessage(`OptiML cannot start: ${check.problem}. Fix: ${check.fix}.`,
+                                                'Restart Server').then(async choice => {
+                if (choice === 'Restart Server') {
+                    await this.restart();
+                }
+            });
             return;
         }
         this.output.appendLine(`starting optiml-lsp ${check.version} with ${interpreter}`);
