@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The end-to-end test: installs what it needs (install.sh, once), builds the .vsix, installs it into code-server,
-# and drives code-server in Debian's chromium (test.js): CodeLens, the contract quick fix, Optimize from the context
-# menu (no GPU here), the recorded GPU result's diff view, Accept, the file on disk, and the message when the
-# interpreter lacks optiml. Screenshots and logs land in vscode-client/e2e/artifacts/.
+# and drives code-server in Debian's chromium (test.js): CodeLens, the contract quick fix, Profile from the context
+# menu (no GPU here), a job with its progress, Cancel, status bar and diff view, Reject, the recorded GPU result's
+# diff view, Accept, the file on disk, and the message when the interpreter lacks optiml. Screenshots and logs land in vscode-client/e2e/artifacts/.
 set -euo pipefail
 e2e="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$e2e/../.." && pwd)"
@@ -19,7 +19,7 @@ rm -rf "$artifacts" && mkdir -p "$artifacts"
 run_dir="$(mktemp -d /tmp/optiml-e2e.XXXXXX)"
 workspace="$run_dir/workspace"
 mkdir -p "$workspace/examples" "$workspace/results" "$run_dir/user/User"
-cp "$repo/examples/layernorm_rows.cu" "$workspace/examples/"
+cp "$repo/examples/layernorm_rows.cu" "$repo/examples/vector_add.cu" "$workspace/examples/"
 cp "$repo/bench/results/optimize-layernorm-h100.json" "$workspace/results/"
 # the same kernel without its contract: the quick fix writes one
 python3 - "$repo/examples/layernorm_rows.cu" "$workspace/examples/layernorm_no_contract.cu" <<'PY'
@@ -30,6 +30,7 @@ PY
 cat > "$run_dir/user/User/settings.json" <<JSON
 {
   "optiml.python.interpreter": "$repo/.venv/bin/python",
+  "optiml.budget.candidates": 400,
   "workbench.startupEditor": "none",
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.tips.enabled": false,
@@ -46,9 +47,14 @@ JSON
 code_server=("$node24_home/bin/node" "$tools/code-server/lib/node_modules/code-server/out/node/entry.js"
              --user-data-dir "$run_dir/user" --extensions-dir "$run_dir/extensions")
 "${code_server[@]}" --install-extension "$repo/vscode-client/optiml.vsix" > "$artifacts/install-extension.log" 2>&1
+# Jobs run on the server's testing hook (server/engine.py): the unit tests' deterministic evaluator, 50 ms an
+# evaluation, so that the progress, Cancel and the job's result are seen without a GPU. Its module comes from a
+# directory holding only tests/: the checkout on PYTHONPATH would also show /usr/bin/python3 optiml.egg-info.
+mkdir -p "$run_dir/test-engine" && ln -s "$repo/tests" "$run_dir/test-engine/tests"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# no GPU in the test: the server says so instead of probing; its cache is the run's own
-CUDA_VISIBLE_DEVICES="" OPTIML_CACHE="$run_dir/cache" "${code_server[@]}" --auth none --bind-addr "127.0.0.1:$port" \
+# no GPU in the test: Profile says so; the server's cache is the run's own
+CUDA_VISIBLE_DEVICES="" OPTIML_CACHE="$run_dir/cache" PYTHONPATH="$run_dir/test-engine" \
+    OPTIML_TEST_ENGINE=tests.lsp.synthetic_engine:synthetic_engine "${code_server[@]}" --auth none --bind-addr "127.0.0.1:$port" \
     --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
     "$workspace" > "$artifacts/code-server.log" 2>&1 &
 code_server_pid=$!

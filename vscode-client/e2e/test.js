@@ -12,6 +12,7 @@ const {chromium} = require('playwright-core');
 const [url, workspace, artifacts, diffScreenshot, userSettings] = process.argv.slice(2);
 const NO_CONTRACT = path.join(workspace, 'examples', 'layernorm_no_contract.cu');
 const WITH_CONTRACT = path.join(workspace, 'examples', 'layernorm_rows.cu');
+const VECTOR_ADD = path.join(workspace, 'examples', 'vector_add.cu');
 const RESULT_FILE = path.join(workspace, 'results', 'optimize-layernorm-h100.json');
 const KERNEL_LINE = 5;   // `__global__ void layernorm_rows(...)` in the file without its contract (1-based)
 
@@ -100,29 +101,52 @@ async function main() {
             await waitForFile(NO_CONTRACT, text => text.includes('/* @optiml') && text.includes('launch:'));
         });
 
-        await step(page, 'Optimize from the context menu: no GPU here, and the message says so', async () => {
+        await step(page, 'Profile from the context menu: no GPU here, and the message says so', async () => {
             await page.locator('.view-line').filter({hasText: '__global__ void layernorm_rows'}).click({button: 'right'});
-            const item = page.locator('.context-view .action-label').getByText('Optimize Kernel', {exact: true});
+            const item = page.locator('.context-view .action-label').getByText('Profile Kernel', {exact: true});
             await item.waitFor();
             await page.waitForTimeout(500);   // a menu ignores clicks that come right after it opened
             await item.click();
             await page.locator('.context-view .monaco-menu').waitFor({state: 'detached'});
             await page.locator('.notifications-toasts')
-                .getByText('no CUDA device available: optimization of layernorm_rows needs an NVIDIA GPU').waitFor();
+                .getByText('no CUDA device available: profiling of layernorm_rows needs an NVIDIA GPU').waitFor();
+        });
+
+        await step(page, 'a job: progress, status bar, Cancel, its best kernel in the diff view, Reject', async () => {
+            const original = fs.readFileSync(VECTOR_ADD, 'utf8');
+            await openFile(page, 'vector_add.cu');
+            await page.locator('.codelens-decoration').getByText('Optimize', {exact: true}).click();
+            const progress = page.locator('.notification-toast').filter({hasText: 'Optimizing vector_add'});
+            await progress.filter({hasText: /\d+\/400 candidates, best/}).waitFor();
+            await page.locator('.statusbar-item').filter({hasText: 'OptiML: 1 job'}).waitFor();
+            const started = Date.now();
+            await progress.locator('.monaco-button', {hasText: 'Cancel'}).click();
+            await page.locator('.tab.active').filter({hasText: /vector_add: original ↔ optimized \(\d+\.\dx, verified\)/})
+                .waitFor();
+            // the whole budget takes over 20 s (400 candidates, 50 ms each): a result this soon is the cancelled job's
+            assert.ok(Date.now() - started < 10_000, `the job ended ${Date.now() - started} ms after Cancel`);
+            await page.locator('.statusbar-item').filter({hasText: /OptiML · best \d+\.\dx/}).waitFor();
+            await page.locator('.editor-actions [aria-label^="Reject Optimized Kernel"]').click();
+            await page.locator('.monaco-diff-editor').waitFor({state: 'detached'});
+            assert.equal(fs.readFileSync(VECTOR_ADD, 'utf8'), original);
         });
 
         await step(page, 'recorded result opens in the diff view', async () => {
+            await runCommand(page, 'Notifications: Clear All Notifications');   // a clean screenshot
             await runCommand(page, 'OptiML: Open Result File...');
             const input = page.locator('.quick-input-widget input.input');
-            await input.waitFor({state: 'visible'});
+            // the simple file dialog lists the workspace folder first, and would overwrite a path typed before
+            await page.locator('.quick-input-list .monaco-list-row').filter({hasText: 'results'}).waitFor();
             await input.fill(RESULT_FILE);
             await page.waitForTimeout(300);
+            assert.equal(await input.inputValue(), RESULT_FILE);
             await page.keyboard.press('Enter');
             await page.locator('.monaco-diff-editor').waitFor({timeout: 60_000});
             await page.locator('.tab.active').filter({hasText: 'original ↔ optimized (11.3x, verified)'}).waitFor();
             await page.locator('.statusbar-item').filter({hasText: 'best 11.3x'}).waitFor();
             const trajectory = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
             await trajectory.getByText('128 threads per row, 2 rows per block').waitFor();
+            await page.mouse.move(1000, 600);   // no tooltip in the screenshot
             await page.waitForTimeout(1000);   // the diff's decorations settle
             await page.screenshot({path: diffScreenshot});
         });

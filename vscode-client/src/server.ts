@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {LanguageClient, LanguageClientOptions, ServerOptions} from 'vscode-languageclient/node';
 
+import {showProgressAsNotifications} from './progress';
 import {JOBS_NOTIFICATION, JobsParams, OptimizationResult, RESULT_NOTIFICATION, SERVER_COMMANDS} from './protocol';
 import {checkServerPackage, chooseInterpreter, PythonExtensionApi, SERVER_WORKING_DIRECTORY} from './python';
 import {initializationOptions, readSettings, serverEnvironment} from './settings';
@@ -74,6 +75,7 @@ export class OptimlServer implements vscode.Disposable {
         this.client.onNotification(RESULT_NOTIFICATION, (result: OptimizationResult) => this.resultEmitter.fire(result));
         this.client.onNotification(JOBS_NOTIFICATION, (params: JobsParams) => this.jobsEmitter.fire(params));
         await this.client.start();
+        showProgressAsNotifications(this.client);   // after start: it replaces the client's own handler
     }
 
     async stop(): Promise<void> {
