@@ -4,6 +4,7 @@
  * (Optimize, Profile) come with the language client.
  */
 
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 import {Job, SERVER_COMMANDS} from './protocol';
@@ -95,7 +96,7 @@ async function openResultFile(server: OptimlServer, file?: vscode.Uri): Promise<
 
 /** The file at an absolute path, or the one workspace file whose path ends with a relative one. */
 async function findSource(sourcePath: string): Promise<vscode.Uri | undefined> {
-    if (sourcePath.startsWith('/')) {
+    if (path.isAbsolute(sourcePath)) {
         const uri = vscode.Uri.file(sourcePath);
         return vscode.workspace.fs.stat(uri).then(() => uri, () => undefined);
     }

@@ -25,6 +25,12 @@ function key(uri: string, kernel: string): string {
     return `${uri}\n${kernel}`;
 }
 
+/** The key of the result that a virtual document of `resultUri` shows. */
+function keyOfResultUri(uri: vscode.Uri): string {
+    const kernel = new URLSearchParams(uri.query).get('kernel') ?? '';
+    return key(uri.with({scheme: 'file', query: ''}).toString(), kernel);
+}
+
 export class ResultView implements vscode.TextDocumentContentProvider, vscode.Disposable {
     private readonly results = new Map<string, OptimizationResult>();   // by key(source URI, kernel)
     private shown: OptimizationResult | undefined;
@@ -39,9 +45,7 @@ export class ResultView implements vscode.TextDocumentContentProvider, vscode.Di
     }
 
     provideTextDocumentContent(uri: vscode.Uri): string {
-        const kernel = new URLSearchParams(uri.query).get('kernel') ?? '';
-        const source = uri.with({scheme: 'file', query: ''}).toString();
-        return this.results.get(key(source, kernel))?.new_text ?? '';
+        return this.results.get(keyOfResultUri(uri))?.new_text ?? '';
     }
 
     async show(result: OptimizationResult): Promise<void> {
@@ -58,12 +62,11 @@ export class ResultView implements vscode.TextDocumentContentProvider, vscode.Di
         await vscode.commands.executeCommand('setContext', SHOWN_CONTEXT, true);
     }
 
-    /** The result whose view is active (its diff editor or its trajectory), else the one shown last. */
+    /** The result whose diff editor is active, else the one shown last (the trajectory's buttons make theirs so). */
     private current(): OptimizationResult | undefined {
         const active = vscode.window.activeTextEditor?.document.uri;
         if (active?.scheme === RESULT_SCHEME) {
-            const kernel = new URLSearchParams(active.query).get('kernel') ?? '';
-            return this.results.get(key(active.with({scheme: 'file', query: ''}).toString(), kernel));
+            return this.results.get(keyOfResultUri(active));
         }
         return this.shown;
     }
