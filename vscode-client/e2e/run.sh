@@ -31,6 +31,7 @@ cat > "$run_dir/user/User/settings.json" <<JSON
 {
   "optiml.python.interpreter": "$repo/.venv/bin/python",
   "optiml.budget.candidates": 400,
+  "optiml.trace.server": "messages",
   "workbench.startupEditor": "none",
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.tips.enabled": false,
@@ -62,6 +63,8 @@ trap 'kill $code_server_pid 2>/dev/null || true' EXIT
 
 status=0
 NODE_PATH="$tools/playwright/node_modules" node "$e2e/test.js" "http://127.0.0.1:$port/?folder=$workspace" \
-    "$workspace" "$artifacts" "$repo/docs/vscode-diff-view.png" "$run_dir/user/User/settings.json" || status=$?
+    "$workspace" "$artifacts" "$artifacts/diff-view.png" "$run_dir/user/User/settings.json" || status=$?
+# the extension's output (the LSP messages traced: optiml.trace.server) for a failure's story
+find "$run_dir/user/logs" -name '*-OptiML.log' -exec cp {} "$artifacts/optiml-output.log" \;
 echo "e2e: $([ $status = 0 ] && echo passed || echo FAILED) in $((SECONDS - started)) s (artifacts: $artifacts)"
 exit $status

@@ -131,6 +131,17 @@ async function main() {
             assert.equal(fs.readFileSync(VECTOR_ADD, 'utf8'), original);
         });
 
+        await step(page, 'Optimize from the palette, cancelled from the status bar (OptiML: Cancel Job)', async () => {
+            await page.locator('.view-line').filter({hasText: '__global__ void vector_add'}).click();
+            await runCommand(page, 'OptiML: Optimize Kernel');
+            const started = Date.now();
+            await page.locator('.statusbar-item').filter({hasText: 'OptiML: 1 job'}).click();
+            await page.locator('.tab.active').filter({hasText: 'vector_add: original ↔ optimized'}).waitFor();
+            assert.ok(Date.now() - started < 10_000, `the job ended ${Date.now() - started} ms after Cancel`);
+            await runCommand(page, 'OptiML: Reject Optimized Kernel');
+            await page.locator('.monaco-diff-editor').waitFor({state: 'detached'});
+        });
+
         await step(page, 'recorded result opens in the diff view', async () => {
             await runCommand(page, 'Notifications: Clear All Notifications');   // a clean screenshot
             await runCommand(page, 'OptiML: Open Result File...');
