@@ -18,7 +18,8 @@ NPM = shutil.which("npm")
 @pytest.mark.skipif(NPM is None, reason="npm is not installed (the extension's tests need node 20 and npm)")
 def test_the_extension_tests_pass():
     # `npm install` is quick when node_modules is up to date with package-lock.json (`npm ci` always starts over)
-    subprocess.run([NPM, "install", "--no-audit", "--no-fund"], cwd=REPO, check=True, capture_output=True)
+    install = subprocess.run([NPM, "install", "--no-audit", "--no-fund"], cwd=REPO, capture_output=True, text=True)
+    assert install.returncode == 0, f"npm install (it needs the npm registry) failed:\n{install.stderr[-2000:]}"
     tests = subprocess.run([NPM, "test"], cwd=REPO, capture_output=True, text=True)
     assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
     assert "# fail 0" in tests.stdout

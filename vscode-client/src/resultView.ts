@@ -53,13 +53,14 @@ export class ResultView implements vscode.TextDocumentContentProvider, vscode.Di
         this.shown = result;
         const optimized = resultUri(result);
         this.changeEmitter.fire(optimized);
+        // before the diff opens: Accept and Reject are in the palette as soon as it shows
+        await vscode.commands.executeCommand('setContext', SHOWN_CONTEXT, true);
         if (result.accepted) {
             const title = `${result.kernel}: original ↔ optimized (${result.speedup?.toFixed(1)}x, verified)`;
             await vscode.commands.executeCommand('vscode.diff', vscode.Uri.parse(result.uri), optimized, title,
                                                  {preview: false, viewColumn: vscode.ViewColumn.One});
         }
         this.showTrajectory(result);
-        await vscode.commands.executeCommand('setContext', SHOWN_CONTEXT, true);
     }
 
     /** The result whose diff editor is active, else the one shown last (the trajectory's buttons make theirs so). */
