@@ -17,6 +17,7 @@ from server.features.code_actions import KernelCodeActions
 from server.features.codelens import KernelLenses, ResultFiles
 from server.features.commands import (
     APPLY,
+    CANCEL,
     GENERATE,
     OPEN_RESULT,
     OPTIMIZE,
@@ -28,6 +29,7 @@ from server.features.generation import GenerationJobs
 from server.features.hover import ProfileHover
 from server.features.jobs import Jobs
 from server.features.results import OptimizationResults
+from server.features.settings import ClientSettings
 
 
 def register(server: LanguageServer, feature: str, handler: Callable, options: Any = None) -> None:
@@ -37,14 +39,16 @@ def register(server: LanguageServer, feature: str, handler: Callable, options: A
 
 def create_server() -> LanguageServer:
     server = LanguageServer("optiml-lsp", version("optiml"))
+    settings = ClientSettings(server)
+    register(server, types.INITIALIZE, settings.initialize)
     documents = Documents(server)
     register(server, types.TEXT_DOCUMENT_DID_OPEN, documents.did_open)
     register(server, types.TEXT_DOCUMENT_DID_CHANGE, documents.did_change)
     register(server, types.TEXT_DOCUMENT_DID_CLOSE, documents.did_close)
     diagnostics = DiagnosticsPublisher(server, documents)
     results = OptimizationResults(server, documents)
-    engines = EngineFactory(GpuProbe())
-    jobs = Jobs(server, documents, engines, results)
+    engines = EngineFactory(GpuProbe(), settings)
+    jobs = Jobs(server, documents, engines, results, settings)
     generation = GenerationJobs(server, documents, jobs)
     register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents, results, generation).code_actions,
              types.CodeActionOptions(code_action_kinds=KernelCodeActions.KINDS))
@@ -59,7 +63,7 @@ def create_server() -> LanguageServer:
         diagnostics.close()
 
     register(server, types.SHUTDOWN, shutdown)
-    for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, jobs.profile),
+    for name, handler in ((OPTIMIZE, jobs.optimize), (PROFILE, jobs.profile), (CANCEL, jobs.cancel_job),
                           (APPLY, results.apply), (REJECT, results.reject), (OPEN_RESULT, results.open_result),
                           (GENERATE, generation.generate)):
         server.command(name)(functools.partial(handler))

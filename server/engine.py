@@ -1,8 +1,8 @@
 """What evaluates candidates for the server's optimization jobs: built once, on the first job, and shared by all.
 
 In production it is a WorkerPool over the machine's CUDA devices, an Evaluator over that pool and the built-in rules
-and templates (`default_policies(False)`: the server never calls an LLM on its own). Without a GPU there is no
-engine, and the job says why.
+and templates, plus the LLM policy only when the client's settings ask for it (`"llm": true`, see settings.py): the
+server never calls an LLM on its own. Without a GPU there is no engine, and the job says why.
 
 Testing hook: `OPTIML_TEST_ENGINE=module:function` names a factory returning `(evaluator, policies)` that is used
 instead (no GPU looked for), so that tests drive real jobs through the real server with a deterministic evaluator on
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from optiml_engine.gpu.pool import NoDevice, visible_devices
 from optiml_engine.policies.base import Policy
+from server.features.settings import ClientSettings
 
 TEST_ENGINE_VARIABLE = "OPTIML_TEST_ENGINE"
 
@@ -53,8 +54,9 @@ class Engine:
 class EngineFactory:
     """The engine, built on first use (a WorkerPool starts a process per GPU: seconds), or why there is none."""
 
-    def __init__(self, gpu: GpuProbe):
+    def __init__(self, gpu: GpuProbe, settings: ClientSettings):
         self._gpu = gpu
+        self._settings = settings
         self._engine: asyncio.Future[Engine] | None = None
 
     async def engine(self) -> Engine | NoDevice:
@@ -63,7 +65,8 @@ class EngineFactory:
         devices = await self._gpu.devices()
         if isinstance(devices, NoDevice):
             return devices
-        return await self._built(lambda: _gpu_engine(devices))
+        use_llm = self._settings.jobs.llm
+        return await self._built(lambda: _gpu_engine(devices, use_llm))
 
     def close(self) -> None:
         """At shutdown: ends the GPU workers, if they were started."""
@@ -76,13 +79,14 @@ class EngineFactory:
         return await self._engine
 
 
-def _gpu_engine(devices: list[int]) -> Engine:
+def _gpu_engine(devices: list[int], use_llm: bool) -> Engine:
     from optiml_engine.evaluate import Evaluator
     from optiml_engine.gpu.pool import WorkerPool
     from optiml_engine.optimize import default_policies
 
+    policies = default_policies(use_llm)   # before the workers start: a missing LLM setting fails at once
     pool = WorkerPool(devices)
-    return Engine(Evaluator(pool), default_policies(False), parallel=len(pool.workers), close=pool.close)
+    return Engine(Evaluator(pool), policies, parallel=len(pool.workers), close=pool.close)
 
 
 def _test_engine(factory: str) -> Engine:

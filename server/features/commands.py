@@ -16,6 +16,7 @@ APPLY = "optiml.apply"
 REJECT = "optiml.reject"
 OPEN_RESULT = "optiml.openResult"
 GENERATE = "optiml.generate"
+CANCEL = "optiml.cancel"
 
 
 def command_line(subcommand: str, uri: str, kernel: str) -> str:

@@ -5,7 +5,9 @@ One job of a kind per (document, kernel) at a time; other jobs run side by side 
 works on a copy of the document's text as it was when asked (the editor may change the document meanwhile; an
 optimization result remembers that text's hash, and Apply checks it). It reports work-done progress when the client
 supports it, and the client's cancel stops it: the search then ends with the best kernel found so far, profiling
-before Nsight Compute. An exception ends the job with a message; the server keeps running.
+before Nsight Compute; so does `optiml.cancel` (document URI, kernel), for a client that lists the jobs itself: the
+`optiml/jobs` notification sends the running jobs whenever one starts or ends. An exception ends the job with a
+message; the server keeps running. The optimization budget is the client's (settings.py).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from server.documents import Documents
 from server.engine import Engine, EngineFactory
 from server.features.commands import no_device_message, show
 from server.features.results import OptimizationResults
+from server.features.settings import ClientSettings
 
 logger = logging.getLogger(__name__)
-BUDGET = SearchBudget()   # as `optiml optimize` without options: 60 candidates, 10 minutes
+JOBS_NOTIFICATION = "optiml/jobs"
 STOP_WAIT_S = 10.0        # at shutdown, how long the stopped jobs get to end (each ends after its current candidate)
 
 
@@ -62,8 +65,9 @@ Work = Callable[[Engine, str, CudaDocument, str, "JobProgress", threading.Event]
 
 class Jobs:
     def __init__(self, server: LanguageServer, documents: Documents, engines: EngineFactory,
-                 results: OptimizationResults):
+                 results: OptimizationResults, settings: ClientSettings):
         self._server = server
+        self._settings = settings
         self._documents = documents
         self._engines = engines
         self._results = results
@@ -85,6 +89,14 @@ class Jobs:
         if (stop := self._stops_by_token.get(params.token)) is not None:
             stop.set()
 
+    def cancel_job(self, uri: str, kernel: str) -> None:
+        """`optiml.cancel`: as the progress's cancel, for every job on that document's kernel."""
+        stops = [stop for (_, on, name), stop in self._running.items() if (on, name) == (uri, kernel)]
+        if not stops:
+            return show(self._server, types.MessageType.Info, f"no job on {kernel} is running")
+        for stop in stops:
+            stop.set()
+
     async def stop_all(self) -> None:
         """At shutdown: stops every job and waits for them to end, so that none writes to the client after `exit`;
         one still running after STOP_WAIT_S is silenced: it reports nothing more."""
@@ -104,6 +116,7 @@ class Jobs:
         if (kind, uri, kernel) in self._running:
             return show(self._server, types.MessageType.Info, f"{kind.noun} of {kernel} is already running")
         stop = self._running[(kind, uri, kernel)] = threading.Event()
+        self._notify_jobs()
         snapshot = CudaDocument(document.cuda.text, document.path)
         task = asyncio.ensure_future(self._run(kind, uri, snapshot, kernel, stop, work))
         self._tasks.add(task)
@@ -129,22 +142,25 @@ class Jobs:
         finally:
             del self._running[(kind, uri, kernel)]
             self._stops_by_token.pop(progress.token, None)
+            if not self._silent:
+                self._notify_jobs()
         if not self._silent:
             progress.end(message)
 
     async def _optimize(self, engine: Engine, uri: str, document: CudaDocument, kernel: str, progress: JobProgress,
                         stop: threading.Event) -> str:
-        await progress.begin(f"0/{BUDGET.candidates} candidates")
+        budget = self._settings.jobs.budget
+        await progress.begin(f"0/{budget.candidates} candidates")
         loop = asyncio.get_running_loop()
 
         def on_progress(found: SearchProgress) -> None:   # in the job's thread: the loop sends
             if self._silent:
                 return
-            percent = min(100, 100 * found.evaluated // BUDGET.candidates)
-            loop.call_soon_threadsafe(progress.report, progress_message(found, BUDGET), percent)
+            percent = min(100, 100 * found.evaluated // budget.candidates)
+            loop.call_soon_threadsafe(progress.report, progress_message(found, budget), percent)
 
         result = await asyncio.to_thread(
-            optimize, document, kernel, engine.evaluator, engine.policies, BUDGET,
+            optimize, document, kernel, engine.evaluator, engine.policies, budget,
             SearchConfig(parallel=engine.parallel), progress=on_progress, stop=stop)
         if not self._silent:
             self._results.offer(uri, result)   # before the progress ends: a client may look for it then
@@ -168,6 +184,10 @@ class Jobs:
         message = f"{kernel}: {found.diagnosis.headline} ({measurement.timing.median_ms:.4f} ms{sol})"
         show(self._server, types.MessageType.Info, f"{message}; hover the kernel's name for the metrics")
         return message
+
+    def _notify_jobs(self) -> None:
+        self._server.protocol.notify(JOBS_NOTIFICATION, {"jobs": [
+            {"uri": uri, "kernel": kernel, "kind": kind.subcommand} for kind, uri, kernel in self._running]})
 
 
 class JobProgress:

@@ -2,7 +2,7 @@
 
 A result comes from a job that just ended, or from a result file `optiml optimize --result` wrote elsewhere
 (`optiml.openResult`). Either way the client gets an `optiml/result` notification (for clients with their own diff
-view), and the kernel gets an "Apply optimized kernel" code action. Applying replaces the whole document with the
+view: it carries the optimized file's text), and the kernel gets an "Apply optimized kernel" code action. Applying replaces the whole document with the
 result's text, and only when the document is still the text the job started from: the result's diff was computed
 against that text, and anything typed since would be lost.
 """
@@ -42,7 +42,7 @@ class OptimizationResults:
         self._kept[(uri, result.kernel)] = result
         self._server.protocol.notify(RESULT_NOTIFICATION, {
             "uri": uri, "kernel": result.kernel, "accepted": result.accepted, "speedup": result.speedup,
-            "diff": result.diff, "trajectory": [step.model_dump(mode="json") for step in result.trajectory]})
+            "diff": result.diff, "new_text": result.new_text, "trajectory": [step.model_dump(mode="json") for step in result.trajectory]})
 
     def code_actions(self, uri: str, kernel: str) -> list[types.CodeAction]:
         result = self.get(uri, kernel)
@@ -55,7 +55,8 @@ class OptimizationResults:
                 types.CodeAction(title=f"Reject optimized kernel {kernel}", kind=types.CodeActionKind.RefactorRewrite,
                                  command=types.Command(title="Reject", command=REJECT, arguments=arguments))]
 
-    async def apply(self, uri: str, kernel: str) -> None:
+    async def apply(self, uri: str, kernel: str) -> bool:
+        """Whether the editor applied the result; when not, a message said why."""
         result = self.get(uri, kernel)
         document = self._documents.get(uri)
         if result is None or document is None:
@@ -72,6 +73,7 @@ class OptimizationResults:
             self._kept.pop((uri, kernel), None)
         else:
             self._error(f"the editor did not apply the optimized {kernel}: {answer.failure_reason or 'no reason given'}")
+        return answer.applied
 
     def reject(self, uri: str, kernel: str) -> None:
         self._kept.pop((uri, kernel), None)
@@ -99,5 +101,6 @@ class OptimizationResults:
         for key in [key for key in self._kept if key[0] == uri]:
             del self._kept[key]
 
-    def _error(self, message: str) -> None:
+    def _error(self, message: str) -> bool:
         show(self._server, types.MessageType.Error, message)
+        return False   # what `apply` answers when it applies nothing

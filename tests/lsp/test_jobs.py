@@ -1,5 +1,6 @@
 """Background optimization jobs end to end: the real server process over stdio, its engine replaced (through the
-OPTIML_TEST_ENGINE testing hook) by the unit tests' deterministic evaluator, slowed to 50 ms an evaluation."""
+OPTIML_TEST_ENGINE testing hook) by the unit tests' deterministic evaluator, slowed to 50 ms an evaluation. The
+client sets a budget of 40 candidates in its initializationOptions, as the VS Code extension does."""
 
 from __future__ import annotations
 
@@ -33,22 +34,40 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 CHANGED_SINCE = "the document changed since the optimization started; run Optimize again"
 KERNEL_LINE = 14   # `__global__ void vector_add(...)` in examples/vector_add.cu
-PROGRESS = re.compile(r"^\d+/60 candidates, best \d+\.\dx, \d+% of SOL$")
+BUDGET = {"candidates": 40, "seconds": 60}
+PROGRESS = re.compile(r"^\d+/40 candidates, best \d+\.\dx, \d+% of SOL$")
 
 
-async def started_client(environment: dict[str, str]) -> LanguageClient:
-    """The real server over stdio, initialized as an editor with progress and applyEdit support would; it records
-    every optiml/result notification (`client.results`) and answers every workspace/applyEdit "applied"
+def synthetic_environment(cache: Path) -> dict[str, str]:
+    """The server's environment with its engine replaced by the deterministic one, and no GPU looked for."""
+    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
+    environment.update(OPTIML_CACHE=str(cache), CUDA_VISIBLE_DEVICES="",
+                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
+    return environment
+
+
+def server_config(environment: dict[str, str]) -> ClientServerConfig:
+    return ClientServerConfig(server_command=[sys.executable, "-m", "server.app"], server_env=environment)
+
+
+async def started_client(environment: dict[str, str], options: dict | None = None) -> LanguageClient:
+    """The real server over stdio, initialized as an editor with progress and applyEdit support would, with
+    `options` as its initializationOptions; it records every optiml/result notification (`client.results`) and
+    optiml/jobs notification (`client.job_lists`), and answers every workspace/applyEdit "applied"
     (`client.applied_edits`)."""
-    config = ClientServerConfig(server_command=[sys.executable, "-m", "server.app"], server_env=environment)
-    client = await config.start()
+    client = await server_config(environment).start()
     decode_code_actions_by_the_spec(client)
     client.results = []
+    client.job_lists = []
     client.applied_edits = []
 
     @client.feature("optiml/result")
     def on_result(params) -> None:
         client.results.append(params)
+
+    @client.feature("optiml/jobs")
+    def on_jobs(params) -> None:
+        client.job_lists.append([(job.uri, job.kernel) for job in params.jobs])
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)
     def on_apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
@@ -66,16 +85,14 @@ async def started_client(environment: dict[str, str]) -> LanguageClient:
                 hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown])),
         ),
         root_uri=REPO.as_uri(),
+        initialization_options=options,
     ))
     return client
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def client(tmp_path_factory: pytest.TempPathFactory):
-    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
-    environment.update(OPTIML_CACHE=str(tmp_path_factory.mktemp("cache")), CUDA_VISIBLE_DEVICES="",
-                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
-    client = await started_client(environment)
+    client = await started_client(synthetic_environment(tmp_path_factory.mktemp("cache")), {"budget": BUDGET})
     yield client
     await client.shutdown_session()
     await client.stop()
@@ -89,8 +106,8 @@ async def until(condition, seconds: float = 20):
     return found
 
 
-async def execute(client: LanguageClient, command: str, *arguments: str) -> None:
-    await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command,
+async def execute(client: LanguageClient, command: str, *arguments: str):
+    return await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command,
                                                                             arguments=list(arguments)))
 
 
@@ -148,12 +165,13 @@ async def test_progress_result_and_apply(client: LanguageClient, tmp_path: Path)
     assert end.message.startswith(f"{result.speedup:.1f}x, verified")
     assert f"Apply optimized kernel ({result.speedup:.1f}x, verified)" in await code_action_titles(client, path)
 
-    await execute(client, "optiml.apply", path.as_uri(), "vector_add")
+    assert await execute(client, "optiml.apply", path.as_uri(), "vector_add") is True
     (applied,) = [edit for edit in client.applied_edits if path.as_uri() in edit.edit.changes]
     (text_edit,) = applied.edit.changes[path.as_uri()]
     text = path.read_text()
     assert text_edit.range == types.Range(start=at(0, 0), end=at(text.count("\n"), 0))
     assert "// edit" in text_edit.new_text and text_edit.new_text != text
+    assert text_edit.new_text == result.new_text   # what a client shows in its diff view is what Apply writes
     assert not any(title.startswith("Apply") for title in await code_action_titles(client, path))
 
 
@@ -166,9 +184,33 @@ async def test_cancel_keeps_the_best_so_far(client: LanguageClient, tmp_path: Pa
     end = await job_end(client, token)
     assert "(cancelled)" in end.message
     last = [r for r in client.progress_reports[token] if r.kind == "report"][-1]
-    assert int(last.message.split("/")[0]) < 60
+    assert int(last.message.split("/")[0]) < BUDGET["candidates"]
     result = await until(lambda: result_for(client, path))
     assert result.accepted and result.speedup > 1
+
+
+async def test_jobs_are_listed_and_cancelled_by_kernel(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "vector_add.cu")
+    await open_document(client, path)
+    listed = len(client.job_lists)
+    token = await start_job(client, path)
+    assert (path.as_uri(), "vector_add") in client.job_lists[listed]
+    await until(lambda: any(r.kind == "report" for r in client.progress_reports[token]))
+    await execute(client, "optiml.cancel", path.as_uri(), "vector_add")
+    assert "(cancelled)" in (await job_end(client, token)).message
+    assert (path.as_uri(), "vector_add") not in client.job_lists[-1]
+    await execute(client, "optiml.cancel", path.as_uri(), "vector_add")
+    assert await until(lambda: message_with(client, "no job on vector_add is running"))
+
+
+async def test_invalid_settings_say_which_and_fall_back_to_the_defaults(tmp_path: Path):
+    client = await server_config(synthetic_environment(tmp_path)).start()
+    await client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), initialization_options={"budget": {"candidates": "many"}}))
+    error = await until(lambda: message_with(client, "OptiML settings: budget.candidates: "))
+    assert error.type == types.MessageType.Error and error.message.endswith("; using the defaults")
+    await client.shutdown_session()
+    await client.stop()
 
 
 async def test_two_kernels_at_once_and_one_job_per_kernel(client: LanguageClient, tmp_path: Path):
@@ -192,7 +234,7 @@ async def test_a_change_before_apply_refuses_it(client: LanguageClient, tmp_path
     path = copy_example(tmp_path, "vector_add.cu")
     await optimized(client, path)
     await change_document(client, path, 2, (0, 0, 0, 0, "// touched\n"))
-    await execute(client, "optiml.apply", path.as_uri(), "vector_add")
+    assert await execute(client, "optiml.apply", path.as_uri(), "vector_add") is False
     refusal = await until(lambda: message_with(client, f"vector_add not applied: {CHANGED_SINCE}"))
     assert refusal.type == types.MessageType.Error
     assert not any(path.as_uri() in edit.edit.changes for edit in client.applied_edits)

@@ -144,7 +144,8 @@ async def test_initialize_advertises_the_features(client: LanguageClient):
     assert capabilities.code_lens_provider is not None
     assert capabilities.code_action_provider is not None
     assert set(capabilities.execute_command_provider.commands) == {
-        "optiml.optimize", "optiml.profile", "optiml.apply", "optiml.reject", "optiml.openResult", "optiml.generate"}
+        "optiml.optimize", "optiml.profile", "optiml.apply", "optiml.reject", "optiml.openResult", "optiml.generate",
+        "optiml.cancel"}
 
 
 async def test_example_has_lints_and_no_contract_errors(client: LanguageClient, tmp_path: Path):
