@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The end-to-end test: installs what it needs (install.sh, once), builds the .vsix, installs it into code-server,
 # and drives code-server in Debian's chromium (test.js): CodeLens, the contract quick fix, Profile from the context
-# menu (no GPU here), a job with its progress, Cancel, status bar and diff view, Reject, the recorded GPU result's
+# menu (a profiling job on the testing engine: no GPU here), a job with its progress, Cancel, status bar and diff view, Reject, the recorded GPU result's
 # diff view, Accept, the file on disk, and the message when the interpreter lacks optiml. Screenshots and logs land in vscode-client/e2e/artifacts/.
 set -euo pipefail
 e2e="$(cd "$(dirname "$0")" && pwd)"
