@@ -180,13 +180,23 @@ def print_compile_result(result: CompileResult, where: str) -> None:
 
 
 
+def gpu_pool(path: Path, why: str, devices: list[int] | None = None):
+    """The started GPU workers; on a machine without a GPU, exit 2 with one located line that says `why` one is
+    needed."""
+    from optiml_engine.gpu.pool import NoDevice, WorkerPool
+
+    try:
+        return WorkerPool(devices)
+    except NoDevice as exc:
+        raise fail(f"{path}: error: {exc} (expected a machine with an NVIDIA GPU: {why})", EXIT_ENVIRONMENT)
+
+
 @contextmanager
 def measured(path: Path, kernel: str | None, no_cache: bool) -> Iterator[tuple]:
     """Load the kernel and its reference, start the GPU pool, verify and time: (evaluator, candidate, reference,
     measurement, where). Input errors exit 1, a machine without a GPU exits 2, both with one located line."""
     from optiml_engine.candidate import original_candidate, reference_candidate
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import NoDevice, WorkerPool
 
     document = load_document(path)
     if report_syntax(document.model):
@@ -197,12 +207,7 @@ def measured(path: Path, kernel: str | None, no_cache: bool) -> Iterator[tuple]:
         reference = reference_candidate(document, candidate)
     except OptimlError as exc:
         raise fail(str(exc))
-    try:
-        pool = WorkerPool()
-    except NoDevice as exc:
-        raise fail(f"{path}: error: {exc} (expected a machine with an NVIDIA GPU; parsing, contracts and "
-                   f"`optiml compile` work without one)", EXIT_ENVIRONMENT)
-    with pool:
+    with gpu_pool(path, "parsing, contracts and `optiml compile` work without one") as pool:
         with out.status("measuring device ceilings (once per device)..."):
             evaluator = Evaluator(pool, use_cache=not no_cache)
         with out.status(f"verifying and timing {chosen.name} on {evaluator.device.name}..."):
@@ -302,9 +307,7 @@ def optimize(
     import threading
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from optiml_engine.evaluate import Evaluator
-    from optiml_engine.gpu.pool import NoDevice, WorkerPool
     from optiml_engine.optimize import default_policies, optimize as run_optimize, source_hash
     from optiml_engine.report import html_report
     from optiml_engine.search.mcts import SearchBudget, SearchConfig
@@ -320,9 +323,9 @@ def optimize(
         raise fail(str(exc))
     try:
         devices = [int(i) for i in gpus.split(",")] if gpus else None
-        pool = WorkerPool(devices)
-    except (NoDevice, ValueError) as exc:
-        raise fail(f"{path}: error: {exc} (expected a machine with an NVIDIA GPU)", EXIT_ENVIRONMENT)
+    except ValueError:
+        raise fail(f"{path}: error: --gpus '{gpus}' is not a list of device indices (expected e.g. 0,1)")
+    pool = gpu_pool(path, "the search evaluates every candidate on it", devices)
     stop = threading.Event()
     outcome: list = []
     with pool:
@@ -426,19 +429,13 @@ def llm_generated(generated, output: Path):
     """The generated kernel, replaced by the fastest LLM kernel that verifies against the oracle on the GPU."""
     from optiml_engine.evaluate import Evaluator
     from optiml_engine.generate.llm import GenerationLlm, llm_seed
-    from optiml_engine.gpu.pool import NoDevice, WorkerPool
     from optiml_engine.policies.llm import LlmSettings
 
     settings = LlmSettings.from_env()
     if settings is None:
         raise fail("<settings>:1:1: error: --llm asks for an LLM but none is configured (expected "
                    "OPTIML_LLM_BASE_URL and OPTIML_LLM_MODEL (and OPTIML_LLM_API_KEY) in the environment)")
-    try:
-        pool = WorkerPool()
-    except NoDevice as exc:
-        raise fail(f"{output}: error: {exc} (expected a machine with an NVIDIA GPU: LLM kernels are verified "
-                   f"against the reference before one is written)", EXIT_ENVIRONMENT)
-    with pool:
+    with gpu_pool(output, "LLM kernels are verified against the reference before one is written") as pool:
         with out.status("asking the LLM and verifying its kernels..."):
             seeded, trials = llm_seed(generated, Evaluator(pool), GenerationLlm(settings, generated))
     for trial in trials:
