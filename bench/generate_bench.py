@@ -56,13 +56,15 @@ def search_seconds(now: float, deadline: float, remaining: int) -> float | None:
     return None
 
 
-def generated_kernels(out: Path) -> list[tuple[str, GeneratedKernel, Path]]:
-    """Every intent's kernel, compile-checked (NVRTC) and written to OUT/kernels; CPU only. In the order they are
-    measured: one kernel of each family, then a second of each, ...: when the budget runs out, the kernels left
-    only verified are spread over the families."""
+def generated_kernels(out: Path, numbers: set[int] | None = None) -> list[tuple[str, GeneratedKernel, Path]]:
+    """Every intent's kernel (those numbered in `numbers`, 1-based, when given), compile-checked (NVRTC) and written
+    to OUT/kernels; CPU only. In the order they are measured: one kernel of each family, then a second of each, ...:
+    when the budget runs out, the kernels left only verified are spread over the families."""
     (out / "kernels").mkdir(parents=True, exist_ok=True)
     kernels = []
     for number, (intent, *_) in enumerate(INTENTS, 1):
+        if numbers is not None and number not in numbers:
+            continue
         generated = generate_kernel(parse_intent(intent))
         compiled = compile_check(generated)
         if not compiled.ok:
@@ -78,6 +80,16 @@ def generated_kernels(out: Path) -> list[tuple[str, GeneratedKernel, Path]]:
     return [kernels[position] for _, position in sorted(order)]
 
 
+def intent_numbers(text: str) -> set[int]:
+    numbers: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        if not first.strip().isdigit() or (last and not last.strip().isdigit()):
+            raise argparse.ArgumentTypeError(f"'{text}' is not a list of intent numbers (expected e.g. 1-20 or 3,7)")
+        numbers.update(range(int(first), int(last or first) + 1))
+    return numbers
+
+
 def timing_fields(prefix: str, measurement: Measurement | None) -> dict:
     timed = measurement is not None and measurement.ok and measurement.timing is not None
     return {f"{prefix}_ms": measurement.timing.median_ms if timed else None,
@@ -88,10 +100,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--minutes", type=float, default=8.0, help="wall-time budget for all intents")
+    parser.add_argument("--only", type=intent_numbers, help="these intents only, e.g. 1-20 or 3,7,21-25 (numbers "
+                                                             "of tests/intents.py, from 1), to split a run over calls")
     args = parser.parse_args()
     began = time.monotonic()
     deadline = began + 60 * args.minutes
-    kernels = generated_kernels(args.out)
+    kernels = generated_kernels(args.out, args.only)
     print(f"{len(kernels)} kernels generated and compile-checked in {time.monotonic() - began:.1f} s", flush=True)
     try:
         pool = WorkerPool()
@@ -107,7 +121,8 @@ def main() -> int:
     rows: list[dict] = []
     with pool:
         evaluator = Evaluator(pool, timing=TIMING, use_cache=False)
-        result = {"device": pool.devices[0].model_dump(), "command": COMMAND, "minutes": args.minutes,
+        result = {"device": pool.devices[0].model_dump(), "command": " ".join([COMMAND, *sys.argv[2:]]),
+                  "minutes": args.minutes,
                   "timing": TIMING.model_dump(),
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                   "intents": rows}

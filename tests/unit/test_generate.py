@@ -238,6 +238,13 @@ def test_bench_generates_every_kernel_then_exits_2_without_a_gpu(tmp_path):
     assert not (tmp_path / "generate.json").exists()
 
 
+def test_bench_takes_a_subset_of_the_intents():
+    bench = generate_bench()
+    assert bench.intent_numbers("1-3,7") == {1, 2, 3, 7}
+    with pytest.raises(Exception, match="not a list of intent numbers"):
+        bench.intent_numbers("1-x")
+
+
 def generate_bench():
     spec = importlib.util.spec_from_file_location(
         "generate_bench", Path(__file__).resolve().parents[2] / "bench" / "generate_bench.py")

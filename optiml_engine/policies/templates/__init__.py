@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections import OrderedDict
 
 from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, Policy, PolicyContext
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.templates.base import Compiler, Params, Template, TemplateMatch
 from optiml_engine.policies.templates.tune import neighbours
+
+
+INSTANCES_KEPT = 2048   # instances whose parameters the policy remembers, most recently proposed or expanded
 
 
 def all_templates() -> list[Template]:
@@ -43,13 +47,15 @@ class TemplatePolicy(Policy):
         self.templates = templates if templates is not None else all_templates()
         self.per_template = per_template
         self.compile = compile
-        self.instances: dict[str, tuple[Template, TemplateMatch, Params]] = {}
+        # Kept while recent: one policy serves every job of a long-lived language server.
+        self.instances: OrderedDict[str, tuple[Template, TemplateMatch, Params]] = OrderedDict()
 
     def propose(self, node: Candidate, context: PolicyContext) -> list[Edit]:
         """For an instance this policy made: its feasible neighbours. Otherwise each matching template's default
         instances. Both pass the two prunings (arithmetic, compile report)."""
         made = self.instances.get(node.unit.text)
         if made is not None:
+            self.instances.move_to_end(node.unit.text)
             template, match, params = made
             points = neighbours(template.feasible_space(match, context.device), params)
             return self.edits(template, match, points, context, f"a neighbour of {template.describe_params(params)}")
@@ -65,6 +71,8 @@ class TemplatePolicy(Policy):
             if instance.pruned is None:
                 # Remembered by kernel text: a node of the tree carries no provenance, and rendering is deterministic.
                 self.instances[instance.candidate.unit.text] = (template, match, params)
+                if len(self.instances) > INSTANCES_KEPT:
+                    self.instances.popitem(last=False)
                 found.append(Edit(candidate=instance.candidate, rule=template.name,
                                   description=f"{instance.candidate.description} ({why})" if why
                                   else instance.candidate.description, symptom=template.symptom))
