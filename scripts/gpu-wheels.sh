@@ -8,4 +8,4 @@ rm -rf .whl
 ../shared/tools/gpu-wheels.sh .whl pydantic diskcache tree-sitter tree-sitter-cuda pygls lsprotocol pytest-lsp pytest-asyncio
 # The project itself, for its installed metadata (the server reports its version); its code on the GPU machine is
 # the working tree's, which gpu-env.sh puts first on PYTHONPATH.
-.venv/bin/pip wheel -q --no-deps . -w .whl
+python3 -m pip wheel -q --no-deps . -w .whl
