@@ -82,3 +82,48 @@ def derived(node: Candidate, text: str, description: str, launch: LaunchRule | N
     contract: Contract = node.contract if launch is None else node.contract.model_copy(update={"launch": launch})
     return node.model_copy(update={"unit": node.unit.model_copy(update={"text": text}), "contract": contract,
                                    "description": description})
+
+
+def unparenthesized(node: Node) -> Node:
+    """The expression inside parentheses (comments in them skipped)."""
+    while node.type == "parenthesized_expression":
+        node = next(child for child in node.named_children if child.type != "comment")
+    return node
+
+
+def bare(node: Node) -> Node:
+    """The expression inside parentheses and casts: `((size_t)blockIdx.x)` is `blockIdx.x`."""
+    while node.type in ("parenthesized_expression", "cast_expression"):
+        node = node.child_by_field_name("value") if node.type == "cast_expression" else node.named_children[0]
+    return node
+
+
+def operator(node: Node) -> str:
+    return node.child_by_field_name("operator").type
+
+
+def builtin_dim(node: Node, builtin: str) -> str | None:
+    """'x', 'y' or 'z' when `node` is `builtin.x` (...), under parentheses and casts; None otherwise."""
+    node = bare(node)
+    if node.type == "field_expression" and node.child_by_field_name("argument").text.decode() == builtin:
+        return node.child_by_field_name("field").text.decode()
+    return None
+
+
+def global_index_dim(node: Node) -> str | None:
+    """The dimension d of the global thread index `blockIdx.d * blockDim.d + threadIdx.d` (terms and factors in any
+    order, under parentheses and casts); None for any other expression. The one reader of "a thread's global index"
+    that every rule family's detector uses."""
+    node = bare(node)
+    if node.type != "binary_expression" or operator(node) != "+":
+        return None
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    for thread, product in ((left, right), (right, left)):
+        dim = builtin_dim(thread, "threadIdx")
+        product = bare(product)
+        if dim is None or product.type != "binary_expression" or operator(product) != "*":
+            continue
+        a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
+        if any(builtin_dim(block, "blockIdx") == dim == builtin_dim(size, "blockDim") for block, size in ((a, b), (b, a))):
+            return dim
+    return None

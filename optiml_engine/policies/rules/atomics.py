@@ -29,7 +29,7 @@ from tree_sitter import Node
 
 from optiml_engine.model import Candidate, Contract, Dtype, LaunchRule, OptimlError, ResolvedContract
 from optiml_engine.policies.base import Edit, Match, Rule
-from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.policies.kernel_view import KernelView, bare, derived, global_index_dim, unparenthesized
 from optiml_engine.source.contract import parse_contract, resolve
 from optiml_engine.source.ctypes import dtype_of, is_integer, itemsize
 from optiml_engine.source.expr import evaluate
@@ -64,29 +64,6 @@ UNIFORM_NODES = {"number_literal", "binary_expression", "unary_expression", "par
 
 # ---------------------------------------------------------------------------------------------------------------
 # Syntax helpers
-
-
-def _unwrapped(node: Node, casts: bool = True) -> Node:
-    """The expression inside parentheses (and casts, when `casts`)."""
-    while node.type == "parenthesized_expression" or (casts and node.type == "cast_expression"):
-        node = node.child_by_field_name("value") if node.type == "cast_expression" else node.named_children[0]
-    return node
-
-
-def _operands(node: Node, operator: str) -> list[Node]:
-    """The operands of a chain of one associative operator (`a * b * c`), parentheses and casts removed."""
-    node = _unwrapped(node)
-    if node.type == "binary_expression" and node.child_by_field_name("operator").type == operator:
-        return [*_operands(node.child_by_field_name("left"), operator),
-                *_operands(node.child_by_field_name("right"), operator)]
-    return [node]
-
-
-def _is_global_index(node: Node) -> bool:
-    """blockIdx.x * blockDim.x + threadIdx.x, in any order, with any casts and parentheses."""
-    terms = _operands(node, "+")
-    factors = sorted(sorted(f.text.decode().replace(" ", "") for f in _operands(term, "*")) for term in terms)
-    return factors == [["blockDim.x", "blockIdx.x"], ["threadIdx.x"]]
 
 
 def _called(call: Node) -> str | None:
@@ -162,7 +139,7 @@ class KernelFacts:
         """Names the body assigns or increments."""
         targets = [node.child_by_field_name("left" if node.type == "assignment_expression" else "argument")
                    for node in self.view.descendants(self.view.body, "assignment_expression", "update_expression")]
-        return {_unwrapped(t, casts=False).text.decode() for t in targets}
+        return {unparenthesized(t).text.decode() for t in targets}
 
     def unchanged(self, name: str) -> bool:
         return name not in self.assigned and name not in self.declared
@@ -188,7 +165,7 @@ class KernelFacts:
         if len(declarators) != 1 or declarators[0].type != "init_declarator":
             return None
         name, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
-        if name.type != "identifier" or value is None or not _is_global_index(value):
+        if name.type != "identifier" or value is None or global_index_dim(value) != "x":
             return None
         return name.text.decode()
 
@@ -231,14 +208,14 @@ class KernelFacts:
         if guard.child_by_field_name("alternative") is not None:
             return None
         condition = guard.child_by_field_name("condition").child_by_field_name("value")
-        condition = _unwrapped(condition, casts=False) if condition is not None else None   # None: `if (T x = e)`
+        condition = unparenthesized(condition) if condition is not None else None   # None: `if (T x = e)`
         if condition is None or condition.type != "binary_expression":
             return None
         left, right = (condition.child_by_field_name(f) for f in ("left", "right"))
         written = condition.child_by_field_name("operator").type
-        if _unwrapped(left).text.decode() == index_name:
+        if bare(left).text.decode() == index_name:
             bound, operator = right, written
-        elif _unwrapped(right).text.decode() == index_name:
+        elif bare(right).text.decode() == index_name:
             bound, operator = left, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(written, written)
         else:
             return None
@@ -267,15 +244,15 @@ class KernelFacts:
         arguments = call.child_by_field_name("arguments").named_children
         if call.parent.type != "expression_statement" or len(arguments) != 2:
             return None
-        array, index = _unwrapped(arguments[0], casts=False), None
+        array, index = unparenthesized(arguments[0]), None
         if array.type == "pointer_expression" and array.child_by_field_name("operator").type == "&":
-            subscript = _unwrapped(array.child_by_field_name("argument"), casts=False)
+            subscript = unparenthesized(array.child_by_field_name("argument"))
             if subscript.type != "subscript_expression":
                 return None
-            array = _unwrapped(subscript.child_by_field_name("argument"), casts=False)
+            array = unparenthesized(subscript.child_by_field_name("argument"))
             index = subscript.child_by_field_name("indices").named_children[0]
         elif array.type == "binary_expression" and array.child_by_field_name("operator").type == "+":
-            left, right = (_unwrapped(array.child_by_field_name(f), casts=False) for f in ("left", "right"))
+            left, right = (unparenthesized(array.child_by_field_name(f)) for f in ("left", "right"))
             array, index = (left, right) if left.text.decode() in self.pointers else (right, left)
         name = array.text.decode()
         if array.type != "identifier" or name not in self.pointers or not self.unchanged(name):
@@ -318,7 +295,7 @@ def _contract_of(view: KernelView) -> Contract | None:
 def _expression(node: Node, names: Callable[[str], str | None]) -> str | None:
     """The C integer expression `node` (literals, names, + - *, parentheses) in the contract's expression language,
     each name written as `names` says; None when it has anything else."""
-    node = _unwrapped(node, casts=False)
+    node = unparenthesized(node)
     if node.type == "identifier":
         return names(node.text.decode())
     if node.type == "number_literal":
@@ -502,9 +479,9 @@ class AtomicBlockReduce(Rule):
 
 def _bins_reached(index: Node) -> int | None:
     """The bins a key's own arithmetic reaches: `k % C` gives C, `k & M` gives M + 1."""
-    index = _unwrapped(index, casts=False)
+    index = unparenthesized(index)
     operator = index.child_by_field_name("operator") if index.type == "binary_expression" else None
-    right = _unwrapped(index.child_by_field_name("right"), casts=False) if operator is not None else None
+    right = unparenthesized(index.child_by_field_name("right")) if operator is not None else None
     if operator is None or operator.type not in ("%", "&") or right.type != "number_literal":
         return None
     try:

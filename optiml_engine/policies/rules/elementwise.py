@@ -27,7 +27,7 @@ from tree_sitter import Node
 
 from optiml_engine.model import Candidate, Contract, OptimlError, ResolvedContract
 from optiml_engine.policies.base import Edit, Match, Rule
-from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.policies.kernel_view import KernelView, bare, derived, global_index_dim, operator
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import dtype_of
 from optiml_engine.source.expr import Call, parse_expr
@@ -58,44 +58,6 @@ def vector_type(element: str, width: int) -> str:
 
 # ---------------------------------------------------------------------------------------------------------------
 # Tree helpers
-
-
-def bare(node: Node) -> Node:
-    """The expression inside parentheses and casts: `((size_t)blockIdx.x)` is `blockIdx.x`."""
-    while node.type in ("parenthesized_expression", "cast_expression"):
-        node = node.child_by_field_name("value") if node.type == "cast_expression" else node.named_children[0]
-    return node
-
-
-def operator(node: Node) -> str:
-    return node.child_by_field_name("operator").type
-
-
-def builtin_dim(view: KernelView, node: Node, builtin: str) -> str | None:
-    """'x', 'y' or 'z' when `node` is `builtin.x` (...); None otherwise."""
-    node = bare(node)
-    if node.type == "field_expression" and view.text(node.child_by_field_name("argument")) == builtin:
-        return view.text(node.child_by_field_name("field"))
-    return None
-
-
-def global_index_dim(view: KernelView, node: Node) -> str | None:
-    """The dimension of `blockIdx.d * blockDim.d + threadIdx.d` (operands in any order, parenthesized or cast);
-    None for any other expression."""
-    node = bare(node)
-    if node.type != "binary_expression" or operator(node) != "+":
-        return None
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    for thread, product in ((left, right), (right, left)):
-        dim = builtin_dim(view, thread, "threadIdx")
-        product = bare(product)
-        if dim is None or product.type != "binary_expression" or operator(product) != "*":
-            continue
-        a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
-        if any(builtin_dim(view, block, "blockIdx") == dim == builtin_dim(view, size, "blockDim")
-               for block, size in ((a, b), (b, a))):
-            return dim
-    return None
 
 
 def nodes_under(view: KernelView, roots: Sequence[Node], *types: str) -> Iterator[Node]:
@@ -332,7 +294,7 @@ def _index_var(view: KernelView, statement: Node) -> IndexVar | None:
     type_text = view.text(statement.child_by_field_name("type"))
     if name.type != "identifier" or value is None or dtype_of(type_text) is None:
         return None
-    dim = global_index_dim(view, value)
+    dim = global_index_dim(value)
     return None if dim is None else IndexVar(view.text(name), dim, type_text, statement, value)
 
 

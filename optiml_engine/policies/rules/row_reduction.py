@@ -37,7 +37,7 @@ from tree_sitter import Node
 
 from optiml_engine.model import Candidate, Contract, LaunchRule
 from optiml_engine.policies.base import Edit, Match, Rule
-from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.policies.kernel_view import KernelView, derived, global_index_dim, unparenthesized
 
 WARP = 32
 SYMPTOM = "uncoalesced_loads"
@@ -156,12 +156,6 @@ def _statements(node: Node) -> list[Node]:
     return [node]
 
 
-def _unparenthesized(node: Node) -> Node:
-    while node.type == "parenthesized_expression":
-        node = next(child for child in node.named_children if child.type != "comment")
-    return node
-
-
 def _identifiers(node: Node):
     stack = [node]
     while stack:
@@ -209,7 +203,7 @@ class _Reader:
         return tuple(leaves)
 
     def is_name(self, node: Node, name: str) -> bool:
-        node = _unparenthesized(node)
+        node = unparenthesized(node)
         return node.type == "identifier" and self.text(node) == name
 
     def mentions(self, node: Node, names) -> bool:
@@ -258,30 +252,13 @@ class _Reader:
             return None
         name = declarators[0].child_by_field_name("declarator")
         value = declarators[0].child_by_field_name("value")
-        if name.type == "identifier" and self.is_global_index(value):
+        if name.type == "identifier" and global_index_dim(value) == "x":
             return declarators[0]
         return None
 
-    def is_global_index(self, node: Node) -> bool:
-        """blockIdx.x * blockDim.x + threadIdx.x, its terms and factors in any order, under parentheses and casts."""
-        while node.type in ("parenthesized_expression", "cast_expression"):
-            node = node.child_by_field_name("value") if node.type == "cast_expression" else _unparenthesized(node)
-        terms = self.additive_terms(node)
-        if terms is None or len(terms) != 2 or any(sign != "+" for sign, _ in terms):
-            return False
-        texts = ["".join(self.tokens(term)) for _, term in terms]
-        if "threadIdx.x" not in texts:
-            return False
-        product = _unparenthesized(terms[1 - texts.index("threadIdx.x")][1])
-        if product.type != "binary_expression" or self.text(product.child_by_field_name("operator")) != "*":
-            return False
-        factors = sorted("".join(self.tokens(_unparenthesized(product.child_by_field_name(side))))
-                         for side in ("left", "right"))
-        return factors == ["blockDim.x", "blockIdx.x"]
-
     def additive_terms(self, node: Node) -> list[tuple[str, Node]] | None:
         """The terms of a sum, each with its sign; None when the sum subtracts something that is itself a sum."""
-        node = _unparenthesized(node)
+        node = unparenthesized(node)
         if node.type == "binary_expression" and self.text(node.child_by_field_name("operator")) in "+-":
             operator = self.text(node.child_by_field_name("operator"))
             left = self.additive_terms(node.child_by_field_name("left"))
@@ -299,12 +276,12 @@ class _Reader:
         """The row count the guard compares with, and the statements that run for rows in range."""
         if guard.type != "if_statement" or guard.child_by_field_name("alternative") is not None:
             raise NotARowReduction("the row is not guarded by `if (row < rows)` or `if (row >= rows) return;`")
-        condition = _unparenthesized(guard.child_by_field_name("condition").child_by_field_name("value"))
+        condition = unparenthesized(guard.child_by_field_name("condition").child_by_field_name("value"))
         comparison = self.comparison_with(condition, row)
         if comparison is None:
             raise NotARowReduction("the guard does not compare the row with a row count")
         operator, bound = comparison
-        bound_node = _unparenthesized(bound)
+        bound_node = unparenthesized(bound)
         if bound_node.type != "identifier" or self.text(bound_node) not in self.params \
                 or self.text(bound_node) in self.pointers:
             raise NotARowReduction("the row count is not a scalar kernel parameter")
@@ -363,13 +340,13 @@ class _Reader:
 
     def root(self, node: Node) -> str | None:
         """The pointer parameter an address expression points into (x, x + i, &x[i], (T*)x ...)."""
-        node = _unparenthesized(node)
+        node = unparenthesized(node)
         if node.type == "identifier":
             return self.pointers.get(self.text(node))
         if node.type == "cast_expression":
             return self.root(node.child_by_field_name("value"))
         if node.type == "pointer_expression" and self.text(node.child_by_field_name("operator")) == "&":
-            argument = _unparenthesized(node.child_by_field_name("argument"))
+            argument = unparenthesized(node.child_by_field_name("argument"))
             return self.root(argument.child_by_field_name("argument")) if argument.type == "subscript_expression" \
                 else None
         if node.type == "binary_expression" and self.text(node.child_by_field_name("operator")) in "+-":
@@ -395,7 +372,7 @@ class _Reader:
                     raise NotARowReduction(f"passes a pointer to `{function}`")
 
     def is_pointer_valued(self, node: Node) -> bool:
-        node = _unparenthesized(node)
+        node = unparenthesized(node)
         if node.type == "pointer_expression":
             return self.text(node.child_by_field_name("operator")) == "&"
         return self.root(node) is not None
@@ -431,12 +408,12 @@ class _Reader:
             return
         expression = statement.named_children[0]
         if expression.type == "update_expression" \
-                and _unparenthesized(expression.child_by_field_name("argument")).type == "identifier":
+                and unparenthesized(expression.child_by_field_name("argument")).type == "identifier":
             return
         if expression.type != "assignment_expression":
             raise NotARowReduction(f"unsupported per-row statement: {self.text(statement)[:40]}")
         self.require_pure(expression.child_by_field_name("right"))
-        left = _unparenthesized(expression.child_by_field_name("left"))
+        left = unparenthesized(expression.child_by_field_name("left"))
         if left.type == "subscript_expression":
             self.require_pure(left)
             self.row_stores.append(statement)
@@ -468,7 +445,7 @@ class _Reader:
             loop = ColumnLoop(node=statement, var=var, start=start, step=step, header=previous)
         if condition is None or step is None or not self.is_unit_step(step, var):
             raise NotARowReduction(f"a loop that does not step its variable by one: {self.text(statement)[:40]}")
-        comparison = self.comparison_with(_unparenthesized(condition), var)
+        comparison = self.comparison_with(unparenthesized(condition), var)
         if comparison is None or comparison[0] not in ("<", "<="):
             raise NotARowReduction("a loop whose condition is not `c < bound`")
         self.require_pure(comparison[1])
@@ -494,21 +471,21 @@ class _Reader:
                         declarators[0].child_by_field_name("value"))
         if node is not None and node.type == "assignment_expression" \
                 and self.text(node.child_by_field_name("operator")) == "=" \
-                and _unparenthesized(node.child_by_field_name("left")).type == "identifier":
-            var = self.text(_unparenthesized(node.child_by_field_name("left")))
+                and unparenthesized(node.child_by_field_name("left")).type == "identifier":
+            var = self.text(unparenthesized(node.child_by_field_name("left")))
             if var not in self.scalars:
                 raise NotARowReduction(f"column variable `{var}` is not declared in the kernel")
             return var, node.child_by_field_name("right")
         raise NotARowReduction("a loop that does not initialize a column variable")
 
     def is_unit_step(self, step: Node, var: str) -> bool:
-        step = _unparenthesized(step)
+        step = unparenthesized(step)
         if step.type == "update_expression":
             return self.text(step.child_by_field_name("operator")) == "++" \
                 and self.is_name(step.child_by_field_name("argument"), var)
         if step.type != "assignment_expression" or not self.is_name(step.child_by_field_name("left"), var):
             return False
-        operator, right = self.text(step.child_by_field_name("operator")), _unparenthesized(
+        operator, right = self.text(step.child_by_field_name("operator")), unparenthesized(
             step.child_by_field_name("right"))
         if operator == "+=":
             return self.text(right) == "1"
@@ -543,7 +520,7 @@ class _Reader:
 
     def loop_expression(self, expression: Node, loop: ColumnLoop) -> None:
         if expression.type == "update_expression":
-            target = _unparenthesized(expression.child_by_field_name("argument"))
+            target = unparenthesized(expression.child_by_field_name("argument"))
             if target.type == "identifier" and self.text(target) in loop.locals:
                 return
             if target.type == "identifier":      # count++ counts: a sum of ones
@@ -552,7 +529,7 @@ class _Reader:
             raise NotARowReduction(f"unsupported increment in a column loop: {self.text(expression)}")
         if expression.type != "assignment_expression":
             raise NotARowReduction(f"unsupported statement in a column loop: {self.text(expression)[:40]}")
-        left = _unparenthesized(expression.child_by_field_name("left"))
+        left = unparenthesized(expression.child_by_field_name("left"))
         right = expression.child_by_field_name("right")
         self.require_pure(right)
         if left.type == "subscript_expression":
@@ -585,7 +562,7 @@ class _Reader:
     def accumulation(self, assignment: Node, target: Node, loop: ColumnLoop) -> None:
         name = self.text(target)
         operator = self.text(assignment.child_by_field_name("operator"))
-        value = _unparenthesized(assignment.child_by_field_name("right"))
+        value = unparenthesized(assignment.child_by_field_name("right"))
         if operator in _COMPOUND_ASSIGNMENTS:
             self.accumulate(loop, name, _COMPOUND_ASSIGNMENTS[operator], [target])
             return
@@ -597,14 +574,14 @@ class _Reader:
             factors = [value.child_by_field_name("left"), value.child_by_field_name("right")]
             own_factors = [f for f in factors if self.is_name(f, name)]
             if self.text(value.child_by_field_name("operator")) == "*" and len(own_factors) == 1:
-                self.accumulate(loop, name, PRODUCT, [target, _unparenthesized(own_factors[0])])
+                self.accumulate(loop, name, PRODUCT, [target, unparenthesized(own_factors[0])])
                 return
         if operator == "=" and value.type == "call_expression":
             function = self.text(value.child_by_field_name("function"))
             arguments = value.child_by_field_name("arguments").named_children
             own = [a for a in arguments if self.is_name(a, name)]
             if function in _MINMAX_CALLS and len(arguments) == 2 and len(own) == 1:
-                self.accumulate(loop, name, _MINMAX_CALLS[function], [target, _unparenthesized(own[0])])
+                self.accumulate(loop, name, _MINMAX_CALLS[function], [target, unparenthesized(own[0])])
                 return
         if operator == "=" and value.type == "conditional_expression":
             reduction, uses = self.selection(value.child_by_field_name("condition"),
@@ -625,7 +602,7 @@ class _Reader:
         assignment = consequence[0].named_children[0]
         if assignment.type != "assignment_expression" or self.text(assignment.child_by_field_name("operator")) != "=":
             return False
-        target = _unparenthesized(assignment.child_by_field_name("left"))
+        target = unparenthesized(assignment.child_by_field_name("left"))
         if target.type != "identifier" or self.text(target) in loop.locals:
             return False
         condition = statement.child_by_field_name("condition").child_by_field_name("value")
@@ -639,18 +616,18 @@ class _Reader:
     def selection(self, condition: Node, chosen: Node, otherwise: Node, name: str):
         """(MAX or MIN, accumulator occurrences) when `condition ? chosen : otherwise` keeps the larger or smaller
         of the accumulator and one value; (None, []) otherwise."""
-        comparison = self.comparison_with(_unparenthesized(condition), name)
+        comparison = self.comparison_with(unparenthesized(condition), name)
         if comparison is None:
             return None, []
-        operator, value = comparison[0], self.tokens(_unparenthesized(comparison[1]))   # name OP value
+        operator, value = comparison[0], self.tokens(unparenthesized(comparison[1]))   # name OP value
         condition_use = next(i for i in _identifiers(condition) if self.text(i) == name)
-        if self.is_name(otherwise, name) and self.tokens(_unparenthesized(chosen)) == value:
+        if self.is_name(otherwise, name) and self.tokens(unparenthesized(chosen)) == value:
             # picks the value when name OP value: `name < value` picks the larger
             reduction = MAX if operator in ("<", "<=") else MIN
-            return reduction, [condition_use, _unparenthesized(otherwise)]
-        if self.is_name(chosen, name) and self.tokens(_unparenthesized(otherwise)) == value:
+            return reduction, [condition_use, unparenthesized(otherwise)]
+        if self.is_name(chosen, name) and self.tokens(unparenthesized(otherwise)) == value:
             reduction = MAX if operator in (">", ">=") else MIN
-            return reduction, [condition_use, _unparenthesized(chosen)]
+            return reduction, [condition_use, unparenthesized(chosen)]
         return None, []
 
     def accumulate(self, loop: ColumnLoop, name: str, reduction: Reduction, uses: list[Node]) -> None:
@@ -688,7 +665,7 @@ class _Reader:
 
     def check_assignments(self, row: str, bound: str) -> None:
         for node in self.view.descendants(self.view.body, "assignment_expression", "update_expression"):
-            target = _unparenthesized(node.child_by_field_name("left" if node.type == "assignment_expression"
+            target = unparenthesized(node.child_by_field_name("left" if node.type == "assignment_expression"
                                                                 else "argument"))
             if target.type == "identifier" and (self.text(target) in (row, bound) or self.text(target) in
                                                 self.pointers):

@@ -26,12 +26,12 @@ from tree_sitter import Node
 
 from optiml_engine.model import Candidate, LaunchRule, Param
 from optiml_engine.policies.base import Edit, Match, Rule
-from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
 from optiml_engine.policies.rules.tiling_shapes import (
     GridShape, Reduction, StencilRead, contract_expression, declared_type, escapes_loop, foreign_locals, grid_shape,
     identifiers, index_of, int_literal, is_write, kernel_values, monomial_of, movable, operator, polynomial,
     read_only_array, reduction, rendered_monomial, rendered_terms, signed_terms, stencil_reads, strided,
-    unconditional, unparenthesized, uses_only, wrapped)
+    unconditional, uses_only, wrapped)
 
 # ---------------------------------------------------------------------------------------------------------------
 # Code generation helpers

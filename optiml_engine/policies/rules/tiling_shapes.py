@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
-from optiml_engine.policies.kernel_view import KernelView
+from optiml_engine.policies.kernel_view import KernelView, global_index_dim, unparenthesized
 
 # ---------------------------------------------------------------------------------------------------------------
 # Tree helpers
@@ -49,12 +49,6 @@ def statements(node: Node) -> list[Node]:
 def operator(node: Node) -> str | None:
     op = node.child_by_field_name("operator")
     return op.type if op is not None else None
-
-
-def unparenthesized(node: Node) -> Node:
-    while node.type == "parenthesized_expression" and node.named_child_count == 1:
-        node = node.named_children[0]
-    return node
 
 
 def condition_of(node: Node) -> Node:
@@ -379,13 +373,11 @@ class GridShape:
         return [view.text(declaration) for declaration in self.uniform_decls]
 
 
-def global_index_axis(view: KernelView, node: Node) -> str | None:
-    """The axis of a global index: "x" for blockIdx.x * blockDim.x + threadIdx.x in any order, "y" likewise."""
-    form = polynomial(view, node)
-    for axis in "xy":
-        if form == {tuple(sorted((f"blockIdx.{axis}", f"blockDim.{axis}"))): 1, (f"threadIdx.{axis}",): 1}:
-            return axis
-    return None
+def global_index_axis(node: Node) -> str | None:
+    """The axis of a global index: "x" for blockIdx.x * blockDim.x + threadIdx.x in any order, "y" likewise (the
+    tiles are 2-D)."""
+    axis = global_index_dim(node)
+    return axis if axis in ("x", "y") else None
 
 
 def uses_only(view: KernelView, node: Node, names: set[str]) -> bool:
@@ -439,7 +431,7 @@ def grid_shape(view: KernelView) -> GridShape | None:
     for position, statement in enumerate(body):
         declared = declarators(view, statement) if statement.type == "declaration" else None
         if declared and all(value is not None for _, value in declared):
-            axes = [global_index_axis(view, value) for _, value in declared]
+            axes = [global_index_axis(value) for _, value in declared]
             if all(axes) and is_integer_type(declared_type(view, statement)):
                 index.update({name: (axis, declared_type(view, statement)) for (name, _), axis in zip(declared, axes)})
                 continue
