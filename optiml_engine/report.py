@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from optiml_engine.evaluate import Profile
 from optiml_engine.model import Measurement
 
@@ -121,10 +123,19 @@ def svg_roofline(ceiling_gbps: float, ceiling_gflops: float, steps: list[tuple[s
             f'transform="rotate(-90 12 {height / 2})" text-anchor="middle">GFLOP/s (log)</text></svg>')
 
 
-def html_report(result, ceilings) -> str:
-    """A one-file HTML report of an optimization: summary, trajectory, best time per candidate, roofline, diff."""
-    from html import escape
+def rejected_rows(result) -> str:
+    """The candidates that failed verification, and why: a rule that produced one is a bug to report."""
+    if not result.rejections:
+        return ""
+    rows = "".join(f"<tr><td>{escape(r.rule)}</td><td>{escape(r.description)}</td><td>{escape(r.verdict)}</td>"
+                   f"<td>{escape(r.reason)}</td></tr>" for r in result.rejections)
+    return (f"<h2>Rejected candidates</h2><table><tr><th>rule</th><th>edit</th><th>verdict</th><th>reason</th></tr>"
+            f"{rows}</table>\n")
 
+
+def html_report(result, ceilings) -> str:
+    """A one-file HTML report of an optimization: summary, trajectory, best time per candidate, roofline, rejected
+    candidates, diff."""
     original_ms = result.original.timing.median_ms if result.original.timing else None
     rows = "".join(f"<tr><td>{i + 1}</td><td>{escape(s.rule)}</td><td>{escape(s.description)}</td>"
                    f"<td>{s.time_ms:.4f}</td><td>{s.speedup:.2f}x</td>"
@@ -150,4 +161,4 @@ device {escape(result.device.name if result.device else '?')}, {escape(result.da
 <th>diagnosis before</th></tr>{rows}</table>
 <h2>Best time vs candidates evaluated</h2>{best_curve}
 <h2>Roofline</h2>{roofline}
-<h2>Diff</h2><pre>{escape(result.diff) or 'no change'}</pre></body></html>"""
+{rejected_rows(result)}<h2>Diff</h2><pre>{escape(result.diff) or 'no change'}</pre></body></html>"""

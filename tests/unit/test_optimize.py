@@ -74,6 +74,9 @@ def test_accepted_result_with_diff_trajectory_and_fresh_seed_final_check(tmp_pat
     page = html_report(result, ceilings)
     assert "<svg" in page and "<script" not in page and 'src="http' not in page and 'href="http' not in page
     assert "the contract counts no FLOPs" in page        # the synthetic contract has none: no roofline point
+    # the synthetic policy's racy_shortcut edits fail verification: listed with their reason, and kept in the JSON
+    assert result.rejections and again.rejections == result.rejections
+    assert "<h2>Rejected candidates</h2>" in page and "racy_shortcut" in page and "relative L2 error" in page
 
 
 def test_roofline_places_each_step_under_the_roofs():
