@@ -49,7 +49,7 @@ def create_server() -> LanguageServer:
     results = OptimizationResults(server, documents)
     engines = EngineFactory(GpuProbe(), settings)
     jobs = Jobs(server, documents, engines, results, settings)
-    generation = GenerationJobs(server, documents, jobs)
+    generation = GenerationJobs(server, documents, jobs, engines, settings)
     register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents, results, generation).code_actions,
              types.CodeActionOptions(code_action_kinds=KernelCodeActions.KINDS))
     register(server, types.TEXT_DOCUMENT_CODE_LENS, KernelLenses(documents, ResultFiles()).code_lens,

@@ -1,7 +1,9 @@
 """Generate from comment: on a `// @optiml generate: <intent>` line, the "Generate kernel" code action runs
 `optiml.generate`, a job with work-done progress that parses the intent, writes the first kernel with its contract
 and NumPy oracle, compile-checks it (NVRTC), inserts it below the comment (workspace/applyEdit) and then offers to
-optimize it. An intent outside the families ends the job with a message saying what is supported.
+optimize it. An intent outside the families ends the job with a message saying what is supported. With the LLM on
+in the client's settings (and an endpoint in the environment), the LLM strategies' kernels are verified against the
+oracle on the engine's GPU first, and the fastest verified one is inserted instead of the built-in kernel.
 """
 
 from __future__ import annotations
@@ -13,11 +15,16 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from optiml_engine.generate.families import compile_check, generate_kernel
+from optiml_engine.generate.llm import GenerationLlm, llm_seed
+from optiml_engine.gpu.pool import NoDevice
+from optiml_engine.policies.llm import LlmSettings
 from optiml_engine.generate.intent import IntentComment, intent_comments, parse_intent
 from optiml_engine.model import GeneratedKernel, OptimlError
 from server.documents import Documents, OpenDocument
 from server.features.commands import GENERATE, show
+from server.engine import EngineFactory
 from server.features.jobs import JobProgress, Jobs
+from server.features.settings import ClientSettings
 
 logger = logging.getLogger(__name__)
 OPTIMIZE_CHOICE = "Optimize"
@@ -29,10 +36,13 @@ def intent_at(document: OpenDocument, line: int) -> IntentComment | None:
 
 
 class GenerationJobs:
-    def __init__(self, server: LanguageServer, documents: Documents, optimizations: Jobs):
+    def __init__(self, server: LanguageServer, documents: Documents, optimizations: Jobs, engines: EngineFactory,
+                 settings: ClientSettings):
         self._server = server
         self._documents = documents
         self._optimizations = optimizations
+        self._engines = engines
+        self._settings = settings
         self._tasks: set[asyncio.Task] = set()
 
     def code_actions(self, document: OpenDocument, line: int) -> list[types.CodeAction]:
@@ -78,6 +88,8 @@ class GenerationJobs:
             progress.end("failed")
             return show(self._server, types.MessageType.Error,
                         f"the generated kernel {generated.kernel} does not compile (a generator defect)")
+        if self._settings.jobs.llm:
+            generated = await self._llm_seeded(generated, progress)
         progress.report(f"{generated.kernel} compiles: inserting it", 80)
         if self._documents.get(uri) is None or intent_at(self._documents.get(uri), line) != comment:
             progress.end("not inserted")
@@ -101,6 +113,32 @@ class GenerationJobs:
                 return show(self._server, types.MessageType.Error, f"{generated.kernel} is not in the document yet: "
                                                                     f"optimize it from its code action")
             self._optimizations.optimize(uri, generated.kernel)
+
+    async def _llm_seeded(self, generated: GeneratedKernel, progress: JobProgress) -> GeneratedKernel:
+        """The fastest LLM kernel verified against the oracle in place of the built-in one, when one is faster; the
+        built-in kernel, with a message saying why, when no endpoint is configured or no GPU can verify."""
+        settings = LlmSettings.from_env()
+        if settings is None:
+            show(self._server, types.MessageType.Warning,
+                 "the LLM is on but no endpoint is configured (OPTIML_LLM_BASE_URL, OPTIML_LLM_MODEL and "
+                 "OPTIML_LLM_API_KEY in the server's environment): the built-in kernel is inserted")
+            return generated
+        engine = await self._engines.engine()
+        if isinstance(engine, NoDevice):
+            show(self._server, types.MessageType.Info,
+                 f"the LLM's kernels are verified on a GPU before one is used, and there is none here ({engine}): "
+                 f"the built-in kernel is inserted")
+            return generated
+        progress.report(f"{generated.kernel}: asking the LLM and verifying its kernels against the reference", 50)
+        seeded, trials = await asyncio.to_thread(llm_seed, generated, engine.evaluator,
+                                                 GenerationLlm(settings, generated))
+        outcomes = "; ".join(f"{trial.strategy}: {trial.outcome}"
+                             + (f" ({trial.speedup:.2f}x the built-in kernel)" if trial.speedup else "")
+                             for trial in trials)
+        chosen = f"the LLM's {seeded.strategy.removeprefix('llm:')} kernel" if seeded is not generated else \
+            "the built-in kernel (no LLM kernel verified faster)"
+        show(self._server, types.MessageType.Info, f"{generated.kernel}: {chosen} is inserted; {outcomes}")
+        return seeded
 
     async def _inserted(self, uri: str, kernel: str) -> None:
         """Until the server's copy of the document holds `kernel`: the editor applies an edit and reports the change
