@@ -5,18 +5,16 @@ outside the families with what is supported. The optimization engine is the unit
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from tests.lsp.test_jobs import execute, job_end, message_with, started_client, synthetic_environment, until
-from tests.lsp.test_server import REPO, at, decode_code_actions_by_the_spec, open_document
+from tests.lsp.test_server import at, open_document
 from tests.unit.test_generate_llm import WARP_SUM, WRONG_SIGNATURE
 from tests.unit.test_llm_policy import API_KEY, MODEL, Scripted, server  # noqa: F401 (the endpoint fixture)
 
@@ -29,20 +27,9 @@ INTENT_LINE = 2
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def client(tmp_path_factory: pytest.TempPathFactory):
-    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
-    environment.update(OPTIML_CACHE=str(tmp_path_factory.mktemp("cache")), CUDA_VISIBLE_DEVICES="",
-                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
-    config = ClientServerConfig(server_command=[sys.executable, "-m", "server.app"], server_env=environment)
-    client = await config.start()
-    decode_code_actions_by_the_spec(client)
-    client.applied_edits = []
+    client = await started_client(synthetic_environment(tmp_path_factory.mktemp("cache")))
     client.message_requests = []
     client.choice = None   # the action the user picks when the server asks
-
-    @client.feature(types.WORKSPACE_APPLY_EDIT)
-    def on_apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        client.applied_edits.append(params)
-        return types.ApplyWorkspaceEditResult(applied=True)
 
     @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
     def on_message_request(params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
@@ -54,16 +41,6 @@ async def client(tmp_path_factory: pytest.TempPathFactory):
                 content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
         return client.choice
 
-    await client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(
-            window=types.WindowClientCapabilities(work_done_progress=True),
-            workspace=types.WorkspaceClientCapabilities(apply_edit=True),
-            text_document=types.TextDocumentClientCapabilities(
-                code_action=types.CodeActionClientCapabilities(
-                    code_action_literal_support=types.ClientCodeActionLiteralOptions(
-                        code_action_kind=types.ClientCodeActionKindOptions(value_set=list(types.CodeActionKind)))))),
-        root_uri=REPO.as_uri(),
-    ))
     yield client
     await client.shutdown_session()
     await client.stop()
@@ -163,50 +140,53 @@ async def test_generating_a_kernel_the_document_has_says_so(client: LanguageClie
     assert len([e for e in client.applied_edits if path.as_uri() in e.edit.changes]) == 1
 
 
+async def generated_with_llm_on(tmp_path: Path, environment: dict[str, str]) -> tuple[LanguageClient, str]:
+    """A server with the LLM on in its settings generates the row sum below its intent comment (declining to
+    optimize it); the client, to stop, and the inserted text."""
+    client = await started_client(environment, {"llm": True})
+    client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)(lambda params: None)   # "optimize it?": not now
+    path = tmp_path / "rows.cu"
+    path.write_text("// @optiml generate: sum of each row of x (rows x cols)\n")
+    await open_document(client, path)
+    await execute(client, "optiml.generate", path.as_uri(), 0)
+    (edit,) = (await until(lambda: client.applied_edits, 60))[0].edit.changes[path.as_uri()]
+    return client, edit.new_text
+
+
+async def stopped(client: LanguageClient) -> None:
+    await client.shutdown_session()
+    await client.stop()
+
+
 async def test_with_the_llm_on_its_fastest_verified_kernel_is_inserted(tmp_path: Path, server):  # noqa: F811
     """The client turns the LLM on; the endpoint (a scripted one on 127.0.0.1) answers the three strategies: a
     faster kernel (the synthetic engine times it at 0.4 of the built-in one), one with the wrong signature, one no
     faster. The faster one, verified, is inserted in place of the built-in kernel."""
     faster = WARP_SUM.replace("    float acc = 0.0f;\n", "// edit coalesce\n    float acc = 0.0f;\n")
     server.script = [Scripted(faster), Scripted(WRONG_SIGNATURE), Scripted(WARP_SUM)]
-    environment = synthetic_environment(tmp_path / "cache")
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        environment.pop(name, None)
+    environment = {name: value for name, value in synthetic_environment(tmp_path / "cache").items()
+                   if name.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
     environment.update(OPTIML_LLM_BASE_URL=server.url, OPTIML_LLM_MODEL=MODEL, OPTIML_LLM_API_KEY=API_KEY,
                        OPTIML_LLM_MAX_RETRIES="0")
-    client = await started_client(environment, {"llm": True})
-    client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)(lambda params: None)   # "optimize it?": not now
+    client, inserted = await generated_with_llm_on(tmp_path, environment)
     try:
-        path = tmp_path / "rows.cu"
-        path.write_text("// @optiml generate: sum of each row of x (rows x cols)\n")
-        await open_document(client, path)
-        await execute(client, "optiml.generate", path.as_uri(), 0)
-        (edit,) = (await until(lambda: client.applied_edits, 60))[0].edit.changes[path.as_uri()]
-        assert "__shfl_xor_sync" in edit.new_text and "// edit coalesce" in edit.new_text
-        assert re.search(r"launch:\s+grid=cdiv\(rows,8\) block=256", edit.new_text)   # its launch line came too
+        assert "__shfl_xor_sync" in inserted and "// edit coalesce" in inserted
+        assert re.search(r"launch:\s+grid=cdiv\(rows,8\) block=256", inserted)   # its launch line came too
         said = await until(lambda: message_with(client, "sum_rows_x: the LLM's"))
         assert "kernel is inserted" in said.message and "2.50x the built-in kernel" in said.message
         assert len(server.received) == 3
     finally:
-        await client.shutdown_session()
-        await client.stop()
+        await stopped(client)
 
 
 async def test_with_the_llm_on_and_no_gpu_the_built_in_kernel_is_inserted(tmp_path: Path, server):  # noqa: F811
     environment = {name: value for name, value in synthetic_environment(tmp_path / "cache").items()
                    if name != "OPTIML_TEST_ENGINE"}
     environment.update(OPTIML_LLM_BASE_URL=server.url, OPTIML_LLM_MODEL=MODEL, OPTIML_LLM_API_KEY=API_KEY)
-    client = await started_client(environment, {"llm": True})
-    client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)(lambda params: None)
+    client, inserted = await generated_with_llm_on(tmp_path, environment)
     try:
-        path = tmp_path / "rows.cu"
-        path.write_text("// @optiml generate: sum of each row of x (rows x cols)\n")
-        await open_document(client, path)
-        await execute(client, "optiml.generate", path.as_uri(), 0)
-        (edit,) = (await until(lambda: client.applied_edits, 60))[0].edit.changes[path.as_uri()]
-        assert "for (int c = 0; c < cols; c++)" in edit.new_text       # the built-in kernel
+        assert "for (int c = 0; c < cols; c++)" in inserted            # the built-in kernel
         assert await until(lambda: message_with(client, "verified on a GPU before one is used, and there is none"))
         assert server.received == []                                   # the endpoint was not asked
     finally:
-        await client.shutdown_session()
-        await client.stop()
+        await stopped(client)
