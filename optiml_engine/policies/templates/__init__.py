@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections import OrderedDict
 
 from optiml_engine.model import Candidate
@@ -47,15 +48,18 @@ class TemplatePolicy(Policy):
         self.templates = templates if templates is not None else all_templates()
         self.per_template = per_template
         self.compile = compile
-        # Kept while recent: one policy serves every job of a long-lived language server.
+        # Kept while recent: one policy serves every job of a long-lived language server, from their threads.
         self.instances: OrderedDict[str, tuple[Template, TemplateMatch, Params]] = OrderedDict()
+        self.lock = threading.Lock()
 
     def propose(self, node: Candidate, context: PolicyContext) -> list[Edit]:
         """For an instance this policy made: its feasible neighbours. Otherwise each matching template's default
         instances. Both pass the two prunings (arithmetic, compile report)."""
-        made = self.instances.get(node.unit.text)
+        with self.lock:
+            made = self.instances.get(node.unit.text)
+            if made is not None:
+                self.instances.move_to_end(node.unit.text)
         if made is not None:
-            self.instances.move_to_end(node.unit.text)
             template, match, params = made
             points = neighbours(template.feasible_space(match, context.device), params)
             return self.edits(template, match, points, context, f"a neighbour of {template.describe_params(params)}")
@@ -70,9 +74,10 @@ class TemplatePolicy(Policy):
             instance = template.instance(match, params, context.device, self.compile)
             if instance.pruned is None:
                 # Remembered by kernel text: a node of the tree carries no provenance, and rendering is deterministic.
-                self.instances[instance.candidate.unit.text] = (template, match, params)
-                if len(self.instances) > INSTANCES_KEPT:
-                    self.instances.popitem(last=False)
+                with self.lock:
+                    self.instances[instance.candidate.unit.text] = (template, match, params)
+                    if len(self.instances) > INSTANCES_KEPT:
+                        self.instances.popitem(last=False)
                 found.append(Edit(candidate=instance.candidate, rule=template.name,
                                   description=f"{instance.candidate.description} ({why})" if why
                                   else instance.candidate.description, symptom=template.symptom))
