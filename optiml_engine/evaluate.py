@@ -99,19 +99,17 @@ class Evaluator:
         self.timing = timing or TimingPolicy()
         self.ceilings = device_ceilings(pool)
         self.cache = open_cache() if use_cache else None
-        self.compiled: dict[str, tuple[CompileResult, CompiledKernel | None]] = {}
         self.profiler_unavailable: str | None = None     # why ncu gave nothing, once it has refused
 
     def compile(self, candidate: Candidate) -> tuple[CompileResult, CompiledKernel | None]:
-        key = candidate_key(candidate)
-        if key not in self.compiled:
-            result = compile_nvrtc(candidate.unit, arch=self.arch, flags=candidate.flags)
-            kernel = None
-            if result.ok and result.cubin and result.lowered_name:
-                kernel = CompiledKernel(key=key, cubin=result.cubin, lowered_name=result.lowered_name,
-                                        params=candidate.params, contract=candidate.contract)
-            self.compiled[key] = (result.model_copy(update={"cubin": None}), kernel)
-        return self.compiled[key]
+        """The compile report (without the cubin, which measurements do not keep) and the loadable kernel; NVRTC
+        runs once per unit in the process (compile_nvrtc keeps its results)."""
+        result = compile_nvrtc(candidate.unit, arch=self.arch, flags=candidate.flags)
+        kernel = None
+        if result.ok and result.cubin and result.lowered_name:
+            kernel = CompiledKernel(key=candidate_key(candidate), cubin=result.cubin, lowered_name=result.lowered_name,
+                                    params=candidate.params, contract=candidate.contract)
+        return result.model_copy(update={"cubin": None}), kernel
 
     def kernel(self, candidate: Candidate) -> CompiledKernel:
         result, kernel = self.compile(candidate)

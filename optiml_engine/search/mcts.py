@@ -86,10 +86,13 @@ class SearchOutcome(Frozen):
     best_measurement: Measurement
     trajectory: list[Step]
     evaluated: int
-    rejected: int
     stop_reason: str
     history: list[tuple[int, float, float]] = Field(default_factory=list)   # (evaluated, elapsed s, best ms)
     rejections: list[Rejection] = Field(default_factory=list)
+
+    @property
+    def rejected(self) -> int:
+        return len(self.rejections)
 
 
 class Node:
@@ -211,7 +214,7 @@ class Mcts:
         root.visits = 1
         best = root
         seen = {candidate_identity(original)}
-        evaluated = rejected = 0
+        evaluated = 0
         history: list[tuple[int, float, float]] = []
         rejections: list[Rejection] = []
         stop_reason = "search space exhausted"
@@ -258,7 +261,6 @@ class Mcts:
                     child = Node(edit.candidate, measurement, edit, parent, value)
                     parent.children.append(child)
                     if not child.verified:
-                        rejected += 1
                         rejections.append(Rejection(rule=edit.rule, description=edit.description,
                                                     verdict=measurement.verdict, reason=measurement.reason[:500]))
                     for node in child.path():
@@ -270,13 +272,13 @@ class Mcts:
                     if progress is not None:
                         sol = best.measurement.sol
                         progress(SearchProgress(
-                            evaluated=evaluated, rejected=rejected,
+                            evaluated=evaluated, rejected=len(rejections),
                             best_speedup=original_ms / best.measurement.timing.median_ms,
                             best_percent_of_sol=sol.percent_of_sol if sol else None,
                             elapsed_s=time.perf_counter() - began))
         return SearchOutcome(original=original, original_measurement=original_measurement, best=best.candidate,
                              best_measurement=best.measurement, trajectory=self.trajectory(best, original_ms),
-                             evaluated=evaluated, rejected=rejected, stop_reason=stop_reason, history=history,
+                             evaluated=evaluated, stop_reason=stop_reason, history=history,
                              rejections=rejections)
 
     def trajectory(self, best: Node, original_ms: float) -> list[Step]:

@@ -124,7 +124,7 @@ def test_an_evaluator_asks_ncu_once_when_the_counters_are_refused(monkeypatch):
 
     monkeypatch.setattr(evaluate, "profile_kernels", refused)
     evaluator = evaluate.Evaluator.__new__(evaluate.Evaluator)       # no GPU pool: only profile() is exercised
-    evaluator.cache, evaluator.profiler_unavailable, evaluator.compiled = None, None, {}
+    evaluator.cache, evaluator.profiler_unavailable = None, None
     evaluator.device = type("Device", (), {"index": 0, "sm_count": 132, "arch": lambda self: "sm_90",
                                            "model_dump_json": lambda self, **_: "{}"})()
     evaluator.arch = "sm_90"
