@@ -3,7 +3,8 @@ its first kernel verified against its NumPy reference oracle (3 fresh-seed trial
 timed, then optimized with a short budget (`optiml_engine.optimize`: the search, the final check on fresh inputs
 interleaved with the first kernel, compute-sanitizer).
 
-    source scripts/gpu-env.sh; python3 bench/generate_bench.py OUT_DIR [--minutes 8]
+    source scripts/gpu-env.sh; python3 bench/generate_bench.py OUT_DIR [--minutes 8] [--only 1-20]
+    python3 bench/generate_bench.py --table RUN.json [RUN.json ...]   (one table of the runs' intents, by number)
 
 All intents share a wall-time budget (default 8 minutes, start-up included): each search gets an equal share of what
 is left after what every kernel still to come needs besides its search (`search_seconds`); when the budget is spent
@@ -56,7 +57,7 @@ def search_seconds(now: float, deadline: float, remaining: int) -> float | None:
     return None
 
 
-def generated_kernels(out: Path, numbers: set[int] | None = None) -> list[tuple[str, GeneratedKernel, Path]]:
+def generated_kernels(out: Path, numbers: set[int] | None = None) -> list[tuple[int, str, GeneratedKernel, Path]]:
     """Every intent's kernel (those numbered in `numbers`, 1-based, when given), compile-checked (NVRTC) and written
     to OUT/kernels; CPU only. In the order they are measured: one kernel of each family, then a second of each, ...:
     when the budget runs out, the kernels left only verified are spread over the families."""
@@ -71,10 +72,10 @@ def generated_kernels(out: Path, numbers: set[int] | None = None) -> list[tuple[
             raise SystemExit(f"error: the kernel generated for '{intent}' does not compile: {compiled.log}")
         path = out / "kernels" / f"{number:02d}_{generated.kernel}.cu"
         path.write_text(generated.text)
-        kernels.append((intent, generated, path))
+        kernels.append((number, intent, generated, path))
     per_family: dict[str, int] = {}
     order = []
-    for position, (_, generated, _) in enumerate(kernels):
+    for position, (_, _, generated, _) in enumerate(kernels):
         per_family[generated.spec.family] = per_family.get(generated.spec.family, 0) + 1
         order.append((per_family[generated.spec.family], position))
     return [kernels[position] for _, position in sorted(order)]
@@ -98,11 +99,17 @@ def timing_fields(prefix: str, measurement: Measurement | None) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path)
+    parser.add_argument("out", type=Path, nargs="?")
     parser.add_argument("--minutes", type=float, default=8.0, help="wall-time budget for all intents")
     parser.add_argument("--only", type=intent_numbers, help="these intents only, e.g. 1-20 or 3,7,21-25 (numbers "
                                                              "of tests/intents.py, from 1), to split a run over calls")
+    parser.add_argument("--table", nargs="+", type=Path, help="print one table of these generate.json files")
     args = parser.parse_args()
+    if args.table:
+        print(markdown(merged([json.loads(path.read_text()) for path in args.table])))
+        return 0
+    if args.out is None:
+        parser.error("OUT_DIR is required")
     began = time.monotonic()
     deadline = began + 60 * args.minutes
     kernels = generated_kernels(args.out, args.only)
@@ -127,10 +134,10 @@ def main() -> int:
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                   "intents": rows}
         policies = default_policies(False)
-        for index, (intent, generated, path) in enumerate(kernels):
+        for index, (number_, intent, generated, path) in enumerate(kernels):
             started = time.monotonic()
             document = CudaDocument(path.read_text(), str(path.relative_to(args.out)))
-            row = {"intent": intent, "family": generated.spec.family, "operation": generated.spec.operation,
+            row = {"number": number_, "intent": intent, "family": generated.spec.family, "operation": generated.spec.operation,
                    "kernel": generated.kernel, "sizes": generated.spec.sizes, "reference": generated.reference,
                    "optimized": False, "optimized_ms": None, "optimized_time_over_sol": None, "speedup": None,
                    "evaluated": 0, "search_s": None, "note": ""}
@@ -161,6 +168,17 @@ def main() -> int:
     return 0 if all(row["verified"] for row in rows) else 1
 
 
+def merged(results: list[dict]) -> dict:
+    """The runs of one split run (`--only`) as one: their intents by number, their commands and budgets listed."""
+    if len(results) == 1:
+        return results[0]
+    return {"device": results[0]["device"], "date": results[0]["date"],
+            "command": "; ".join(result["command"] for result in results),
+            "minutes": sum(result["minutes"] for result in results),
+            "seconds": sum(result.get("seconds", 0) for result in results),
+            "intents": sorted((row for result in results for row in result["intents"]), key=lambda row: row["number"])}
+
+
 def number(value: float | None, form: str) -> str:
     return "-" if value is None else format(value, form)
 
@@ -183,13 +201,14 @@ def markdown(result: dict) -> str:
              "| # | intent | family | kernel | verified | naive ms | naive time/SOL | optimized ms | optimized time/SOL "
              "| speedup |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    for number_, row in enumerate(rows, 1):
+    for position, row in enumerate(rows, 1):
+        number_ = row.get("number", position)
         status = "yes" if row["verified"] else f"no ({row['verdict']})"
         lines.append(f"| {number_} | {row['intent']} | {row['family']} | {row['kernel']} | {status} | "
                      f"{number(row['naive_ms'], '.4f')} | {ratio(row['naive_time_over_sol'])} | "
                      f"{number(row['optimized_ms'], '.4f')} | {ratio(row['optimized_time_over_sol'])} | "
                      f"{ratio(row['speedup'])} |")
-    notes = [(n, row) for n, row in enumerate(rows, 1) if row["reason"] or row["note"]]
+    notes = [(row.get("number", n), row) for n, row in enumerate(rows, 1) if row["reason"] or row["note"]]
     if notes:
         lines += ["", "Notes:", ""]
         lines += [f"- {n} {row['kernel']}: {row['reason'] or row['note']}"[:300] for n, row in notes]

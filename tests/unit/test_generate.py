@@ -271,7 +271,7 @@ def test_bench_schedule_fits_eight_minutes_when_kernels_cost_what_it_assumes(ove
 
 
 def test_bench_measures_one_kernel_of_each_family_first(tmp_path):
-    order = [generated.spec.family for _, generated, _ in generate_bench().generated_kernels(tmp_path)]
+    order = [generated.spec.family for _, _, generated, _ in generate_bench().generated_kernels(tmp_path)]
     families = len(set(order))
     assert len(set(order[:families])) == families == 11
 
@@ -290,6 +290,20 @@ def test_bench_table_reports_verification_and_time_over_sol():
     assert "| 1 | sum of each row of x | row_reduction | sum_rows_x | yes | 2.5000 | 8.00x | 0.3125 | 1.20x | 8.00x |" \
         in table
     assert "| no (wrong) | - | - | - | - | - |" in table and "- 2 bad: y: relative L2 error 1" in table
+
+
+def test_bench_table_merges_a_split_run_by_intent_number():
+    bench = generate_bench()
+    row = {"intent": "sum of each row of x", "family": "row_reduction", "kernel": "sum_rows_x", "verified": True,
+           "verdict": "ok", "reason": "", "note": "", "naive_ms": 2.5, "naive_time_over_sol": 8.0,
+           "optimized": True, "optimized_ms": 0.3125, "optimized_time_over_sol": 1.2, "speedup": 8.0}
+    halves = [{"device": {"name": "NVIDIA H100"}, "date": "2026-01-01", "command": f"{bench.COMMAND} --only {only}",
+               "minutes": 9, "seconds": 500, "intents": [{**row, "number": n, "kernel": f"k{n}"} for n in numbers]}
+              for only, numbers in (("3-4", (4, 3)), ("1-2", (1, 2)))]
+    table = bench.markdown(bench.merged(halves))
+    assert [line.split(" | ")[3] for line in table.splitlines() if line.startswith("| ") and line.split(" | ")[3][1:].isdigit()] \
+        == ["k1", "k2", "k3", "k4"]
+    assert "--only 3-4; " in table and "18-minute budget" in table and "4/4 first kernels verified" in table
 
 
 @pytest.mark.parametrize("intent", [case[0] for case in INTENTS], ids=[case[0][:40] for case in INTENTS])
