@@ -35,11 +35,11 @@ from optiml_engine.source.expr import Call, parse_expr
 GEOMETRY = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"})
 # Calls through which threads of a block or warp see each other: barriers, shuffles, votes, warp reductions,
 # cooperative groups.
-_CROSS_THREAD_PREFIXES = ("__sync", "__shfl", "__ballot", "__any", "__all", "__activemask", "__match", "__reduce",
+CROSS_THREAD_PREFIXES = ("__sync", "__shfl", "__ballot", "__any", "__all", "__activemask", "__match", "__reduce",
                           "__barrier", "this_thread_block", "this_grid", "tiled_partition", "coalesced_threads")
 # The same in a macro's text, which the tree keeps as one token.
 _CROSS_THREAD_TEXT = re.compile(r"\b(?:%s|__shared__|asm)\b|\b(?:%s)" % ("|".join(GEOMETRY),
-                                                                          "|".join(_CROSS_THREAD_PREFIXES)))
+                                                                          "|".join(CROSS_THREAD_PREFIXES)))
 _ASSIGNMENTS = frozenset({"assignment_expression", "update_expression"})
 
 # H100 SXM: 132 SMs with 2048 resident threads each. The grid of one full wave, for kernels that loop over the
@@ -97,7 +97,7 @@ def thread_independent(view: KernelView, roots: Sequence[Node]) -> bool:
                     or node.type == "preproc_arg" and _CROSS_THREAD_TEXT.search(text):
                 return False
             if node.type == "call_expression" and view.text(node.child_by_field_name("function")).split("::")[-1] \
-                    .startswith(_CROSS_THREAD_PREFIXES):
+                    .startswith(CROSS_THREAD_PREFIXES):
                 return False
             if text in helpers and text not in seen:
                 seen.add(text)
@@ -419,6 +419,17 @@ def launch_covers(grid: GuardedGrid, bounds: list[tuple[ResolvedContract, dict[s
 
 
 @dataclass(frozen=True)
+class PerIndex:
+    """Statements a thread runs once per value of an index, every array access among them `p[index]`: what
+    staged_lanes runs on several indices at once."""
+
+    index: str
+    index_type: str           # as declared: "int", "size_t", ...
+    body: list[Node]
+    accesses: dict[str, list[Node]]   # array -> its subscripts
+
+
+@dataclass(frozen=True)
 class Elementwise:
     """A guarded kernel with one x index whose guarded statements depend on nothing but that index."""
 
@@ -433,6 +444,10 @@ class Elementwise:
     @property
     def body(self) -> list[Node]:
         return self.grid.body
+
+    def per_index(self) -> PerIndex:
+        assert self.accesses is not None, "only kernels whose every array access is p[index] run in lanes"
+        return PerIndex(self.index.name, self.index.type_text, self.body, self.accesses)
 
 
 def elementwise(view: KernelView) -> Elementwise | None:
@@ -451,21 +466,49 @@ def elementwise(view: KernelView) -> Elementwise | None:
 def _index_accesses(view: KernelView, grid: GuardedGrid, index: IndexVar) -> dict[str, list[Node]] | None:
     """Every use of every array parameter as `p[index]` (no other index, no address taken, none in the prelude),
     the arrays of 4-byte elements a 16-byte vector holds four of."""
+    if names_in(view, grid.prelude) & set(pointer_params(view)):
+        return None
+    return index_accesses(view, grid.body, index.name)
+
+
+def atomic_target(view: KernelView, name: Node) -> bool:
+    """The identifier is the address an atomic function updates: `atomicAdd(p, v)`, `atomicMax(&p[k], v)`."""
+    operand = subscript_of(name) or name
+    if operand != name and address_taken(operand):
+        operand = operand.parent
+    elif operand != name:
+        return False
+    arguments = operand.parent
+    return arguments is not None and arguments.type == "argument_list" and arguments.named_children[0] == operand \
+        and arguments.parent.type == "call_expression" \
+        and view.text(arguments.parent.child_by_field_name("function")).startswith("atomic")
+
+
+def index_accesses(view: KernelView, roots: Sequence[Node], index: str, atomics: bool = False) \
+        -> dict[str, list[Node]] | None:
+    """Every use of every array parameter under `roots` as `p[index]` (no other index, no address taken), the
+    arrays of 4-byte elements a 16-byte vector holds four of; None when there is another use or none. With
+    `atomics`, an array may also be only the target of atomic functions (any address): atomics commute, so the
+    order in which lanes make them does not matter."""
     arrays = pointer_params(view)
-    if any(p.is_pointer and p.name not in arrays for p in view.kernel.params) \
-            or names_in(view, grid.prelude) & set(arrays):
+    if any(p.is_pointer and p.name not in arrays for p in view.kernel.params):
         return None
     accesses: dict[str, list[Node]] = {}
-    for name in nodes_under(view, grid.body, "identifier"):
+    targets: set[str] = set()
+    for name in nodes_under(view, roots, "identifier"):
         if view.text(name) not in arrays:
+            continue
+        if atomics and atomic_target(view, name):
+            targets.add(view.text(name))
             continue
         subscript = subscript_of(name)
         index_node = subscript and subscript_index(subscript)
-        if index_node is None or bare(index_node).type != "identifier" or view.text(bare(index_node)) != index.name \
+        if index_node is None or bare(index_node).type != "identifier" or view.text(bare(index_node)) != index \
                 or address_taken(subscript) or dtype_of(arrays[view.text(name)]) not in VECTOR_TYPES:
             return None
         accesses.setdefault(view.text(name), []).append(subscript)
-    return accesses or None
+    # An array loaded into lanes while atomics update it could be read before another lane's update.
+    return accesses if accesses and not targets & set(accesses) else None
 
 
 def covered_bounds(view: KernelView, shape: Elementwise, contract: Contract) \
@@ -497,7 +540,7 @@ class _ArrayUse:
     stored: bool
 
 
-def _array_uses(view: KernelView, shape: Elementwise) -> list[_ArrayUse]:
+def _array_uses(view: KernelView, shape: PerIndex) -> list[_ArrayUse]:
     """How each accessed array is used: a written array is loaded too when it is read or not written by a plain
     store at the top level of the guarded statements (the lanes write their registers back whole)."""
     uses = []
@@ -564,7 +607,7 @@ class ScalarRegisters:
         return [f"{use.name}[{self.lane_index(lane)}] = {self.names[use.name, lane]};" for lane in range(self.lanes)]
 
 
-def staged_lanes(view: KernelView, shape: Elementwise, lanes: int, lane_index: Callable[[int], str],
+def staged_lanes(view: KernelView, shape: PerIndex, lanes: int, lane_index: Callable[[int], str],
                  registers: VectorRegisters | ScalarRegisters, indent: str) -> str:
     """All loads first (independent, in flight together), then the guarded statements once per lane on
     registers, then the stores: lane k is index `lane_index(k)`."""
@@ -572,7 +615,7 @@ def staged_lanes(view: KernelView, shape: Elementwise, lanes: int, lane_index: C
     lines = [indent + line for use in uses for line in registers.declare(use)]
     subscripts = {s.id: name for name, nodes in shape.accesses.items() for s in nodes}
     access_indices = {bare(subscript_index(s)).id for nodes in shape.accesses.values() for s in nodes}
-    index_used = any(view.text(n) == shape.index.name and n.id not in access_indices
+    index_used = any(view.text(n) == shape.index and n.id not in access_indices
                      for n in nodes_under(view, shape.body, "identifier"))
     inner = indent + "    "
     for lane in range(lanes):
@@ -581,7 +624,7 @@ def staged_lanes(view: KernelView, shape: Elementwise, lanes: int, lane_index: C
 
         lines.append(indent + "{")
         if index_used:
-            lines.append(f"{inner}const {shape.index.type_text} {shape.index.name} = {lane_index(lane)};")
+            lines.append(f"{inner}const {shape.index_type} {shape.index} = {lane_index(lane)};")
         lines += [statements_text(view, shape.body, inner, substitute), indent + "}"]
     lines += [indent + line for use in uses if use.stored for line in registers.store(use)]
     return "\n".join(lines)
@@ -700,7 +743,7 @@ class Vectorize16B(Rule):
         taken: set[str] = set()
         index, bound = shape.index, view.text(shape.bound)
         first = fresh_name(view, f"{index.name}_first", taken)
-        lanes = staged_lanes(view, shape, 4, lambda lane: f"{first} + {lane}" if lane else first,
+        lanes = staged_lanes(view, shape.per_index(), 4, lambda lane: f"{first} + {lane}" if lane else first,
                              VectorRegisters(view, lambda _: first, 4, 1, taken), "        ")
         code = (f"    // Four consecutive elements per thread: 16-byte accesses (each array is its own 256-byte\n"
                 f"    // aligned buffer), the last thread's tail element by element.\n"
@@ -775,7 +818,7 @@ class GridStride(Rule):
         def lane_index(lane: int) -> str:
             return first if lane == 0 else f"{first} + {lane} * {stride}" if lane > 1 else f"{first} + {stride}"
 
-        lanes = staged_lanes(view, shape, per_iteration, lane_index,
+        lanes = staged_lanes(view, shape.per_index(), per_iteration, lane_index,
                              ScalarRegisters(view, per_iteration, lane_index, taken), " " * 8)
         return (f"    const {index.type_text} {stride} = blockDim.x * gridDim.x;\n"
                 f"    {index.type_text} {first} = {view.text(index.value)};\n"

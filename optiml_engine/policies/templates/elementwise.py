@@ -93,7 +93,7 @@ class ElementwiseTemplate(Template):
             registers = ScalarRegisters(view, items, lane_index, taken) if width == 1 else \
                 VectorRegisters(view, group_first, width, groups, taken)
             code += (f"if ({group_first(groups - 1)} + {width} <= {bound}) {{\n"
-                     f"{staged_lanes(view, shape, items, lane_index, registers, '    ')}\n"
+                     f"{staged_lanes(view, shape.per_index(), items, lane_index, registers, '    ')}\n"
                      f"}} else {{\n"
                      f"{_indented(one_by_one)}\n"
                      f"}}")

@@ -1,0 +1,186 @@
+"""Loop rules: `vectorize_grid_stride`, 16-byte vector accesses in a grid-stride loop.
+
+A grid-stride loop (`for (i = global index; i < n; i += blockDim.x * gridDim.x)`) is what the grid_stride rule and
+the global_reduction, histogram and elementwise templates write, and what many users write by hand. Its body runs
+once per index; when every array access in it is `p[index]` (or the target of an atomic function, which commutes),
+four consecutive indices can run per iteration on one 16-byte load per array, as vectorize_16b does for a
+one-index-per-thread kernel. So the rule composes with those rewrites: the search can take a template's loop and
+then widen its loads, a step no single rewrite makes.
+
+The same contract-fed-buffer argument as elementwise.py's makes the 16-byte accesses aligned: each array is its
+own allocation; the rule is held back where the file's own launches pass offset pointers, and where the kernel
+moves a pointer parameter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from optiml_engine.model import Candidate, Contract
+from optiml_engine.policies.base import Edit, Match, Rule
+from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, derived, global_index_dim, operator
+from optiml_engine.policies.rules.elementwise import (
+    CROSS_THREAD_PREFIXES, PerIndex, VectorRegisters, assigned_names, c_value, declared_contract, fresh_name,
+    index_accesses, names_in, nodes_under, pointer_arguments, resolved_all, staged_lanes, statements_text)
+from optiml_engine.source.ctypes import dtype_of, is_integer
+
+LANES = 4   # 16 bytes of 4-byte elements
+
+
+@dataclass(frozen=True)
+class GridStrideLoop:
+    statement: Node           # the `for`
+    pragma: Node | None       # a `#pragma unroll ...` on the line before it
+    start: Node               # the global thread index it starts from
+    bound: Node
+    lanes: PerIndex           # the body, run once per index
+
+
+def _is_grid_stride(update: Node | None, variable: str, view: KernelView) -> bool:
+    """`variable += blockDim.x * gridDim.x` (either factor first, parentheses allowed)."""
+    if update is None or update.type != "assignment_expression" or operator(update) != "+=" \
+            or view.text(update.child_by_field_name("left")) != variable:
+        return False
+    step = bare(update.child_by_field_name("right"))
+    if step.type != "binary_expression" or operator(step) != "*":
+        return False
+    factors = [step.child_by_field_name("left"), step.child_by_field_name("right")]
+    return sorted(f"{builtin_dim(f, 'blockDim')}/{builtin_dim(f, 'gridDim')}" for f in factors) == ["None/x", "x/None"]
+
+
+def _synchronizes(view: KernelView, roots: list[Node]) -> bool:
+    """Barriers, warp-level functions or inline assembly: threads that would no longer meet in the same order."""
+    for node in nodes_under(view, roots, "call_expression", "gnu_asm_expression", "asm_statement"):
+        if node.type != "call_expression" or view.text(node.child_by_field_name("function")).split("::")[-1] \
+                .startswith(CROSS_THREAD_PREFIXES):
+            return True
+    return False
+
+
+def grid_stride_loop(view: KernelView, statement: Node) -> GridStrideLoop | None:
+    """The loop when `statement` is a grid-stride loop over x whose body lanes can run: every array access
+    `p[i]` (or an atomic's target), nothing that leaves the loop or synchronizes threads, `i` and the bound fixed
+    in the body, pointers never moved in the kernel."""
+    if statement.type != "for_statement":
+        return None
+    initializer = statement.child_by_field_name("initializer")
+    if initializer is None or initializer.type != "declaration":
+        return None
+    declarators = initializer.children_by_field_name("declarator")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return None
+    name, start = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    index_type = view.text(initializer.child_by_field_name("type"))
+    if name.type != "identifier" or global_index_dim(start) != "x" or not is_integer(dtype_of(index_type) or ""):
+        return None
+    index = view.text(name)
+    condition = statement.child_by_field_name("condition")
+    if condition is None or bare(condition).type != "binary_expression" or operator(bare(condition)) != "<" \
+            or view.text(bare(bare(condition).child_by_field_name("left"))) != index:
+        return None
+    bound = bare(condition).child_by_field_name("right")
+    if not _is_grid_stride(statement.child_by_field_name("update"), index, view):
+        return None
+    body = statement.child_by_field_name("body")
+    statements = body.named_children if body.type == "compound_statement" else [body]
+    if any(True for _ in nodes_under(view, statements, "return_statement", "break_statement", "continue_statement",
+                                     "goto_statement")) or _synchronizes(view, statements):
+        return None
+    if ({index} | names_in(view, [bound])) & assigned_names(view, statements) or index in names_in(view, [bound]):
+        return None
+    accesses = index_accesses(view, statements, index, atomics=True)
+    if accesses is None or set(accesses) & assigned_names(view, [view.body]):
+        return None
+    before = statement.prev_named_sibling
+    pragma = before if before is not None and before.type == "preproc_call" \
+        and view.text(before).split()[:2] == ["#pragma", "unroll"] else None
+    return GridStrideLoop(statement, pragma, start, bound, PerIndex(index, index_type, statements, accesses))
+
+
+def _bound_values(view: KernelView, loop: GridStrideLoop, contract: Contract) -> list[tuple[dict, int]] | None:
+    """At every size the contract checks: the array lengths and the loop's bound (from the contract's scalars and
+    the integer declarations before the loop); None where the bound is not known."""
+    resolved = resolved_all(contract)
+    if resolved is None:
+        return None
+    found = []
+    for at in resolved:
+        env: dict[str, int | float | None] = dict(at.scalars)
+        for statement in view.body.named_children:
+            if statement == loop.statement:
+                break
+            for declarator in nodes_under(view, [statement], "init_declarator"):
+                env[view.text(declarator.child_by_field_name("declarator"))] = \
+                    c_value(view, declarator.child_by_field_name("value"), env)
+        value = c_value(view, loop.bound, env)
+        if value is None:
+            return None
+        found.append((at.lengths, value))
+    return found
+
+
+def _arrays_hold_bound(view: KernelView, loop: GridStrideLoop, contract: Contract) -> bool:
+    """Every accessed array has at least `bound` elements at every size: a lane's vector load may read an index
+    that the body reads on some paths only."""
+    values = _bound_values(view, loop, contract)
+    return values is not None and all(lengths[array] >= bound for lengths, bound in values
+                                      for array in loop.lanes.accesses)
+
+
+class VectorizeGridStride(Rule):
+    """Four consecutive indices per iteration of a grid-stride loop: one 16-byte load (float4/int4/uint4) per array
+    and iteration, the body once per index on the vector's lanes, one 16-byte store per written array; the last
+    `bound % 4` indices after, one per thread. An unroll pragma on the loop stays on the vectorized loop."""
+
+    name = "vectorize_grid_stride"
+    symptom = "memory"
+
+    def _loops(self, view: KernelView, contract: Contract | None) -> list[GridStrideLoop]:
+        # A launch in the user's file passing an offset pointer (`x + 1`) may not be 16-byte aligned.
+        if any(not name.isidentifier() for passed in pointer_arguments(view) for name in passed):
+            return []
+        loops = [loop for statement in view.body.named_children
+                 if (loop := grid_stride_loop(view, statement)) is not None]
+        return [loop for loop in loops if contract is None or _arrays_hold_bound(view, loop, contract)]
+
+    def detect(self, view: KernelView) -> list[Match]:
+        return [Match(rule=self.name, span=view.span(loop.statement), symptom=self.symptom,
+                      message="grid-stride loop with one 4-byte access per array and index: 16-byte vector "
+                              "accesses (float4) move four elements per instruction")
+                for loop in self._loops(view, declared_contract(view))]
+
+    def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
+        edits = []
+        for loop in self._loops(view, node.contract):
+            description = "grid-stride loop on 16-byte vector accesses, 4 consecutive elements per iteration, " \
+                "scalar tail"
+            first = loop.pragma or loop.statement
+            text = view.replaced([(first.start_byte, loop.statement.end_byte, self._loops_text(view, loop))])
+            edits.append(Edit(candidate=derived(node, text, description), rule=self.name, description=description,
+                              symptom=self.symptom))
+        return edits
+
+    def _loops_text(self, view: KernelView, loop: GridStrideLoop) -> str:
+        lanes, index_type, index = loop.lanes, loop.lanes.index_type, loop.lanes.index
+        column = loop.statement.start_point.column
+        indent, inner = " " * column, " " * (column + 4)
+        taken: set[str] = set()
+        quad, first = fresh_name(view, f"{index}_quad", taken), fresh_name(view, f"{index}_first", taken)
+        start, bound = view.text(loop.start), view.text(loop.bound)
+        stride = "blockDim.x * gridDim.x"
+        staged = staged_lanes(view, lanes, LANES, lambda lane: f"{first} + {lane}" if lane else first,
+                              VectorRegisters(view, lambda _: first, LANES, 1, taken), inner)
+        pragma = f"{view.text(loop.pragma).strip()}\n{indent}" if loop.pragma is not None else ""
+        return (f"// {LANES} consecutive elements per iteration on 16-byte accesses (each array is its own 256-byte "
+                f"aligned buffer),\n{indent}// then the last ({bound}) % {LANES} one per thread.\n"
+                f"{indent}{pragma}for ({index_type} {quad} = {start}; {quad} < ({bound}) / {LANES}; "
+                f"{quad} += {stride}) {{\n"
+                f"{inner}const {index_type} {first} = {quad} * {LANES};\n{staged}\n{indent}}}\n"
+                f"{indent}for ({index_type} {index} = ({bound}) / {LANES} * {LANES} + {start}; {index} < {bound}; "
+                f"{index} += {stride}) {{\n"
+                f"{statements_text(view, lanes.body, inner)}\n{indent}}}")
+
+
+RULES: list[Rule] = [VectorizeGridStride()]
