@@ -1,8 +1,9 @@
-"""vectorize_grid_stride (policies/rules/loops.py): where it fires on hand-written grid-stride loops
-(tests/rules/loops/) and where it must not, what its rewrite looks like, that it composes with the rewrites that
-write grid-stride loops (templates, grid_stride, atomic_block_reduce) on the examples, and that every rewrite
-compiles with NVRTC without spills. Whether they compute what the originals do is
-tests/gpu/test_rules_loops_gpu.py's question."""
+"""The vector access rules (policies/rules/vector_access.py). vectorize_grid_stride: where it fires on hand-written
+grid-stride loops (tests/rules/vector_access/grid_stride.cu) and where it must not, what its rewrite looks like, that
+it composes with the rewrites that write grid-stride loops (templates, grid_stride, atomic_block_reduce) on the
+examples. pair_loads: the same on adjacent reads (pairs.cu, the examples, other families' kernels), and that it
+composes with block_size. Every rewrite compiles with NVRTC without spills; whether they compute what the originals
+do is tests/gpu/test_rules_vector_access_gpu.py's question."""
 
 from __future__ import annotations
 
@@ -17,12 +18,12 @@ from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, PolicyContext
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules import RulePolicy, all_rules, lints
-from optiml_engine.policies.rules.loops import VectorizeGridStride
+from optiml_engine.policies.rules.vector_access import PairLoads, VectorizeGridStride
 from optiml_engine.policies.templates import TemplatePolicy
 from optiml_engine.source.parse import CudaDocument
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = "tests/rules/loops/grid_stride.cu"
+FIXTURES = "tests/rules/vector_access/grid_stride.cu"
 RULE = VectorizeGridStride()
 FIRES = {"saxpy_grid": True, "count_above_grid": True, "ramp_grid": True, "bins_grid": True,
          "diff_grid": False, "block_stride": False, "stop_at_negative": False, "copy_f64_grid": False,
@@ -133,3 +134,83 @@ def test_composed_rewrites_compile_without_spills(example):
             assert result.ok, result.log + made.candidate.unit.text
             assert result.resources.spill_store_bytes == 0 == result.resources.spill_load_bytes
             assert made.candidate.contract.launch == edit.candidate.contract.launch
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# pair_loads
+
+PAIRS = "tests/rules/vector_access/pairs.cu"
+PAIR_RULE = PairLoads()
+PAIRS_FIRE = {"complex_magnitude": True, "pair_sums": True, "norm_sum": True, "shift_down": False,
+              "moved_index": False, "complex_magnitude_f64": False, "padded_pairs": False}
+# Which examples and rule kernels of other families read adjacent pairs.
+PAIRS_ELSEWHERE = {"examples/maxpool2x2.cu:maxpool2x2": 2,
+                   "tests/rules/elementwise/elementwise_negative.cu:forward_diff": 1,
+                   "tests/rules/tiling/stencil_laplace_guarded.cu:laplace5": 1}
+
+
+def pair_rewrites(candidate: Candidate) -> list[Edit]:
+    view = KernelView.of(candidate)
+    return PAIR_RULE.rewrite(view, candidate) if PAIR_RULE.detect(view) else []
+
+
+@cache
+def loaded(path: str, kernel: str) -> tuple[CudaDocument, Candidate]:
+    document = CudaDocument((ROOT / path).read_text(), path)
+    return document, original_candidate(document, kernel)
+
+
+def test_every_pairs_kernel_is_covered():
+    document = CudaDocument((ROOT / PAIRS).read_text(), PAIRS)
+    assert {kernel.name for kernel in document.model.kernels} == set(PAIRS_FIRE)
+
+
+@pytest.mark.parametrize("kernel", PAIRS_FIRE)
+def test_pairs_fire_where_both_reads_can_be_one_load_and_lints_agree(kernel):
+    document, candidate = loaded(PAIRS, kernel)
+    made = pair_rewrites(candidate)
+    assert bool(made) == PAIRS_FIRE[kernel]
+    assert bool(lints(document.text, document.path, kernel, [PAIR_RULE])) == PAIRS_FIRE[kernel]
+    for edit in made:
+        result = compile_nvrtc(edit.candidate.unit, arch="sm_90")
+        assert result.ok, result.log + edit.candidate.unit.text
+        assert edit.candidate.contract == candidate.contract
+
+
+def test_pairs_on_the_examples_and_other_families_kernels():
+    for path in [*sorted((ROOT / "examples").glob("*.cu")), *sorted((ROOT / "tests" / "rules").glob("*/*.cu"))]:
+        if path.parent.name == "vector_access":
+            continue
+        relative = str(path.relative_to(ROOT))
+        document = CudaDocument(path.read_text(), relative)
+        for kernel in document.model.kernels:
+            if kernel.comment is None:
+                continue
+            found = lints(document.text, relative, kernel.name, [PAIR_RULE])
+            assert len(found) == PAIRS_ELSEWHERE.get(f"{relative}:{kernel.name}", 0), f"{relative}:{kernel.name}"
+
+
+def test_pair_is_loaded_once_where_aligned_and_within_the_array_and_every_read_takes_its_element():
+    (made,) = pair_rewrites(loaded("examples/maxpool2x2.cu", "maxpool2x2")[1])
+    text = kernel_text(made)
+    assert "const bool img_pair0_ok = (r * cols + c) >= 0 && (r * cols + c) % 2 == 0 && (r * cols + c) + 1 < " \
+           "(rows*cols);" in text
+    assert "const float2 img_pair0 = img_pair0_ok ? *reinterpret_cast<const float2*>(img + (r * cols + c)) : " \
+           "float2();" in text
+    assert text.count("(img_pair0_ok ? img_pair0.x : img[r * cols + c])") == 1
+    assert text.count("(img_pair0_ok ? img_pair0.y : img[r * cols + c + 1])") == 2
+    assert text.count("img_pair1_ok ? img_pair1.y") == 2 and text.count("img_pair1_ok ? img_pair1.x") == 2
+    # Loaded where the reads' block first reads it, after the index's variables are set.
+    assert text.index("int c = 2 * oc;") < text.index("const bool img_pair0_ok") < text.index("float m =")
+    (made,) = pair_rewrites(loaded(PAIRS, "pair_sums")[1])
+    assert "const int2 x_pair0 = x_pair0_ok ? *reinterpret_cast<const int2*>(x + (k)) : int2();" in kernel_text(made)
+
+
+def test_pairs_compose_with_block_size():
+    _, naive = loaded("examples/maxpool2x2.cu", "maxpool2x2")
+    (paired,) = pair_rewrites(naive)
+    assert "block_size" in {edit.rule for edit in RulePolicy().propose(paired.candidate, PolicyContext())}
+    for resized in (e for e in RulePolicy().propose(naive, PolicyContext()) if e.rule == "block_size"):
+        (both,) = pair_rewrites(resized.candidate)
+        assert both.candidate.contract.launch == resized.candidate.contract.launch
+        assert compile_nvrtc(both.candidate.unit, arch="sm_90").ok

@@ -1,7 +1,9 @@
-"""Every vectorize_grid_stride rewrite verifies against the original on a real GPU (all contract sizes, poisoned
-outputs, race and uninitialized-read checks): on the hand-written loops of tests/rules/loops/, and composed with
-each example's first rewrite that writes a grid-stride loop (a template instance, grid_stride, atomic_block_reduce),
-checked against the naive example. Skipped without a CUDA device."""
+"""Every rewrite of the vector access rules verifies against the original on a real GPU (all contract sizes, poisoned
+outputs, race and uninitialized-read checks): vectorize_grid_stride on the hand-written loops of
+tests/rules/vector_access/ and composed with each example's first rewrite that writes a grid-stride loop (a template
+instance, grid_stride, atomic_block_reduce); pair_loads on every kernel it fires on (pairs.cu, the examples, other
+families' rule kernels) and composed with block_size. Each checked against the naive kernel. Skipped without a CUDA
+device."""
 
 from __future__ import annotations
 
@@ -14,24 +16,24 @@ from optiml_engine.model import Candidate, TimingPolicy, VerifyPolicy
 from optiml_engine.policies.base import Edit, PolicyContext
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules import RulePolicy
-from optiml_engine.policies.rules.loops import VectorizeGridStride
+from optiml_engine.policies.rules.vector_access import PairLoads, VectorizeGridStride
 from optiml_engine.policies.templates import TemplatePolicy
 from optiml_engine.source.parse import CudaDocument
 
 pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).resolve().parents[2]
-RULE = VectorizeGridStride()
+VECTORIZE, PAIRS = VectorizeGridStride(), PairLoads()
 
 
-def vectorized(candidate: Candidate) -> list[Edit]:
+def vectorized(candidate: Candidate, rule=VECTORIZE) -> list[Edit]:
     view = KernelView.of(candidate)
-    return RULE.rewrite(view, candidate) if RULE.detect(view) else []
+    return rule.rewrite(view, candidate) if rule.detect(view) else []
 
 
 def cases() -> list[tuple[str, Candidate, Edit]]:
     """(what was vectorized, the original to verify against, the rewrite); CPU only: collection."""
     found = []
-    fixtures = ROOT / "tests" / "rules" / "loops" / "grid_stride.cu"
+    fixtures = ROOT / "tests" / "rules" / "vector_access" / "grid_stride.cu"
     document = CudaDocument(fixtures.read_text(), str(fixtures.relative_to(ROOT)))
     for kernel in document.model.kernels:
         original = original_candidate(document, kernel.name)
@@ -42,6 +44,15 @@ def cases() -> list[tuple[str, Candidate, Edit]]:
         for edit in RulePolicy().propose(naive, PolicyContext()) + TemplatePolicy().propose(naive, PolicyContext()):
             found += [(f"{path.stem} after {edit.rule} ({edit.description})", naive, made)
                       for made in vectorized(edit.candidate)]
+            if edit.rule == "block_size":
+                found += [(f"{path.stem} pairs after {edit.description}", naive, made)
+                          for made in vectorized(edit.candidate, PAIRS)]
+    for path in [*sorted((ROOT / "examples").glob("*.cu")), *sorted((ROOT / "tests" / "rules").glob("*/*.cu"))]:
+        document = CudaDocument(path.read_text(), str(path.relative_to(ROOT)))
+        for kernel in document.model.kernels:
+            if kernel.comment is not None:
+                original = original_candidate(document, kernel.name)
+                found += [(f"{kernel.name} pairs", original, made) for made in vectorized(original, PAIRS)]
     return found
 
 

@@ -1,4 +1,5 @@
-"""Loop rules: `vectorize_grid_stride`, 16-byte vector accesses in a grid-stride loop.
+"""Vector access rules: `vectorize_grid_stride` (16-byte accesses in a grid-stride loop) and `pair_loads` (8-byte
+loads of adjacent elements a thread reads).
 
 A grid-stride loop (`for (i = global index; i < n; i += blockDim.x * gridDim.x)`) is what the grid_stride rule and
 the global_reduction, histogram and elementwise templates write, and what many users write by hand. Its body runs
@@ -8,12 +9,19 @@ one-index-per-thread kernel. So the rule composes with those rewrites: the searc
 then widen its loads, a step no single rewrite makes.
 
 The same contract-fed-buffer argument as elementwise.py's makes the 16-byte accesses aligned: each array is its
-own allocation; the rule is held back where the file's own launches pass offset pointers, and where the kernel
+own allocation; the rules are held back where the file's own launches pass offset pointers, and where the kernel
 moves a pointer parameter.
+
+`pair_loads` is for kernels whose threads read `p[X]` and `p[X + 1]`: a 2x2 pooling window, interleaved complex
+or (x, y) data. When X is even the two elements are one aligned 8-byte load; whether it is, and whether X + 1 lies
+within the array (the contract's length of it, in the kernel's parameters), is decided at run time, with the
+original loads where not. Each read then takes its element from the pair, so no read happens that the original
+would not make, except the pair's other element, which lies within the array.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -22,8 +30,9 @@ from optiml_engine.model import Candidate, Contract
 from optiml_engine.policies.base import Edit, Match, Rule
 from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, derived, global_index_dim, operator
 from optiml_engine.policies.rules.elementwise import (
-    CROSS_THREAD_PREFIXES, PerIndex, VectorRegisters, assigned_names, c_value, declared_contract, fresh_name,
-    index_accesses, names_in, nodes_under, pointer_arguments, resolved_all, staged_lanes, statements_text)
+    CROSS_THREAD_PREFIXES, VECTOR_TYPES, PerIndex, VectorRegisters, address_taken, assigned_names, c_value,
+    declared_contract, fresh_name, index_accesses, is_write, names_in, nodes_under, pointer_arguments,
+    pointer_params, resolved_all, staged_lanes, statements_text, subscript_index, subscript_of, vector_type)
 from optiml_engine.source.ctypes import dtype_of, is_integer
 
 LANES = 4   # 16 bytes of 4-byte elements
@@ -183,4 +192,171 @@ class VectorizeGridStride(Rule):
                 f"{statements_text(view, lanes.body, inner)}\n{indent}}}")
 
 
-RULES: list[Rule] = [VectorizeGridStride()]
+# ---------------------------------------------------------------------------------------------------------------
+# pair_loads
+
+# What an index read twice must not contain: its value could differ between the reads, or reading it has effects.
+_NOT_PLAIN = ("call_expression", "assignment_expression", "update_expression", "subscript_expression",
+              "conditional_expression", "comma_expression")
+
+
+@dataclass(frozen=True)
+class Pair:
+    array: str
+    first: str                # X, as written at its first read
+    reads: list[Node]         # the subscripts p[X] and p[X + 1], in text order
+    seconds: set[int]         # ids of the p[X + 1] ones
+    before: Node              # the statement the pair is loaded before
+
+
+def _index_text(view: KernelView, node: Node) -> str:
+    return re.sub(r"\s+", "", view.text(node))
+
+
+def _split_plus_one(view: KernelView, index: Node) -> tuple[str, bool]:
+    """(X, True) for an index `X + 1`; (the index, False) otherwise; X without spaces."""
+    index = bare(index)
+    if index.type == "binary_expression" and operator(index) == "+" \
+            and view.text(index.child_by_field_name("right")).strip() == "1":
+        return _index_text(view, index.child_by_field_name("left")), True
+    return _index_text(view, index), False
+
+
+def _read_only_arrays(view: KernelView) -> dict[str, list[Node]]:
+    """4-byte arrays whose every use is a read `p[e]`, with those reads."""
+    arrays = {name: [] for name, element in pointer_params(view).items() if dtype_of(element) in VECTOR_TYPES}
+    for identifier in view.descendants(view.body, "identifier"):
+        name = view.text(identifier)
+        if name not in arrays:
+            continue
+        subscript = subscript_of(identifier)
+        if subscript is None or is_write(subscript) or address_taken(subscript) or subscript_index(subscript) is None:
+            arrays[name] = None
+        elif arrays[name] is not None:
+            arrays[name].append(subscript)
+    return {name: reads for name, reads in arrays.items() if reads}
+
+
+def _enclosing_statement(node: Node, block: Node) -> Node:
+    while node.parent != block:
+        node = node.parent
+    return node
+
+
+def _common_block(nodes: list[Node]) -> Node | None:
+    """The innermost compound statement that holds every node."""
+    block = nodes[0].parent
+    while block is not None:
+        if block.type == "compound_statement" and all(
+                block.start_byte <= n.start_byte and n.end_byte <= block.end_byte for n in nodes):
+            return block
+        block = block.parent
+    return None
+
+
+def pairs(view: KernelView) -> list[Pair]:
+    """Every array read at X and X + 1 where the two can be loaded together: X free of calls and assignments, its
+    variables set before the first read and not changed after it in the block that holds both reads."""
+    found = []
+    for array, reads in _read_only_arrays(view).items():
+        by_first: dict[str, list[tuple[Node, bool]]] = {}
+        for read in reads:
+            first, second = _split_plus_one(view, subscript_index(read))
+            by_first.setdefault(first, []).append((read, second))
+        for first, uses in by_first.items():
+            if not any(second for _, second in uses) or all(second for _, second in uses):
+                continue
+            nodes = [read for read, _ in uses]
+            index = bare(subscript_index(next(read for read, second in uses if not second)))
+            if any(True for _ in view.descendants(index, *_NOT_PLAIN)):
+                continue
+            block = _common_block(nodes)
+            if block is None:
+                continue
+            before = _enclosing_statement(min(nodes, key=lambda n: n.start_byte), block)
+            after = [s for s in block.named_children if s.start_byte >= before.start_byte]
+            if names_in(view, [index]) & assigned_names(view, after):
+                continue
+            found.append(Pair(array, view.text(index), sorted(nodes, key=lambda n: n.start_byte),
+                              {read.id for read, second in uses if second}, before))
+    return found
+
+
+def _length_in_parameters(view: KernelView, contract: Contract, array: str) -> str | None:
+    """The array's length as a C expression of the kernel's integer parameters (each size symbol the one scalar
+    the contract passes it as); None when the contract's length needs more than + - * and parentheses."""
+    spec = next((a for a in contract.arrays if a.param == array), None)
+    if spec is None or not re.fullmatch(r"[\w\s+\-*()]+", spec.length):
+        return None
+    params = {s.value.strip(): s.param for s in contract.scalars if s.dtype.startswith(("int", "uint"))}
+    missing = False
+
+    def parameter(match: re.Match) -> str:
+        nonlocal missing
+        token = match.group(0)
+        if token.isdigit():
+            return token
+        missing = missing or token not in params
+        return params.get(token, token)
+
+    length = re.sub(r"\w+", parameter, spec.length)
+    return None if missing else f"({length})"
+
+
+class PairLoads(Rule):
+    """`p[X]` and `p[X + 1]` read by one thread: one 8-byte load (float2/int2/uint2) when X is even and X + 1 is
+    within p, each read taking its element from the pair (the original load otherwise)."""
+
+    name = "pair_loads"
+    symptom = "memory"
+
+    def _pairs(self, view: KernelView, contract: Contract | None) -> list[tuple[Pair, str | None]]:
+        """The pairs with the array's length in the kernel's parameters; without a contract (a compile unit's
+        detector, before the rewrite has the candidate's), every pair with None."""
+        if any(not name.isidentifier() for passed in pointer_arguments(view) for name in passed):
+            return []
+        found = []
+        for pair in pairs(view):
+            length = None if contract is None else _length_in_parameters(view, contract, pair.array)
+            if contract is None or length is not None:
+                found.append((pair, length))
+        return found
+
+    def detect(self, view: KernelView) -> list[Match]:
+        return [Match(rule=self.name, span=view.span(pair.reads[0]), symptom=self.symptom,
+                      message=f"{pair.array}[{pair.first}] and {pair.array}[{pair.first} + 1] read separately: one "
+                              f"8-byte load (float2) moves both")
+                for pair, _ in self._pairs(view, declared_contract(view))]
+
+    def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
+        found = self._pairs(view, node.contract)
+        if not found:
+            return []
+        taken: set[str] = set()
+        replacements, inserted = [], {}
+        for number, (pair, length) in enumerate(found):
+            element = pointer_params(view)[pair.array]
+            vector = vector_type(element, 2)
+            loaded, value = (fresh_name(view, f"{pair.array}_pair{number}_ok", taken),
+                             fresh_name(view, f"{pair.array}_pair{number}", taken))
+            indent = " " * pair.before.start_point.column
+            first = f"({pair.first})"
+            inserted.setdefault(pair.before.start_byte, []).append(
+                f"// {pair.array}[{pair.first}] and the element after it in one 8-byte load where aligned and "
+                f"within {pair.array}\n{indent}"
+                f"const bool {loaded} = {first} >= 0 && {first} % 2 == 0 && {first} + 1 < {length};\n{indent}"
+                f"const {vector} {value} = {loaded} ? *reinterpret_cast<const {vector}*>({pair.array} + {first}) "
+                f": {vector}();\n{indent}")
+            for read in pair.reads:
+                lane = "y" if read.id in pair.seconds else "x"
+                replacements.append((read.start_byte, read.end_byte,
+                                     f"({loaded} ? {value}.{lane} : {view.text(read)})"))
+        replacements += [(position, position, "".join(lines)) for position, lines in inserted.items()]
+        count = len(found)
+        description = f"{count} pair{'s' if count > 1 else ''} of adjacent reads in 8-byte loads " + \
+            ", ".join(f"({pair.array}[{pair.first}], +1)" for pair, _ in found)
+        return [Edit(candidate=derived(node, view.replaced(replacements), description), rule=self.name,
+                     description=description, symptom=self.symptom)]
+
+
+RULES: list[Rule] = [VectorizeGridStride(), PairLoads()]
