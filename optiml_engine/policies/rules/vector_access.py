@@ -256,8 +256,10 @@ def _common_block(nodes: list[Node]) -> Node | None:
 
 def pairs(view: KernelView) -> list[Pair]:
     """Every array read at X and X + 1 where the two can be loaded together: X free of calls and assignments, its
-    variables set before the first read and not changed after it in the block that holds both reads."""
-    found = []
+    variables set before the first read and not changed after it in the block that holds both reads. A pair is
+    loaded where the block's first pair is when X's variables allow: the loads are then in flight together, not
+    each behind the comparisons of the one before."""
+    found: list[tuple[Pair, set[str]]] = []
     for array, reads in _read_only_arrays(view).items():
         by_first: dict[str, list[tuple[Node, bool]]] = {}
         for read in reads:
@@ -274,12 +276,27 @@ def pairs(view: KernelView) -> list[Pair]:
             if block is None:
                 continue
             before = _enclosing_statement(min(nodes, key=lambda n: n.start_byte), block)
-            after = [s for s in block.named_children if s.start_byte >= before.start_byte]
-            if names_in(view, [index]) & assigned_names(view, after):
-                continue
-            found.append(Pair(array, view.text(index), sorted(nodes, key=lambda n: n.start_byte),
-                              {read.id for read, second in uses if second}, before))
-    return found
+            names = names_in(view, [index])
+            if _loadable_before(view, before, before, names):
+                found.append((Pair(array, view.text(index), sorted(nodes, key=lambda n: n.start_byte),
+                                   {read.id for read, second in uses if second}, before), names))
+    hoisted = []
+    for pair, names in found:
+        earlier = sorted((other.before for other, _ in found if other.before.parent == pair.before.parent
+                          and other.before.start_byte < pair.before.start_byte), key=lambda n: n.start_byte)
+        at = next((statement for statement in earlier if _loadable_before(view, statement, pair.before, names)),
+                  pair.before)
+        hoisted.append(Pair(pair.array, pair.first, pair.reads, pair.seconds, at))
+    return hoisted
+
+
+def _loadable_before(view: KernelView, at: Node, first_read: Node, names: set[str]) -> bool:
+    """The index's variables (`names`) hold their final values from `at` on, in the block of both: none declared
+    from `at` up to the statement of the first read, none assigned from `at` on."""
+    statements = [s for s in at.parent.named_children if s.start_byte >= at.start_byte]
+    declared = {view.text(d) for s in statements if s.start_byte < first_read.start_byte and s.type == "declaration"
+                for d in view.descendants(s, "identifier") if d.parent.type in ("init_declarator", "declaration")}
+    return not names & (declared | assigned_names(view, statements))
 
 
 def _length_in_parameters(view: KernelView, contract: Contract, array: str) -> str | None:
