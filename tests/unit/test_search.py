@@ -118,6 +118,16 @@ def test_sol_stop_ends_the_search_early():
     assert "speed-of-light" in outcome.stop_reason and outcome.evaluated < 20
 
 
+def test_sol_stop_finishes_the_best_kernels_siblings_but_goes_no_deeper():
+    # Every single edit but bigger_block lands within 7.5x of the 1 ms floor: whichever comes first, the others the
+    # root proposed are still evaluated, and the fastest of them (coalesce, 4 ms) is offered; nothing deeper.
+    outcome = search(SearchBudget(candidates=60, seconds=60, sol_stop=7.5))
+    assert "speed-of-light" in outcome.stop_reason
+    assert outcome.evaluated == len(FACTORS) + len(WRONG)
+    assert [step.rule for step in outcome.trajectory] == ["coalesce"]
+    assert outcome.best_measurement.timing.median_ms == pytest.approx(4.0)
+
+
 def test_time_budget():
     def slow(candidate):
         threading.Event().wait(0.05)
