@@ -359,3 +359,17 @@ def test_refuses_other_kernel_shapes(kernel, reason):
     with pytest.raises(NotARowReduction, match=reason):
         read_row_kernel(KernelView(kernel, "refused.cu", "k"))
 
+
+
+def test_a_larger_block_after_block_size_raises_its_launch_bounds():
+    """block_size writes `__launch_bounds__(128)`; a block per row of 1024 threads must not keep it (the launch
+    would fail: the H100 run of row_max rejected two such candidates)."""
+    path = ROOT / "examples" / "row_max.cu"
+    naive = original_candidate(CudaDocument(path.read_text(), str(path)), "row_max")
+    resized = next(e for e in RulePolicy().propose(naive, PolicyContext()) if e.description.startswith("block 128"))
+    assert "__launch_bounds__(128)" in resized.candidate.unit.text
+    blocks = {e.candidate.contract.launch.block[0]: e.candidate.unit.text
+              for e in RulePolicy().propose(resized.candidate, PolicyContext()) if e.rule == "block_per_row"}
+    assert "__launch_bounds__(1024) row_max" in blocks["1024"] and "__launch_bounds__(256) row_max" in blocks["256"]
+    assert all(compile_nvrtc(e.candidate.unit, arch="sm_90").ok
+               for e in RulePolicy().propose(resized.candidate, PolicyContext()) if e.rule == "block_per_row")

@@ -7,11 +7,13 @@ the editor's diagnostics (no GPU needed).
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 
 from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, Match, Policy, PolicyContext, Rule
 from optiml_engine.policies.kernel_view import KernelView
+from optiml_engine.policies.rules.knobs import launch_bounds_replacement
 from optiml_engine.source.parse import CudaDocument
 
 
@@ -33,8 +35,28 @@ class RulePolicy(Policy):
         edits: list[Edit] = []
         for rule in self.rules:
             if rule.detect(view):
-                edits += rule.rewrite(view, node)
+                edits += [bounds_fitted(edit, node) for edit in rule.rewrite(view, node)]
         return edits
+
+
+def bounds_fitted(edit: Edit, node: Candidate) -> Edit:
+    """The edit with the kernel's `__launch_bounds__` (block_size's, a template's) raised to the new block when a
+    rule changed the block beyond it: a launch of more threads than the bounds fails (row_max on the H100: a block
+    per row of 1024 threads after block_size's bounds of 256)."""
+    if edit.candidate.contract.launch.block == node.contract.launch.block:
+        return edit
+    view = KernelView.of(edit.candidate)
+    bounds = next((c for c in view.node.children if c.type == "launch_bounds"), None)
+    threads = math.prod(int(b) for b in edit.candidate.contract.launch.block) \
+        if all(b.strip().isdigit() for b in edit.candidate.contract.launch.block) else None
+    if bounds is None or threads is None:
+        return edit
+    first = view.text(bounds).split("(", 1)[-1].split(",")[0].strip(" )")
+    if first.isdigit() and int(first) >= threads:
+        return edit
+    text = view.replaced([launch_bounds_replacement(view, threads)])
+    unit = edit.candidate.unit.model_copy(update={"text": text})
+    return edit.model_copy(update={"candidate": edit.candidate.model_copy(update={"unit": unit})})
 
 
 def lints(text: str, path: str, kernel_name: str, rules: list[Rule] | None = None) -> list[Match]:
