@@ -142,7 +142,9 @@ def ratio(value: float | None, digits: int = 2) -> str:
 
 def markdown(result: dict) -> str:
     lines = [f"# Search on {result['device']['name']} ({result['date']})", "",
-             f"Command: `{result['command']}`. No LLM; rules and templates only; one GPU worker; seed 0. "
+             f"Command: `{result['command']}`. No LLM; rules and templates only; "
+             f"{result.get('workers', 1)} GPU worker{'s' if result.get('workers', 1) > 1 else ''} (candidates in "
+             f"flight at once); seed 0. "
              "Naive and search times are this run's; 'vs best single edit' times the kernel the diff gives "
              "(re-parsed from the result's file text) interleaved with the best one-rule or tuned-template rewrite "
              "of the same run (median of per-pair ratios, 95% interval).", "",
@@ -210,7 +212,7 @@ def main() -> None:
                   "command": f"python3 bench/search_bench.py $OUT --seconds {args.seconds:g} "
                              + " ".join(args.examples),
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                  "seconds_per_example": args.seconds, "examples": []}
+                  "seconds_per_example": args.seconds, "workers": len(pool.workers), "examples": []}
         for path in paths:
             result["examples"].append(run_example(path, evaluator, short, args.seconds, len(pool.workers)))
             (args.out / "search.json").write_text(json.dumps(result, indent=2))   # partial results survive a time-out
