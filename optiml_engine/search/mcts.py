@@ -8,7 +8,8 @@ candidates may be in flight at once (one per GPU): the path to each carries a vi
 back. Budgets: candidates evaluated, wall time, and the speed-of-light stop: once the best candidate is within
 `sol_stop` of its floor, nothing deeper is expanded, but the edits already proposed beside it (its parent's untried
 ones) are still evaluated: the floor is an estimate, and a sibling a few percent faster is the kernel to offer
-(layernorm_rows: the first instance within 1.1x was 8% slower than another of the same template). Seeded: the same seed proposes and orders the same edits, so a run is reproducible up to timing noise.
+(layernorm_rows: the first instance within 1.1x was 8% slower than another of the same template). Seeded: the
+same seed proposes and orders the same edits, so a run is reproducible up to timing noise.
 A node is profiled when first expanded, and only when it is faster than its parent (else it keeps its parent's
 diagnosis): Nsight Compute takes seconds a kernel, several candidates' worth of evaluation.
 """

@@ -202,15 +202,16 @@ def test_pair_is_loaded_once_where_aligned_and_within_the_array_and_every_read_t
     assert text.count("img_pair1_ok ? img_pair1.y") == 2 and text.count("img_pair1_ok ? img_pair1.x") == 2
     # Both pairs loaded where the block first reads the image, after the index's variables are set: the second
     # load is not held behind the comparisons on the first.
-    assert text.index("int c = 2 * oc;") < text.index("const bool img_pair0_ok") < text.index("const bool img_pair1_ok") \
-        < text.index("float m =")
+    order = [text.index(line) for line in ("int c = 2 * oc;", "const bool img_pair0_ok", "const bool img_pair1_ok",
+                                           "float m =")]
+    assert order == sorted(order)
     (made,) = pair_rewrites(loaded(PAIRS, "pair_sums")[1])
     assert "const int2 x_pair0 = x_pair0_ok ? *reinterpret_cast<const int2*>(x + (k)) : int2();" in kernel_text(made)
 
 
 def test_a_pair_is_not_hoisted_above_its_index_variables():
-    source = (ROOT / PAIRS).read_text().replace(
-        "    if (k < n) total += x[k];\n", "    if (k < n) total += x[k];\n    int j = k + 4;\n    total += x[j] + x[j + 1];\n")
+    read = "    if (k < n) total += x[k];\n"
+    source = (ROOT / PAIRS).read_text().replace(read, read + "    int j = k + 4;\n    total += x[j] + x[j + 1];\n")
     document = CudaDocument(source, PAIRS)
     (made,) = pair_rewrites(original_candidate(document, "pair_sums"))
     text = kernel_text(made)

@@ -390,19 +390,28 @@ def bound_values(view: KernelView, grid: GuardedGrid, contract: Contract) \
         return None
     result = []
     for at in resolved:
-        env: dict[str, int | float | None] = dict(at.scalars)
-        for statement in grid.prelude:
-            for declarator in statement.children_by_field_name("declarator"):
-                if declarator.type == "init_declarator":
-                    name = view.text(declarator.child_by_field_name("declarator"))
-                    env[name] = c_value(view, declarator.child_by_field_name("value"), env)
-                elif declarator.type == "identifier":
-                    env[view.text(declarator)] = None
+        env = declared_values(view, grid.prelude, dict(at.scalars))
         values = {name: c_value(view, bound, env) for name, bound in grid.bounds.items()}
         if any(v is None for v in values.values()):
             return None
         result.append((at, values))
     return result
+
+
+def declared_values(view: KernelView, statements: Sequence[Node], env: dict[str, int | float | None]) \
+        -> dict[str, int | float | None]:
+    """`env` with the integer values the declarations among `statements` give their variables, in order (None
+    where the value is not a constant expression of what is known)."""
+    for statement in statements:
+        if statement.type != "declaration":
+            continue
+        for declarator in statement.children_by_field_name("declarator"):
+            if declarator.type == "init_declarator":
+                name = view.text(declarator.child_by_field_name("declarator"))
+                env[name] = c_value(view, declarator.child_by_field_name("value"), env)
+            elif declarator.type == "identifier":
+                env[view.text(declarator)] = None
+    return env
 
 
 def launch_covers(grid: GuardedGrid, bounds: list[tuple[ResolvedContract, dict[str, int]]]) -> bool:

@@ -31,7 +31,7 @@ from optiml_engine.policies.base import Edit, Match, Rule
 from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, derived, global_index_dim, operator
 from optiml_engine.policies.rules.elementwise import (
     CROSS_THREAD_PREFIXES, VECTOR_TYPES, PerIndex, VectorRegisters, address_taken, assigned_names, c_value,
-    declared_contract, fresh_name, index_accesses, is_write, names_in, nodes_under, pointer_arguments,
+    declared_contract, declared_values, fresh_name, index_accesses, is_write, names_in, nodes_under, pointer_arguments,
     pointer_params, resolved_all, staged_lanes, statements_text, subscript_index, subscript_of, vector_type)
 from optiml_engine.source.ctypes import dtype_of, is_integer
 
@@ -115,15 +115,10 @@ def _bound_values(view: KernelView, loop: GridStrideLoop, contract: Contract) ->
     if resolved is None:
         return None
     found = []
+    statements = view.body.named_children
+    before = statements[:statements.index(loop.statement)]
     for at in resolved:
-        env: dict[str, int | float | None] = dict(at.scalars)
-        for statement in view.body.named_children:
-            if statement == loop.statement:
-                break
-            for declarator in nodes_under(view, [statement], "init_declarator"):
-                env[view.text(declarator.child_by_field_name("declarator"))] = \
-                    c_value(view, declarator.child_by_field_name("value"), env)
-        value = c_value(view, loop.bound, env)
+        value = c_value(view, loop.bound, declared_values(view, before, dict(at.scalars)))
         if value is None:
             return None
         found.append((at.lengths, value))
