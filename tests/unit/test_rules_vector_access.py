@@ -27,7 +27,7 @@ FIXTURES = "tests/rules/vector_access/grid_stride.cu"
 RULE = VectorizeGridStride()
 FIRES = {"saxpy_grid": True, "count_above_grid": True, "ramp_grid": True, "bins_grid": True,
          "diff_grid": False, "block_stride": False, "stop_at_negative": False, "copy_f64_grid": False,
-         "synced_grid": False, "half_second": False, "shifted_copy": False}
+         "synced_grid": False, "half_second": False, "shifted_copy": False, "first_half": False}
 # The examples' first rewrites whose output this rule vectorizes: every rewrite that writes a grid-stride loop.
 COMPOSES_AFTER = {
     "dot_atomic": {"global_reduction", "atomic_block_reduce", "grid_stride"},

@@ -97,7 +97,9 @@ def grid_stride_loop(view: KernelView, statement: Node) -> GridStrideLoop | None
     if any(True for _ in nodes_under(view, statements, "return_statement", "break_statement", "continue_statement",
                                      "goto_statement")) or _synchronizes(view, statements):
         return None
-    if ({index} | names_in(view, [bound])) & assigned_names(view, statements) or index in names_in(view, [bound]):
+    # The bound is read from the contract's sizes (arrays long enough): nothing in the kernel may change it.
+    if index in assigned_names(view, statements) or names_in(view, [bound]) & assigned_names(view, [view.body]) \
+            or index in names_in(view, [bound]):
         return None
     accesses = index_accesses(view, statements, index, atomics=True)
     if accesses is None or set(accesses) & assigned_names(view, [view.body]):

@@ -170,3 +170,17 @@ __global__ void shifted_copy(const float* x, float* y, int n)
     x += 1;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = x[i];
 }
+
+// The kernel changes the bound before the loop: the contract's sizes no longer say how far the loop reads.
+/* @optiml
+   sizes:  n=1000000
+   check:  n=2; n=9
+   x:      in  float[n]
+   y:      out float[n]
+   launch: grid=min(cdiv(n,256),264) block=256
+*/
+__global__ void first_half(const float* x, float* y, int n)
+{
+    n = n / 2;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = x[i];
+}
