@@ -5,11 +5,13 @@ A node is an evaluated candidate; its children are the edits the policies propos
 children), most promising first (edits whose symptom matches the node's diagnosis). Selection descends by UCT over
 verified children; a rejected child is a leaf whose negative reward is backed up like any other. Several
 candidates may be in flight at once (one per GPU): the path to each carries a virtual loss until its result comes
-back. Budgets: candidates evaluated, wall time, and the speed-of-light stop: once the best candidate is within
-`sol_stop` of its floor, nothing deeper is expanded, but the edits already proposed beside it (its parent's untried
-ones) are still evaluated: the floor is an estimate, and a sibling a few percent faster is the kernel to offer
-(layernorm_rows: the first instance within 1.1x was 8% slower than another of the same template). Seeded: the
-same seed proposes and orders the same edits, so a run is reproducible up to timing noise.
+back. Budgets: candidates evaluated, wall time, and the speed-of-light stop: once a candidate the search found is
+within `sol_stop` of its floor, the tree is explored no further, but the best is polished before the search stops:
+the edits proposed beside it (its parent's untried ones), then its own (a template instance's parameter
+neighbours, the rules), greedily while they improve it. The floor is an estimate, and a sibling or neighbour a few
+percent faster is the kernel to offer (layernorm_rows: the first instance within 1.1x was 8% slower than another of
+the same template). Seeded: the same seed proposes and orders the same edits, so a run is reproducible up to timing
+noise.
 A node is profiled when first expanded, and only when it is faster than its parent (else it keeps its parent's
 diagnosis): Nsight Compute takes seconds a kernel, several candidates' worth of evaluation.
 """
@@ -230,7 +232,7 @@ class Mcts:
                 return f"candidate budget ({self.budget.candidates}) reached"
             if time.perf_counter() - began >= self.budget.seconds:
                 return f"time budget ({self.budget.seconds:.0f} s) reached"
-            if at_floor() and not (best.parent is not None and best.parent.untried):
+            if at_floor() and polished_from() is None:
                 return f"within {self.budget.sol_stop}x of the speed-of-light floor"
             return None
 
@@ -238,12 +240,20 @@ class Mcts:
             sol = best.measurement.sol
             return sol is not None and sol.headroom <= self.budget.sol_stop
 
+        def polished_from() -> Node | None:
+            """At the floor, where the next edit comes from: the best's parent while it has edits left (the best's
+            alternatives), then the best itself (its refinements); None when both are done, or when the original
+            itself is at the floor (nothing to polish: the search had found nothing)."""
+            if best.parent is None:
+                return None
+            if best.parent.untried:
+                return best.parent
+            if best.untried is None:
+                self.expandable(best)    # proposes its edits (and profiles it if it improved on its parent)
+            return best if best.untried else None
+
         def next_parent() -> Node | None:
-            """Where the next edit comes from: the tree policy's choice, or at the floor the best's parent, whose
-            remaining edits are the best's alternatives."""
-            if at_floor():
-                return best.parent if best.parent is not None and best.parent.untried else None
-            return self.select(root)
+            return polished_from() if at_floor() else self.select(root)
 
         with ThreadPoolExecutor(max_workers=self.config.parallel) as pool:
             while True:

@@ -115,17 +115,28 @@ def test_candidate_budget_is_respected():
 def test_sol_stop_ends_the_search_early():
     outcome = search(SearchBudget(candidates=60, seconds=60, sol_stop=2.0))
     assert outcome.best_measurement.sol.headroom <= 2.0
-    assert "speed-of-light" in outcome.stop_reason and outcome.evaluated < 20
+    assert "speed-of-light" in outcome.stop_reason and outcome.evaluated < 60   # before the candidate budget
 
 
-def test_sol_stop_finishes_the_best_kernels_siblings_but_goes_no_deeper():
-    # Every single edit but bigger_block lands within 7.5x of the 1 ms floor: whichever comes first, the others the
-    # root proposed are still evaluated, and the fastest of them (coalesce, 4 ms) is offered; nothing deeper.
-    outcome = search(SearchBudget(candidates=60, seconds=60, sol_stop=7.5))
+def test_sol_stop_polishes_the_best_greedily_then_stops():
+    # Every single edit but bigger_block lands within 7.5x of the 1 ms floor. The tree is explored no further, but
+    # the best is polished: the root's other edits, then the best's own while they improve it; the improving
+    # factors all compose (coalesce, tile, vectorize, unroll), so the polish reaches their product.
+    outcome = search(SearchBudget(candidates=200, seconds=60, sol_stop=7.5))
     assert "speed-of-light" in outcome.stop_reason
-    assert outcome.evaluated == len(FACTORS) + len(WRONG)
-    assert [step.rule for step in outcome.trajectory] == ["coalesce"]
-    assert outcome.best_measurement.timing.median_ms == pytest.approx(4.0)
+    assert outcome.best_measurement.timing.median_ms == pytest.approx(ORIGINAL_MS * 0.4 * 0.5 * 0.7 * 0.95)
+    times = [step.time_ms for step in outcome.trajectory]
+    assert times == sorted(times, reverse=True) and len(times) == 4
+    # Greedy: each level's proposals once (6 at the root, then 5, 4, 3, 2 below the successive bests), not a tree.
+    assert outcome.evaluated == 6 + 5 + 4 + 3 + 2
+    full = search(SearchBudget(candidates=200, seconds=60, sol_stop=1.0))
+    assert full.evaluated > outcome.evaluated
+
+
+def test_sol_stop_does_not_search_an_original_already_at_its_floor():
+    start = original()
+    outcome = Mcts(measure, [SyntheticPolicy()], SearchBudget(sol_stop=20.0)).run(start, measure(start))
+    assert outcome.evaluated == 0 and "speed-of-light" in outcome.stop_reason
 
 
 def test_time_budget():
