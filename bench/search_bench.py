@@ -3,7 +3,8 @@ under a wall-time budget, against the best single edit measured in the same run.
 
     python3 bench/search_bench.py OUT_DIR --seconds S [EXAMPLE ...]   (on the GPU machine, after
                                                                       `source scripts/gpu-env.sh`)
-    python3 bench/search_bench.py --table RUN.json [RUN.json ...]     (the tables again, and their union)
+    python3 bench/search_bench.py --table RUN.json [RUN.json ...]     (the tables again, and their union: a kernel
+                                                                      run again counts with its last row)
 
 For each example, in one process on one device:
 1. the best single edit: every one-rule rewrite of the naive kernel, and every template that recognizes it tuned
@@ -167,8 +168,9 @@ def markdown(result: dict) -> str:
 
 
 def union(results: list[dict]) -> str:
-    """The must-hold figures over every example of the given runs."""
-    rows = [row for result in results for row in result["examples"]]
+    """The must-hold figures over every example of the given runs; an example run again in a later file counts
+    with its later row only (the runs given in the order made)."""
+    rows = list({row["kernel"]: row for result in results for row in result["examples"]}.values())
     if not rows:
         return ""
     finals = [offered_time_over_sol(row) for row in rows]
