@@ -4,7 +4,6 @@ intents outside the families answered with what is supported."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import re
 import os
@@ -25,6 +24,7 @@ from optiml_engine.oracle import oracle_outputs
 from optiml_engine.policies.templates import matches
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.parse import CudaDocument
+from tests.benches import bench_module
 from tests.intents import INTENTS, NEGATIVE
 from tests.unit.test_cli import assert_located_error, optiml
 
@@ -246,11 +246,7 @@ def test_bench_takes_a_subset_of_the_intents():
 
 
 def generate_bench():
-    spec = importlib.util.spec_from_file_location(
-        "generate_bench", Path(__file__).resolve().parents[2] / "bench" / "generate_bench.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return bench_module("generate_bench")
 
 
 @pytest.mark.parametrize("overhead_s", [10.0, 14.0, 20.0])

@@ -1,16 +1,11 @@
 """bench/search_bench.py's union of runs: the must-hold figures over the examples, a kernel run again in a later run
 counting with its later row only."""
 
-import importlib.util
-from pathlib import Path
+from tests.benches import bench_module
 
 
 def search_bench():
-    spec = importlib.util.spec_from_file_location(
-        "search_bench", Path(__file__).resolve().parents[2] / "bench" / "search_bench.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return bench_module("search_bench")
 
 
 def row(kernel: str, versus: float, low: float, time_over_sol: float, slower: bool = False) -> dict:
