@@ -271,7 +271,7 @@ class Mcts:
                     in_flight[pool.submit(self.evaluate, edit.candidate)] = (parent, edit)
                     reason = stopping()
                 if not in_flight:
-                    stop_reason = reason or stop_reason
+                    stop_reason = reason or stopping() or stop_reason   # the polish may end on seen edits
                     break
                 done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
                 for future in done:

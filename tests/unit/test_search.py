@@ -133,6 +133,24 @@ def test_sol_stop_polishes_the_best_greedily_then_stops():
     assert full.evaluated > outcome.evaluated
 
 
+def test_sol_stop_is_the_reason_when_the_polish_ends_on_edits_already_seen():
+    class HalveOrUndo(Policy):
+        """The original gets one edit; the edited kernel, only the edit undone: a kernel the search has seen."""
+
+        name = "halve_or_undo"
+
+        def propose(self, node: Candidate, context: PolicyContext) -> list[Edit]:
+            start = original()
+            target = start if applied(node) else start.model_copy(update={"unit": start.unit.model_copy(
+                update={"text": start.unit.text + "\n// edit coalesce"})})
+            return [Edit(candidate=target, rule="undo" if applied(node) else "coalesce", description="",
+                         symptom="memory")]
+
+    start = original()
+    outcome = Mcts(measure, [HalveOrUndo()], SearchBudget(sol_stop=6.0)).run(start, measure(start))
+    assert outcome.evaluated == 1 and "speed-of-light" in outcome.stop_reason
+
+
 def test_sol_stop_does_not_search_an_original_already_at_its_floor():
     start = original()
     outcome = Mcts(measure, [SyntheticPolicy()], SearchBudget(sol_stop=20.0)).run(start, measure(start))
