@@ -26,3 +26,14 @@ def gpu_pool():
 
     with WorkerPool() as pool:
         yield pool
+
+
+@pytest.fixture(scope="session")
+def verifying_evaluator(gpu_pool):
+    """For tests where verification is the point (every rewrite of a rule family): a short timing keeps the many
+    candidates quick."""
+    from optiml_engine.evaluate import Evaluator
+    from optiml_engine.model import TimingPolicy, VerifyPolicy
+
+    timing = TimingPolicy(warmup_runs=1, min_runs=3, max_runs=5, max_seconds=0.5)
+    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=23, timeout_s=30), timing=timing, use_cache=False)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from optiml_engine.candidate import original_candidate
-from optiml_engine.model import Candidate, TimingPolicy, VerifyPolicy
+from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules import elementwise, knobs
@@ -39,17 +39,8 @@ def rewrites() -> list[tuple[Candidate, Edit]]:
 CASES = rewrites()
 
 
-@pytest.fixture(scope="module")
-def rules_evaluator(gpu_pool):
-    from optiml_engine.evaluate import Evaluator
-
-    # Verification is the point; a short timing keeps the many candidates quick.
-    timing = TimingPolicy(warmup_runs=1, min_runs=3, max_runs=5, max_seconds=0.5)
-    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=23, timeout_s=30), timing=timing, use_cache=False)
-
-
 @pytest.mark.parametrize("original, made", CASES,
                          ids=[f"{o.unit.kernel}-{m.rule}-{m.description}" for o, m in CASES])
-def test_rewrite_verifies_against_the_original(rules_evaluator, original, made):
-    measurement = rules_evaluator.evaluate(made.candidate, reference=original)
+def test_rewrite_verifies_against_the_original(verifying_evaluator, original, made):
+    measurement = verifying_evaluator.evaluate(made.candidate, reference=original)
     assert measurement.ok, f"{measurement.verdict}: {measurement.reason}\n{made.candidate.unit.text}"

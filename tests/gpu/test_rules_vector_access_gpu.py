@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from optiml_engine.candidate import original_candidate
-from optiml_engine.model import Candidate, TimingPolicy, VerifyPolicy
+from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, PolicyContext
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules import RulePolicy
@@ -59,15 +59,7 @@ def cases() -> list[tuple[str, Candidate, Edit]]:
 CASES = cases()
 
 
-@pytest.fixture(scope="module")
-def loops_evaluator(gpu_pool):
-    from optiml_engine.evaluate import Evaluator
-
-    timing = TimingPolicy(warmup_runs=1, min_runs=3, max_runs=5, max_seconds=0.5)
-    return Evaluator(gpu_pool, verify=VerifyPolicy(seed=29, timeout_s=30), timing=timing, use_cache=False)
-
-
 @pytest.mark.parametrize("what, original, made", CASES, ids=[what for what, _, _ in CASES])
-def test_vectorized_loop_verifies_against_the_original(loops_evaluator, what, original, made):
-    measurement = loops_evaluator.evaluate(made.candidate, reference=original)
+def test_vectorized_loop_verifies_against_the_original(verifying_evaluator, what, original, made):
+    measurement = verifying_evaluator.evaluate(made.candidate, reference=original)
     assert measurement.ok, f"{what}: {measurement.verdict}: {measurement.reason}\n{made.candidate.unit.text}"

@@ -38,8 +38,8 @@ COMPOSES_AFTER = {
 
 
 @cache
-def fixture(kernel: str) -> tuple[CudaDocument, Candidate]:
-    document = CudaDocument((ROOT / FIXTURES).read_text(), FIXTURES)
+def loaded(path: str, kernel: str) -> tuple[CudaDocument, Candidate]:
+    document = CudaDocument((ROOT / path).read_text(), path)
     return document, original_candidate(document, kernel)
 
 
@@ -64,7 +64,7 @@ def test_every_fixture_kernel_is_covered():
 
 @pytest.mark.parametrize("kernel", FIRES)
 def test_fires_where_lanes_keep_the_loop_meaning_and_lints_agree(kernel):
-    document, candidate = fixture(kernel)
+    document, candidate = loaded(FIXTURES, kernel)
     assert bool(rewrites(candidate)) == FIRES[kernel]
     found = [m for m in lints(document.text, document.path, kernel, [RULE])]
     assert bool(found) == FIRES[kernel]
@@ -75,7 +75,7 @@ def test_fires_where_lanes_keep_the_loop_meaning_and_lints_agree(kernel):
 
 @pytest.mark.parametrize("kernel", [k for k, fires in FIRES.items() if fires])
 def test_rewrite_compiles_without_spills_and_keeps_the_contract(kernel):
-    _, candidate = fixture(kernel)
+    _, candidate = loaded(FIXTURES, kernel)
     for made in rewrites(candidate):
         result = compile_nvrtc(made.candidate.unit, arch="sm_90")
         assert result.ok, result.log + made.candidate.unit.text
@@ -84,7 +84,7 @@ def test_rewrite_compiles_without_spills_and_keeps_the_contract(kernel):
 
 
 def test_loaded_and_stored_arrays_and_the_scalar_tail():
-    (made,) = rewrites(fixture("saxpy_grid")[1])
+    (made,) = rewrites(loaded(FIXTURES, "saxpy_grid")[1])
     text = kernel_text(made)
     assert "const float4 x_v = *reinterpret_cast<const float4*>(x + i_first);" in text
     assert "float4 y_v = *reinterpret_cast<const float4*>(y + i_first);" in text   # read: loaded before the lanes
@@ -95,17 +95,17 @@ def test_loaded_and_stored_arrays_and_the_scalar_tail():
 
 
 def test_atomic_targets_stay_addresses_and_the_unroll_pragma_stays_on_the_vector_loop():
-    (made,) = rewrites(fixture("count_above_grid")[1])
+    (made,) = rewrites(loaded(FIXTURES, "count_above_grid")[1])
     text = kernel_text(made)
     assert "#pragma unroll 2\n    for (unsigned int i_quad" in text and text.count("#pragma unroll") == 1
     assert "count_v" not in text and text.count("atomicAdd(count, 1u)") == 5   # four lanes and the tail
-    (made,) = rewrites(fixture("bins_grid")[1])
+    (made,) = rewrites(loaded(FIXTURES, "bins_grid")[1])
     text = kernel_text(made)
     assert "const int4 keys_v" in text and "bins_v" not in text and "atomicAdd(&bins[key], 1u)" in text
 
 
 def test_index_used_in_values_is_declared_per_lane():
-    (made,) = rewrites(fixture("ramp_grid")[1])
+    (made,) = rewrites(loaded(FIXTURES, "ramp_grid")[1])
     text = kernel_text(made)
     assert all(f"const int k = k_first + {lane};" in text for lane in (1, 2, 3)) and "const int k = k_first;" in text
     assert "k_quad < (total) / 4" in text
@@ -152,12 +152,6 @@ PAIRS_ELSEWHERE = {"examples/maxpool2x2.cu:maxpool2x2": 2,
 def pair_rewrites(candidate: Candidate) -> list[Edit]:
     view = KernelView.of(candidate)
     return PAIR_RULE.rewrite(view, candidate) if PAIR_RULE.detect(view) else []
-
-
-@cache
-def loaded(path: str, kernel: str) -> tuple[CudaDocument, Candidate]:
-    document = CudaDocument((ROOT / path).read_text(), path)
-    return document, original_candidate(document, kernel)
 
 
 def test_every_pairs_kernel_is_covered():

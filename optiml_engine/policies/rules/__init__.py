@@ -45,14 +45,14 @@ def bounds_fitted(edit: Edit, node: Candidate) -> Edit:
     per row of 1024 threads after block_size's bounds of 256)."""
     if edit.candidate.contract.launch.block == node.contract.launch.block:
         return edit
+    block = edit.candidate.contract.launch.block
     view = KernelView.of(edit.candidate)
-    bounds = next((c for c in view.node.children if c.type == "launch_bounds"), None)
-    threads = math.prod(int(b) for b in edit.candidate.contract.launch.block) \
-        if all(b.strip().isdigit() for b in edit.candidate.contract.launch.block) else None
-    if bounds is None or threads is None:
+    bounds = view.kernel.launch_bounds            # "256" or "256, 2": the first is the most threads per block
+    if bounds is None or not all(b.strip().isdigit() for b in block):
         return edit
-    first = view.text(bounds).split("(", 1)[-1].split(",")[0].strip(" )")
-    if first.isdigit() and int(first) >= threads:
+    threads = math.prod(int(b) for b in block)
+    most = bounds.split(",")[0].strip()
+    if most.isdigit() and int(most) >= threads:
         return edit
     text = view.replaced([launch_bounds_replacement(view, threads)])
     unit = edit.candidate.unit.model_copy(update={"text": text})

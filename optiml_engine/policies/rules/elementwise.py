@@ -151,6 +151,19 @@ def address_taken(node: Node) -> bool:
     return parent is not None and parent.type == "pointer_expression" and operator(parent) == "&"
 
 
+def element_reads(view: KernelView, name: str) -> list[Node] | None:
+    """The subscripts `p[e]` of the pointer `name` when every use of it in the kernel is such an element read
+    (none written, no address taken); None otherwise."""
+    reads = []
+    for use in view.descendants(view.body, "identifier"):
+        if view.text(use) == name:
+            subscript = subscript_of(use)
+            if subscript is None or is_write(subscript) or address_taken(subscript):
+                return None
+            reads.append(subscript)
+    return reads
+
+
 def pointer_arguments(view: KernelView) -> list[list[str]]:
     """The pointer arguments of each launch of the kernel in the viewed text (none in a compile unit, which has no
     host code), spaces removed."""
@@ -673,13 +686,7 @@ class RestrictReadonly(Rule):
                               f"cache path")]
 
     def _read_only(self, view: KernelView, name: str) -> bool:
-        """Every use of the pointer is an element read `p[e]`."""
-        for use in view.descendants(view.body, "identifier"):
-            if view.text(use) == name:
-                subscript = subscript_of(use)
-                if subscript is None or is_write(subscript) or address_taken(subscript):
-                    return False
-        return True
+        return element_reads(view, name) is not None
 
     def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
         names = self._unrestricted(view)

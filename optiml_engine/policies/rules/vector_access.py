@@ -30,9 +30,9 @@ from optiml_engine.model import Candidate, Contract
 from optiml_engine.policies.base import Edit, Match, Rule
 from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, derived, global_index_dim, operator
 from optiml_engine.policies.rules.elementwise import (
-    CROSS_THREAD_PREFIXES, VECTOR_TYPES, PerIndex, VectorRegisters, address_taken, assigned_names, c_value,
-    declared_contract, declared_values, fresh_name, index_accesses, is_write, names_in, nodes_under, pointer_arguments,
-    pointer_params, resolved_all, staged_lanes, statements_text, subscript_index, subscript_of, vector_type)
+    CROSS_THREAD_PREFIXES, VECTOR_TYPES, PerIndex, VectorRegisters, assigned_names, c_value, declared_contract,
+    declared_values, element_reads, fresh_name, index_accesses, names_in, nodes_under, pointer_arguments,
+    pointer_params, resolved_all, staged_lanes, statements_text, subscript_index, vector_type)
 from optiml_engine.source.ctypes import dtype_of, is_integer
 
 LANES = 4   # 16 bytes of 4-byte elements
@@ -220,18 +220,13 @@ def _split_plus_one(view: KernelView, index: Node) -> tuple[str, bool]:
 
 
 def _read_only_arrays(view: KernelView) -> dict[str, list[Node]]:
-    """4-byte arrays whose every use is a read `p[e]`, with those reads."""
-    arrays = {name: [] for name, element in pointer_params(view).items() if dtype_of(element) in VECTOR_TYPES}
-    for identifier in view.descendants(view.body, "identifier"):
-        name = view.text(identifier)
-        if name not in arrays:
-            continue
-        subscript = subscript_of(identifier)
-        if subscript is None or is_write(subscript) or address_taken(subscript) or subscript_index(subscript) is None:
-            arrays[name] = None
-        elif arrays[name] is not None:
-            arrays[name].append(subscript)
-    return {name: reads for name, reads in arrays.items() if reads}
+    """4-byte arrays whose every use is a one-index read `p[e]`, with those reads."""
+    found = {}
+    for name, element in pointer_params(view).items():
+        reads = element_reads(view, name) if dtype_of(element) in VECTOR_TYPES else None
+        if reads and all(subscript_index(read) is not None for read in reads):
+            found[name] = reads
+    return found
 
 
 def _enclosing_statement(node: Node, block: Node) -> Node:
