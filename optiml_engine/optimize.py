@@ -54,11 +54,13 @@ class OptimizationResult(Frozen):
 
 
 def default_policies(use_llm: bool) -> list[Policy]:
-    """The built-in rules and templates always; the LLM only when asked for and configured."""
+    """The loop-nest program's schedules, the built-in rules and templates always; the LLM only when asked for and
+    configured."""
     from optiml_engine.policies.rules import RulePolicy
+    from optiml_engine.policies.schedules import SchedulePolicy
     from optiml_engine.policies.templates import TemplatePolicy
 
-    policies: list[Policy] = [RulePolicy(), TemplatePolicy()]
+    policies: list[Policy] = [SchedulePolicy(), RulePolicy(), TemplatePolicy()]
     if use_llm:
         from optiml_engine.policies.llm import LlmPolicy, LlmSettings
 

@@ -1,0 +1,299 @@
+"""What the schedules need to know about a program: affine index forms, the reductions of its loops, which
+statements a thread group may share, and the program's size terms in contract language.
+
+All of it reads the program only (program.py); nothing here looks at CUDA text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from optiml_engine.ir.lift import children, mentions
+from optiml_engine.ir.program import (
+    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary)
+from optiml_engine.model import Contract
+
+Linear = dict[str, Expr]          # variable -> coefficient; "" -> the rest (terms free of the variables asked)
+_INTEGER_CASTS = ("int", "unsigned", "long", "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t", "ptrdiff_t",
+                  "short", "char")
+
+
+def is_integer_cast(ctype: str) -> bool:
+    return any(word in _INTEGER_CASTS for word in ctype.replace("const", " ").split())
+
+
+def linear(expr: Expr, variables: set[str]) -> Linear | None:
+    """`expr` as sum(coefficient * variable) + rest over `variables`, each coefficient free of them; None when it
+    is not affine in them (a variable under / or %, a product of two, inside a call...)."""
+    if not mentions(expr, variables):
+        return {"": expr}
+    if isinstance(expr, Ref):
+        return {expr.name: Const(text="1")}
+    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        return linear(expr.operand, variables)
+    if isinstance(expr, Binary) and expr.op in ("+", "-"):
+        left, right = linear(expr.left, variables), linear(expr.right, variables)
+        if left is None or right is None:
+            return None
+        out = dict(left)
+        for name, coefficient in right.items():
+            term = coefficient if expr.op == "+" else _negative(coefficient)
+            out[name] = _sum(out[name], term) if name in out else term
+        return out
+    if isinstance(expr, Binary) and expr.op == "*":
+        for factor, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            if not mentions(factor, variables):
+                inner = linear(other, variables)
+                if inner is None:
+                    return None
+                return {name: _product(factor, coefficient) for name, coefficient in inner.items()}
+        return None
+    if isinstance(expr, Unary) and expr.op == "-":
+        inner = linear(expr.operand, variables)
+        return None if inner is None else {name: _negative(c) for name, c in inner.items()}
+    return None
+
+
+def _sum(a: Expr, b: Expr) -> Expr:
+    if _constant(a) is not None and _constant(b) is not None:
+        return Const(text=str(_constant(a) + _constant(b)))
+    return Binary(op="+", left=a, right=b)
+
+
+def _product(a: Expr, b: Expr) -> Expr:
+    if _constant(a) == 1:
+        return b
+    if _constant(b) == 1:
+        return a
+    if _constant(a) is not None and _constant(b) is not None:
+        return Const(text=str(_constant(a) * _constant(b)))
+    return Binary(op="*", left=a, right=b)
+
+
+def _negative(a: Expr) -> Expr:
+    value = _constant(a)
+    return Const(text=str(-value)) if value is not None else Unary(op="-", operand=a)
+
+
+def _constant(expr: Expr) -> int | None:
+    if isinstance(expr, Const):
+        try:
+            return int(expr.text.rstrip("uUlL"), 0)
+        except ValueError:
+            return None
+    if isinstance(expr, Unary) and expr.op == "-" and (inner := _constant(expr.operand)) is not None:
+        return -inner
+    return None
+
+
+def stride(index: Expr, variable: str, others: set[str] = frozenset()) -> Expr | None:
+    """The coefficient of `variable` in an affine index (others: further variables that must stay affine too);
+    None when the index is not affine in them."""
+    form = linear(index, {variable, *others})
+    if form is None:
+        return None
+    return form.get(variable, Const(text="0"))
+
+
+def unit_stride(index: Expr, variable: str) -> bool:
+    return _constant(stride(index, variable) or Const(text="x")) == 1
+
+
+def zero_stride(index: Expr, variable: str) -> bool:
+    return not mentions(index, {variable})
+
+
+# -- loads, stores, names -----------------------------------------------------------------------------------------
+
+def loads(expr: Expr) -> list[Load]:
+    found = [expr] if isinstance(expr, Load) else []
+    for child in children(expr):
+        found += loads(child)
+    return found
+
+
+def statement_exprs(stmt: Stmt) -> list[Expr]:
+    if isinstance(stmt, Let):
+        return [stmt.value] if stmt.value is not None else []
+    if isinstance(stmt, Assign):
+        return [stmt.value]
+    if isinstance(stmt, (Store, Atomic)):
+        return [stmt.index, stmt.value]
+    if isinstance(stmt, For):
+        return [stmt.start, stmt.stop, stmt.step]
+    if isinstance(stmt, If):
+        return [stmt.cond]
+    return []
+
+
+def walk(body: list[Stmt]):
+    """Every statement, depth first."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, For):
+            yield from walk(stmt.body)
+        elif isinstance(stmt, If):
+            yield from walk(stmt.then)
+            yield from walk(stmt.other)
+
+
+def all_loads(body: list[Stmt]) -> list[Load]:
+    return [load for stmt in walk(body) for expr in statement_exprs(stmt) for load in loads(expr)]
+
+
+def names_read(body: list[Stmt]) -> set[str]:
+    names: set[str] = set()
+
+    def visit(expr: Expr) -> None:
+        if isinstance(expr, Ref):
+            names.add(expr.name)
+        for child in children(expr):
+            visit(child)
+
+    for stmt in walk(body):
+        for expr in statement_exprs(stmt):
+            visit(expr)
+    return names
+
+
+def names_written(body: list[Stmt]) -> set[str]:
+    return {stmt.name for stmt in walk(body) if isinstance(stmt, (Assign, Let))}
+
+
+def has_loops(body: list[Stmt]) -> bool:
+    return any(isinstance(stmt, For) for stmt in walk(body))
+
+
+def has_atomics(body: list[Stmt]) -> bool:
+    return any(isinstance(stmt, Atomic) for stmt in walk(body))
+
+
+# -- reductions ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Reduction:
+    variable: str
+    op: str                   # "+", "*", "max", "min"
+
+
+_MAX_CALLS = {"fmaxf": "max", "fmax": "max", "max": "max", "fminf": "min", "fmin": "min", "min": "min"}
+
+
+def reduction_update(stmt: Stmt) -> Reduction | None:
+    """`s += e`, `s = s + e`, `s *= e`, `s = fmaxf(s, e)`, `s = e > s ? e : s`, `if (e > s) s = e;` with s not
+    in e; None otherwise."""
+    if isinstance(stmt, Assign):
+        s = stmt.name
+        if stmt.op in ("+=", "*=") and not mentions(stmt.value, {s}):
+            return Reduction(s, stmt.op[0])
+        if stmt.op != "=":
+            return None
+        value = stmt.value
+        if isinstance(value, Binary) and value.op in ("+", "*"):
+            for mine, other in ((value.left, value.right), (value.right, value.left)):
+                if isinstance(mine, Ref) and mine.name == s and not mentions(other, {s}):
+                    return Reduction(s, value.op)
+        if isinstance(value, Call) and value.function in _MAX_CALLS and len(value.args) == 2:
+            for mine, other in ((value.args[0], value.args[1]), (value.args[1], value.args[0])):
+                if isinstance(mine, Ref) and mine.name == s and not mentions(other, {s}):
+                    return Reduction(s, _MAX_CALLS[value.function])
+        if isinstance(value, Select):
+            op = _select_extremum(value.cond, value.then, value.other, s)
+            if op is not None:
+                return Reduction(s, op)
+        return None
+    if isinstance(stmt, If) and not stmt.other and len(stmt.then) == 1 and isinstance(stmt.then[0], Assign):
+        assign = stmt.then[0]
+        if assign.op == "=" and not mentions(assign.value, {assign.name}):
+            op = _select_extremum(stmt.cond, assign.value, Ref(name=assign.name), assign.name)
+            if op is not None:
+                return Reduction(assign.name, op)
+    return None
+
+
+def _select_extremum(cond: Expr, then: Expr, other: Expr, s: str) -> str | None:
+    """'max' for `e > s ? e : s` (and its mirrored spellings), 'min' for the smaller; None otherwise."""
+    if not (isinstance(cond, Binary) and cond.op in ("<", "<=", ">", ">=")):
+        return None
+    if not (isinstance(other, Ref) and other.name == s) or mentions(then, {s}):
+        return None
+    a, b, op = cond.left, cond.right, cond.op
+    if isinstance(a, Ref) and a.name == s:
+        a, b, op = b, a, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+    if not (isinstance(b, Ref) and b.name == s) or a != then:
+        return None
+    return "max" if op in (">", ">=") else "min"
+
+
+def loop_reductions(loop: For) -> list[Reduction] | None:
+    """The reductions a loop carries when every value it carries is one (locals declared outside it updated only
+    by a reduction update and read nowhere else in it); None when it carries anything else."""
+    declared_inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
+    found: dict[str, Reduction] = {}
+    others: list[Stmt] = []
+    for stmt in _top_updates(loop.body):
+        reduction = reduction_update(stmt)
+        if reduction is not None and reduction.variable not in declared_inside:
+            if found.get(reduction.variable, reduction) != reduction:
+                return None
+            found[reduction.variable] = reduction
+        else:
+            others.append(stmt)
+    carried = set(found)
+    for stmt in others:
+        if any(isinstance(s, Assign) and s.name not in declared_inside for s in walk([stmt])):
+            return None
+        if any(mentions(e, carried) for s in walk([stmt]) for e in statement_exprs(s)):
+            return None
+    return list(found.values())
+
+
+def _top_updates(body: list[Stmt]) -> list[Stmt]:
+    """The statements of a loop body, with `if`s opened up unless the `if` itself is a reduction update."""
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, If) and reduction_update(stmt) is None:
+            out.append(If(cond=stmt.cond, then=[], other=[]))
+            out += _top_updates(stmt.then) + _top_updates(stmt.other)
+        else:
+            out.append(stmt)
+    return out
+
+
+# -- contract terms -----------------------------------------------------------------------------------------------
+
+def contract_text(expr: Expr, contract: Contract, program: LoopProgram) -> str | None:
+    """The expression in the contract's expression language (launch rules), its kernel scalars replaced by their
+    contract values; None when it has no such form (a float, a load, a call other than min/max)."""
+    values = {s.param: s.value for s in contract.scalars}
+    integer_scalars = {s.name for s in program.scalars if is_integer_cast(program.types.get(s.ctype, s.ctype))}
+
+    def text(e: Expr) -> str | None:
+        if isinstance(e, Const):
+            value = _constant(e)
+            return None if value is None else str(value)
+        if isinstance(e, Ref):
+            if e.name in values and e.name in integer_scalars:
+                return f"({values[e.name]})"
+            return None
+        if isinstance(e, Cast) and is_integer_cast(e.ctype):
+            return text(e.operand)
+        if isinstance(e, Binary) and e.op in ("+", "-", "*", "/", "%"):
+            left, right = text(e.left), text(e.right)
+            return None if left is None or right is None else f"({left}{e.op}{right})"
+        if isinstance(e, Call) and e.function in ("min", "max") and len(e.args) == 2:
+            args = [text(a) for a in e.args]
+            return None if None in args else f"{e.function}({args[0]},{args[1]})"
+        return None
+
+    return text(expr)
+
+
+def extent(program: LoopProgram, axis: int, contract: Contract) -> str | None:
+    """The number of points along a parallel index, in contract terms."""
+    index = program.space[axis]
+    upper = contract_text(index.upper, contract, program)
+    lower = contract_text(index.lower, contract, program)
+    if upper is None or lower is None:
+        return None
+    return upper if lower == "0" else f"max({upper}-{lower},0)"

@@ -1,0 +1,571 @@
+"""Program + schedule -> CUDA kernel + launch rule (IR.md, "Emit").
+
+The emitted kernel keeps the user's signature (and template header), gets `__launch_bounds__` of its block and a
+comment naming its schedule; its body is the program's per-point code, printed back as C (printer.py), placed by
+the schedule. Small `optiml_` device helpers (vector lanes, warp combines) are written above the kernel when used.
+The launch rule is written in contract terms from the program's bounds (analysis.extent), so it holds at every
+contract size.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from optiml_engine.ir.analysis import (
+    Reduction, all_loads, extent, names_read, names_written, unit_stride, walk)
+from optiml_engine.ir.lift import children
+from optiml_engine.ir.printer import c_expr, c_statements
+from optiml_engine.ir.program import (
+    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select,
+    Stmt, Store, Unary)
+from optiml_engine.ir.schedule import Schedule, Shape, element_bytes, reduction_type
+from optiml_engine.model import Candidate, LaunchRule
+from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.policies.rules.knobs import launch_bounds_replacement
+
+GRID_YZ_LIMIT = 65535
+
+
+class EmitError(Exception):
+    """The schedule cannot be written for this program (its bounds have no contract form, ...)."""
+
+
+_HELPERS = {
+    "lanes": """// Consecutive elements loaded or stored as one aligned vector access.
+template <typename T, int N>
+struct alignas(sizeof(T) * N) optiml_lanes {
+    T v[N];
+};
+
+__device__ __forceinline__ bool optiml_aligned(const void* pointer, unsigned bytes)
+{
+    return reinterpret_cast<unsigned long long>(pointer) % bytes == 0;
+}
+""",
+    "+": """template <typename T>
+__device__ __forceinline__ T optiml_warp_sum(T value)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(0xffffffffu, value, offset);
+    return value;
+}
+""",
+    "*": """template <typename T>
+__device__ __forceinline__ T optiml_warp_product(T value)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) value *= __shfl_xor_sync(0xffffffffu, value, offset);
+    return value;
+}
+""",
+    "max": """template <typename T>
+__device__ __forceinline__ T optiml_warp_max(T value)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+        const T other = __shfl_xor_sync(0xffffffffu, value, offset);
+        value = other > value ? other : value;
+    }
+    return value;
+}
+""",
+    "min": """template <typename T>
+__device__ __forceinline__ T optiml_warp_min(T value)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+        const T other = __shfl_xor_sync(0xffffffffu, value, offset);
+        value = other < value ? other : value;
+    }
+    return value;
+}
+""",
+}
+_WARP_FUNCTION = {"+": "optiml_warp_sum", "*": "optiml_warp_product", "max": "optiml_warp_max",
+                  "min": "optiml_warp_min"}
+
+
+def combined(op: str, a: str, b: str) -> str:
+    return {"+": f"{a} + {b}", "*": f"{a} * {b}", "max": f"{b} > {a} ? {b} : {a}",
+            "min": f"{b} < {a} ? {b} : {a}"}[op]
+
+
+def identity(op: str, ctype: str) -> str | None:
+    """The value a lane starts a reduction from when it is not the lane holding the initial value (None: every lane
+    may start from the initial value, as max and min may)."""
+    if op in ("max", "min"):
+        return None
+    value = "0" if op == "+" else "1"
+    if ctype in ("float", "double"):
+        return f"{value}.0f" if ctype == "float" else f"{value}.0"
+    if ctype in ("__half", "half"):
+        return f"__float2half({value}.0f)"
+    if ctype in ("__nv_bfloat16", "nv_bfloat16"):
+        return f"__float2bfloat16({value}.0f)"
+    return f"static_cast<{ctype}>({value})"
+
+
+class _Names:
+    """Fresh names for the emitter's variables, clear of every name the program uses."""
+
+    def __init__(self, program: LoopProgram):
+        self.taken = names_read(program.body) | names_written(program.body) | \
+            {a.name for a in program.arrays} | {s.name for s in program.scalars} | {i.name for i in program.space}
+
+    def __call__(self, wanted: str) -> str:
+        name = wanted
+        while name in self.taken:
+            name += "_"
+        self.taken.add(name)
+        return name
+
+
+def _index_type(index: ParallelIndex, program: LoopProgram) -> str:
+    ctype = " ".join(w for w in index.ctype.split() if w != "const")
+    return program.types.get(ctype, ctype)
+
+
+def _replaced(body: list[Stmt], loads_to: dict[Load, Expr], stores_to: dict[tuple[str, Expr], str]) -> list[Stmt]:
+    """The statements with the given reads replaced by expressions and the given writes by assignments to a name."""
+
+    def expr(e: Expr) -> Expr:
+        if isinstance(e, Load) and e in loads_to:
+            return loads_to[e]
+        if isinstance(e, Load):
+            return e.model_copy(update={"index": expr(e.index)})
+        if isinstance(e, (Unary, Cast)):
+            return e.model_copy(update={"operand": expr(e.operand)})
+        if isinstance(e, Binary):
+            return e.model_copy(update={"left": expr(e.left), "right": expr(e.right)})
+        if isinstance(e, Call):
+            return e.model_copy(update={"args": [expr(a) for a in e.args]})
+        if isinstance(e, Select):
+            return Select(cond=expr(e.cond), then=expr(e.then), other=expr(e.other))
+        return e
+
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, Let):
+            out.append(stmt if stmt.value is None else stmt.model_copy(update={"value": expr(stmt.value)}))
+        elif isinstance(stmt, Assign):
+            out.append(stmt.model_copy(update={"value": expr(stmt.value)}))
+        elif isinstance(stmt, Store):
+            target = stores_to.get((stmt.array, stmt.index))
+            if target is not None:
+                out.append(Assign(name=target, op="=", value=expr(stmt.value)))
+            else:
+                out.append(stmt.model_copy(update={"index": expr(stmt.index), "value": expr(stmt.value)}))
+        elif isinstance(stmt, Atomic):
+            out.append(stmt.model_copy(update={"index": expr(stmt.index), "value": expr(stmt.value)}))
+        elif isinstance(stmt, For):
+            out.append(stmt.model_copy(update={"start": expr(stmt.start), "stop": expr(stmt.stop),
+                                               "body": _replaced(stmt.body, loads_to, stores_to)}))
+        elif isinstance(stmt, If):
+            out.append(If(cond=expr(stmt.cond), then=_replaced(stmt.then, loads_to, stores_to),
+                          other=_replaced(stmt.other, loads_to, stores_to)))
+    return out
+
+
+def _unconditional_loads(expr: Expr) -> list[Load]:
+    """Reads every evaluation of the expression performs (not those under ?:, && or ||'s right side)."""
+    if isinstance(expr, Select):
+        return _unconditional_loads(expr.cond)
+    if isinstance(expr, Binary) and expr.op in ("&&", "||"):
+        return _unconditional_loads(expr.left)
+    found = [expr] if isinstance(expr, Load) else []
+    for child in children(expr):
+        found += _unconditional_loads(child)
+    return found
+
+
+class _Kernel:
+    """One emission: the body's lines, the helpers it uses, the launch."""
+
+    def __init__(self, program: LoopProgram, shape: Shape, schedule: Schedule, base: Candidate):
+        self.program, self.shape, self.schedule, self.base = program, shape, schedule, base
+        self.names = _Names(program)
+        self.helpers: list[str] = []
+        self.lines: list[str] = []
+        self.grid: list[str] = []
+
+    def use(self, helper: str) -> None:
+        if helper not in self.helpers:
+            self.helpers.append(helper)
+
+    def extent(self, axis: int) -> str:
+        found = extent(self.program, axis, self.base.contract)
+        if found is None:
+            index = self.program.space[axis]
+            raise EmitError(f"the bound of '{index.name}' ({c_expr(index.upper)}) has no form in contract terms")
+        return found
+
+    def bounds(self, axis: int) -> tuple[str, str, str]:
+        """(type, "lower + " or "", upper) of a parallel index, as C: what a first index adds its offset to."""
+        index = self.program.space[axis]
+        lower = c_expr(index.lower)
+        return _index_type(index, self.program), "" if lower == "0" else f"{lower} + ", c_expr(index.upper)
+
+    def outer_loops(self, indent: str) -> tuple[list[str], str, list[str]]:
+        """Grid-stride loops over the indices outside the innermost two (blockIdx.z) and, for map-like schedules
+        whose y is a thread axis elsewhere, none; returns (opening lines, inner indent, closing lines)."""
+        opening, closing = [], []
+        space = self.program.space
+        if len(space) == 3:
+            ctype, lower, upper = self.bounds(0)
+            name = space[0].name
+            opening.append(f"{indent}for ({ctype} {name} = {lower}blockIdx.z; {name} < {upper}; "
+                           f"{name} += gridDim.z) {{")
+            closing.insert(0, f"{indent}}}")
+            indent += "    "
+            self.grid_z = f"min(max({self.extent(0)},1),{GRID_YZ_LIMIT})"
+        return opening, indent, closing
+
+    # -- map ------------------------------------------------------------------------------------------------------
+
+    def map(self) -> None:
+        s, program = self.schedule, self.program
+        inner = program.space[-1]
+        ctype, lower, upper = self.bounds(len(program.space) - 1)
+        bx, by = s.block
+        opening, indent, closing = self.outer_loops("    ")
+        self.lines += opening
+        if len(program.space) >= 2:
+            mid = program.space[-2]
+            mtype, mlower, mupper = self.bounds(len(program.space) - 2)
+            self.lines.append(f"{indent}for ({mtype} {mid.name} = {mlower}blockIdx.y * blockDim.y + threadIdx.y; "
+                              f"{mid.name} < {mupper}; {mid.name} += gridDim.y * blockDim.y) {{")
+            closing.insert(0, f"{indent}}}")
+            indent += "    "
+        if s.vector == 1:
+            self.scalar_points(inner, ctype, lower, upper, indent)
+        else:
+            self.vector_points(inner, ctype, lower, upper, indent)
+        self.lines += closing
+        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{bx * s.items})"]
+        if len(program.space) >= 2:
+            self.grid.append(f"min(cdiv(max({self.extent(len(program.space) - 2)},1),{by}),{GRID_YZ_LIMIT})")
+        if len(program.space) == 3:
+            self.grid.append(self.grid_z)
+
+    def scalar_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
+        items = self.schedule.items
+        body = c_statements(self.program.body, indent + "        " if items > 1 else indent + "    ")
+        if items == 1:
+            self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.x + threadIdx.x;",
+                           f"{indent}if ({inner.name} < {upper}) {{", *body, f"{indent}}}"]
+            return
+        first, item = self.names(f"{inner.name}_first"), self.names("item")
+        self.lines += [
+            f"{indent}const {ctype} {first} = {lower}blockIdx.x * (blockDim.x * {items}) + threadIdx.x;",
+            f"{indent}#pragma unroll",
+            f"{indent}for (int {item} = 0; {item} < {items}; ++{item}) {{",
+            f"{indent}    const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
+            f"{indent}    if ({inner.name} < {upper}) {{", *body, f"{indent}    }}", f"{indent}}}"]
+
+    def vector_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
+        s, program = self.schedule, self.program
+        width, groups = s.vector, s.items // s.vector
+        self.use("lanes")
+        group_first, group, lane = self.names(f"{inner.name}_group"), self.names("group"), self.names("lane")
+        at_group = {inner.name: Const(text=group_first)}
+        # Vector accesses: top-level unconditional reads and plain writes, unit-stride along the innermost index.
+        # An access's address is computed once per group, outside the per-point code: its index may read only
+        # parallel indices and scalars.
+        outside = {i.name for i in program.space} | {p.name for p in program.scalars}
+        reads: list[Load] = []
+        written = {stmt.array for stmt in walk(program.body) if isinstance(stmt, (Store, Atomic))}
+        for stmt in program.body:
+            if isinstance(stmt, (If, For)):
+                continue
+            exprs = [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
+                [stmt.index, stmt.value] if isinstance(stmt, Store) else []
+            for e in exprs:
+                for load in _unconditional_loads(e):
+                    if load not in reads and load.array not in written and unit_stride(load.index, inner.name) \
+                            and names_of(load.index) <= outside and self.vector_bytes(load.array) in (4, 8, 16):
+                        reads.append(load)
+        stores = [stmt for stmt in program.body if isinstance(stmt, Store) and stmt.op == "="
+                  and unit_stride(stmt.index, inner.name) and names_of(stmt.index) <= outside
+                  and self.vector_bytes(stmt.array) in (4, 8, 16)
+                  and sum(1 for other in walk(program.body) if isinstance(other, Store) and other.array == stmt.array)
+                  == 1 and not any(load.array == stmt.array for load in all_loads(program.body))]
+        load_names: dict[Load, Expr] = {}
+        setup, finish, aligned = [], [], []
+        for load in reads:
+            name = self.names(f"{load.array}_lanes")
+            element = program.element_type(load.array)
+            address = f"&{load.array}[{c_expr(load.index, _renamed(at_group))}]"
+            setup.append(f"{indent}        const optiml_lanes<{element}, {width}> {name} = "
+                         f"*reinterpret_cast<const optiml_lanes<{element}, {width}>*>({address});")
+            aligned.append(f"optiml_aligned({address}, {self.vector_bytes(load.array)})")
+            load_names[load] = Ref(name=f"{name}.v[{lane}]")
+        store_names: dict[tuple[str, Expr], str] = {}
+        for store in stores:
+            name = self.names(f"{store.array}_lanes")
+            element = program.element_type(store.array)
+            address = f"&{store.array}[{c_expr(store.index, _renamed(at_group))}]"
+            setup.append(f"{indent}        optiml_lanes<{element}, {width}> {name};")
+            finish.append(f"{indent}        *reinterpret_cast<optiml_lanes<{element}, {width}>*>({address}) = {name};")
+            aligned.append(f"optiml_aligned({address}, {self.vector_bytes(store.array)})")
+            store_names[(store.array, store.index)] = f"{name}.v[{lane}]"
+        vector_body = _replaced(program.body, load_names, store_names)
+        condition = " && ".join([f"{group_first} + {width} <= {upper}", *aligned])
+        self.lines += [
+            f"{indent}// {width} consecutive points per group, {groups} group{'s' if groups > 1 else ''} per thread; "
+            f"a block's groups are contiguous.",
+            f"{indent}const {ctype} {inner.name}_base = {lower}blockIdx.x * (blockDim.x * {s.items}) + "
+            f"threadIdx.x * {width};",
+            f"{indent}#pragma unroll",
+            f"{indent}for (int {group} = 0; {group} < {groups}; ++{group}) {{",
+            f"{indent}    const {ctype} {group_first} = {inner.name}_base + {group} * (blockDim.x * {width});",
+            f"{indent}    if ({condition}) {{",
+            *setup,
+            f"{indent}        #pragma unroll",
+            f"{indent}        for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+            f"{indent}            const {ctype} {inner.name} = {group_first} + {lane};",
+            *c_statements(vector_body, indent + "            "),
+            f"{indent}        }}",
+            *finish,
+            f"{indent}    }} else {{",
+            f"{indent}        for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+            f"{indent}            const {ctype} {inner.name} = {group_first} + {lane};",
+            f"{indent}            if ({inner.name} < {upper}) {{",
+            *c_statements(program.body, indent + "                "),
+            f"{indent}            }}",
+            f"{indent}        }}",
+            f"{indent}    }}",
+            f"{indent}}}",
+        ]
+        self.names.taken.add(f"{inner.name}_base")
+
+    def vector_bytes(self, array: str) -> int:
+        return element_bytes(self.program, array) * self.schedule.vector
+
+    # -- reduce ---------------------------------------------------------------------------------------------------
+
+    def reduce(self) -> None:
+        s, program = self.schedule, self.program
+        inner = program.space[-1]
+        ctype, lower, upper = self.bounds(len(program.space) - 1)
+        self.lane = self.names("lane")
+        opening, indent, closing = self.outer_loops("    ")
+        self.repeats = len(program.space) > 1
+        self.lines += opening
+        if len(program.space) >= 2:
+            mid = program.space[-2]
+            mtype, mlower, mupper = self.bounds(len(program.space) - 2)
+            self.lines.append(f"{indent}for ({mtype} {mid.name} = {mlower}blockIdx.y; {mid.name} < {mupper}; "
+                              f"{mid.name} += gridDim.y) {{")
+            closing.insert(0, f"{indent}}}")
+            indent += "    "
+        self.active: str | None = None
+        if s.lanes_axis == "x":
+            if s.lanes == 32:
+                self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.y + threadIdx.y;",
+                               f"{indent}if ({inner.name} >= {upper}) return;   // a whole warp leaves together"]
+                self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{s.block[1]})"]
+            else:
+                self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x;"]
+                self.grid = [f"max({self.extent(len(program.space) - 1)},1)"]
+            self.lines.append(f"{indent}const int {self.lane} = threadIdx.x;")
+        else:
+            raw, self.active = self.names(f"{inner.name}_point"), self.names("active")
+            self.lines += [
+                f"{indent}if ({upper} <= {c_expr(program.space[-1].lower)}) return;",
+                f"{indent}// Threads past the last point compute the last point again (so that they reach every "
+                f"barrier) and write nothing.",
+                f"{indent}const {ctype} {raw} = {lower}blockIdx.x * blockDim.x + threadIdx.x;",
+                f"{indent}const bool {self.active} = {raw} < {upper};",
+                f"{indent}const {ctype} {inner.name} = {self.active} ? {raw} : {upper} - 1;",
+                f"{indent}const int {self.lane} = threadIdx.y;"]
+            self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{s.block[0]})"]
+        self.point(program.body, indent, in_loop=False)
+        self.lines += closing
+        if len(program.space) >= 2:
+            self.grid.append(f"min(max({self.extent(len(program.space) - 2)},1),{GRID_YZ_LIMIT})")
+        if len(program.space) == 3:
+            self.grid.append(self.grid_z)
+
+    def point(self, body: list[Stmt], indent: str, in_loop: bool) -> None:
+        """The point's code shared by its lanes: top-level loops split across them, their reductions combined,
+        writes outside the loops done by lane 0."""
+        for stmt in body:
+            if isinstance(stmt, For) and not in_loop:
+                self.parallel_loop(stmt, indent)
+            elif isinstance(stmt, If) and not in_loop:
+                self.lines.append(f"{indent}if ({c_expr(stmt.cond)}) {{")
+                self.point(stmt.then, indent + "    ", in_loop)
+                if stmt.other:
+                    self.lines.append(f"{indent}}} else {{")
+                    self.point(stmt.other, indent + "    ", in_loop)
+                self.lines.append(f"{indent}}}")
+            elif isinstance(stmt, (Store, Atomic)):
+                who = f"{self.lane} == 0" + (f" && {self.active}" if self.active else "")
+                self.lines += [f"{indent}if ({who}) {{", *c_statements([stmt], indent + "    "), f"{indent}}}"]
+            else:
+                self.lines += c_statements([stmt], indent)
+
+    def parallel_loop(self, loop: For, indent: str) -> None:
+        s = self.schedule
+        reductions = [r for r in self.shape.reductions if _updates(loop, r)]
+        for reduction in reductions:
+            ctype = reduction_type(self.program, reduction)
+            start = identity(reduction.op, ctype)
+            if start is not None:
+                self.lines.append(f"{indent}if ({self.lane} != 0) {reduction.variable} = {start};")
+        step = c_expr(loop.step)
+        offset: Expr = Ref(name=self.lane) if step == "1" else Binary(op="*", left=Ref(name=self.lane), right=loop.step)
+        first = c_expr(offset if c_expr(loop.start) == "0" else Binary(op="+", left=loop.start, right=offset))
+        stride = f"{s.lanes}" if step == "1" else f"{s.lanes} * {c_expr(loop.step)}"
+        self.lines.append(f"{indent}for ({loop.ctype} {loop.var} = {first}; {loop.var} < {c_expr(loop.stop)}; "
+                          f"{loop.var} += {stride}) {{")
+        body = loop.body if self.active is None else _guard_writes(loop.body, self.active)
+        self.lines += c_statements(body, indent + "    ")
+        self.lines.append(f"{indent}}}")
+        for reduction in reductions:
+            self.combine(reduction, indent)
+
+    def combine(self, reduction: Reduction, indent: str) -> None:
+        s, var = self.schedule, reduction.variable
+        ctype = reduction_type(self.program, reduction)
+        partials = self.names(f"{var}_partials")
+        if s.lanes_axis == "x":
+            self.use(reduction.op)
+            self.lines.append(f"{indent}{var} = {_WARP_FUNCTION[reduction.op]}({var});")
+            if s.lanes == 32:
+                return
+            warps = s.lanes // 32
+            w = self.names("warp")
+            self.lines += [
+                f"{indent}__shared__ {ctype} {partials}[{warps}];",
+                f"{indent}if ({self.lane} % 32 == 0) {partials}[{self.lane} / 32] = {var};",
+                f"{indent}__syncthreads();",
+                f"{indent}{var} = {partials}[0];",
+                f"{indent}for (int {w} = 1; {w} < {warps}; ++{w}) {var} = "
+                f"{combined(reduction.op, var, f'{partials}[{w}]')};"]
+        else:
+            w = self.names("row")
+            points, lanes = s.block
+            self.lines += [
+                f"{indent}__shared__ {ctype} {partials}[{lanes}][{points}];",
+                f"{indent}{partials}[threadIdx.y][threadIdx.x] = {var};",
+                f"{indent}__syncthreads();",
+                f"{indent}if (threadIdx.y == 0) {{",
+                f"{indent}    for (int {w} = 1; {w} < {lanes}; ++{w}) {var} = "
+                f"{combined(reduction.op, var, f'{partials}[{w}][threadIdx.x]')};",
+                f"{indent}    {partials}[0][threadIdx.x] = {var};",
+                f"{indent}}}",
+                f"{indent}__syncthreads();",
+                f"{indent}{var} = {partials}[0][threadIdx.x];"]
+        if self.repeats:
+            self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
+
+    # -- stage ----------------------------------------------------------------------------------------------------
+
+    def stage(self) -> None:
+        s, program = self.schedule, self.program
+        tile = s.tile
+        q, p = program.space[-1], program.space[-2]
+        qtype, qlower, qupper = self.bounds(len(program.space) - 1)
+        ptype, plower, pupper = self.bounds(len(program.space) - 2)
+        opening, indent, closing = self.outer_loops("    ")
+        self.lines += opening
+        q_tile, p_tile, row = self.names(f"{q.name}_tile"), self.names(f"{p.name}_tile"), self.names("tile_row")
+        tiles: dict[Load, Expr] = {}
+        declarations = []
+        for load in self.shape.staged:
+            name = self.names(f"{load.array}_tile")
+            declarations.append(f"{indent}__shared__ {program.element_type(load.array)} {name}[{tile}][{tile + 1}];"
+                                f"   // padded: a column read hits 32 banks")
+            tiles[load] = Ref(name=f"{name}[threadIdx.x][{row}]")
+        self.lines += declarations
+        self.lines += [
+            f"{indent}const {qtype} {q_tile} = {qlower}blockIdx.x * {tile};",
+            f"{indent}for ({ptype} {p_tile} = {plower}blockIdx.y * {tile}; {p_tile} < {pupper}; "
+            f"{p_tile} += gridDim.y * {tile}) {{"]
+        inner = indent + "    "
+        self.lines.append(f"{inner}// Staged reads: neighbouring threads read neighbouring {p.name} (their unit stride).")
+        self.lines.append(f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += blockDim.y) {{")
+        self.lines += [f"{inner}    const {ptype} {p.name} = {p_tile} + threadIdx.x;",
+                       f"{inner}    const {qtype} {q.name} = {q_tile} + {row};",
+                       f"{inner}    if ({p.name} < {pupper} && {q.name} < {qupper}) {{"]
+        for load, ref in tiles.items():
+            name = ref.name.split("[")[0]
+            self.lines.append(f"{inner}        {name}[{row}][threadIdx.x] = {c_expr(load)};")
+        self.lines += [f"{inner}    }}", f"{inner}}}", f"{inner}__syncthreads();"]
+        self.lines += [f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += blockDim.y) {{",
+                       f"{inner}    const {ptype} {p.name} = {p_tile} + {row};",
+                       f"{inner}    const {qtype} {q.name} = {q_tile} + threadIdx.x;",
+                       f"{inner}    if ({p.name} < {pupper} && {q.name} < {qupper}) {{",
+                       *c_statements(_replaced(program.body, tiles, {}), inner + "        "),
+                       f"{inner}    }}", f"{inner}}}",
+                       f"{inner}__syncthreads();   // the tile is loaded again for the next rows"]
+        self.lines.append(f"{indent}}}")
+        self.lines += closing
+        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{tile})",
+                     f"min(cdiv(max({self.extent(len(program.space) - 2)},1),{tile}),{GRID_YZ_LIMIT})"]
+        if len(program.space) == 3:
+            self.grid.append(self.grid_z)
+
+    # -- the candidate --------------------------------------------------------------------------------------------
+
+    def candidate(self) -> Candidate:
+        getattr(self, self.schedule.family)()
+        view = KernelView.of(self.base)
+        helpers = "".join(_HELPERS[name] + "\n" for name in self.helpers)
+        comment = (f"// OptiML schedule of the loop-nest program: {self.schedule.describe()}.\n")
+        body = "{\n" + "\n".join(self.lines) + "\n}"
+        replacements = [(view.body.start_byte, view.body.end_byte, body),
+                        launch_bounds_replacement(view, self.schedule.threads()),
+                        (_top_of(view.node), _top_of(view.node), helpers + comment)]
+        text = view.replaced(replacements)
+        bx, by = self.schedule.block
+        block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
+        launch = LaunchRule(grid=self.grid, block=block, smem="0")
+        return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
+
+
+def names_of(expr: Expr) -> set[str]:
+    names = {expr.name} if isinstance(expr, Ref) else set()
+    for child in children(expr):
+        names |= names_of(child)
+    return names
+
+
+def _renamed(values: dict[str, Expr]) -> dict[str, str]:
+    return {name: c_expr(value) for name, value in values.items()}
+
+
+def _updates(loop: For, reduction: Reduction) -> bool:
+    return any(isinstance(s, Assign) and s.name == reduction.variable for s in walk(loop.body))
+
+
+def _guard_writes(body: list[Stmt], active: str) -> list[Stmt]:
+    """Writes under `if (active)`: a lane computing a clamped point again must not write it."""
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, (Store, Atomic)):
+            out.append(If(cond=Ref(name=active), then=[stmt]))
+        elif isinstance(stmt, For):
+            out.append(stmt.model_copy(update={"body": _guard_writes(stmt.body, active)}))
+        elif isinstance(stmt, If):
+            out.append(If(cond=stmt.cond, then=_guard_writes(stmt.then, active),
+                          other=_guard_writes(stmt.other, active)))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _top_of(node: Node) -> int:
+    """Where text may be inserted above the kernel: before its template header and any `extern "C"`."""
+    while node.parent is not None and node.parent.type in ("template_declaration", "linkage_specification",
+                                                           "declaration_list"):
+        node = node.parent
+    return node.start_byte
+
+
+def emit(program: LoopProgram, shape: Shape, schedule: Schedule, base: Candidate) -> Candidate:
+    """The schedule's kernel and launch rule, as a candidate made from `base` (the original kernel)."""
+    if schedule.family not in shape.families:
+        raise EmitError(f"the program has no {schedule.family} schedule")
+    return _Kernel(program, shape, schedule, base).candidate()

@@ -1,0 +1,792 @@
+"""CUDA kernel + contract -> LoopProgram (IR.md), or a located reason why not.
+
+The kernel's thread indices (`blockIdx.d * blockDim.d + threadIdx.d` in any order and spelling, under casts, or a
+grid-stride loop over one) become the parallel space; its guards (`if (i < n) {...}`, `if (i >= n) return;`,
+`x > 0 && x < w - 1`, conjunctions) become the space's bounds; everything else becomes per-point code. Pointer
+aliases (`const float* row = x + r * cols`) fold into the indices of the reads and writes through them; small
+`__device__` helpers whose body is declarations and one `return` are inlined; object-like `#define` constants are
+substituted. What the program cannot say is refused at its line: shared memory, barriers, warp intrinsics, `while`,
+`break`, thread indices used as values, local arrays, writes through anything but an array parameter.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from optiml_engine.ir.program import (
+    ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
+    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary)
+from optiml_engine.model import Candidate, Location
+from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, global_index_dim, unparenthesized
+from optiml_engine.source.contract import resolve
+
+_LINE_DIRECTIVE = re.compile(r'^\s*#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
+_ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor"}
+_NOT_LIFTABLE_CALLS = {
+    "__syncthreads": "a barrier", "__syncwarp": "a warp barrier", "__threadfence": "a memory fence",
+    "atomicExch": "an atomic exchange", "atomicCAS": "a compare-and-swap", "atomicInc": "an atomic increment",
+    "atomicDec": "an atomic decrement", "printf": "printf", "malloc": "device malloc", "free": "device free",
+    "__ballot_sync": "a warp vote", "__any_sync": "a warp vote", "__all_sync": "a warp vote",
+    "__activemask": "a warp mask",
+}
+_BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+_COMPARISONS = {"<", "<=", ">", ">="}
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+class _Refused(Exception):
+    def __init__(self, node: Node | None, reason: str):
+        super().__init__(reason)
+        self.node, self.reason = node, reason
+
+
+def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
+    """The kernel's loop-nest program, or why it has none (located in the user's file)."""
+    view = KernelView.of(candidate)
+    lifter = _Lifter(view, candidate)
+    try:
+        return lifter.program()
+    except _Refused as refused:
+        return NotLiftable(location=lifter.location(refused.node), reason=refused.reason)
+
+
+def one(x: int | str) -> Const:
+    return Const(text=str(x))
+
+
+def plus(left: Expr, right: Expr) -> Expr:
+    if isinstance(right, Const) and right.text == "0":
+        return left
+    if isinstance(left, Const) and left.text == "0":
+        return right
+    return Binary(op="+", left=left, right=right)
+
+
+def mentions(expr: Expr, names: set[str]) -> bool:
+    """Whether the expression reads any of the names (as a Ref)."""
+    if isinstance(expr, Ref):
+        return expr.name in names
+    return any(mentions(child, names) for child in children(expr))
+
+
+def children(expr: Expr) -> list[Expr]:
+    if isinstance(expr, Load):
+        return [expr.index]
+    if isinstance(expr, (Unary, Cast)):
+        return [expr.operand]
+    if isinstance(expr, Binary):
+        return [expr.left, expr.right]
+    if isinstance(expr, Call):
+        return list(expr.args)
+    if isinstance(expr, Select):
+        return [expr.cond, expr.then, expr.other]
+    return []
+
+
+def substitute(expr: Expr, values: dict[str, Expr]) -> Expr:
+    if isinstance(expr, Ref):
+        return values.get(expr.name, expr)
+    if isinstance(expr, Load):
+        return expr.model_copy(update={"index": substitute(expr.index, values)})
+    if isinstance(expr, (Unary, Cast)):
+        return expr.model_copy(update={"operand": substitute(expr.operand, values)})
+    if isinstance(expr, Binary):
+        return expr.model_copy(update={"left": substitute(expr.left, values), "right": substitute(expr.right, values)})
+    if isinstance(expr, Call):
+        return expr.model_copy(update={"args": [substitute(a, values) for a in expr.args]})
+    if isinstance(expr, Select):
+        return Select(cond=substitute(expr.cond, values), then=substitute(expr.then, values),
+                      other=substitute(expr.other, values))
+    return expr
+
+
+def negated(cond: Expr) -> Expr:
+    if isinstance(cond, Binary) and cond.op in _NEGATED:
+        return cond.model_copy(update={"op": _NEGATED[cond.op]})
+    if isinstance(cond, Unary) and cond.op == "!":
+        return cond.operand
+    return Unary(op="!", operand=cond)
+
+
+def conjunction(terms: list[Expr]) -> Expr | None:
+    result = None
+    for term in terms:
+        result = term if result is None else Binary(op="&&", left=result, right=term)
+    return result
+
+
+class _Index:
+    def __init__(self, name: str, ctype: str, dim: str, node: Node, grid_stride: bool = False):
+        self.name, self.ctype, self.dim, self.node, self.grid_stride = name, ctype, dim, node, grid_stride
+        self.lower: Expr = one(0)
+        self.upper: Expr | None = None
+
+
+class _Lifter:
+    def __init__(self, view: KernelView, candidate: Candidate):
+        self.view = view
+        self.candidate = candidate
+        self.unit_lines = candidate.unit.text.split("\n")
+        params = view.kernel.params
+        self.arrays = {p.name: ArrayParam(name=p.name, ctype=p.base_type, const=p.is_const) for p in params
+                       if p.is_pointer}
+        self.scalars = {p.name: ScalarParam(name=p.name, ctype=p.base_type) for p in params if not p.is_pointer}
+        self.indices: dict[str, _Index] = {}
+        self.aliases: dict[str, tuple[str, Expr]] = {}       # pointer local -> (array, offset)
+        self.names: set[str] = set(self.scalars)              # names an expression may read
+        self.uniform: dict[str, Expr] = {}                    # locals before the guard that read no index
+        self.per_point: set[str] = set()                      # locals before the guard that read one
+        self.macros, self.helpers = self._file_scope()
+
+    # -- locations ------------------------------------------------------------------------------------------------
+
+    def location(self, node: Node | None) -> Location:
+        """The user's file and line of a node of the unit, through the unit's #line directives."""
+        if node is None:
+            node = self.view.node
+        row, column = node.start_point.row, node.start_point.column
+        file, line = self.candidate.unit.path, 1
+        for text_line in self.unit_lines[:row]:
+            if directive := _LINE_DIRECTIVE.match(text_line):
+                file, line = directive.group(2), int(directive.group(1))
+            else:
+                line += 1
+        return Location(file=file, line=line, column=column + 1)
+
+    def text(self, node: Node) -> str:
+        return self.view.text(node)
+
+    # -- file scope: #define constants and __device__ helpers ------------------------------------------------------
+
+    def _file_scope(self) -> tuple[dict[str, Node], dict[str, Node]]:
+        macros: dict[str, Node] = {}
+        helpers: dict[str, Node] = {}
+        for node in self.view.descendants(self.view.document.tree.root_node, "preproc_def", "function_definition"):
+            if node.type == "preproc_def":
+                value = node.child_by_field_name("value")
+                if value is not None:
+                    macros[self.text(node.child_by_field_name("name"))] = node
+            elif node != self.view.node:
+                declarator = node.child_by_field_name("declarator")
+                while declarator is not None and declarator.type != "function_declarator":
+                    declarator = declarator.child_by_field_name("declarator")
+                if declarator is not None:
+                    helpers[self.text(declarator.child_by_field_name("declarator"))] = node
+        return macros, helpers
+
+    def macro(self, name: str, node: Node) -> Expr:
+        text = self.text(self.macros[name].child_by_field_name("value")).strip()
+        if re.fullmatch(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*", text):
+            return Const(text=f"({text})" if text[0] in "+-" else text)
+        raise _Refused(node, f"'{name}' is a #define whose value ({text}) is not a number")
+
+    # -- the program ----------------------------------------------------------------------------------------------
+
+    def program(self) -> LoopProgram:
+        body = self.kernel_body(list(self.view.body.named_children))
+        space = sorted(self.indices.values(), key=lambda index: "zyx".index(index.dim))
+        if not space:
+            raise _Refused(self.view.node, "no thread index (blockIdx.d * blockDim.d + threadIdx.d) defines a "
+                                           "parallel index")
+        for index in space:
+            if index.upper is None:
+                raise _Refused(index.node, f"no guard bounds the index '{index.name}' (expected `if "
+                                               f"({index.name} < n)` or `if ({index.name} >= n) return;`)")
+        program = LoopProgram(
+            kernel=self.view.kernel.name,
+            arrays=list(self.arrays.values()), scalars=list(self.scalars.values()),
+            space=[ParallelIndex(name=i.name, ctype=i.ctype, dim=i.dim, lower=i.lower, upper=i.upper) for i in space],
+            body=body, types=dict(self.candidate.contract.template), location=self.location(self.view.node))
+        self.check_launch_covers(program, space)
+        return program
+
+    def check_launch_covers(self, program: LoopProgram, space: list[_Index]) -> None:
+        """An exact launch (not a grid-stride loop) must reach every point of the space at every contract size:
+        otherwise the original computes less than its program says."""
+        from optiml_engine.ir.interpret import scalar_values, evaluate_scalar
+        contract = self.candidate.contract
+        for binding in [contract.sizes, *contract.checks]:
+            resolved = resolve(contract, binding)
+            values = scalar_values(program, resolved)
+            for index in space:
+                if index.grid_stride:
+                    continue
+                axis = "xyz".index(index.dim)
+                threads = resolved.grid[axis] * resolved.block[axis]
+                upper = evaluate_scalar(program, index.upper, values)
+                if upper > threads:
+                    raise _Refused(self.view.node, f"the launch runs {threads} threads along {index.dim} at "
+                                   f"{binding}, fewer than the guard's bound on '{index.name}' ({upper})")
+
+    def kernel_body(self, nodes: list[Node]) -> list[Stmt]:
+        """The kernel's top level: index definitions and guards are taken out; what follows them is per point.
+        Declarations before the guard stay in the per-point code; those that read no index are also uniform
+        values a guard's bound may use (`int out_rows = (rows + 1) / 2; ... if (r < out_rows)`)."""
+        prelude: list[Stmt] = []
+        for position, node in enumerate(nodes):
+            if node.type == "comment" or (node.type == "expression_statement" and not node.named_children):
+                continue
+            if node.type == "declaration" and self.index_declaration(node):
+                continue
+            if node.type == "declaration" and not self.declares_pointer(node):
+                for let in self.declaration(node):
+                    prelude.append(let)
+                    if let.value is not None and not mentions(let.value, set(self.indices) | self.per_point):
+                        self.uniform[let.name] = substitute(let.value, self.uniform)
+                    else:
+                        self.per_point.add(let.name)
+                continue
+            if node.type == "if_statement" and self.indices:
+                guarded = self.guard(node, nodes[position + 1:])
+                if guarded is not None:
+                    return prelude + guarded
+            if node.type == "for_statement" and self.grid_stride(node):
+                rest = [n for n in nodes[position + 1:] if n.type != "comment"]
+                if rest:
+                    raise _Refused(rest[0], "statements after a grid-stride loop run once per thread")
+                body = node.child_by_field_name("body")
+                return prelude + self.block(list(body.named_children) if body.type == "compound_statement"
+                                            else [body])
+            return prelude + self.block(nodes[position:])
+        return prelude
+
+    def declares_pointer(self, node: Node) -> bool:
+        return any(d.type == "pointer_declarator" or (d.type == "init_declarator" and
+                   d.child_by_field_name("declarator").type == "pointer_declarator") for d in node.named_children)
+
+    def index_declaration(self, node: Node) -> bool:
+        """`int i = blockIdx.x * blockDim.x + threadIdx.x;` (any spelling): registers a parallel index."""
+        declarators = [d for d in node.named_children if d.type == "init_declarator"]
+        if len(declarators) != 1:
+            return False
+        value = declarators[0].child_by_field_name("value")
+        dim = global_index_dim(value) if value is not None else None
+        if dim is None:
+            return False
+        name = self.text(declarators[0].child_by_field_name("declarator"))
+        if any(index.dim == dim for index in self.indices.values()):
+            raise _Refused(node, f"a second index along {dim} ('{name}')")
+        self.indices[name] = _Index(name, self.type_text(node), dim, node)
+        self.names.add(name)
+        return True
+
+    def grid_stride(self, node: Node) -> bool:
+        """`for (int i = <global index>; i < n; i += blockDim.x * gridDim.x)`: the parallel index i over [0, n)."""
+        init = node.child_by_field_name("initializer")
+        if init is None or init.type != "declaration":
+            return False
+        declarators = [d for d in init.named_children if d.type == "init_declarator"]
+        if len(declarators) != 1 or (value := declarators[0].child_by_field_name("value")) is None:
+            return False
+        dim = global_index_dim(value)
+        if dim is None:
+            return False
+        name = self.text(declarators[0].child_by_field_name("declarator"))
+        update = node.child_by_field_name("update")
+        stride = self.increment(update, name) if update is not None else None
+        if stride is None or not self.whole_grid(stride, dim):
+            raise _Refused(node, f"a loop from the thread index whose step is not blockDim.{dim} * gridDim.{dim}")
+        self.indices[name] = index = _Index(name, self.type_text(init), dim, node, grid_stride=True)
+        self.names.add(name)
+        condition = node.child_by_field_name("condition")
+        bound = self.bound(condition) if condition is not None else None
+        if bound is None or bound[0] != name or bound[1] != "upper":
+            raise _Refused(condition or node, f"a grid-stride loop without a bound `{name} < n`")
+        index.upper = bound[2]
+        return True
+
+    def whole_grid(self, stride: Node, dim: str) -> bool:
+        stride = bare(stride)
+        if stride.type != "binary_expression" or stride.child_by_field_name("operator").type != "*":
+            return False
+        a, b = stride.child_by_field_name("left"), stride.child_by_field_name("right")
+        return any(builtin_dim(p, "blockDim") == dim == builtin_dim(q, "gridDim") for p, q in ((a, b), (b, a)))
+
+    def increment(self, update: Node, name: str) -> Node | str | None:
+        """The step of `name++`, `++name`, `name += s`, `name = name + s`: "1" or the step's node."""
+        update = unparenthesized(update)
+        if update.type == "update_expression" and self.text(update.child_by_field_name("argument")) == name \
+                and "++" in self.text(update):
+            return "1"
+        if update.type == "assignment_expression" and self.text(update.child_by_field_name("left")) == name:
+            op, right = update.child_by_field_name("operator").type, update.child_by_field_name("right")
+            if op == "+=":
+                return right
+            if op == "=":
+                right = unparenthesized(right)
+                if right.type == "binary_expression" and right.child_by_field_name("operator").type == "+":
+                    if self.text(right.child_by_field_name("left")) == name:
+                        return right.child_by_field_name("right")
+                    if self.text(right.child_by_field_name("right")) == name:
+                        return right.child_by_field_name("left")
+        return None
+
+    # -- guards ---------------------------------------------------------------------------------------------------
+
+    def guard(self, node: Node, rest: list[Node]) -> list[Stmt] | None:
+        """`if (i >= n || ...) return;` followed by the rest, or `if (i < n && ...) {...}` as the last statement:
+        the bounds on parallel indices go to the space; other terms stay as an `if` around the per-point code.
+        None when the condition bounds no parallel index."""
+        condition = node.child_by_field_name("condition")
+        consequence = node.child_by_field_name("consequence")
+        alternative = node.child_by_field_name("alternative")
+        returns = self.is_return(consequence)
+        operator = "||" if returns else "&&"
+        terms = self.terms(condition.named_children[0] if condition.type == "condition_clause" else condition,
+                           operator)
+        bounds = [(term, self.bound(term, negate=returns)) for term in terms]
+        if not any(b is not None for _, b in bounds):
+            return None
+        if alternative is not None:
+            raise _Refused(node, "a guard with an else branch")
+        if not returns and any(n.type != "comment" for n in rest):
+            return None   # an `if` bounding an index in the middle of the code: per-point code, not a guard
+        others = []
+        for term, found in bounds:
+            if found is None:
+                others.append(self.expr(term))
+                continue
+            name, side, value = found
+            index = self.indices[name]
+            if side == "upper":
+                if index.upper is not None:
+                    others.append(self.expr(term))
+                    continue
+                index.upper = value
+            else:
+                index.lower = value
+        if returns:
+            body = self.kernel_body(rest)
+            return [If(cond=negated(conjunction(others) if len(others) == 1 else
+                                    _disjunction(others)), then=body)] if others else body
+        inner = list(consequence.named_children) if consequence.type == "compound_statement" else [consequence]
+        body = self.kernel_body(inner)
+        return [If(cond=conjunction(others), then=body)] if others else body
+
+    def terms(self, node: Node, operator: str) -> list[Node]:
+        node = unparenthesized(node)
+        if node.type == "binary_expression" and node.child_by_field_name("operator").type == operator:
+            return self.terms(node.child_by_field_name("left"), operator) + \
+                self.terms(node.child_by_field_name("right"), operator)
+        return [node]
+
+    def bound(self, term: Node, negate: bool = False) -> tuple[str, str, Expr] | None:
+        """(index, "upper" | "lower", value) of `i < E`, `E > i`, `i >= L`... (as the points that run see it: a
+        return guard's condition is negated); None when the term is no bound of a parallel index."""
+        term = unparenthesized(term)
+        if term.type != "binary_expression" or term.child_by_field_name("operator").type not in _COMPARISONS:
+            return None
+        op = term.child_by_field_name("operator").type
+        left, right = bare(term.child_by_field_name("left")), bare(term.child_by_field_name("right"))
+        if self.text(right) in self.indices and self.text(left) not in self.indices:
+            left, right, op = right, left, _MIRRORED[op]
+        name = self.text(left)
+        if left.type != "identifier" or name not in self.indices:
+            return None
+        value = self.expr(term.child_by_field_name("right") if left == bare(term.child_by_field_name("left"))
+                          else term.child_by_field_name("left"))
+        if mentions(value, set(self.indices) | self.per_point):
+            return None
+        value = substitute(value, self.uniform)
+        if negate:
+            op = _NEGATED[op]
+        if op == "<":
+            return name, "upper", value
+        if op == "<=":
+            return name, "upper", Binary(op="+", left=value, right=one(1))
+        if op == ">=":
+            return name, "lower", value
+        return name, "lower", Binary(op="+", left=value, right=one(1))
+
+    def is_return(self, node: Node) -> bool:
+        if node.type == "compound_statement":
+            inner = [n for n in node.named_children if n.type != "comment"]
+            return len(inner) == 1 and self.is_return(inner[0])
+        if node.type == "return_statement":
+            if node.named_children:
+                raise _Refused(node, "a kernel returning a value")
+            return True
+        return False
+
+    def is_continue(self, node: Node) -> bool:
+        if node.type == "compound_statement":
+            inner = [n for n in node.named_children if n.type != "comment"]
+            return len(inner) == 1 and self.is_continue(inner[0])
+        return node.type == "continue_statement"
+
+    # -- statements -----------------------------------------------------------------------------------------------
+
+    def block(self, nodes: list[Node], in_loop: bool = False) -> list[Stmt]:
+        out: list[Stmt] = []
+        for position, node in enumerate(nodes):
+            kind = node.type
+            if kind == "comment" or (kind == "expression_statement" and not node.named_children):
+                continue
+            if kind in ("preproc_call", "preproc_if", "preproc_ifdef"):
+                if self.text(node).split()[:2] == ["#pragma", "unroll"]:
+                    continue
+                raise _Refused(node, "a preprocessor directive inside the kernel")
+            if kind == "if_statement" and node.child_by_field_name("alternative") is None:
+                consequence = node.child_by_field_name("consequence")
+                early = self.is_return(consequence) or (in_loop and self.is_continue(consequence))
+                if early:
+                    if self.is_return(consequence) and in_loop:
+                        raise _Refused(node, "a return inside a loop (the loop's trip count depends on data)")
+                    rest = self.block(nodes[position + 1:], in_loop)
+                    if rest:
+                        out.append(If(cond=negated(self.condition(node)), then=rest))
+                    return out
+            if kind == "return_statement":
+                if node.named_children:
+                    raise _Refused(node, "a kernel returning a value")
+                if any(n.type != "comment" for n in nodes[position + 1:]):
+                    raise _Refused(node, "code after a return")
+                return out
+            out += self.statement(node, in_loop)
+        return out
+
+    def condition(self, node: Node) -> Expr:
+        condition = node.child_by_field_name("condition")
+        return self.expr(condition.named_children[0] if condition.type == "condition_clause" else condition)
+
+    def statement(self, node: Node, in_loop: bool) -> list[Stmt]:
+        kind = node.type
+        if kind == "compound_statement":
+            return self.block(list(node.named_children), in_loop)
+        if kind == "declaration":
+            return self.declaration(node)
+        if kind == "expression_statement":
+            return self.expression_statement(node.named_children[0])
+        if kind == "if_statement":
+            then = self.statement(node.child_by_field_name("consequence"), in_loop)
+            alternative = node.child_by_field_name("alternative")
+            other = []
+            if alternative is not None:
+                other_node = alternative.named_children[0] if alternative.type == "else_clause" else alternative
+                other = self.statement(other_node, in_loop)
+            return [If(cond=self.condition(node), then=then, other=other)]
+        if kind == "for_statement":
+            return [self.loop(node)]
+        if kind in ("while_statement", "do_statement"):
+            raise _Refused(node, "a while loop (its trip count is not a bound over sizes)")
+        if kind == "break_statement":
+            raise _Refused(node, "a break (the loop's trip count depends on data)")
+        if kind == "continue_statement":
+            raise _Refused(node, "a continue that is not the whole branch of an if")
+        if kind == "return_statement":
+            raise _Refused(node, "a return inside a branch")
+        raise _Refused(node, f"a statement the program cannot express ({kind})")
+
+    def type_text(self, declaration: Node) -> str:
+        words = [self.text(child) for child in declaration.children
+                 if child.type in ("type_qualifier", "primitive_type", "sized_type_specifier", "type_identifier",
+                                   "qualified_identifier", "template_type")]
+        return " ".join(words)
+
+    def declaration(self, node: Node) -> list[Stmt]:
+        if any(child.type == "storage_class_specifier" for child in node.children) or "__shared__" in \
+                self.text(node).split("=")[0]:
+            raise _Refused(node, "a static or __shared__ variable (shared memory)")
+        ctype = self.type_text(node)
+        out: list[Stmt] = []
+        for declarator in node.named_children:
+            if declarator.type not in ("init_declarator", "identifier", "pointer_declarator", "array_declarator"):
+                continue
+            target = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" \
+                else declarator
+            value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+            if target.type == "array_declarator":
+                raise _Refused(declarator, "a local array")
+            if target.type == "pointer_declarator":
+                self.alias(declarator, self.text(target.child_by_field_name("declarator")), value)
+                continue
+            name = self.text(target)
+            if value is not None and self.uses_builtins(value):
+                raise _Refused(value, f"'{name}' is defined from thread or block indices in a way the program "
+                                      f"cannot express (expected blockIdx.d * blockDim.d + threadIdx.d)")
+            if name in self.indices or name in self.aliases:
+                raise _Refused(declarator, f"'{name}' shadows a parallel index or pointer")
+            if value is not None and value.type == "initializer_list":
+                raise _Refused(value, "an initializer list")
+            lifted = self.expr(value) if value is not None else None
+            self.names.add(name)
+            out.append(Let(name=name, ctype=ctype, value=lifted))
+        return out
+
+    def alias(self, node: Node, name: str, value: Node | None) -> None:
+        """`const float* row = x + r * cols;`: later reads and writes of row[i] are x[r * cols + i]."""
+        if value is None:
+            raise _Refused(node, f"a pointer '{name}' declared without a value")
+        array, offset = self.pointer(value)
+        self.aliases[name] = (array, offset)
+
+    def pointer(self, node: Node) -> tuple[str, Expr]:
+        """(array parameter, element offset) of a pointer expression: p, p + e, e + p, p - e, &p[e], an alias."""
+        node = bare(node)
+        text = self.text(node)
+        if node.type == "identifier":
+            if text in self.arrays:
+                return text, one(0)
+            if text in self.aliases:
+                return self.aliases[text]
+        if node.type == "binary_expression" and node.child_by_field_name("operator").type in ("+", "-"):
+            op = node.child_by_field_name("operator").type
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            for base, offset, sign in ((left, right, op), (right, left, "+")):
+                if self.is_pointer(base):
+                    array, start = self.pointer(base)
+                    step = self.expr(offset)
+                    return array, (plus(start, step) if sign == "+" else Binary(op="-", left=start, right=step))
+        if node.type == "pointer_expression" and node.child_by_field_name("operator").type == "&":
+            target = bare(node.child_by_field_name("argument"))
+            if target.type == "subscript_expression":
+                return self.subscript(target)
+        raise _Refused(node, f"a pointer the program cannot follow ({text}): expected an array parameter plus an "
+                             f"offset")
+
+    def is_pointer(self, node: Node) -> bool:
+        node = bare(node)
+        if node.type == "identifier":
+            return self.text(node) in self.arrays or self.text(node) in self.aliases
+        if node.type == "binary_expression" and node.child_by_field_name("operator").type in ("+", "-"):
+            return self.is_pointer(node.child_by_field_name("left")) or \
+                self.is_pointer(node.child_by_field_name("right"))
+        return False
+
+    def subscript(self, node: Node) -> tuple[str, Expr]:
+        base = node.child_by_field_name("argument")
+        indices = node.child_by_field_name("indices")
+        index_nodes = indices.named_children if indices is not None else [node.child_by_field_name("index")]
+        if not self.is_pointer(base):
+            raise _Refused(node, f"a subscript of '{self.text(base)}', which is not an array parameter")
+        array, offset = self.pointer(base)
+        return array, plus(offset, self.expr(index_nodes[0]))
+
+    def expression_statement(self, node: Node) -> list[Stmt]:
+        node = unparenthesized(node)
+        if node.type == "assignment_expression":
+            left, op = bare(node.child_by_field_name("left")), node.child_by_field_name("operator").type
+            value = self.expr(node.child_by_field_name("right"))
+            if left.type == "identifier":
+                name = self.text(left)
+                if name in self.indices:
+                    raise _Refused(node, f"an assignment to the parallel index '{name}'")
+                if name in self.aliases or name in self.arrays:
+                    raise _Refused(node, f"an assignment to the pointer '{name}'")
+                if name not in self.names or name in self.scalars:
+                    raise _Refused(node, f"an assignment to '{name}', which is not a local variable")
+                return [Assign(name=name, op=op, value=value)]
+            if left.type == "subscript_expression":
+                array, index = self.subscript(left)
+                return [Store(array=array, index=index, op=op, value=value)]
+            if left.type == "pointer_expression" and left.child_by_field_name("operator").type == "*":
+                array, index = self.pointer(left.child_by_field_name("argument"))
+                return [Store(array=array, index=index, op=op, value=value)]
+            raise _Refused(node, f"an assignment to {self.text(left)}")
+        if node.type == "update_expression":
+            target = bare(node.child_by_field_name("argument"))
+            op = "+=" if "++" in self.text(node) else "-="
+            if target.type == "identifier" and self.text(target) in self.names and \
+                    self.text(target) not in self.indices and self.text(target) not in self.scalars:
+                return [Assign(name=self.text(target), op=op, value=one(1))]
+            if target.type == "subscript_expression":
+                array, index = self.subscript(target)
+                return [Store(array=array, index=index, op=op, value=one(1))]
+            raise _Refused(node, f"an increment of {self.text(target)}")
+        if node.type == "call_expression":
+            function = self.text(node.child_by_field_name("function"))
+            args = node.child_by_field_name("arguments").named_children
+            if function in _ATOMICS and len(args) == 2:
+                array, index = self.pointer(args[0])
+                return [Atomic(function=function, array=array, index=index, value=self.expr(args[1]))]
+            self.expr(node)   # refuses what it cannot lift
+            raise _Refused(node, f"a call to {function} whose result is unused")
+        raise _Refused(node, f"an expression statement the program cannot express ({node.type})")
+
+    def loop(self, node: Node) -> For:
+        init, condition = node.child_by_field_name("initializer"), node.child_by_field_name("condition")
+        update, body = node.child_by_field_name("update"), node.child_by_field_name("body")
+        if init is None or condition is None or update is None:
+            raise _Refused(node, "a for loop without an initializer, a condition or an update")
+        if init.type == "declaration":
+            declarators = [d for d in init.named_children if d.type == "init_declarator"]
+            if len(declarators) != 1:
+                raise _Refused(init, "a loop declaring several variables")
+            var = self.text(declarators[0].child_by_field_name("declarator"))
+            start_node = declarators[0].child_by_field_name("value")
+            ctype = self.type_text(init)
+        else:
+            raise _Refused(init, "a loop whose variable is declared outside it")
+        if self.uses_builtins(start_node) or self.uses_builtins(condition) or self.uses_builtins(update):
+            raise _Refused(node, "a loop over thread indices (a strided or block-cooperative loop) inside a "
+                                 "thread's code")
+        start = self.expr(start_node)
+        step_node = self.increment(update, var)
+        if step_node is None:
+            raise _Refused(update, f"a loop update other than {var}++ or {var} += step")
+        self.names.add(var)
+        step = one(1) if step_node == "1" else self.expr(step_node)
+        if not (isinstance(step, (Const, Ref)) and not (isinstance(step, Ref) and step.name == var)):
+            raise _Refused(update, "a loop step that is not a constant or a parameter")
+        cond = unparenthesized(condition)
+        op = cond.child_by_field_name("operator").type if cond.type == "binary_expression" else None
+        if op not in ("<", "<=", ">", ">="):
+            raise _Refused(condition, f"a loop condition other than {var} < bound")
+        left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+        if self.text(bare(right)) == var:
+            left, right, op = right, left, _MIRRORED[op]
+        if self.text(bare(left)) != var or op in (">", ">="):
+            raise _Refused(condition, f"a loop condition other than {var} < bound or {var} <= bound")
+        stop = self.expr(right)
+        if mentions(stop, {var}):
+            raise _Refused(condition, "a loop bound that changes inside the loop")
+        if op == "<=":
+            stop = Binary(op="+", left=stop, right=one(1))
+        inner = list(body.named_children) if body.type == "compound_statement" else [body]
+        lifted = self.block(inner, in_loop=True)
+        if self.assigns(lifted, var):
+            raise _Refused(body, f"an assignment to the loop variable '{var}' inside the loop")
+        return For(var=var, ctype=ctype, start=start, stop=stop, step=step, body=lifted)
+
+    def assigns(self, body: list[Stmt], name: str) -> bool:
+        for stmt in body:
+            if isinstance(stmt, Assign) and stmt.name == name:
+                return True
+            if isinstance(stmt, For) and self.assigns(stmt.body, name):
+                return True
+            if isinstance(stmt, If) and (self.assigns(stmt.then, name) or self.assigns(stmt.other, name)):
+                return True
+        return False
+
+    def uses_builtins(self, node: Node) -> bool:
+        return any(self.text(n) in _BUILTINS for n in self.view.descendants(node, "identifier"))
+
+    # -- expressions ----------------------------------------------------------------------------------------------
+
+    def expr(self, node: Node) -> Expr:
+        kind = node.type
+        if kind == "parenthesized_expression":
+            return self.expr(unparenthesized(node))
+        if kind in ("number_literal", "true", "false", "char_literal"):
+            return Const(text=self.text(node))
+        if kind == "identifier":
+            name = self.text(node)
+            if name in self.names:
+                return Ref(name=name)
+            if name in self.macros:
+                return self.macro(name, node)
+            if name in ("INFINITY", "NAN", "FLT_MAX", "FLT_MIN", "DBL_MAX", "M_PI", "INT_MAX", "INT_MIN",
+                        "CUDART_INF_F", "CUDART_PI_F", "FLT_EPSILON", "HUGE_VALF"):
+                return Const(text=name)
+            if name in _BUILTINS:
+                raise _Refused(node, f"{name} used as a value")
+            if name in self.arrays or name in self.aliases:
+                raise _Refused(node, f"the pointer '{name}' used as a value")
+            raise _Refused(node, f"'{name}' is not a parameter, index or local the program knows")
+        if kind == "field_expression":
+            raise _Refused(node, f"{self.text(node)} used as a value (only in a thread index definition)")
+        if kind == "subscript_expression":
+            array, index = self.subscript(node)
+            return Load(array=array, index=index)
+        if kind == "pointer_expression":
+            if node.child_by_field_name("operator").type == "*":
+                array, index = self.pointer(node.child_by_field_name("argument"))
+                return Load(array=array, index=index)
+            raise _Refused(node, "an address taken outside an atomic")
+        if kind == "unary_expression":
+            op = self.text(node.child_by_field_name("operator"))
+            return Unary(op=op, operand=self.expr(node.child_by_field_name("argument")))
+        if kind == "binary_expression":
+            op = node.child_by_field_name("operator").type
+            return Binary(op=op, left=self.expr(node.child_by_field_name("left")),
+                          right=self.expr(node.child_by_field_name("right")))
+        if kind == "conditional_expression":
+            return Select(cond=self.expr(node.child_by_field_name("condition")),
+                          then=self.expr(node.child_by_field_name("consequence")),
+                          other=self.expr(node.child_by_field_name("alternative")))
+        if kind == "cast_expression":
+            return Cast(ctype=self.text(node.child_by_field_name("type")),
+                        operand=self.expr(node.child_by_field_name("value")))
+        if kind == "call_expression":
+            return self.call(node)
+        if kind == "update_expression" or kind == "assignment_expression":
+            raise _Refused(node, "an assignment inside an expression")
+        raise _Refused(node, f"an expression the program cannot express ({kind}: {self.text(node)[:40]})")
+
+    def call(self, node: Node) -> Expr:
+        function_node = node.child_by_field_name("function")
+        function = self.text(function_node)
+        args = node.child_by_field_name("arguments").named_children
+        if function_node.type == "template_function":
+            name = self.text(function_node.child_by_field_name("name"))
+            if name == "static_cast" and len(args) == 1:
+                template_args = function_node.child_by_field_name("arguments")
+                return Cast(ctype=self.text(template_args)[1:-1].strip(), operand=self.expr(args[0]))
+            raise _Refused(node, f"a call of {function}")
+        if function in _NOT_LIFTABLE_CALLS:
+            raise _Refused(node, f"{_NOT_LIFTABLE_CALLS[function]} ({function})")
+        if function.startswith("__shfl") or function.startswith("atomic"):
+            raise _Refused(node, f"{function} inside an expression")
+        if function in self.helpers:
+            return self.inline(node, function, [self.expr(a) for a in args])
+        if function == "__ldg" and len(args) == 1:
+            array, index = self.pointer(args[0])
+            return Load(array=array, index=index)
+        return Call(function=function, args=[self.expr(a) for a in args])
+
+    def inline(self, node: Node, function: str, args: list[Expr]) -> Expr:
+        """A `__device__` helper whose body is declarations then one `return e;`: e with the helper's parameters
+        and locals replaced by what they stand for."""
+        definition = self.helpers[function]
+        declarator = definition.child_by_field_name("declarator")
+        while declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        params = [p for p in declarator.child_by_field_name("parameters").named_children
+                  if p.type == "parameter_declaration"]
+        names = [self.text(p.child_by_field_name("declarator")) for p in params]
+        if len(names) != len(args) or any(p.child_by_field_name("declarator").type != "identifier" for p in params):
+            raise _Refused(node, f"a call of {function} whose parameters the program cannot bind")
+        helper = _Helper(self, dict(zip(names, args)))
+        statements = [n for n in definition.child_by_field_name("body").named_children if n.type != "comment"]
+        for statement in statements[:-1]:
+            if statement.type != "declaration":
+                raise _Refused(statement, f"{function} has code other than declarations before its return")
+            helper.declare(statement)
+        last = statements[-1] if statements else None
+        if last is None or last.type != "return_statement" or not last.named_children:
+            raise _Refused(definition, f"{function} does not end with `return value;`")
+        return helper.value(last.named_children[0])
+
+
+def _disjunction(terms: list[Expr]) -> Expr:
+    result = terms[0]
+    for term in terms[1:]:
+        result = Binary(op="||", left=result, right=term)
+    return result
+
+
+class _Helper:
+    """Expressions inside a helper: its parameters and locals stand for the caller's expressions."""
+
+    def __init__(self, lifter: _Lifter, values: dict[str, Expr]):
+        self.lifter, self.values = lifter, values
+
+    def declare(self, node: Node) -> None:
+        for declarator in node.named_children:
+            if declarator.type == "init_declarator":
+                name = self.lifter.text(declarator.child_by_field_name("declarator"))
+                ctype = self.lifter.type_text(node)
+                self.values[name] = Cast(ctype=ctype.replace("const ", ""),
+                                         operand=self.value(declarator.child_by_field_name("value")))
+
+    def value(self, node: Node) -> Expr:
+        saved = self.lifter.names
+        self.lifter.names = saved | set(self.values)
+        try:
+            expr = self.lifter.expr(node)
+        finally:
+            self.lifter.names = saved
+        return substitute(expr, self.values)

@@ -1,0 +1,187 @@
+"""The loop-nest program (IR.md): what a naive kernel computes, apart from how it runs.
+
+A program is a parallel space (1-3 indices, each with its bounds) and the per-point code the kernel runs there:
+declarations, assignments, stores, atomics, sequential `for` loops and `if`s over scalar expressions, reads
+`A[index]` of its array parameters. Nothing in it names a thread: lift.py takes the kernel's thread indices,
+guards and grid-stride loops apart into the space, and a schedule (schedule.py) decides how the space and the
+loops map onto threads again (emit.py).
+
+Expressions keep C's operators, literals, casts and function names, so that the program prints as C (what the
+emitted kernel shows) and the interpreter (interpret.py) follows C's arithmetic.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field
+
+from optiml_engine.model import Frozen, Location
+
+
+# -- expressions --------------------------------------------------------------------------------------------------
+
+class Const(Frozen):
+    kind: Literal["const"] = "const"
+    text: str                 # the C literal as written ("0.0f", "1e-5", "256u", "true")
+
+
+class Ref(Frozen):
+    """A name: a parallel index, a loop variable, a local, a scalar parameter."""
+    kind: Literal["ref"] = "ref"
+    name: str
+
+
+class Load(Frozen):
+    kind: Literal["load"] = "load"
+    array: str                # an array parameter (aliases are folded into the index)
+    index: Expr
+
+
+class Unary(Frozen):
+    kind: Literal["unary"] = "unary"
+    op: str                   # "-", "+", "!", "~"
+    operand: Expr
+
+
+class Binary(Frozen):
+    kind: Literal["binary"] = "binary"
+    op: str                   # C's binary operators
+    left: Expr
+    right: Expr
+
+
+class Call(Frozen):
+    kind: Literal["call"] = "call"
+    function: str             # a CUDA math function or intrinsic (expf, fmaxf, __half2float, ...)
+    args: list[Expr]
+
+
+class Select(Frozen):
+    kind: Literal["select"] = "select"
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+class Cast(Frozen):
+    kind: Literal["cast"] = "cast"
+    ctype: str
+    operand: Expr
+
+
+Expr = Annotated[Union[Const, Ref, Load, Unary, Binary, Call, Select, Cast], Field(discriminator="kind")]
+
+
+# -- statements ---------------------------------------------------------------------------------------------------
+
+class Let(Frozen):
+    """`ctype name = value;` (a local; value None: declared without an initializer)."""
+    kind: Literal["let"] = "let"
+    name: str
+    ctype: str
+    value: Expr | None = None
+
+
+class Assign(Frozen):
+    """`name op value;` for a local, op one of = += -= *= /= %= &= |= ^= <<= >>=."""
+    kind: Literal["assign"] = "assign"
+    name: str
+    op: str
+    value: Expr
+
+
+class Store(Frozen):
+    """`array[index] op value;`."""
+    kind: Literal["store"] = "store"
+    array: str
+    index: Expr
+    op: str
+    value: Expr
+
+
+class Atomic(Frozen):
+    """`atomicAdd(&array[index], value);` (or Max, Min, Sub...), its result unused: a scatter reduction."""
+    kind: Literal["atomic"] = "atomic"
+    function: str
+    array: str
+    index: Expr
+    value: Expr
+
+
+class For(Frozen):
+    """`for (ctype var = start; var < stop; var += step)`: a sequential loop; step is positive."""
+    kind: Literal["for"] = "for"
+    var: str
+    ctype: str
+    start: Expr
+    stop: Expr
+    step: Expr
+    body: list[Stmt]
+
+
+class If(Frozen):
+    kind: Literal["if"] = "if"
+    cond: Expr
+    then: list[Stmt]
+    other: list[Stmt] = Field(default_factory=list)
+
+
+Stmt = Annotated[Union[Let, Assign, Store, Atomic, For, If], Field(discriminator="kind")]
+
+
+# -- the program --------------------------------------------------------------------------------------------------
+
+class ParallelIndex(Frozen):
+    """One dimension of the parallel space: `name` takes every value in [lower, upper)."""
+    name: str
+    ctype: str                # the type the kernel declared it with (int, size_t, ...)
+    dim: Literal["x", "y", "z"]   # the thread dimension the original kernel mapped it to
+    lower: Expr
+    upper: Expr
+
+
+class ArrayParam(Frozen):
+    name: str
+    ctype: str                # element type as written ("float", "T", "__half")
+    const: bool
+
+
+class ScalarParam(Frozen):
+    name: str
+    ctype: str
+
+
+class LoopProgram(Frozen):
+    kernel: str
+    arrays: list[ArrayParam]
+    scalars: list[ScalarParam]
+    space: list[ParallelIndex]        # outermost first (the original's z, y, x order)
+    body: list[Stmt]
+    types: dict[str, str] = Field(default_factory=dict)   # template type parameter -> C type (the contract's)
+    location: Location                # the kernel's definition, for messages
+
+    def array(self, name: str) -> ArrayParam:
+        return next(a for a in self.arrays if a.name == name)
+
+    def element_type(self, name: str) -> str:
+        """The C element type of an array, template types resolved."""
+        ctype = self.array(name).ctype
+        return self.types.get(ctype, ctype)
+
+    def __str__(self) -> str:
+        from optiml_engine.ir.printer import program_text
+        return program_text(self)
+
+
+class NotLiftable(Frozen):
+    """Why a kernel is not a loop-nest program, at the line that says so."""
+    location: Location
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: not liftable: {self.reason}"
+
+
+for _model in (Load, Unary, Binary, Call, Select, Cast, For, If):
+    _model.model_rebuild()

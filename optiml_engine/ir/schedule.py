@@ -1,0 +1,255 @@
+"""Schedules (IR.md): how a program's parallel space and loops map onto threads, and which schedules a program
+allows.
+
+Three families today:
+- map: every point by its own thread; the innermost index on threadIdx.x, the next on y, the outermost on the grid's
+  z; `items` points per thread along x, in groups of `vector` consecutive points whose reads and writes along the
+  unit-stride index are one 4- to 16-byte access each (aligned at run time, a scalar path for tails).
+- reduce: a group of `lanes` threads shares each point; every top-level loop of the point's code is split across the
+  group and its reductions combined (warp shuffles, then shared memory across warps), so that several passes over
+  a row (softmax: max, sum, write) run in one thread group. Lanes along x (a row's unit-stride loop: warp or block
+  per point) or along y (a column's: `block_x` neighbouring points along x, each with `lanes` threads along y).
+- stage: reads whose unit-stride index is not the write's (transposes, permutations) go through a padded
+  shared-memory tile, loaded along their own unit-stride index.
+
+Which families apply is decided here, from the program alone (analysis.py); the numeric parameters are the search's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from optiml_engine.ir.analysis import (
+    Reduction, all_loads, has_loops, loop_reductions, stride, unit_stride, walk)
+from optiml_engine.ir.lift import mentions
+from optiml_engine.ir.program import Atomic, For, If, Let, Load, LoopProgram, Store
+from optiml_engine.model import Frozen
+from optiml_engine.source.ctypes import dtype_of, itemsize
+
+Family = Literal["map", "reduce", "stage"]
+
+
+class Schedule(Frozen):
+    family: Family
+    block: tuple[int, int] = (256, 1)     # threads along x and y
+    items: int = 1                        # map: points per thread along the innermost index
+    vector: int = 1                       # map: consecutive points per vector access (1: scalar accesses)
+    lanes: int = 1                        # reduce: threads per point
+    lanes_axis: Literal["x", "y"] = "x"   # reduce: the thread axis a point's lanes lie along
+    tile: int = 32                        # stage: the shared-memory tile's side
+
+    def threads(self) -> int:
+        return self.block[0] * self.block[1]
+
+    def describe(self) -> str:
+        if self.family == "map":
+            vector = f", {self.vector}-point vector accesses" if self.vector > 1 else ""
+            shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
+            return f"map: block {shape}, {self.items} point{'s' if self.items > 1 else ''} per thread{vector}"
+        if self.family == "reduce":
+            if self.lanes_axis == "x":
+                per_block = f", {self.block[1]} points per block" if self.block[1] > 1 else ""
+                group = "a warp" if self.lanes == 32 else f"{self.lanes} threads"
+                return f"reduce: {group} per point along its loops{per_block}"
+            return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
+                    f"(combined in shared memory)")
+        return f"stage: {self.tile}x{self.tile} shared-memory tile (padded), block {self.block[0]}x{self.block[1]}"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the families need to know about a program, read once."""
+
+    program: LoopProgram
+    families: tuple[Family, ...]
+    reductions: tuple[Reduction, ...]        # of the top-level loops (reduce)
+    staged: tuple[Load, ...]                 # reads to stage through shared memory (stage)
+    vector_bytes: int                        # the widest element among the map's vectorizable accesses
+    lanes_axis: Literal["x", "y"]            # reduce: along the loops' unit-stride reads, or across points
+
+
+def element_bytes(program: LoopProgram, array: str) -> int:
+    dtype = dtype_of(program.element_type(array))
+    return itemsize(dtype) if dtype is not None else 0
+
+
+def shape_of(program: LoopProgram) -> Shape:
+    families: list[Family] = []
+    innermost = program.space[-1].name
+    reductions: list[Reduction] = []
+    staged: tuple[Load, ...] = ()
+    lanes_axis: Literal["x", "y"] = "x"
+    loops = [s for s in _point_statements(program.body) if isinstance(s, For)]
+    families.append("map")
+    if not has_loops(program.body):
+        staged = tuple(_staged_loads(program))
+        if staged:
+            families.append("stage")
+    elif all(_parallel_loop(loop) is not None for loop in loops) and _loops_at_top(program, loops):
+        for loop in loops:
+            reductions += _parallel_loop(loop) or []
+        families.append("reduce")
+        lanes_axis = _lanes_axis(program, loops, innermost)
+    vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
+    return Shape(program, tuple(families), tuple(reductions), staged, vector_bytes, lanes_axis)
+
+
+def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
+    """Whether every loop of the point's code is a top-level loop or nested inside one."""
+    nested = {id(stmt) for loop in loops for stmt in walk(loop.body)}
+    return all(id(stmt) in nested or any(stmt is loop for loop in loops)
+               for stmt in walk(program.body) if isinstance(stmt, For))
+
+
+def _point_statements(body: list) -> list:
+    """Top-level statements, opened through `if`s without else that hold loops."""
+    out = []
+    for stmt in body:
+        out.append(stmt)
+        if isinstance(stmt, If) and not stmt.other:
+            out += _point_statements(stmt.then)
+    return out
+
+
+def _parallel_loop(loop: For) -> list[Reduction] | None:
+    """The loop's reductions when its iterations may be split across threads: every carried value a reduction,
+    every write indexed by the loop variable (distinct elements per iteration), no nested reduction state."""
+    reductions = loop_reductions(loop)
+    if reductions is None:
+        return None
+    for stmt in walk(loop.body):
+        if isinstance(stmt, Store):
+            coefficient = stride(stmt.index, loop.var)
+            if coefficient is None or not mentions(stmt.index, {loop.var}):
+                return None
+    return reductions
+
+
+def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Literal["x", "y"]:
+    """x when most reads in the loops are unit-stride along the loop (a row), y when they are along the innermost
+    parallel index (a column: neighbouring points read neighbouring elements)."""
+    along_loop = along_points = 0
+    for loop in loops:
+        for load in all_loads(loop.body):
+            if unit_stride(load.index, loop.var):
+                along_loop += 1
+            elif unit_stride(load.index, innermost):
+                along_points += 1
+    return "y" if along_points > along_loop else "x"
+
+
+def _staged_loads(program: LoopProgram) -> list[Load]:
+    """Top-level reads, in a 2-D or 3-D space, that are unit-stride along an outer index and not along the
+    innermost (the write's), affine in both."""
+    if len(program.space) < 2:
+        return []
+    inner, outer = program.space[-1].name, program.space[-2].name
+    found: list[Load] = []
+    for stmt in program.body:
+        if isinstance(stmt, (If, For)):
+            return []
+    for load in all_loads(program.body):
+        if load in found:
+            continue
+        if unit_stride(load.index, outer) and not unit_stride(load.index, inner) and \
+                stride(load.index, inner, {outer}) is not None and mentions(load.index, {inner}):
+            found.append(load)
+    stores = [s for s in walk(program.body) if isinstance(s, Store)]
+    if not found or not stores or not all(unit_stride(s.index, inner) for s in stores):
+        return []
+    return found
+
+
+def space(shape: Shape, family: Family) -> list[Schedule]:
+    """Every schedule of a family the program allows, most conservative first."""
+    if family == "map":
+        vectors = [1]
+        widest = 16 // max(shape.vector_bytes, 1)
+        if widest > 1 and _vectorizable(shape.program):
+            vectors.append(widest)
+        two_d = len(shape.program.space) > 1
+        blocks = [(32, 8), (64, 4), (128, 2), (32, 4), (64, 8), (128, 4), (256, 1)] if two_d else \
+            [(128, 1), (256, 1), (512, 1), (1024, 1)]
+        return [Schedule(family="map", block=b, items=items, vector=v)
+                for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks]
+    if family == "reduce":
+        if shape.lanes_axis == "x":
+            found = [Schedule(family="reduce", block=(32, p), lanes=32) for p in (1, 2, 4, 8)]
+            found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes) for lanes in (64, 128, 256, 512, 1024)]
+            return found
+        return [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
+                for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
+    return [Schedule(family="stage", block=(32, rows), tile=32) for rows in (4, 8, 16)]
+
+
+def _vectorizable(program: LoopProgram) -> bool:
+    """Whether some top-level read or write is unit-stride along the innermost index (worth a vector access)."""
+    inner = program.space[-1].name
+    accesses = [s.index for s in program.body if isinstance(s, Store)] + \
+        [load.index for load in all_loads([s for s in program.body if not isinstance(s, (If, For))])]
+    return any(unit_stride(index, inner) for index in accesses) and \
+        not any(isinstance(s, Atomic) for s in walk(program.body))
+
+
+def defaults(shape: Shape, family: Family) -> list[Schedule]:
+    """The first schedules the search tries of a family: a few spread over its space."""
+    points = space(shape, family)
+    if family == "map":
+        wanted = [(256, 1, 1), (256, 4, shape_vector(points)), (512, 8, shape_vector(points)), (128, 2, 1)]
+        chosen = [s for key in wanted for s in points if (s.block[0] * s.block[1], s.items, s.vector) == key
+                  and (len(shape.program.space) == 1 or s.block[0] >= 32)]
+        return _unique(chosen)[:4] or points[:4]
+    if family == "reduce":
+        if shape.lanes_axis == "x":
+            return [s for s in points if (s.lanes, s.block[1]) in ((32, 4), (128, 1), (256, 1), (1024, 1))]
+        return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
+    return [s for s in points if s.block == (32, 8)]
+
+
+def shape_vector(points: list[Schedule]) -> int:
+    return max(s.vector for s in points)
+
+
+def _unique(schedules: list[Schedule]) -> list[Schedule]:
+    seen, out = set(), []
+    for s in schedules:
+        key = s.model_dump_json()
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out
+
+
+def neighbours(shape: Shape, schedule: Schedule) -> list[Schedule]:
+    """Schedules of the same family one parameter step away (Kernel Tuner's local moves)."""
+    points = space(shape, schedule.family)
+    fields = ("block", "items", "vector", "lanes", "tile")
+
+    def differences(other: Schedule) -> int:
+        return sum(getattr(other, f) != getattr(schedule, f) for f in fields)
+
+    return [p for p in points if differences(p) == 1 and _adjacent(points, schedule, p)]
+
+
+def _adjacent(points: list[Schedule], a: Schedule, b: Schedule) -> bool:
+    """Along the one field they differ in, no other point of the space lies between them."""
+    for field in ("block", "items", "vector", "lanes", "tile"):
+        x, y = getattr(a, field), getattr(b, field)
+        if x != y:
+            key = (lambda v: v[0] * v[1]) if field == "block" else (lambda v: v)
+            low, high = sorted((key(x), key(y)))
+            others = {key(getattr(p, field)) for p in points
+                      if all(getattr(p, f) == getattr(a, f) for f in ("block", "items", "vector", "lanes", "tile")
+                             if f != field)}
+            return not any(low < v < high for v in others)
+    return False
+
+
+def reduction_type(program: LoopProgram, reduction: Reduction) -> str:
+    """The C type of a reduction's variable, from its declaration."""
+    for stmt in walk(program.body):
+        if isinstance(stmt, Let) and stmt.name == reduction.variable:
+            ctype = " ".join(w for w in stmt.ctype.split() if w != "const")
+            return program.types.get(ctype, ctype)
+    raise KeyError(reduction.variable)

@@ -1,0 +1,96 @@
+"""The loop-nest program's policy (IR.md): a kernel that lifts gets schedules of its program as edits.
+
+On a kernel this policy has not made: lift it (ir/lift.py), read which schedule families its program allows
+(ir/schedule.py), and propose each family's first schedules, the family whose symptom the profiler reports first.
+On a kernel it made: the schedules one parameter step away (block shape, points per thread, vector width, lanes per
+point, tile rows), so that the search tree tunes each schedule by measurement as it goes. Every schedule is emitted
+from the original kernel's program (ir/emit.py), never from an emitted kernel.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from optiml_engine.ir.emit import EmitError, emit
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
+from optiml_engine.model import Candidate
+from optiml_engine.policies.base import Edit, Policy, PolicyContext
+
+SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
+
+# What each family cures, in profiler terms: the symptom the search orders edits by, and the trajectory's words.
+_CURES = {
+    ("map", "x"): ("memory", "coalesced, wider accesses and more work per thread for a memory-bound map"),
+    ("reduce", "x"): ("uncoalesced_loads", "a thread group shares each point's loops: neighbouring threads read "
+                                           "neighbouring elements instead of one thread walking a row"),
+    ("reduce", "y"): ("small_grid", "each point's loop split over threads along y: more threads in flight when "
+                                    "there are few points, reads still coalesced across points"),
+    ("stage", "x"): ("uncoalesced_loads", "the transposed read goes through a shared-memory tile, loaded along its "
+                                          "own unit stride"),
+}
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """What an emitted kernel was made of."""
+
+    program: LoopProgram
+    shape: Shape
+    schedule: Schedule
+    base: Candidate
+
+
+def cure(shape: Shape, schedule: Schedule) -> tuple[str, str]:
+    axis = schedule.lanes_axis if schedule.family == "reduce" else "x"
+    return _CURES[(schedule.family, axis)]
+
+
+class SchedulePolicy(Policy):
+    name = "schedules"
+
+    def __init__(self) -> None:
+        # Kept while recent: one policy serves every job of a long-lived language server, from their threads.
+        self.made: OrderedDict[str, Scheduled] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def propose(self, node: Candidate, context: PolicyContext) -> list[Edit]:
+        with self.lock:
+            made = self.made.get(node.unit.text)
+            if made is not None:
+                self.made.move_to_end(node.unit.text)
+        if made is not None:
+            return self.edits(made.program, made.shape, neighbours(made.shape, made.schedule), made.base,
+                              f"a neighbour of {made.schedule.describe()}")
+        program = lift(node)
+        if isinstance(program, NotLiftable):
+            return []
+        shape = shape_of(program)
+        symptoms = set()
+        if context.diagnosis is not None:
+            symptoms = {context.diagnosis.bound} | {f.kind for f in context.diagnosis.findings}
+        families = sorted(shape.families, key=lambda family: cure(shape, Schedule(
+            family=family, lanes_axis=shape.lanes_axis))[0] not in symptoms)
+        return [edit for family in families
+                for edit in self.edits(program, shape, defaults(shape, family), node, None)]
+
+    def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,
+              why: str | None) -> list[Edit]:
+        found = []
+        for schedule in schedules:
+            try:
+                candidate = emit(program, shape, schedule, base)
+            except EmitError:
+                continue
+            with self.lock:
+                self.made[candidate.unit.text] = Scheduled(program, shape, schedule, base)
+                if len(self.made) > SCHEDULES_KEPT:
+                    self.made.popitem(last=False)
+            symptom, words = cure(shape, schedule)
+            description = f"{candidate.description}: {words}" + (f" ({why})" if why else "")
+            found.append(Edit(candidate=candidate, rule=f"schedule_{schedule.family}", description=description,
+                              symptom=symptom))
+        return found

@@ -1,0 +1,58 @@
+"""The kernels and schedules the loop-nest program's tests enumerate: every kernel of examples/ and tests/heldout/
+that lifts, and per family the schedules whose emitted code differs in kind (every vector width and points per
+thread of a map at two block shapes, every reduce and stage schedule). The CPU tests (emulated) take each family's
+defaults; the GPU tests take all of these."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from optiml_engine.candidate import original_candidate
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.schedule import Schedule, Shape, defaults, shape_of, space
+from optiml_engine.model import Candidate
+from optiml_engine.source.parse import CudaDocument
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL_FILES = sorted((ROOT / "examples").glob("*.cu")) + sorted((ROOT / "tests" / "heldout").glob("*.cu"))
+
+
+def original(path: Path) -> Candidate:
+    document = CudaDocument(path.read_text(), path.relative_to(ROOT).as_posix())
+    return original_candidate(document, document.model.kernels[0].name)
+
+
+def lifted(path: Path) -> tuple[Candidate, LoopProgram | NotLiftable]:
+    candidate = original(path)
+    return candidate, lift(candidate)
+
+
+def enumerated(shape: Shape, every: bool) -> list[Schedule]:
+    """`every`: the GPU tests' enumeration; otherwise each family's defaults."""
+    found: list[Schedule] = []
+    for family in shape.families:
+        if not every:
+            found += defaults(shape, family)
+        elif family == "map":
+            points = space(shape, family)
+            shapes = sorted({s.block for s in points}, key=lambda b: (b[0] * b[1], b))
+            kept = {shapes[0], shapes[-1]}
+            found += [s for s in points if s.block in kept]
+        else:
+            found += space(shape, family)
+    return found
+
+
+def cases(every: bool) -> list[tuple[Path, Schedule]]:
+    out = []
+    for path in KERNEL_FILES:
+        _, program = lifted(path)
+        if isinstance(program, LoopProgram):
+            out += [(path, schedule) for schedule in enumerated(shape_of(program), every)]
+    return out
+
+
+def case_id(case: tuple[Path, Schedule]) -> str:
+    path, schedule = case
+    return f"{path.parent.name}/{path.stem}-{schedule.describe()}"

@@ -1,0 +1,144 @@
+"""Lifting kernels into loop-nest programs (optiml_engine/ir/lift.py), the program's text and its NumPy interpreter
+against formulas written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from optiml_engine.candidate import original_candidate
+from optiml_engine.gpu.data import make_inputs
+from optiml_engine.ir.interpret import run_program
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.model import Candidate
+from optiml_engine.source.contract import resolve
+from optiml_engine.source.parse import CudaDocument
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").glob("*.cu"))
+
+
+def candidate_of(path: Path | str, text: str | None = None, kernel: str | None = None) -> Candidate:
+    text = text if text is not None else Path(path).read_text()
+    document = CudaDocument(text, str(path))
+    return original_candidate(document, kernel or document.model.kernels[0].name)
+
+
+def run_at(candidate: Candidate, program: LoopProgram, binding: dict[str, int], seed: int = 1):
+    resolved = resolve(candidate.contract, binding)
+    inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed)
+    return inputs, run_program(program, resolved, candidate.contract.arrays, inputs)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_lifts(path: Path) -> None:
+    program = lift(candidate_of(path))
+    assert isinstance(program, LoopProgram), str(program)
+    assert program.space and all(index.upper is not None for index in program.space)
+
+
+def test_program_text_names_the_space_and_the_loops() -> None:
+    program = lift(candidate_of(ROOT / "examples/layernorm_rows.cu"))
+    text = str(program)
+    assert text.splitlines()[1] == "parallel for row in [0, rows):"
+    assert "for (int c = 0; c < cols; ++c) {" in text
+    assert "y[row * cols + c] = (x[row * cols + c] - mean) * inv;" in text
+    assert "threadIdx" not in text and "if (row < rows)" not in text
+
+
+def test_interpreter_computes_layernorm() -> None:
+    candidate = candidate_of(ROOT / "examples/layernorm_rows.cu")
+    inputs, outputs = run_at(candidate, lift(candidate), {"rows": 37, "cols": 1000})
+    x = inputs["x"].astype(np.float64).reshape(37, 1000)
+    expected = (x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-5)
+    assert np.allclose(outputs["y"].reshape(37, 1000), expected, atol=1e-4)
+
+
+def test_interpreter_computes_transposed_add_and_clamped_blur() -> None:
+    candidate = candidate_of(ROOT / "examples/add_transposed.cu")
+    inputs, outputs = run_at(candidate, lift(candidate), {"rows": 17, "cols": 33})
+    expected = inputs["A"].reshape(17, 33) + inputs["B"].reshape(33, 17).T
+    assert np.array_equal(outputs["out"].reshape(17, 33), expected)
+    blur = candidate_of(ROOT / "examples/blur3x3.cu")
+    inputs, outputs = run_at(blur, lift(blur), {"rows": 5, "cols": 7})
+    image = np.pad(inputs["img"].reshape(5, 7).astype(np.float64), 1, mode="edge")
+    expected = sum(image[1 + dr:6 + dr, 1 + dc:8 + dc] for dr in (-1, 0, 1) for dc in (-1, 0, 1)) / 9
+    assert np.allclose(outputs["out"].reshape(5, 7), expected, atol=1e-6)
+
+
+def test_interpreter_runs_atomics_and_integer_keys() -> None:
+    candidate = candidate_of(ROOT / "examples/histogram64.cu")
+    inputs, outputs = run_at(candidate, lift(candidate), {"n": 1000})
+    assert np.array_equal(outputs["bins"], np.bincount(inputs["keys"], minlength=64).astype(np.uint32))
+
+
+KERNEL_WITH = """
+/* @optiml
+   sizes: n=1024
+   x: in float[n]
+   y: out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
+__global__ void k(const float* x, float* y, int n)
+{{
+{body}
+}}
+"""
+
+
+@pytest.mark.parametrize("body, line, reason", [
+    ("    __shared__ float tile[256];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "    if (i < n) { tile[threadIdx.x] = x[i]; y[i] = tile[threadIdx.x]; }", 10, "shared memory"),
+    ("    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
+     "    float v = x[i];\n    while (v > 1.0f) v -= 1.0f;\n    y[i] = v;", 13, "while loop"),
+    ("    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) {\n        y[i] = x[i];\n"
+     "        __syncthreads();\n    }", 13, "barrier"),
+    ("    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    y[i] = x[i];", 10, "no guard bounds"),
+    ("    int i = threadIdx.x;\n    if (i < n) y[i] = x[i];", 10, "thread or block indices"),
+])
+def test_refusals_name_the_line_and_the_reason(body: str, line: int, reason: str) -> None:
+    result = lift(candidate_of("user.cu", KERNEL_WITH.format(body=body)))
+    assert isinstance(result, NotLiftable)
+    assert result.location.file == "user.cu" and result.location.line == line, str(result)
+    assert reason in result.reason
+
+
+def test_a_launch_smaller_than_the_guard_is_refused() -> None:
+    text = KERNEL_WITH.format(body="    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = x[i];")
+    result = lift(candidate_of("user.cu", text.replace("grid=cdiv(n,256)", "grid=cdiv(n,512)")))
+    assert isinstance(result, NotLiftable) and "fewer than the guard's bound" in result.reason
+
+
+def test_user_spellings_lift_to_the_same_program() -> None:
+    """Aliases, casts, early returns, grid-stride loops and #define constants are taken apart the same way."""
+    spellings = [
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) { y[i] = 2.0f * x[i]; }",
+        "    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
+        "    const float* src = x + i;\n    float* dst = y;\n    dst[i] = TWO * src[0];",
+        "    for (int i = threadIdx.x + blockDim.x * blockIdx.x; i < n; i += gridDim.x * blockDim.x) {\n"
+        "        *(y + i) = 2.0f * x[i];\n    }",
+    ]
+    for body in spellings:
+        text = "#define TWO 2.0f\n" + KERNEL_WITH.format(body=body)
+        candidate = candidate_of("user.cu", text)
+        program = lift(candidate)
+        assert isinstance(program, LoopProgram), str(program)
+        inputs, outputs = run_at(candidate, program, {"n": 1000})
+        assert np.array_equal(outputs["y"], (2 * inputs["x"]).astype(np.float32))
+
+
+def test_device_helpers_are_inlined() -> None:
+    text = ("__device__ __forceinline__ float gelu(float v)\n{\n    const float c = 0.7978845608f;\n"
+            "    return 0.5f * v * (1.0f + tanhf(c * (v + 0.044715f * v * v * v)));\n}\n"
+            + KERNEL_WITH.format(body="    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "    if (i < n) y[i] = gelu(x[i]);"))
+    candidate = candidate_of("user.cu", text)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    inputs, outputs = run_at(candidate, program, {"n": 1000})
+    v = inputs["x"].astype(np.float64)
+    expected = 0.5 * v * (1 + np.tanh(0.7978845608 * (v + 0.044715 * v ** 3)))
+    assert np.allclose(outputs["y"], expected, atol=1e-6)
