@@ -515,9 +515,11 @@ class _Kernel:
         helpers = "".join(_HELPERS[name] + "\n" for name in self.helpers)
         comment = (f"// OptiML schedule of the loop-nest program: {self.schedule.describe()}.\n")
         body = "{\n" + "\n".join(self.lines) + "\n}"
-        replacements = [(view.body.start_byte, view.body.end_byte, body),
+        # The helpers open the unit: above the kernel there may be a template header or an `extern "C"` whose
+        # linkage a template may not have.
+        replacements = [(0, 0, helpers), (view.body.start_byte, view.body.end_byte, body),
                         launch_bounds_replacement(view, self.schedule.threads()),
-                        (_top_of(view.node), _top_of(view.node), helpers + comment)]
+                        (_top_of(view.node), _top_of(view.node), comment)]
         text = view.replaced(replacements)
         bx, by = self.schedule.block
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]

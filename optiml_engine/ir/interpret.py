@@ -255,6 +255,13 @@ class _Machine:
                 value = converted(args[0], "float32")
                 return Value(np.clip(value.data, np.float32(0), np.float32(1)), "float32")
             return converted(args[0], conversions[name])  # type: ignore[arg-type]
+        bit_casts = {"__int_as_float": ("int32", "float32"), "__float_as_int": ("float32", "int32"),
+                     "__uint_as_float": ("uint32", "float32"), "__float_as_uint": ("float32", "uint32"),
+                     "__longlong_as_double": ("int64", "float64"), "__double_as_longlong": ("float64", "int64")}
+        if name in bit_casts and len(args) == 1:
+            source, target = bit_casts[name]
+            data = np.ascontiguousarray(converted(args[0], source).data)
+            return Value(data.view(np.dtype(target)), target)
         half_ops = {"__hadd": "+", "__hsub": "-", "__hmul": "*", "__hdiv": "/"}
         if name in half_ops and len(args) == 2:
             return self.binary(Binary(op=half_ops[name], left=expr.args[0], right=expr.args[1]), mask)

@@ -21,6 +21,7 @@ from optiml_engine.ir.program import (
 from optiml_engine.model import Candidate, Location
 from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, global_index_dim, unparenthesized
 from optiml_engine.source.contract import resolve
+from optiml_engine.source.ctypes import dtype_of
 
 _LINE_DIRECTIVE = re.compile(r'^\s*#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
 _ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor"}
@@ -119,8 +120,11 @@ def conjunction(terms: list[Expr]) -> Expr | None:
 
 
 class _Index:
-    def __init__(self, name: str, ctype: str, dim: str, node: Node, grid_stride: bool = False):
-        self.name, self.ctype, self.dim, self.node, self.grid_stride = name, ctype, dim, node, grid_stride
+    def __init__(self, name: str, ctype: str, dim: str, node: Node, grid_stride: bool = False,
+                 block_only: bool = False):
+        self.name, self.ctype, self.dim, self.node = name, ctype, dim, node
+        self.grid_stride = grid_stride
+        self.block_only = block_only       # `b = blockIdx.z` with one thread along z: the grid's z is the extent
         self.lower: Expr = one(0)
         self.upper: Expr | None = None
 
@@ -192,6 +196,8 @@ class _Lifter:
             raise _Refused(self.view.node, "no thread index (blockIdx.d * blockDim.d + threadIdx.d) defines a "
                                            "parallel index")
         for index in space:
+            if index.upper is None and index.block_only:
+                index.upper = self.grid_extent(index)
             if index.upper is None:
                 raise _Refused(index.node, f"no guard bounds the index '{index.name}' (expected `if "
                                                f"({index.name} < n)` or `if ({index.name} >= n) return;`)")
@@ -202,6 +208,34 @@ class _Lifter:
             body=body, types=dict(self.candidate.contract.template), location=self.location(self.view.node))
         self.check_launch_covers(program, space)
         return program
+
+    def grid_extent(self, index: _Index) -> Expr:
+        """The contract's grid size along the index's dimension, in kernel terms: each size symbol it names must be
+        bound to an integer parameter of the kernel."""
+        from optiml_engine.source import expr as contract_expr
+        launch = self.candidate.contract.launch
+        axis = "xyz".index(index.dim)
+        if axis >= len(launch.grid):
+            raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} but the launch has no grid along "
+                                       f"{index.dim}")
+        parameters = {spec.value: spec.param for spec in self.candidate.contract.scalars
+                      if spec.param in self.scalars}
+
+        def converted(node) -> Expr:
+            if isinstance(node, contract_expr.Num) and isinstance(node.value, int):
+                return one(node.value)
+            if isinstance(node, contract_expr.Name) and node.name in parameters:
+                return Ref(name=parameters[node.name])
+            if isinstance(node, contract_expr.Binary) and node.op in ("+", "-", "*", "/"):
+                return Binary(op=node.op, left=converted(node.left), right=converted(node.right))
+            if isinstance(node, contract_expr.Call) and node.function == "cdiv" and len(node.args) == 2:
+                a, b = converted(node.args[0]), converted(node.args[1])
+                return Binary(op="/", left=Binary(op="-", left=Binary(op="+", left=a, right=b), right=one(1)),
+                              right=b)
+            raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} and no guard bounds it; the grid's "
+                                       f"{index.dim} ({launch.grid[axis]}) names no kernel parameter")
+
+        return converted(contract_expr.parse_expr(launch.grid[axis], self.candidate.contract.location))
 
     def check_launch_covers(self, program: LoopProgram, space: list[_Index]) -> None:
         """An exact launch (not a grid-stride loop) must reach every point of the space at every contract size:
@@ -215,6 +249,9 @@ class _Lifter:
                 if index.grid_stride:
                     continue
                 axis = "xyz".index(index.dim)
+                if index.block_only and resolved.block[axis] != 1:
+                    raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} alone, but the launch runs "
+                                               f"{resolved.block[axis]} threads per block along {index.dim}")
                 threads = resolved.grid[axis] * resolved.block[axis]
                 upper = evaluate_scalar(program, index.upper, values)
                 if upper > threads:
@@ -264,12 +301,14 @@ class _Lifter:
             return False
         value = declarators[0].child_by_field_name("value")
         dim = global_index_dim(value) if value is not None else None
-        if dim is None:
+        block_dim = builtin_dim(value, "blockIdx") if value is not None and dim is None else None
+        if dim is None and block_dim is None:
             return False
         name = self.text(declarators[0].child_by_field_name("declarator"))
-        if any(index.dim == dim for index in self.indices.values()):
-            raise _Refused(node, f"a second index along {dim} ('{name}')")
-        self.indices[name] = _Index(name, self.type_text(node), dim, node)
+        if any(index.dim == (dim or block_dim) for index in self.indices.values()):
+            raise _Refused(node, f"a second index along {dim or block_dim} ('{name}')")
+        self.indices[name] = _Index(name, self.type_text(node), dim or block_dim, node,
+                                    block_only=block_dim is not None)
         self.names.add(name)
         return True
 
@@ -419,7 +458,10 @@ class _Lifter:
 
     # -- statements -----------------------------------------------------------------------------------------------
 
-    def block(self, nodes: list[Node], in_loop: bool = False) -> list[Stmt]:
+    def block(self, nodes: list[Node], in_loop: bool = False, nested: bool = False) -> list[Stmt]:
+        """Statements in order. At the kernel's top level and a loop body's (not `nested` in a branch), an `if` one
+        of whose branches ends by leaving (a return, or a continue in a loop) takes the statements after it into
+        its other branch; a return or continue anywhere else is refused."""
         out: list[Stmt] = []
         for position, node in enumerate(nodes):
             kind = node.type
@@ -429,24 +471,58 @@ class _Lifter:
                 if self.text(node).split()[:2] == ["#pragma", "unroll"]:
                     continue
                 raise _Refused(node, "a preprocessor directive inside the kernel")
-            if kind == "if_statement" and node.child_by_field_name("alternative") is None:
+            if kind == "if_statement":
                 consequence = node.child_by_field_name("consequence")
-                early = self.is_return(consequence) or (in_loop and self.is_continue(consequence))
-                if early:
-                    if self.is_return(consequence) and in_loop:
-                        raise _Refused(node, "a return inside a loop (the loop's trip count depends on data)")
+                alternative = node.child_by_field_name("alternative")
+                other_node = None if alternative is None else (
+                    alternative.named_children[0] if alternative.type == "else_clause" else alternative)
+                leaves = [self.leaves(consequence, in_loop), other_node is not None and self.leaves(other_node, in_loop)]
+                if any(leaves):
+                    if nested:
+                        raise _Refused(node, "a return or continue inside a nested branch")
                     rest = self.block(nodes[position + 1:], in_loop)
-                    if rest:
-                        out.append(If(cond=negated(self.condition(node)), then=rest))
+                    then = self.branch(consequence, in_loop) + ([] if leaves[0] else rest)
+                    other = (self.branch(other_node, in_loop) if other_node is not None else []) + \
+                        ([] if leaves[1] else rest)
+                    if not then and other:
+                        out.append(If(cond=negated(self.condition(node)), then=other))
+                    elif then or other:
+                        out.append(If(cond=self.condition(node), then=then, other=other))
                     return out
-            if kind == "return_statement":
-                if node.named_children:
+            if kind in ("return_statement", "continue_statement"):
+                if kind == "return_statement" and node.named_children:
                     raise _Refused(node, "a kernel returning a value")
-                if any(n.type != "comment" for n in nodes[position + 1:]):
-                    raise _Refused(node, "code after a return")
+                if kind == "return_statement" and in_loop:
+                    raise _Refused(node, "a return inside a loop (the loop's trip count depends on data)")
+                if nested or any(n.type != "comment" for n in nodes[position + 1:]):
+                    raise _Refused(node, f"a {kind.split('_')[0]} the program cannot follow (only as the last "
+                                         f"statement of the kernel, a loop body, or an if's branch at their level)")
                 return out
             out += self.statement(node, in_loop)
         return out
+
+    def leaves(self, node: Node, in_loop: bool) -> bool:
+        """Whether a branch ends by leaving the code that follows it: a return (refused inside a loop, where it
+        would end the loop on data) or, inside a loop, a continue."""
+        last = node
+        while last.type == "compound_statement":
+            inner = [n for n in last.named_children if n.type != "comment"]
+            if not inner:
+                return False
+            last = inner[-1]
+        if last.type == "return_statement" and in_loop:
+            raise _Refused(last, "a return inside a loop (the loop's trip count depends on data)")
+        return last.type == "return_statement" or (in_loop and last.type == "continue_statement")
+
+    def branch(self, node: Node, in_loop: bool) -> list[Stmt]:
+        """A branch's statements, its final return or continue (see `leaves`) dropped."""
+        nodes = [n for n in (node.named_children if node.type == "compound_statement" else [node])
+                 if n.type != "comment"]
+        if nodes and nodes[-1].type in ("return_statement", "continue_statement"):
+            if nodes[-1].named_children:
+                raise _Refused(nodes[-1], "a kernel returning a value")
+            nodes = nodes[:-1]
+        return self.block(nodes, in_loop, nested=True)
 
     def condition(self, node: Node) -> Expr:
         condition = node.child_by_field_name("condition")
@@ -455,7 +531,7 @@ class _Lifter:
     def statement(self, node: Node, in_loop: bool) -> list[Stmt]:
         kind = node.type
         if kind == "compound_statement":
-            return self.block(list(node.named_children), in_loop)
+            return self.block(list(node.named_children), in_loop, nested=True)
         if kind == "declaration":
             return self.declaration(node)
         if kind == "expression_statement":
@@ -477,7 +553,7 @@ class _Lifter:
         if kind == "continue_statement":
             raise _Refused(node, "a continue that is not the whole branch of an if")
         if kind == "return_statement":
-            raise _Refused(node, "a return inside a branch")
+            raise _Refused(node, "a return inside a branch the program cannot follow")
         raise _Refused(node, f"a statement the program cannot express ({kind})")
 
     def type_text(self, declaration: Node) -> str:
@@ -732,6 +808,8 @@ class _Lifter:
             raise _Refused(node, f"{function} inside an expression")
         if function in self.helpers:
             return self.inline(node, function, [self.expr(a) for a in args])
+        if len(args) == 1 and (function in self.candidate.contract.template or dtype_of(function) is not None):
+            return Cast(ctype=function, operand=self.expr(args[0]))     # a functional cast: T(x), float(i)
         if function == "__ldg" and len(args) == 1:
             array, index = self.pointer(args[0])
             return Load(array=array, index=index)

@@ -19,6 +19,7 @@ from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
 from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, Policy, PolicyContext
+from optiml_engine.policies.templates.base import Compiler, default_compiler
 
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
 
@@ -52,7 +53,8 @@ def cure(shape: Shape, schedule: Schedule) -> tuple[str, str]:
 class SchedulePolicy(Policy):
     name = "schedules"
 
-    def __init__(self) -> None:
+    def __init__(self, compile: Compiler | None = None) -> None:
+        self.compile = compile
         # Kept while recent: one policy serves every job of a long-lived language server, from their threads.
         self.made: OrderedDict[str, Scheduled] = OrderedDict()
         self.lock = threading.Lock()
@@ -63,7 +65,7 @@ class SchedulePolicy(Policy):
             if made is not None:
                 self.made.move_to_end(node.unit.text)
         if made is not None:
-            return self.edits(made.program, made.shape, neighbours(made.shape, made.schedule), made.base,
+            return self.edits(made.program, made.shape, neighbours(made.shape, made.schedule), made.base, context,
                               f"a neighbour of {made.schedule.describe()}")
         program = lift(node)
         if isinstance(program, NotLiftable):
@@ -75,15 +77,21 @@ class SchedulePolicy(Policy):
         families = sorted(shape.families, key=lambda family: cure(shape, Schedule(
             family=family, lanes_axis=shape.lanes_axis))[0] not in symptoms)
         return [edit for family in families
-                for edit in self.edits(program, shape, defaults(shape, family), node, None)]
+                for edit in self.edits(program, shape, defaults(shape, family), node, context, None)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,
-              why: str | None) -> list[Edit]:
+              context: PolicyContext, why: str | None) -> list[Edit]:
+        """The schedules emitted, less those that do not compile or spill (an NVRTC compile each, as the templates'
+        pruning)."""
+        compile = self.compile or default_compiler(context.device)
         found = []
         for schedule in schedules:
             try:
                 candidate = emit(program, shape, schedule, base)
             except EmitError:
+                continue
+            compiled = compile(candidate)
+            if not compiled.ok or compiled.resources is None or compiled.resources.spill_store_bytes:
                 continue
             with self.lock:
                 self.made[candidate.unit.text] = Scheduled(program, shape, schedule, base)
