@@ -113,10 +113,15 @@ class _Names:
             {a.name for a in program.arrays} | {s.name for s in program.scalars} | {i.name for i in program.space}
 
     def __call__(self, wanted: str) -> str:
+        name = self.scoped(wanted)
+        self.taken.add(name)
+        return name
+
+    def scoped(self, wanted: str) -> str:
+        """A name clear of the kernel's, for a variable of a scope of its own (reused by the next such scope)."""
         name = wanted
         while name in self.taken:
             name += "_"
-        self.taken.add(name)
         return name
 
 
@@ -413,17 +418,113 @@ class _Kernel:
             start = identity(reduction.op, ctype)
             if start is not None:
                 self.lines.append(f"{indent}if ({self.lane} != 0) {reduction.variable} = {start};")
-        step = c_expr(loop.step)
-        offset: Expr = Ref(name=self.lane) if step == "1" else Binary(op="*", left=Ref(name=self.lane), right=loop.step)
-        first = c_expr(offset if c_expr(loop.start) == "0" else Binary(op="+", left=loop.start, right=offset))
-        stride = f"{s.lanes}" if step == "1" else f"{s.lanes} * {c_expr(loop.step)}"
-        self.lines.append(f"{indent}for ({loop.ctype} {loop.var} = {first}; {loop.var} < {c_expr(loop.stop)}; "
-                          f"{loop.var} += {stride}) {{")
         body = loop.body if self.active is None else _guard_writes(loop.body, self.active)
-        self.lines += c_statements(body, indent + "    ")
-        self.lines.append(f"{indent}}}")
+        if not (s.vector > 1 and c_expr(loop.step) == "1" and s.lanes_axis == "x" and self.vector_loop(loop, indent)):
+            self.lane_loop(loop, body, loop.start, loop.stop, indent)
         for reduction in reductions:
             self.combine(reduction, indent)
+
+    def lane_loop(self, loop: For, body: list[Stmt], start: Expr, stop: Expr, indent: str) -> None:
+        """The iterations [start, stop) of a loop, lane by lane: lane l takes l, l + lanes, ..."""
+        s, step = self.schedule, c_expr(loop.step)
+        offset: Expr = Ref(name=self.lane) if step == "1" else Binary(op="*", left=Ref(name=self.lane), right=loop.step)
+        first = c_expr(offset if c_expr(start) == "0" else Binary(op="+", left=start, right=offset))
+        stride = f"{s.lanes}" if step == "1" else f"{s.lanes} * {step}"
+        self.lines.append(f"{indent}for ({loop.ctype} {loop.var} = {first}; {loop.var} < {c_expr(stop)}; "
+                          f"{loop.var} += {stride}) {{")
+        self.lines += c_statements(body, indent + "    ")
+        self.lines.append(f"{indent}}}")
+
+    def vector_loop(self, loop: For, indent: str) -> bool:
+        """The loop in three parts, in a scope of its own: a head, lane by lane, up to the first element where every
+        read and write along the loop's unit stride is 16-byte aligned; the vector part, each lane taking V
+        consecutive iterations with one vector access per array; the tail, lane by lane. False when the loop has no
+        access to vectorize (nothing emitted)."""
+        s, program, width = self.schedule, self.program, self.schedule.vector
+        inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
+        written = {stmt.array for stmt in walk(loop.body) if isinstance(stmt, (Store, Atomic))}
+
+        def vectorizable(array: str, index: Expr) -> bool:
+            return unit_stride(index, loop.var) and not (names_of(index) & inside) and \
+                element_bytes(program, array) * width in (4, 8, 16)
+
+        reads: list[Load] = []
+        for stmt in loop.body:
+            exprs = [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
+                [stmt.index, stmt.value] if isinstance(stmt, Store) else [stmt.cond] if isinstance(stmt, If) else []
+            for e in exprs:
+                for load in _unconditional_loads(e):
+                    if load not in reads and load.array not in written and vectorizable(load.array, load.index):
+                        reads.append(load)
+        loaded = {load.array for load in all_loads(loop.body)}
+        stores = [stmt for stmt in loop.body if isinstance(stmt, Store) and stmt.op == "=" and
+                  vectorizable(stmt.array, stmt.index) and stmt.array not in loaded and
+                  sum(1 for o in walk(loop.body) if isinstance(o, Store) and o.array == stmt.array) == 1]
+        if not reads and not stores:
+            return False
+        # The scope's names are reused by the next vector loop's scope.
+        scoped = self.names.scoped
+        first, element = scoped(f"{loop.var}_first"), scoped("e")
+        begin, end = scoped(f"{loop.var}_vector_begin"), scoped(f"{loop.var}_vector_end")
+        self.use("lanes")
+        accesses = [(load.array, load.index) for load in reads] + [(st.array, st.index) for st in stores]
+        at_start, at_begin, at_first = (_renamed({loop.var: loop.start}), {loop.var: begin}, {loop.var: first})
+        setup, finish = [], []
+        replacements: dict[Load, Expr] = {}
+        store_names: dict[tuple[str, Expr], str] = {}
+        taken: set[str] = set()
+
+        def lanes_name(array: str) -> str:
+            name, count = scoped(f"{array}_lanes"), 1
+            while name in taken:
+                count += 1
+                name = scoped(f"{array}_lanes{count}")
+            taken.add(name)
+            return name
+
+        inner = indent + "    "
+        for load in reads:
+            name, ctype = lanes_name(load.array), program.element_type(load.array)
+            setup.append(f"{inner}    const optiml_lanes<{ctype}, {width}> {name} = *reinterpret_cast<const "
+                         f"optiml_lanes<{ctype}, {width}>*>(&{load.array}[{c_expr(load.index, at_first)}]);")
+            replacements[load] = Ref(name=f"{name}.v[{element}]")
+        for store in stores:
+            name, ctype = lanes_name(store.array), program.element_type(store.array)
+            setup.append(f"{inner}    optiml_lanes<{ctype}, {width}> {name};")
+            finish.append(f"{inner}    *reinterpret_cast<optiml_lanes<{ctype}, {width}>*>("
+                          f"&{store.array}[{c_expr(store.index, at_first)}]) = {name};")
+            store_names[(store.array, store.index)] = f"{name}.v[{element}]"
+        array, index = accesses[0]
+        elements = element_bytes(program, array)
+        aligned = " && ".join(f"optiml_aligned(&{a}[{c_expr(i, at_begin)}], {element_bytes(program, a) * width})"
+                              for a, i in accesses)
+        start, stop = c_expr(loop.start), c_expr(loop.stop)
+        self.lines += [
+            f"{indent}{{",
+            f"{inner}// Vector part: {width} consecutive elements per lane and step, one vector access per array, "
+            f"from the first element where all are aligned.",
+            f"{inner}{loop.ctype} {begin} = {start} + ({loop.ctype})((16 - reinterpret_cast<unsigned long "
+            f"long>(&{array}[{c_expr(index, at_start)}]) % 16) % 16 / {elements});",
+            f"{inner}if ({begin} > {stop}) {begin} = {stop};",
+            f"{inner}const {loop.ctype} {end} = ({aligned}) ? {begin} + ({stop} - {begin}) / {width} * {width} "
+            f": {begin};"]
+        self.lines.append(f"{inner}// Head, lane by lane.")
+        self.lane_loop(loop, loop.body, loop.start, Ref(name=begin), inner)
+        self.lines += [
+            f"{inner}for ({loop.ctype} {first} = {begin} + {self.lane} * {width}; {first} < {end}; "
+            f"{first} += {s.lanes * width}) {{",
+            *setup,
+            f"{inner}    #pragma unroll",
+            f"{inner}    for (int {element} = 0; {element} < {width}; ++{element}) {{",
+            f"{inner}        const {loop.ctype} {loop.var} = {first} + {element};",
+            *c_statements(_replaced(loop.body, replacements, store_names), inner + "        "),
+            f"{inner}    }}",
+            *finish,
+            f"{inner}}}",
+            f"{inner}// Tail, lane by lane."]
+        self.lane_loop(loop, loop.body, Ref(name=end), loop.stop, inner)
+        self.lines.append(f"{indent}}}")
+        return True
 
     def combine(self, reduction: Reduction, indent: str) -> None:
         s, var = self.schedule, reduction.variable

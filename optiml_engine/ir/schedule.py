@@ -51,7 +51,8 @@ class Schedule(Frozen):
             if self.lanes_axis == "x":
                 per_block = f", {self.block[1]} points per block" if self.block[1] > 1 else ""
                 group = "a warp" if self.lanes == 32 else f"{self.lanes} threads"
-                return f"reduce: {group} per point along its loops{per_block}"
+                vector = f", {self.vector} consecutive elements per lane as one vector access" if self.vector > 1 else ""
+                return f"reduce: {group} per point along its loops{per_block}{vector}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory)")
         return f"stage: {self.tile}x{self.tile} shared-memory tile (padded), block {self.block[0]}x{self.block[1]}"
@@ -175,8 +176,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                 for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks]
     if family == "reduce":
         if shape.lanes_axis == "x":
-            found = [Schedule(family="reduce", block=(32, p), lanes=32) for p in (1, 2, 4, 8)]
-            found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes) for lanes in (64, 128, 256, 512, 1024)]
+            widest = 16 // max(shape.vector_bytes, 1)
+            vectors = (1, widest) if widest > 1 else (1,)
+            found = [Schedule(family="reduce", block=(32, p), lanes=32, vector=v) for v in vectors for p in (1, 2, 4, 8)]
+            found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes, vector=v)
+                      for v in vectors for lanes in (64, 128, 256, 512, 1024)]
             return found
         return [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
                 for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
@@ -202,7 +206,9 @@ def defaults(shape: Shape, family: Family) -> list[Schedule]:
         return _unique(chosen)[:4] or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":
-            return [s for s in points if (s.lanes, s.block[1]) in ((32, 4), (128, 1), (256, 1), (1024, 1))]
+            widest = max(s.vector for s in points)
+            return [s for s in points if (s.lanes, s.block[1], s.vector) in
+                    ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
         return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
     return [s for s in points if s.block == (32, 8)]
 

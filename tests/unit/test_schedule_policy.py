@@ -1,0 +1,48 @@
+"""The schedule policy (policies/schedules.py): what it proposes on a lifted kernel, on its own kernels, and on a
+kernel that does not lift; the order the profiler's symptom gives; the trajectory's words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from optiml_engine.diagnosis import Diagnosis, Finding
+from optiml_engine.policies.base import PolicyContext
+from optiml_engine.policies.schedules import SchedulePolicy
+from tests.ir_cases import original
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_row_kernel_gets_reduce_and_map_schedules_named_in_profiler_terms() -> None:
+    edits = SchedulePolicy().propose(original(ROOT / "examples/layernorm_rows.cu"), PolicyContext())
+    rules = {edit.rule for edit in edits}
+    assert rules == {"schedule_reduce", "schedule_map"}
+    reduce = next(edit for edit in edits if edit.rule == "schedule_reduce")
+    assert reduce.symptom == "uncoalesced_loads"
+    assert "neighbouring threads read neighbouring elements" in reduce.description
+    assert "OptiML schedule of the loop-nest program: reduce:" in reduce.candidate.unit.text
+
+
+def test_the_reported_symptom_orders_the_families() -> None:
+    candidate = original(ROOT / "examples/layernorm_rows.cu")
+    uncoalesced = Diagnosis(bound="memory", headline="", explanation="", top_stalls=[],
+                            findings=[Finding(kind="uncoalesced_loads", message="")])
+    edits = SchedulePolicy().propose(candidate, PolicyContext(diagnosis=uncoalesced))
+    assert edits[0].rule == "schedule_reduce"
+    memory = Diagnosis(bound="memory", headline="", explanation="", top_stalls=[], findings=[])
+    assert SchedulePolicy().propose(candidate, PolicyContext(diagnosis=memory))[0].rule == "schedule_map"
+
+
+def test_an_emitted_kernel_gets_its_neighbours() -> None:
+    policy = SchedulePolicy()
+    first = policy.propose(original(ROOT / "examples/vector_add.cu"), PolicyContext())[0]
+    neighbours = policy.propose(first.candidate, PolicyContext())
+    assert neighbours and all("a neighbour of" in edit.description for edit in neighbours)
+    assert all(edit.rule == first.rule for edit in neighbours)
+
+
+def test_a_kernel_that_does_not_lift_gets_nothing() -> None:
+    # A fresh policy does not know this emitted kernel, whose warp shuffles the program cannot express.
+    reduce = next(e for e in SchedulePolicy().propose(original(ROOT / "examples/row_max.cu"), PolicyContext())
+                  if e.rule == "schedule_reduce").candidate
+    assert SchedulePolicy().propose(reduce, PolicyContext()) == []
