@@ -32,6 +32,16 @@ class PolicyContext(Frozen):
     tried: list[str] = Field(default_factory=list)   # rules already applied on the path to this node
 
 
+def symptom_rank(symptom: str, diagnosis: Diagnosis | None) -> int:
+    """0 when an edit cures one of the profiler's findings (uncoalesced loads, ...), 1 when it cures the bound
+    (memory-bound, ...), 2 otherwise: a finding is the more specific evidence."""
+    if diagnosis is None:
+        return 2
+    if symptom in {finding.kind for finding in diagnosis.findings}:
+        return 0
+    return 1 if symptom == diagnosis.bound else 2
+
+
 class Policy(ABC):
     name: str
 

@@ -18,7 +18,7 @@ from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
 from optiml_engine.model import Candidate
-from optiml_engine.policies.base import Edit, Policy, PolicyContext
+from optiml_engine.policies.base import Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.policies.templates.base import Compiler, default_compiler
 
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
@@ -71,11 +71,8 @@ class SchedulePolicy(Policy):
         if isinstance(program, NotLiftable):
             return []
         shape = shape_of(program)
-        symptoms = set()
-        if context.diagnosis is not None:
-            symptoms = {context.diagnosis.bound} | {f.kind for f in context.diagnosis.findings}
-        families = sorted(shape.families, key=lambda family: cure(shape, Schedule(
-            family=family, lanes_axis=shape.lanes_axis))[0] not in symptoms)
+        families = sorted(shape.families, key=lambda family: symptom_rank(cure(shape, Schedule(
+            family=family, lanes_axis=shape.lanes_axis))[0], context.diagnosis))
         return [edit for family in families
                 for edit in self.edits(program, shape, defaults(shape, family), node, context, None)]
 

@@ -29,7 +29,7 @@ from pydantic import Field
 
 from optiml_engine.diagnosis import Diagnosis
 from optiml_engine.model import Candidate, DeviceInfo, Frozen, Measurement
-from optiml_engine.policies.base import Edit, Policy, PolicyContext
+from optiml_engine.policies.base import Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.search.reward import REJECTED, reward
 
 IMPROVEMENT = 0.02   # a child at least this much faster than its parent gets a profile of its own
@@ -169,10 +169,8 @@ class Mcts:
         context = PolicyContext(diagnosis=node.diagnosis, sol=node.measurement.sol, device=self.device,
                                 tried=node.rules())
         edits = [edit for policy in self.policies for edit in policy.propose(node.candidate, context)]
-        symptoms = set()
-        if node.diagnosis is not None:
-            symptoms = {node.diagnosis.bound} | {f.kind for f in node.diagnosis.findings}
-        keyed = [(edit.symptom not in symptoms, self.rng.random(), index, edit) for index, edit in enumerate(edits)]
+        keyed = [(symptom_rank(edit.symptom, node.diagnosis), self.rng.random(), index, edit)
+                 for index, edit in enumerate(edits)]
         return [edit for *_, edit in sorted(keyed)]
 
     def expandable(self, node: Node) -> bool:
