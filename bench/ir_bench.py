@@ -152,6 +152,13 @@ def run_kernel(path: Path, which: str, peers: dict, evaluator: Evaluator, device
     result = optimize(document, kernel, evaluator, default_policies(False), budget, SearchConfig(parallel=1, seed=0))
     row["job_seconds"] = time.perf_counter() - began
     original, final = result.original, result.final
+    if original.timing is None:
+        row.update(naive_verdict=original.verdict, naive_reason=original.reason[:300], offered_over_sol=None,
+                   naive_over_sol=None, speedup=None, peers={}, faster_than_compile=None, stop_reason="naive rejected",
+                   schedule_in_trajectory=False, trajectory=[])
+        print(f"{which}/{kernel}: the naive kernel did not verify: {original.verdict}: {original.reason[:200]}",
+              flush=True)
+        return row
     floor = original.sol.floor_ms if original.sol else None
     row.update(
         naive_ms=original.timing.median_ms, floor_ms=floor,
@@ -218,7 +225,7 @@ def markdown(results: list[dict]) -> str:
                   f"{geomean(compiled):.3f} over the {len(compiled)} it compiled)",
                   f"- worst offered time/SOL: {max(offered, default=float('nan')):.2f}",
                   f"- faster than torch.compile: {len(beats)} of {len([r for r in lifted if r['faster_than_compile'] is not None])}",
-                  f"- slower than naive: {', '.join(r['kernel'] for r in lifted if r['speedup'] < 1) or 'none'}",
+                  f"- slower than naive: {', '.join(r['kernel'] for r in lifted if r['speedup'] is not None and r['speedup'] < 1) or 'none'}",
                   f"- not lifted: {', '.join(r['kernel'] + ' (' + r['reason'] + ')' for r in chosen if not r['lifted']) or 'none'}",
                   ""]
     return "\n".join(lines)

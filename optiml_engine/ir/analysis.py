@@ -8,9 +8,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from optiml_engine.ir.lift import children, mentions
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary)
+    Assign,
+    Atomic,
+    Binary,
+    Call,
+    Cast,
+    Const,
+    Expr,
+    For,
+    If,
+    Let,
+    Load,
+    LoopProgram,
+    Ref,
+    Select,
+    Stmt,
+    Store,
+    Unary,
+    children,
+    mentions,
+    walk,
+)
 from optiml_engine.model import Contract
 
 Linear = dict[str, Expr]          # variable -> coefficient; "" -> the rest (terms free of the variables asked)
@@ -126,19 +145,16 @@ def statement_exprs(stmt: Stmt) -> list[Expr]:
     return []
 
 
-def walk(body: list[Stmt]):
-    """Every statement, depth first."""
-    for stmt in body:
-        yield stmt
-        if isinstance(stmt, For):
-            yield from walk(stmt.body)
-        elif isinstance(stmt, If):
-            yield from walk(stmt.then)
-            yield from walk(stmt.other)
-
-
 def all_loads(body: list[Stmt]) -> list[Load]:
     return [load for stmt in walk(body) for expr in statement_exprs(stmt) for load in loads(expr)]
+
+
+def names_of(expr: Expr) -> set[str]:
+    """The names an expression reads."""
+    names = {expr.name} if isinstance(expr, Ref) else set()
+    for child in children(expr):
+        names |= names_of(child)
+    return names
 
 
 def names_read(body: list[Stmt]) -> set[str]:

@@ -12,12 +12,37 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, extent, names_read, names_written, unit_stride, walk)
-from optiml_engine.ir.lift import children
+    Reduction,
+    all_loads,
+    extent,
+    names_of,
+    names_read,
+    names_written,
+    unit_stride,
+    walk,
+)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select,
-    Stmt, Store, Unary)
+    Assign,
+    Atomic,
+    Binary,
+    Call,
+    Cast,
+    Const,
+    Expr,
+    For,
+    If,
+    Let,
+    Load,
+    LoopProgram,
+    ParallelIndex,
+    Ref,
+    Select,
+    Stmt,
+    Store,
+    Unary,
+    children,
+)
 from optiml_engine.ir.schedule import Schedule, Shape, element_bytes, reduction_type
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -566,9 +591,13 @@ class _Kernel:
     def stage(self) -> None:
         s, program = self.schedule, self.program
         tile = s.tile
-        q, p = program.space[-1], program.space[-2]
-        qtype, qlower, qupper = self.bounds(len(program.space) - 1)
-        ptype, plower, pupper = self.bounds(len(program.space) - 2)
+        # q: the index the writes are unit-stride along (threadIdx.x when computing), p: the staged reads' (threadIdx.x
+        # when staging).
+        write_axis = self.shape.write_axis
+        read_axis = len(program.space) - 1 if write_axis == len(program.space) - 2 else len(program.space) - 2
+        q, p = program.space[write_axis], program.space[read_axis]
+        qtype, qlower, qupper = self.bounds(write_axis)
+        ptype, plower, pupper = self.bounds(read_axis)
         opening, indent, closing = self.outer_loops("    ")
         self.lines += opening
         q_tile, p_tile, row = self.names(f"{q.name}_tile"), self.names(f"{p.name}_tile"), self.names("tile_row")
@@ -603,8 +632,8 @@ class _Kernel:
                        f"{inner}__syncthreads();   // the tile is loaded again for the next rows"]
         self.lines.append(f"{indent}}}")
         self.lines += closing
-        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{tile})",
-                     f"min(cdiv(max({self.extent(len(program.space) - 2)},1),{tile}),{GRID_YZ_LIMIT})"]
+        self.grid = [f"cdiv(max({self.extent(write_axis)},1),{tile})",
+                     f"min(cdiv(max({self.extent(read_axis)},1),{tile}),{GRID_YZ_LIMIT})"]
         if len(program.space) == 3:
             self.grid.append(self.grid_z)
 
@@ -626,13 +655,6 @@ class _Kernel:
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
         launch = LaunchRule(grid=self.grid, block=block, smem="0")
         return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
-
-
-def names_of(expr: Expr) -> set[str]:
-    names = {expr.name} if isinstance(expr, Ref) else set()
-    for child in children(expr):
-        names |= names_of(child)
-    return names
 
 
 def _renamed(values: dict[str, Expr]) -> dict[str, str]:

@@ -16,10 +16,41 @@ import re
 from tree_sitter import Node
 
 from optiml_engine.ir.program import (
-    ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
-    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary)
+    ArrayParam,
+    Assign,
+    Atomic,
+    Binary,
+    Call,
+    Cast,
+    Const,
+    Expr,
+    For,
+    If,
+    Let,
+    Load,
+    LoopProgram,
+    NotLiftable,
+    ParallelIndex,
+    Ref,
+    ScalarParam,
+    Select,
+    Stmt,
+    Store,
+    Unary,
+    children,
+    mentions,
+    substitute,
+    substituted,
+    walk,
+)
 from optiml_engine.model import Candidate, Location
-from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, global_index_dim, unparenthesized
+from optiml_engine.policies.kernel_view import (
+    KernelView,
+    bare,
+    builtin_dim,
+    global_index_dim,
+    unparenthesized,
+)
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import dtype_of
 
@@ -66,42 +97,33 @@ def plus(left: Expr, right: Expr) -> Expr:
     return Binary(op="+", left=left, right=right)
 
 
-def mentions(expr: Expr, names: set[str]) -> bool:
-    """Whether the expression reads any of the names (as a Ref)."""
+def fold_index_locals(body: list[Stmt], uniform: set[str]) -> list[Stmt]:
+    """Top-level integer locals computed once from parallel indices and scalars (`size_t src = (b * M + m) * N + n;`)
+    folded into the expressions that read them, as aliases are: an index is then one expression of the space's
+    indices, which the schedules' stride analysis reads."""
+    assigned = {stmt.name for stmt in walk(body) if isinstance(stmt, Assign)}
+    values: dict[str, Expr] = {}
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, Let) and stmt.value is not None and stmt.name not in assigned and \
+                _integer_type(stmt.ctype) and _reads_only(stmt.value, uniform | set(values)):
+            values[stmt.name] = substitute(stmt.value, values)
+            continue
+        out += substituted([stmt], values)
+    return out
+
+
+def _integer_type(ctype: str) -> bool:
+    dtype = dtype_of(" ".join(w for w in ctype.split() if w != "const"))
+    return dtype is not None and dtype not in ("float16", "bfloat16", "float32", "float64", "bool")
+
+
+def _reads_only(expr: Expr, names: set[str]) -> bool:
     if isinstance(expr, Ref):
         return expr.name in names
-    return any(mentions(child, names) for child in children(expr))
-
-
-def children(expr: Expr) -> list[Expr]:
-    if isinstance(expr, Load):
-        return [expr.index]
-    if isinstance(expr, (Unary, Cast)):
-        return [expr.operand]
-    if isinstance(expr, Binary):
-        return [expr.left, expr.right]
-    if isinstance(expr, Call):
-        return list(expr.args)
-    if isinstance(expr, Select):
-        return [expr.cond, expr.then, expr.other]
-    return []
-
-
-def substitute(expr: Expr, values: dict[str, Expr]) -> Expr:
-    if isinstance(expr, Ref):
-        return values.get(expr.name, expr)
-    if isinstance(expr, Load):
-        return expr.model_copy(update={"index": substitute(expr.index, values)})
-    if isinstance(expr, (Unary, Cast)):
-        return expr.model_copy(update={"operand": substitute(expr.operand, values)})
-    if isinstance(expr, Binary):
-        return expr.model_copy(update={"left": substitute(expr.left, values), "right": substitute(expr.right, values)})
-    if isinstance(expr, Call):
-        return expr.model_copy(update={"args": [substitute(a, values) for a in expr.args]})
-    if isinstance(expr, Select):
-        return Select(cond=substitute(expr.cond, values), then=substitute(expr.then, values),
-                      other=substitute(expr.other, values))
-    return expr
+    if isinstance(expr, (Load, Call)):
+        return False
+    return all(_reads_only(child, names) for child in children(expr))
 
 
 def negated(cond: Expr) -> Expr:
@@ -190,7 +212,8 @@ class _Lifter:
     # -- the program ----------------------------------------------------------------------------------------------
 
     def program(self) -> LoopProgram:
-        body = self.kernel_body(list(self.view.body.named_children))
+        body = fold_index_locals(self.kernel_body(list(self.view.body.named_children)),
+                                 set(self.indices) | set(self.scalars))
         space = sorted(self.indices.values(), key=lambda index: "zyx".index(index.dim))
         if not space:
             raise _Refused(self.view.node, "no thread index (blockIdx.d * blockDim.d + threadIdx.d) defines a "
@@ -240,7 +263,7 @@ class _Lifter:
     def check_launch_covers(self, program: LoopProgram, space: list[_Index]) -> None:
         """An exact launch (not a grid-stride loop) must reach every point of the space at every contract size:
         otherwise the original computes less than its program says."""
-        from optiml_engine.ir.interpret import scalar_values, evaluate_scalar
+        from optiml_engine.ir.interpret import evaluate_scalar, scalar_values
         contract = self.candidate.contract
         for binding in [contract.sizes, *contract.checks]:
             resolved = resolve(contract, binding)

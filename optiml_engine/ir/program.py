@@ -18,7 +18,6 @@ from pydantic import Field
 
 from optiml_engine.model import Frozen, Location
 
-
 # -- expressions --------------------------------------------------------------------------------------------------
 
 class Const(Frozen):
@@ -181,6 +180,79 @@ class NotLiftable(Frozen):
 
     def __str__(self) -> str:
         return f"{self.location}: not liftable: {self.reason}"
+
+
+# -- reading and rewriting ------------------------------------------------------------------------------------
+
+def children(expr: Expr) -> list[Expr]:
+    if isinstance(expr, Load):
+        return [expr.index]
+    if isinstance(expr, (Unary, Cast)):
+        return [expr.operand]
+    if isinstance(expr, Binary):
+        return [expr.left, expr.right]
+    if isinstance(expr, Call):
+        return list(expr.args)
+    if isinstance(expr, Select):
+        return [expr.cond, expr.then, expr.other]
+    return []
+
+
+def mentions(expr: Expr, names: set[str]) -> bool:
+    """Whether the expression reads any of the names (as a Ref)."""
+    if isinstance(expr, Ref):
+        return expr.name in names
+    return any(mentions(child, names) for child in children(expr))
+
+
+def substitute(expr: Expr, values: dict[str, Expr]) -> Expr:
+    if isinstance(expr, Ref):
+        return values.get(expr.name, expr)
+    if isinstance(expr, Load):
+        return expr.model_copy(update={"index": substitute(expr.index, values)})
+    if isinstance(expr, (Unary, Cast)):
+        return expr.model_copy(update={"operand": substitute(expr.operand, values)})
+    if isinstance(expr, Binary):
+        return expr.model_copy(update={"left": substitute(expr.left, values), "right": substitute(expr.right, values)})
+    if isinstance(expr, Call):
+        return expr.model_copy(update={"args": [substitute(a, values) for a in expr.args]})
+    if isinstance(expr, Select):
+        return Select(cond=substitute(expr.cond, values), then=substitute(expr.then, values),
+                      other=substitute(expr.other, values))
+    return expr
+
+
+def substituted(body: list[Stmt], values: dict[str, Expr]) -> list[Stmt]:
+    """The statements with names replaced by expressions wherever they are read."""
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, Let):
+            out.append(stmt if stmt.value is None else stmt.model_copy(
+                update={"value": substitute(stmt.value, values)}))
+        elif isinstance(stmt, Assign):
+            out.append(stmt.model_copy(update={"value": substitute(stmt.value, values)}))
+        elif isinstance(stmt, (Store, Atomic)):
+            out.append(stmt.model_copy(update={"index": substitute(stmt.index, values),
+                                               "value": substitute(stmt.value, values)}))
+        elif isinstance(stmt, For):
+            out.append(stmt.model_copy(update={"start": substitute(stmt.start, values),
+                                               "stop": substitute(stmt.stop, values),
+                                               "body": substituted(stmt.body, values)}))
+        elif isinstance(stmt, If):
+            out.append(If(cond=substitute(stmt.cond, values), then=substituted(stmt.then, values),
+                          other=substituted(stmt.other, values)))
+    return out
+
+
+def walk(body: list[Stmt]):
+    """Every statement, depth first."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, For):
+            yield from walk(stmt.body)
+        elif isinstance(stmt, If):
+            yield from walk(stmt.then)
+            yield from walk(stmt.other)
 
 
 for _model in (Load, Unary, Binary, Call, Select, Cast, For, If):

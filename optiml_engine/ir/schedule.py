@@ -21,9 +21,25 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, has_loops, loop_reductions, stride, unit_stride, walk)
-from optiml_engine.ir.lift import mentions
-from optiml_engine.ir.program import Atomic, For, If, Let, Load, LoopProgram, Store
+    Reduction,
+    all_loads,
+    has_loops,
+    loop_reductions,
+    names_of,
+    stride,
+    unit_stride,
+    walk,
+)
+from optiml_engine.ir.program import (
+    Atomic,
+    For,
+    If,
+    Let,
+    Load,
+    LoopProgram,
+    Store,
+    mentions,
+)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -66,6 +82,7 @@ class Shape:
     families: tuple[Family, ...]
     reductions: tuple[Reduction, ...]        # of the top-level loops (reduce)
     staged: tuple[Load, ...]                 # reads to stage through shared memory (stage)
+    write_axis: int                          # stage: the space index the writes are unit-stride along
     vector_bytes: int                        # the widest element among the map's vectorizable accesses
     lanes_axis: Literal["x", "y"]            # reduce: along the loops' unit-stride reads, or across points
 
@@ -80,11 +97,13 @@ def shape_of(program: LoopProgram) -> Shape:
     innermost = program.space[-1].name
     reductions: list[Reduction] = []
     staged: tuple[Load, ...] = ()
+    write_axis = -1
     lanes_axis: Literal["x", "y"] = "x"
     loops = [s for s in _point_statements(program.body) if isinstance(s, For)]
     families.append("map")
     if not has_loops(program.body):
-        staged = tuple(_staged_loads(program))
+        found, write_axis = _staged_loads(program)
+        staged = tuple(found)
         if staged:
             families.append("stage")
     elif all(_parallel_loop(loop) is not None for loop in loops) and _loops_at_top(program, loops):
@@ -93,7 +112,7 @@ def shape_of(program: LoopProgram) -> Shape:
         families.append("reduce")
         lanes_axis = _lanes_axis(program, loops, innermost)
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
-    return Shape(program, tuple(families), tuple(reductions), staged, vector_bytes, lanes_axis)
+    return Shape(program, tuple(families), tuple(reductions), staged, write_axis, vector_bytes, lanes_axis)
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
@@ -140,26 +159,29 @@ def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Liter
     return "y" if along_points > along_loop else "x"
 
 
-def _staged_loads(program: LoopProgram) -> list[Load]:
-    """Top-level reads, in a 2-D or 3-D space, that are unit-stride along an outer index and not along the
-    innermost (the write's), affine in both."""
-    if len(program.space) < 2:
-        return []
-    inner, outer = program.space[-1].name, program.space[-2].name
-    found: list[Load] = []
-    for stmt in program.body:
-        if isinstance(stmt, (If, For)):
-            return []
-    for load in all_loads(program.body):
-        if load in found:
-            continue
-        if unit_stride(load.index, outer) and not unit_stride(load.index, inner) and \
-                stride(load.index, inner, {outer}) is not None and mentions(load.index, {inner}):
-            found.append(load)
+def _staged_loads(program: LoopProgram) -> tuple[list[Load], int]:
+    """In a 2-D or 3-D space of straight-line code whose writes are unit-stride along one of the two innermost
+    indices (the write axis): the reads unit-stride along the other, which a thread per point would read with a
+    stride (a transpose, read or write side). Returns them with the write axis (an index into the space)."""
+    if len(program.space) < 2 or any(isinstance(stmt, (If, For)) for stmt in program.body):
+        return [], -1
+    uniform = {i.name for i in program.space} | {p.name for p in program.scalars}
     stores = [s for s in walk(program.body) if isinstance(s, Store)]
-    if not found or not stores or not all(unit_stride(s.index, inner) for s in stores):
-        return []
-    return found
+    if not stores:
+        return [], -1
+    for write_axis, read_axis in ((len(program.space) - 1, len(program.space) - 2),
+                                  (len(program.space) - 2, len(program.space) - 1)):
+        write, read = program.space[write_axis].name, program.space[read_axis].name
+        if not all(unit_stride(s.index, write) for s in stores):
+            continue
+        found: list[Load] = []
+        for load in all_loads(program.body):
+            if load not in found and unit_stride(load.index, read) and not unit_stride(load.index, write) and \
+                    stride(load.index, write, {read}) is not None and names_of(load.index) <= uniform:
+                found.append(load)
+        if found:
+            return found, write_axis
+    return [], -1
 
 
 def space(shape: Shape, family: Family) -> list[Schedule]:
