@@ -5,7 +5,10 @@ from __future__ import annotations
 from html import escape
 
 from optiml_engine.evaluate import Profile
-from optiml_engine.model import Measurement
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import NotLiftable
+from optiml_engine.ir.schedule import shape_of
+from optiml_engine.model import Candidate, Measurement
 
 # (label, metric short name, format) for the metrics table, in reading order.
 METRIC_ROWS = (
@@ -59,6 +62,20 @@ def profile_markdown(measurement: Measurement, profile: Profile) -> str:
         lines += ["", "| metric | value |", "|---|---|"]
         lines += [f"| {label} | {value} |" for label, value in metric_rows(profile.metrics.metrics)]
     return "\n".join(lines)
+
+
+def program_markdown(candidate: Candidate) -> str:
+    """The kernel's loop-nest program and the schedule families the search may take for it, or why it has none."""
+    program = lift(candidate)
+    if isinstance(program, NotLiftable):
+        return (f"Not a loop-nest program (line {program.location.line}: {program.reason}): the search tries the "
+                f"rewrite rules and templates only.")
+    shape = shape_of(program)
+    families = {"map": "map (block shape, points per thread, vector accesses)",
+                "reduce": f"reduce (a thread group per point along its loops, lanes along {shape.lanes_axis})",
+                "stage": "stage (strided reads through a shared-memory tile)"}
+    return (f"**Loop-nest program**; schedules the search takes: "
+            f"{'; '.join(families[family] for family in shape.families)}\n\n```\n{program}\n```")
 
 
 def svg_line_chart(points: list[tuple[float, float]], x_label: str, y_label: str, width: int = 560,

@@ -89,6 +89,13 @@ def one(x: int | str) -> Const:
     return Const(text=str(x))
 
 
+def plus_one(value: Expr) -> Expr:
+    """value + 1, folded when the value is an integer literal (a bound `x > 0` is the lower bound 1)."""
+    if isinstance(value, Const) and value.text.isdigit():
+        return one(int(value.text) + 1)
+    return Binary(op="+", left=value, right=one(1))
+
+
 def plus(left: Expr, right: Expr) -> Expr:
     if isinstance(right, Const) and right.text == "0":
         return left
@@ -458,10 +465,10 @@ class _Lifter:
         if op == "<":
             return name, "upper", value
         if op == "<=":
-            return name, "upper", Binary(op="+", left=value, right=one(1))
+            return name, "upper", plus_one(value)
         if op == ">=":
             return name, "lower", value
-        return name, "lower", Binary(op="+", left=value, right=one(1))
+        return name, "lower", plus_one(value)
 
     def is_return(self, node: Node) -> bool:
         if node.type == "compound_statement":
@@ -743,7 +750,7 @@ class _Lifter:
         if mentions(stop, {var}):
             raise _Refused(condition, "a loop bound that changes inside the loop")
         if op == "<=":
-            stop = Binary(op="+", left=stop, right=one(1))
+            stop = plus_one(stop)
         inner = list(body.named_children) if body.type == "compound_statement" else [body]
         lifted = self.block(inner, in_loop=True)
         if self.assigns(lifted, var):

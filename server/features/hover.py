@@ -16,7 +16,7 @@ from optiml_engine.cache import open_cache
 from optiml_engine.candidate import original_candidate, reference_candidate
 from optiml_engine.evaluate import cached_profile, measured_devices
 from optiml_engine.model import DeviceInfo, Kernel, OptimlError
-from optiml_engine.report import profile_markdown
+from optiml_engine.report import profile_markdown, program_markdown
 from server.documents import Documents, OpenDocument, has_contract
 from server.features.code_actions import ADD_CONTRACT
 
@@ -42,6 +42,7 @@ class ProfileHover:
         self._documents = documents
         self._cache = open_cache()
         self._devices = MeasuredDevices(self._cache)
+        self._programs: dict[str, str] = {}   # compile unit text -> its program's markdown (lifting parses again)
 
     def hover(self, params: types.HoverParams) -> types.Hover | None:
         document = self._documents.get(params.text_document.uri)
@@ -62,7 +63,16 @@ class ProfileHover:
             reference = reference_candidate(document.cuda, candidate)
         except OptimlError as error:
             return f"**{kernel.name}**: not profiled yet; its contract has an error first: {error.message}"
+        program = self._program(candidate)
         for device in self._devices.devices():
             if (found := cached_profile(self._cache, candidate, reference, device)) is not None:
-                return profile_markdown(*found)
-        return f"**{kernel.name}**: not profiled yet; {command} on a machine with an NVIDIA GPU profiles it"
+                return f"{profile_markdown(*found)}\n\n{program}"
+        return f"**{kernel.name}**: not profiled yet; {command} on a machine with an NVIDIA GPU profiles it\n\n{program}"
+
+    def _program(self, candidate) -> str:
+        text = candidate.unit.text
+        if text not in self._programs:
+            if len(self._programs) > 256:
+                self._programs.clear()
+            self._programs[text] = program_markdown(candidate)
+        return self._programs[text]

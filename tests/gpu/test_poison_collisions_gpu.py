@@ -10,10 +10,12 @@ from optiml_engine.source.parse import CudaDocument
 
 pytestmark = pytest.mark.gpu
 
-# Every output is the second poison's value (-7.7509e-4 as float; 0x925A as half; 0xBA4B as bfloat16).
+# Every even output is the second poison's value (-7.7509e-4 as float; 0x925A as half; 0xBA4B as bfloat16), every odd
+# one its input.
 KERNEL = """
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+
 /* @optiml
    sizes: n=4096
    x: in {ctype}[n]
@@ -23,7 +25,7 @@ KERNEL = """
 __global__ void constant_poison(const {ctype}* x, {ctype}* y, int n)
 {{
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = {value};
+    if (i < n) y[i] = i % 2 == 0 ? {value} : x[i];
 }}
 """
 VALUES = {"float": "-7.7509e-4f", "__half": "__ushort_as_half((unsigned short)0x925A)",

@@ -239,6 +239,9 @@ async def test_hover_on_a_kernel_name_not_profiled(client: LanguageClient, tmp_p
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=at(13, 18)))
     assert "not profiled yet" in hover.contents.value
     assert f"optiml profile {path} --kernel row_max" in hover.contents.value
+    # The kernel's loop-nest program, and the schedules the search takes for it, need no GPU.
+    assert "parallel for row in [0, rows):" in hover.contents.value
+    assert "reduce (a thread group per point along its loops, lanes along x)" in hover.contents.value
     assert hover.range == types.Range(start=at(13, 16), end=at(13, 23))
 
 
