@@ -235,19 +235,25 @@ class _Kernel:
         lower = c_expr(index.lower)
         return _index_type(index, self.program), "" if lower == "0" else f"{lower} + ", c_expr(index.upper)
 
-    def outer_loops(self, indent: str) -> tuple[list[str], str, list[str]]:
-        """Grid-stride loops over the indices outside the innermost two (blockIdx.z) and, for map-like schedules
-        whose y is a thread axis elsewhere, none; returns (opening lines, inner indent, closing lines)."""
+    def outer_loops(self, indent: str, middle: str | None = None, z_axis: int = 0) -> tuple[list[str], str, list[str]]:
+        """Grid-stride loops over the indices outside the innermost: in a 3-D space `z_axis` (the outermost unless
+        said) over blockIdx.z and, with `middle` (its first value's thread term: "blockIdx.y" or "blockIdx.y *
+        blockDim.y + threadIdx.y"), the second innermost over y. Returns (opening lines, the indent inside them,
+        closing lines)."""
         opening, closing = [], []
         space = self.program.space
+        loops = []
         if len(space) == 3:
-            ctype, lower, upper = self.bounds(0)
-            name = space[0].name
-            opening.append(f"{indent}for ({ctype} {name} = {lower}blockIdx.z; {name} < {upper}; "
-                           f"{name} += gridDim.z) {{")
+            loops.append((z_axis, "blockIdx.z", "gridDim.z"))
+            self.grid_z = f"min(max({self.extent(z_axis)},1),{GRID_YZ_LIMIT})"
+        if middle is not None and len(space) >= 2:
+            loops.append((len(space) - 2, middle, "gridDim.y * blockDim.y" if "threadIdx" in middle else "gridDim.y"))
+        for axis, first, stride in loops:
+            ctype, lower, upper = self.bounds(axis)
+            name = space[axis].name
+            opening.append(f"{indent}for ({ctype} {name} = {lower}{first}; {name} < {upper}; {name} += {stride}) {{")
             closing.insert(0, f"{indent}}}")
             indent += "    "
-            self.grid_z = f"min(max({self.extent(0)},1),{GRID_YZ_LIMIT})"
         return opening, indent, closing
 
     # -- map ------------------------------------------------------------------------------------------------------
@@ -257,15 +263,8 @@ class _Kernel:
         inner = program.space[-1]
         ctype, lower, upper = self.bounds(len(program.space) - 1)
         bx, by = s.block
-        opening, indent, closing = self.outer_loops("    ")
+        opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y * blockDim.y + threadIdx.y")
         self.lines += opening
-        if len(program.space) >= 2:
-            mid = program.space[-2]
-            mtype, mlower, mupper = self.bounds(len(program.space) - 2)
-            self.lines.append(f"{indent}for ({mtype} {mid.name} = {mlower}blockIdx.y * blockDim.y + threadIdx.y; "
-                              f"{mid.name} < {mupper}; {mid.name} += gridDim.y * blockDim.y) {{")
-            closing.insert(0, f"{indent}}}")
-            indent += "    "
         if s.vector == 1:
             self.scalar_points(inner, ctype, lower, upper, indent)
         else:
@@ -378,16 +377,9 @@ class _Kernel:
         inner = program.space[-1]
         ctype, lower, upper = self.bounds(len(program.space) - 1)
         self.lane = self.names("lane")
-        opening, indent, closing = self.outer_loops("    ")
+        opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y")
         self.repeats = len(program.space) > 1
         self.lines += opening
-        if len(program.space) >= 2:
-            mid = program.space[-2]
-            mtype, mlower, mupper = self.bounds(len(program.space) - 2)
-            self.lines.append(f"{indent}for ({mtype} {mid.name} = {mlower}blockIdx.y; {mid.name} < {mupper}; "
-                              f"{mid.name} += gridDim.y) {{")
-            closing.insert(0, f"{indent}}}")
-            indent += "    "
         self.active: str | None = None
         if s.lanes_axis == "x":
             if s.lanes == 32:
@@ -592,13 +584,13 @@ class _Kernel:
         s, program = self.schedule, self.program
         tile = s.tile
         # q: the index the writes are unit-stride along (threadIdx.x when computing), p: the staged reads' (threadIdx.x
-        # when staging).
-        write_axis = self.shape.write_axis
-        read_axis = len(program.space) - 1 if write_axis == len(program.space) - 2 else len(program.space) - 2
+        # when staging); a third index is looped over outside the tile.
+        write_axis, read_axis = self.shape.write_axis, self.shape.read_axis
         q, p = program.space[write_axis], program.space[read_axis]
         qtype, qlower, qupper = self.bounds(write_axis)
         ptype, plower, pupper = self.bounds(read_axis)
-        opening, indent, closing = self.outer_loops("    ")
+        other = next((axis for axis in range(len(program.space)) if axis not in (write_axis, read_axis)), 0)
+        opening, indent, closing = self.outer_loops("    ", z_axis=other)
         self.lines += opening
         q_tile, p_tile, row = self.names(f"{q.name}_tile"), self.names(f"{p.name}_tile"), self.names("tile_row")
         tiles: dict[Load, Expr] = {}

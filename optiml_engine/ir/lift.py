@@ -15,6 +15,7 @@ import re
 
 from tree_sitter import Node
 
+from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.program import (
     ArrayParam,
     Assign,
@@ -219,8 +220,7 @@ class _Lifter:
     # -- the program ----------------------------------------------------------------------------------------------
 
     def program(self) -> LoopProgram:
-        body = fold_index_locals(self.kernel_body(list(self.view.body.named_children)),
-                                 set(self.indices) | set(self.scalars))
+        body = self.kernel_body(list(self.view.body.named_children))
         space = sorted(self.indices.values(), key=lambda index: "zyx".index(index.dim))
         if not space:
             raise _Refused(self.view.node, "no thread index (blockIdx.d * blockDim.d + threadIdx.d) defines a "
@@ -237,7 +237,9 @@ class _Lifter:
             space=[ParallelIndex(name=i.name, ctype=i.ctype, dim=i.dim, lower=i.lower, upper=i.upper) for i in space],
             body=body, types=dict(self.candidate.contract.template), location=self.location(self.view.node))
         self.check_launch_covers(program, space)
-        return program
+        program = delinearized(program)
+        uniform = {index.name for index in program.space} | set(self.scalars)
+        return program.model_copy(update={"body": fold_index_locals(program.body, uniform)})
 
     def grid_extent(self, index: _Index) -> Expr:
         """The contract's grid size along the index's dimension, in kernel terms: each size symbol it names must be

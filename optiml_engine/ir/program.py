@@ -12,6 +12,7 @@ emitted kernel shows) and the interpreter (interpret.py) follows C's arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Literal, Union
 
 from pydantic import Field
@@ -205,43 +206,49 @@ def mentions(expr: Expr, names: set[str]) -> bool:
     return any(mentions(child, names) for child in children(expr))
 
 
+def with_children(expr: Expr, rewrite: Callable[[Expr], Expr]) -> Expr:
+    """The expression with `rewrite` applied to each of its direct children."""
+    if isinstance(expr, Load):
+        return expr.model_copy(update={"index": rewrite(expr.index)})
+    if isinstance(expr, (Unary, Cast)):
+        return expr.model_copy(update={"operand": rewrite(expr.operand)})
+    if isinstance(expr, Binary):
+        return expr.model_copy(update={"left": rewrite(expr.left), "right": rewrite(expr.right)})
+    if isinstance(expr, Call):
+        return expr.model_copy(update={"args": [rewrite(a) for a in expr.args]})
+    if isinstance(expr, Select):
+        return Select(cond=rewrite(expr.cond), then=rewrite(expr.then), other=rewrite(expr.other))
+    return expr
+
+
 def substitute(expr: Expr, values: dict[str, Expr]) -> Expr:
     if isinstance(expr, Ref):
         return values.get(expr.name, expr)
-    if isinstance(expr, Load):
-        return expr.model_copy(update={"index": substitute(expr.index, values)})
-    if isinstance(expr, (Unary, Cast)):
-        return expr.model_copy(update={"operand": substitute(expr.operand, values)})
-    if isinstance(expr, Binary):
-        return expr.model_copy(update={"left": substitute(expr.left, values), "right": substitute(expr.right, values)})
-    if isinstance(expr, Call):
-        return expr.model_copy(update={"args": [substitute(a, values) for a in expr.args]})
-    if isinstance(expr, Select):
-        return Select(cond=substitute(expr.cond, values), then=substitute(expr.then, values),
-                      other=substitute(expr.other, values))
-    return expr
+    return with_children(expr, lambda child: substitute(child, values))
+
+
+def rewritten(body: list[Stmt], rewrite: Callable[[Expr], Expr]) -> list[Stmt]:
+    """The statements with `rewrite` applied to every expression they hold."""
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, Let):
+            out.append(stmt if stmt.value is None else stmt.model_copy(update={"value": rewrite(stmt.value)}))
+        elif isinstance(stmt, Assign):
+            out.append(stmt.model_copy(update={"value": rewrite(stmt.value)}))
+        elif isinstance(stmt, (Store, Atomic)):
+            out.append(stmt.model_copy(update={"index": rewrite(stmt.index), "value": rewrite(stmt.value)}))
+        elif isinstance(stmt, For):
+            out.append(stmt.model_copy(update={"start": rewrite(stmt.start), "stop": rewrite(stmt.stop),
+                                               "step": rewrite(stmt.step), "body": rewritten(stmt.body, rewrite)}))
+        elif isinstance(stmt, If):
+            out.append(If(cond=rewrite(stmt.cond), then=rewritten(stmt.then, rewrite),
+                          other=rewritten(stmt.other, rewrite)))
+    return out
 
 
 def substituted(body: list[Stmt], values: dict[str, Expr]) -> list[Stmt]:
     """The statements with names replaced by expressions wherever they are read."""
-    out: list[Stmt] = []
-    for stmt in body:
-        if isinstance(stmt, Let):
-            out.append(stmt if stmt.value is None else stmt.model_copy(
-                update={"value": substitute(stmt.value, values)}))
-        elif isinstance(stmt, Assign):
-            out.append(stmt.model_copy(update={"value": substitute(stmt.value, values)}))
-        elif isinstance(stmt, (Store, Atomic)):
-            out.append(stmt.model_copy(update={"index": substitute(stmt.index, values),
-                                               "value": substitute(stmt.value, values)}))
-        elif isinstance(stmt, For):
-            out.append(stmt.model_copy(update={"start": substitute(stmt.start, values),
-                                               "stop": substitute(stmt.stop, values),
-                                               "body": substituted(stmt.body, values)}))
-        elif isinstance(stmt, If):
-            out.append(If(cond=substitute(stmt.cond, values), then=substituted(stmt.then, values),
-                          other=substituted(stmt.other, values)))
-    return out
+    return rewritten(body, lambda expr: substitute(expr, values))
 
 
 def walk(body: list[Stmt]):

@@ -83,6 +83,7 @@ class Shape:
     reductions: tuple[Reduction, ...]        # of the top-level loops (reduce)
     staged: tuple[Load, ...]                 # reads to stage through shared memory (stage)
     write_axis: int                          # stage: the space index the writes are unit-stride along
+    read_axis: int                           # stage: the space index the staged reads are unit-stride along
     vector_bytes: int                        # the widest element among the map's vectorizable accesses
     lanes_axis: Literal["x", "y"]            # reduce: along the loops' unit-stride reads, or across points
 
@@ -97,12 +98,12 @@ def shape_of(program: LoopProgram) -> Shape:
     innermost = program.space[-1].name
     reductions: list[Reduction] = []
     staged: tuple[Load, ...] = ()
-    write_axis = -1
+    write_axis = read_axis = -1
     lanes_axis: Literal["x", "y"] = "x"
     loops = [s for s in _point_statements(program.body) if isinstance(s, For)]
     families.append("map")
     if not has_loops(program.body):
-        found, write_axis = _staged_loads(program)
+        found, write_axis, read_axis = _staged_loads(program)
         staged = tuple(found)
         if staged:
             families.append("stage")
@@ -112,7 +113,8 @@ def shape_of(program: LoopProgram) -> Shape:
         families.append("reduce")
         lanes_axis = _lanes_axis(program, loops, innermost)
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
-    return Shape(program, tuple(families), tuple(reductions), staged, write_axis, vector_bytes, lanes_axis)
+    return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, vector_bytes,
+                 lanes_axis)
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
@@ -159,29 +161,34 @@ def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Liter
     return "y" if along_points > along_loop else "x"
 
 
-def _staged_loads(program: LoopProgram) -> tuple[list[Load], int]:
-    """In a 2-D or 3-D space of straight-line code whose writes are unit-stride along one of the two innermost
-    indices (the write axis): the reads unit-stride along the other, which a thread per point would read with a
-    stride (a transpose, read or write side). Returns them with the write axis (an index into the space)."""
+def _staged_loads(program: LoopProgram) -> tuple[list[Load], int, int]:
+    """In a 2-D or 3-D space of straight-line code whose writes are unit-stride along one index (the write axis,
+    the innermost that is): the reads unit-stride along another (the read axis), which a thread per point would
+    read with a stride (a transpose or permutation, read or write side). Returns them with both axes (indices into
+    the space); a third axis is looped over outside the tile."""
+    none: tuple[list[Load], int, int] = ([], -1, -1)
     if len(program.space) < 2 or any(isinstance(stmt, (If, For)) for stmt in program.body):
-        return [], -1
+        return none
     uniform = {i.name for i in program.space} | {p.name for p in program.scalars}
     stores = [s for s in walk(program.body) if isinstance(s, Store)]
     if not stores:
-        return [], -1
-    for write_axis, read_axis in ((len(program.space) - 1, len(program.space) - 2),
-                                  (len(program.space) - 2, len(program.space) - 1)):
-        write, read = program.space[write_axis].name, program.space[read_axis].name
+        return none
+    axes = range(len(program.space) - 1, -1, -1)
+    for write_axis in axes:
+        write = program.space[write_axis].name
         if not all(unit_stride(s.index, write) for s in stores):
             continue
-        found: list[Load] = []
-        for load in all_loads(program.body):
-            if load not in found and unit_stride(load.index, read) and not unit_stride(load.index, write) and \
-                    stride(load.index, write, {read}) is not None and names_of(load.index) <= uniform:
-                found.append(load)
-        if found:
-            return found, write_axis
-    return [], -1
+        for read_axis in axes:
+            read = program.space[read_axis].name
+            found: list[Load] = []
+            for load in all_loads(program.body) if read_axis != write_axis else []:
+                if load not in found and unit_stride(load.index, read) and not unit_stride(load.index, write) and \
+                        stride(load.index, write, {read}) is not None and names_of(load.index) <= uniform:
+                    found.append(load)
+            if found:
+                return found, write_axis, read_axis
+        return none
+    return none
 
 
 def space(shape: Shape, family: Family) -> list[Schedule]:

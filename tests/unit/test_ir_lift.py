@@ -142,3 +142,39 @@ def test_device_helpers_are_inlined() -> None:
     v = inputs["x"].astype(np.float64)
     expected = 0.5 * v * (1 + np.tanh(0.7978845608 * (v + 0.044715 * v ** 3)))
     assert np.allclose(outputs["y"], expected, atol=1e-6)
+
+
+FLAT_TRANSPOSE = """
+/* @optiml
+   sizes: rows=512 cols=256
+   check: rows=37 cols=33; rows=1 cols=3
+   x: in float[rows*cols]
+   y: out float[cols*rows]
+   launch: grid=cdiv(rows*cols,256) block=256
+*/
+__global__ void flat_transpose(const float* x, float* y, int rows, int cols)
+{
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= rows * cols) return;
+    int r = idx / cols;
+    int c = idx % cols;
+    y[c * rows + r] = x[idx];
+}
+"""
+
+
+def test_a_flat_index_is_taken_apart_into_the_digits_it_uses() -> None:
+    from optiml_engine.ir.schedule import shape_of
+    candidate = candidate_of("user.cu", FLAT_TRANSPOSE)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for r in [0, rows), c in [0, cols):"
+    assert "stage" in shape_of(program).families       # the strided write shows once the digits are indices
+    inputs, outputs = run_at(candidate, program, {"rows": 37, "cols": 33})
+    assert np.array_equal(outputs["y"].reshape(33, 37), inputs["x"].reshape(37, 33).T)
+
+
+def test_digits_that_do_not_tile_the_extent_keep_the_flat_index() -> None:
+    text = FLAT_TRANSPOSE.replace("int c = idx % cols;", "int c = idx % (cols + 1);")
+    program = lift(candidate_of("user.cu", text))
+    assert isinstance(program, LoopProgram) and [i.name for i in program.space] == ["idx"]
