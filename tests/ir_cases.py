@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from optiml_engine.candidate import original_candidate
+from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, shape_of, space
@@ -44,15 +45,28 @@ def enumerated(shape: Shape, every: bool) -> list[Schedule]:
     return found
 
 
-def cases(every: bool) -> list[tuple[Path, Schedule]]:
+def scheduled(path: Path, digits: bool) -> tuple[Candidate, LoopProgram, Shape]:
+    """The kernel, its program (over the digits of its flat index when `digits`) and the program's shape."""
+    candidate, program = lifted(path)
+    if digits:
+        program = delinearized(program)
+    return candidate, program, shape_of(program)
+
+
+def cases(every: bool) -> list[tuple[Path, bool, Schedule]]:
+    """(kernel file, over its digits, schedule): every lifted kernel's schedules, and the stage schedules the policy
+    takes over the digits of a flat index."""
     out = []
     for path in KERNEL_FILES:
         _, program = lifted(path)
         if isinstance(program, LoopProgram):
-            out += [(path, schedule) for schedule in enumerated(shape_of(program), every)]
+            out += [(path, False, schedule) for schedule in enumerated(shape_of(program), every)]
+            digits = delinearized(program)
+            if digits is not program and "stage" in (shape := shape_of(digits)).families:
+                out += [(path, True, schedule) for schedule in enumerated(shape, every) if schedule.family == "stage"]
     return out
 
 
-def case_id(case: tuple[Path, Schedule]) -> str:
-    path, schedule = case
-    return f"{path.parent.name}/{path.stem}-{schedule.describe()}"
+def case_id(case: tuple[Path, bool, Schedule]) -> str:
+    path, digits, schedule = case
+    return f"{path.parent.name}/{path.stem}{' (digits)' if digits else ''}-{schedule.describe()}"

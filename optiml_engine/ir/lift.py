@@ -15,7 +15,7 @@ import re
 
 from tree_sitter import Node
 
-from optiml_engine.ir.delinearize import delinearized
+from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.program import (
     ArrayParam,
     Assign,
@@ -108,13 +108,15 @@ def plus(left: Expr, right: Expr) -> Expr:
 def fold_index_locals(body: list[Stmt], uniform: set[str]) -> list[Stmt]:
     """Top-level integer locals computed once from parallel indices and scalars (`size_t src = (b * M + m) * N + n;`)
     folded into the expressions that read them, as aliases are: an index is then one expression of the space's
-    indices, which the schedules' stride analysis reads."""
+    indices, which the schedules' stride analysis reads. A digit of an index (`int r = idx / cols;`) keeps its name
+    (ir/delinearize.py may make it an index of its own)."""
     assigned = {stmt.name for stmt in walk(body) if isinstance(stmt, Assign)}
     values: dict[str, Expr] = {}
     out: list[Stmt] = []
     for stmt in body:
         if isinstance(stmt, Let) and stmt.value is not None and stmt.name not in assigned and \
-                _integer_type(stmt.ctype) and _reads_only(stmt.value, uniform | set(values)):
+                _integer_type(stmt.ctype) and _reads_only(stmt.value, uniform | set(values)) and \
+                not any(digit_of(stmt.value, index) for index in uniform):
             values[stmt.name] = substitute(stmt.value, values)
             continue
         out += substituted([stmt], values)
@@ -237,7 +239,6 @@ class _Lifter:
             space=[ParallelIndex(name=i.name, ctype=i.ctype, dim=i.dim, lower=i.lower, upper=i.upper) for i in space],
             body=body, types=dict(self.candidate.contract.template), location=self.location(self.view.node))
         self.check_launch_covers(program, space)
-        program = delinearized(program)
         uniform = {index.name for index in program.space} | set(self.scalars)
         return program.model_copy(update={"body": fold_index_locals(program.body, uniform)})
 

@@ -229,10 +229,12 @@ def defaults(shape: Shape, family: Family) -> list[Schedule]:
     """The first schedules the search tries of a family: a few spread over its space."""
     points = space(shape, family)
     if family == "map":
+        # (threads, points per thread, vector width); of the block shapes with that many threads, the widest along
+        # x (whole warps along the unit-stride index).
         wanted = [(256, 1, 1), (256, 4, shape_vector(points)), (512, 8, shape_vector(points)), (128, 2, 1)]
-        chosen = [s for key in wanted for s in points if (s.block[0] * s.block[1], s.items, s.vector) == key
-                  and (len(shape.program.space) == 1 or s.block[0] >= 32)]
-        return _unique(chosen)[:4] or points[:4]
+        chosen = [max(matching, key=lambda s: s.block[0]) for key in wanted
+                  if (matching := [s for s in points if (s.block[0] * s.block[1], s.items, s.vector) == key])]
+        return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":
             widest = max(s.vector for s in points)

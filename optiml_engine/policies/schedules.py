@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import LoopProgram, NotLiftable
@@ -71,10 +72,15 @@ class SchedulePolicy(Policy):
         if isinstance(program, NotLiftable):
             return []
         shape = shape_of(program)
-        families = sorted(shape.families, key=lambda family: symptom_rank(cure(shape, Schedule(
-            family=family, lanes_axis=shape.lanes_axis))[0], context.diagnosis))
-        return [edit for family in families
-                for edit in self.edits(program, shape, defaults(shape, family), node, context, None)]
+        found = [(family, program, shape) for family in shape.families]
+        # Over the digits of a flat index (ir/delinearize.py), a strided access shows and a tile can fix it.
+        digits = delinearized(program)
+        if digits is not program and "stage" in (digit_shape := shape_of(digits)).families:
+            found.append(("stage", digits, digit_shape))
+        found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
+            family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
+        return [edit for family, chosen, chosen_shape in found
+                for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family), node, context, None)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,
               context: PolicyContext, why: str | None) -> list[Edit]:

@@ -11,9 +11,8 @@ from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
-from optiml_engine.ir.schedule import shape_of
 from optiml_engine.source.contract import resolve
-from tests.ir_cases import case_id, cases, lifted
+from tests.ir_cases import case_id, cases, scheduled
 
 pytestmark = pytest.mark.gpu
 CASES = cases(every=True)
@@ -41,9 +40,9 @@ def run_on_gpu(device, candidate, binding, inputs):
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
 def test_schedule_equals_the_program_and_verifies(case, device, verifying_evaluator) -> None:
-    path, schedule = case
-    naive, program = lifted(path)
-    emitted = emit(program, shape_of(program), schedule, naive)
+    path, digits, schedule = case
+    naive, program, shape = scheduled(path, digits)
+    emitted = emit(program, shape, schedule, naive)
     binding = min(naive.contract.checks or [naive.contract.sizes], key=lambda b: sum(b.values()))
     resolved = resolve(naive.contract, binding)
     inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=7)

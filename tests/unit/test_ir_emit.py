@@ -14,9 +14,8 @@ from optiml_engine.gpu.data import make_inputs
 from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
-from optiml_engine.ir.schedule import shape_of
 from optiml_engine.source.contract import resolve
-from tests.ir_cases import KERNEL_FILES, case_id, cases, lifted
+from tests.ir_cases import KERNEL_FILES, case_id, cases, lifted, scheduled
 
 EVERY = cases(every=True)
 DEFAULTS = cases(every=False)
@@ -28,9 +27,9 @@ def smallest_check(candidate) -> dict[str, int]:
 
 @pytest.mark.parametrize("case", EVERY, ids=[case_id(c) for c in EVERY])
 def test_every_schedule_compiles(case) -> None:
-    path, schedule = case
-    naive, program = lifted(path)
-    emitted = emit(program, shape_of(program), schedule, naive)
+    path, digits, schedule = case
+    naive, program, shape = scheduled(path, digits)
+    emitted = emit(program, shape, schedule, naive)
     result = compile_nvrtc(emitted.unit)
     assert result.ok, f"{result.log}\n{emitted.unit.text}"
     assert f"OptiML schedule of the loop-nest program: {schedule.describe()}" in emitted.unit.text
@@ -38,9 +37,9 @@ def test_every_schedule_compiles(case) -> None:
 
 @pytest.mark.parametrize("case", DEFAULTS, ids=[case_id(c) for c in DEFAULTS])
 def test_default_schedules_equal_the_program_on_the_cpu(case) -> None:
-    path, schedule = case
-    naive, program = lifted(path)
-    emitted = emit(program, shape_of(program), schedule, naive)
+    path, digits, schedule = case
+    naive, program, shape = scheduled(path, digits)
+    emitted = emit(program, shape, schedule, naive)
     binding = smallest_check(naive)
     resolved = resolve(naive.contract, binding)
     inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=11)

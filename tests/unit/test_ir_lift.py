@@ -165,9 +165,12 @@ __global__ void flat_transpose(const float* x, float* y, int rows, int cols)
 
 def test_a_flat_index_is_taken_apart_into_the_digits_it_uses() -> None:
     from optiml_engine.ir.schedule import shape_of
+    from optiml_engine.ir.delinearize import delinearized
     candidate = candidate_of("user.cu", FLAT_TRANSPOSE)
-    program = lift(candidate)
-    assert isinstance(program, LoopProgram), str(program)
+    flat = lift(candidate)
+    assert isinstance(flat, LoopProgram), str(flat)
+    assert str(flat).splitlines()[1] == "parallel for idx in [0, rows * cols):"
+    program = delinearized(flat)
     assert str(program).splitlines()[1] == "parallel for r in [0, rows), c in [0, cols):"
     assert "stage" in shape_of(program).families       # the strided write shows once the digits are indices
     inputs, outputs = run_at(candidate, program, {"rows": 37, "cols": 33})
@@ -176,5 +179,6 @@ def test_a_flat_index_is_taken_apart_into_the_digits_it_uses() -> None:
 
 def test_digits_that_do_not_tile_the_extent_keep_the_flat_index() -> None:
     text = FLAT_TRANSPOSE.replace("int c = idx % cols;", "int c = idx % (cols + 1);")
-    program = lift(candidate_of("user.cu", text))
+    from optiml_engine.ir.delinearize import delinearized
+    program = delinearized(lift(candidate_of("user.cu", text)))
     assert isinstance(program, LoopProgram) and [i.name for i in program.space] == ["idx"]

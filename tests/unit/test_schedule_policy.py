@@ -46,3 +46,10 @@ def test_a_kernel_that_does_not_lift_gets_nothing() -> None:
     reduce = next(e for e in SchedulePolicy().propose(original(ROOT / "examples/row_max.cu"), PolicyContext())
                   if e.rule == "schedule_reduce").candidate
     assert SchedulePolicy().propose(reduce, PolicyContext()) == []
+
+
+def test_a_transpose_over_a_flat_index_gets_a_tile_over_its_digits() -> None:
+    from tests.unit.test_ir_lift import FLAT_TRANSPOSE, candidate_of
+    edits = SchedulePolicy().propose(candidate_of("user.cu", FLAT_TRANSPOSE), PolicyContext())
+    stage = [edit for edit in edits if edit.rule == "schedule_stage"]
+    assert stage and "__shared__ float x_tile[32][33];" in stage[0].candidate.unit.text
