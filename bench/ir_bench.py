@@ -206,6 +206,10 @@ def geomean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def yes_no(value: bool | None) -> str:
+    return "-" if value is None else "yes" if value else "no"
+
+
 def fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -220,16 +224,18 @@ def markdown(results: list[dict]) -> str:
              "optimize's final check interleaved with the naive kernel; torch eager and torch.compile of the "
              "independent PyTorch implementation are timed in the same process (L2 flushed, CUDA events, median "
              f"of {PEER_RUNS}).", "",
-             "| set | kernel | class | lifted | naive x SOL | offered x SOL | speedup | torch eager x SOL | torch.compile x SOL "
+             "| set | kernel | class | lifted | naive x SOL | offered x SOL | speedup | torch eager x SOL | "
+             "torch.compile x SOL "
              "| beats compile | schedule used | stop |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     classes = kernel_classes()
     for r in sorted(rows, key=lambda r: (r["set"], r["kernel"])):
         peers = r["peers"]
         lines.append(
-            f"| {r['set']} | {r['kernel']} | {classes.get((r['set'], r['kernel']), '-')} | {'yes' if r['lifted'] else 'no'} | {fmt(r['naive_over_sol'])} | "
+            f"| {r['set']} | {r['kernel']} | {classes.get((r['set'], r['kernel']), '-')} | "
+            f"{'yes' if r['lifted'] else 'no'} | {fmt(r['naive_over_sol'])} | "
             f"{fmt(r['offered_over_sol'])} | {fmt(r['speedup'])} | {fmt(peers.get('eager_over_sol'))} | "
-            f"{fmt(peers.get('compiled_over_sol'))} | {'-' if r['faster_than_compile'] is None else ('yes' if r['faster_than_compile'] else 'no')} | "
+            f"{fmt(peers.get('compiled_over_sol'))} | {yes_no(r['faster_than_compile'])} | "
             f"{'yes' if r['schedule_in_trajectory'] else 'no'} | {r['stop_reason']} |")
     lines.append("")
     classes = kernel_classes()
@@ -260,9 +266,12 @@ def markdown(results: list[dict]) -> str:
                   f"- geomean offered time/SOL over lifted kernels: {geomean(offered):.3f} (torch.compile "
                   f"{geomean(compiled):.3f} over the {len(compiled)} it compiled)",
                   f"- worst offered time/SOL: {max(offered, default=float('nan')):.2f}",
-                  f"- faster than torch.compile: {len(beats)} of {len([r for r in lifted if r['faster_than_compile'] is not None])}",
-                  f"- slower than naive: {', '.join(r['kernel'] for r in lifted if r['speedup'] is not None and r['speedup'] < 1) or 'none'}",
-                  f"- not lifted: {', '.join(r['kernel'] + ' (' + r['reason'] + ')' for r in chosen if not r['lifted']) or 'none'}",
+                  f"- faster than torch.compile: {len(beats)} of "
+                  f"{sum(r['faster_than_compile'] is not None for r in lifted)}",
+                  f"- slower than naive: "
+                  f"{', '.join(r['kernel'] for r in lifted if (r['speedup'] or 1) < 1) or 'none'}",
+                  f"- not lifted: "
+                  f"{', '.join(r['kernel'] + ' (' + r['reason'] + ')' for r in chosen if not r['lifted']) or 'none'}",
                   ""]
     return "\n".join(lines)
 

@@ -9,27 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from optiml_engine.ir.program import (
-    Assign,
-    Atomic,
-    Binary,
-    Call,
-    Cast,
-    Const,
-    Expr,
-    For,
-    If,
-    Let,
-    Load,
-    LoopProgram,
-    Ref,
-    Select,
-    Stmt,
-    Store,
-    Unary,
-    children,
-    mentions,
-    walk,
-)
+    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary,
+    children, mentions, walk)
 from optiml_engine.model import Contract
 
 Linear = dict[str, Expr]          # variable -> coefficient; "" -> the rest (terms free of the variables asked)

@@ -14,21 +14,8 @@ from collections import Counter
 
 from optiml_engine.ir.analysis import statement_exprs
 from optiml_engine.ir.program import (
-    Binary,
-    Cast,
-    Const,
-    Expr,
-    Let,
-    LoopProgram,
-    ParallelIndex,
-    Ref,
-    Stmt,
-    children,
-    rewritten,
-    substituted,
-    walk,
-    with_children,
-)
+    Binary, Cast, Const, Expr, Let, LoopProgram, ParallelIndex, Ref, Stmt, children, rewritten, substituted, walk,
+    with_children)
 
 _INTEGER_WORDS = ("int", "long", "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t", "unsigned", "ptrdiff_t")
 Factors = tuple[str, ...]          # a product of size parameters and integers, as a sorted multiset
@@ -95,29 +82,29 @@ def digit_of(expr: Expr, index: str) -> tuple[Factors, Factors | None] | None:
     return None
 
 
-def _digits(expr: Expr, index: str, found: list, bare: list) -> bool:
-    """Collect the digits of `index` in the expression; False when it is used otherwise (under a digit it is not)."""
+def _digits(expr: Expr, index: str, found: list) -> bool:
+    """Collect the digits of `index` in the expression into `found`; False when the index is used otherwise than as
+    a digit or itself (under a call, say)."""
     digit = digit_of(expr, index)
     if digit is not None:
         found.append(digit)
         return True
     if _bare(expr, index):
-        bare.append(expr)
         return True
-    return all(_digits(child, index, found, bare) for child in children(expr))
+    return all(_digits(child, index, found) for child in children(expr))
 
 
 def delinearized(program: LoopProgram) -> LoopProgram:
     """The program over the digits of its flat index, or the program as it was when the digits do not tile it."""
-    if len(program.space) != 1 or not (isinstance(program.space[0].lower, Const) and program.space[0].lower.text == "0"):
-        return program
     flat = program.space[0]
+    if len(program.space) != 1 or not (isinstance(flat.lower, Const) and flat.lower.text == "0"):
+        return program
     extent = factors(flat.upper)
     if extent is None:
         return program
     found: list[tuple[Factors, Factors | None]] = []
     exprs = [expr for stmt in walk(program.body) for expr in statement_exprs(stmt)]
-    if not all(_digits(expr, flat.name, found, []) for expr in exprs) or not found:
+    if not all(_digits(expr, flat.name, found) for expr in exprs) or not found:
         return program
     # The chain of digits from divisor 1: each next divisor is the product of the moduli so far.
     pairs = set(found)

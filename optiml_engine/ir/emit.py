@@ -12,37 +12,11 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction,
-    all_loads,
-    extent,
-    names_of,
-    names_read,
-    names_written,
-    unit_stride,
-    walk,
-)
+    Reduction, all_loads, extent, names_of, names_read, names_written, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
-    Assign,
-    Atomic,
-    Binary,
-    Call,
-    Cast,
-    Const,
-    Expr,
-    For,
-    If,
-    Let,
-    Load,
-    LoopProgram,
-    ParallelIndex,
-    Ref,
-    Select,
-    Stmt,
-    Store,
-    Unary,
-    children,
-)
+    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
+    Store, Unary, children)
 from optiml_engine.ir.schedule import Schedule, Shape, element_bytes, reduction_type
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -606,7 +580,8 @@ class _Kernel:
             f"{indent}for ({ptype} {p_tile} = {plower}blockIdx.y * {tile}; {p_tile} < {pupper}; "
             f"{p_tile} += gridDim.y * {tile}) {{"]
         inner = indent + "    "
-        self.lines.append(f"{inner}// Staged reads: neighbouring threads read neighbouring {p.name} (their unit stride).")
+        self.lines.append(f"{inner}// Staged reads: neighbouring threads read neighbouring {p.name} (their unit "
+                          f"stride).")
         self.lines.append(f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += blockDim.y) {{")
         self.lines += [f"{inner}    const {ptype} {p.name} = {p_tile} + threadIdx.x;",
                        f"{inner}    const {qtype} {q.name} = {q_tile} + {row};",

@@ -18,24 +18,7 @@ import numpy as np
 
 from optiml_engine.gpu.data import poisoned
 from optiml_engine.ir.program import (
-    Assign,
-    Atomic,
-    Binary,
-    Call,
-    Cast,
-    Const,
-    Expr,
-    For,
-    If,
-    Let,
-    Load,
-    LoopProgram,
-    Ref,
-    Select,
-    Stmt,
-    Store,
-    Unary,
-)
+    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary)
 from optiml_engine.model import ArraySpec, Dtype, ResolvedContract
 from optiml_engine.source.ctypes import dtype_of
 

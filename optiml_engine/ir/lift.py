@@ -17,41 +17,11 @@ from tree_sitter import Node
 
 from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.program import (
-    ArrayParam,
-    Assign,
-    Atomic,
-    Binary,
-    Call,
-    Cast,
-    Const,
-    Expr,
-    For,
-    If,
-    Let,
-    Load,
-    LoopProgram,
-    NotLiftable,
-    ParallelIndex,
-    Ref,
-    ScalarParam,
-    Select,
-    Stmt,
-    Store,
-    Unary,
-    children,
-    mentions,
-    substitute,
-    substituted,
-    walk,
-)
+    ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
+    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, mentions, substitute, substituted, walk)
 from optiml_engine.model import Candidate, Location
 from optiml_engine.policies.kernel_view import (
-    KernelView,
-    bare,
-    builtin_dim,
-    global_index_dim,
-    unparenthesized,
-)
+    KernelView, bare, builtin_dim, global_index_dim, unparenthesized)
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import dtype_of
 
@@ -509,7 +479,8 @@ class _Lifter:
                 alternative = node.child_by_field_name("alternative")
                 other_node = None if alternative is None else (
                     alternative.named_children[0] if alternative.type == "else_clause" else alternative)
-                leaves = [self.leaves(consequence, in_loop), other_node is not None and self.leaves(other_node, in_loop)]
+                leaves = [self.leaves(consequence, in_loop),
+                          other_node is not None and self.leaves(other_node, in_loop)]
                 if any(leaves):
                     if nested:
                         raise _Refused(node, "a return or continue inside a nested branch")

@@ -4,24 +4,7 @@
 from __future__ import annotations
 
 from optiml_engine.ir.program import (
-    Assign,
-    Atomic,
-    Binary,
-    Call,
-    Cast,
-    Const,
-    Expr,
-    For,
-    If,
-    Let,
-    Load,
-    LoopProgram,
-    Ref,
-    Select,
-    Stmt,
-    Store,
-    Unary,
-)
+    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary)
 
 # C precedence, higher binds tighter.
 _PRECEDENCE = {

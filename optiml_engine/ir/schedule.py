@@ -21,25 +21,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction,
-    all_loads,
-    has_loops,
-    loop_reductions,
-    names_of,
-    stride,
-    unit_stride,
-    walk,
-)
+    Reduction, all_loads, has_loops, loop_reductions, names_of, stride, unit_stride, walk)
 from optiml_engine.ir.program import (
-    Atomic,
-    For,
-    If,
-    Let,
-    Load,
-    LoopProgram,
-    Store,
-    mentions,
-)
+    Atomic, For, If, Let, Load, LoopProgram, Store, mentions)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -67,7 +51,8 @@ class Schedule(Frozen):
             if self.lanes_axis == "x":
                 per_block = f", {self.block[1]} points per block" if self.block[1] > 1 else ""
                 group = "a warp" if self.lanes == 32 else f"{self.lanes} threads"
-                vector = f", {self.vector} consecutive elements per lane as one vector access" if self.vector > 1 else ""
+                vector = (f", {self.vector} consecutive elements per lane as one vector access" if self.vector > 1
+                          else "")
                 return f"reduce: {group} per point along its loops{per_block}{vector}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory)")
@@ -207,7 +192,8 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         if shape.lanes_axis == "x":
             widest = 16 // max(shape.vector_bytes, 1)
             vectors = (1, widest) if widest > 1 else (1,)
-            found = [Schedule(family="reduce", block=(32, p), lanes=32, vector=v) for v in vectors for p in (1, 2, 4, 8)]
+            found = [Schedule(family="reduce", block=(32, p), lanes=32, vector=v)
+                     for v in vectors for p in (1, 2, 4, 8)]
             found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes, vector=v)
                       for v in vectors for lanes in (64, 128, 256, 512, 1024)]
             return found

@@ -1,7 +1,7 @@
-"""Emitted schedules (optiml_engine/ir/emit.py) in CI: every enumerated schedule of every lifted kernel compiles under
-NVRTC (the policy prunes those that spill); each family's defaults run on the CPU emulator (gpu/emulate.py) and equal the
-program's NumPy result at the contract's smallest check sizes. tests/gpu/test_ir_schedules_gpu.py runs them all on
-a GPU."""
+"""Emitted schedules (optiml_engine/ir/emit.py) in CI: every enumerated schedule of every lifted kernel compiles
+under NVRTC (the policy prunes those that spill); each family's defaults run on the CPU emulator (gpu/emulate.py) and
+equal the program's NumPy result at the contract's smallest check sizes. tests/gpu/test_ir_schedules_gpu.py runs them
+all on a GPU."""
 
 from __future__ import annotations
 
