@@ -552,6 +552,47 @@ class _Kernel:
         if self.repeats:
             self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
 
+    # -- privatize ------------------------------------------------------------------------------------------------
+
+    def privatize(self) -> None:
+        """Each thread sums its points' contributions to every atomic target in a register; the block combines them
+        (warp shuffles, then one value per warp in shared memory) and its thread 0 adds them with one atomic."""
+        s, program = self.schedule, self.program
+        inner = program.space[0]
+        ctype, lower, upper = self.bounds(0)
+        self.use("+")
+        sums: dict[tuple[str, Expr], str] = {}
+        for atomic in self.shape.scalar_atomics:
+            name = self.names(f"{atomic.array}_sum")
+            sums[(atomic.array, atomic.index)] = name
+            element = program.element_type(atomic.array)
+            self.lines.append(f"    {element} {name} = {identity('+', element)};")
+        first, item = self.names(f"{inner.name}_first"), self.names("item")
+        body = _atomics_summed(program.body, sums, program)
+        self.lines += [
+            f"    // {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points contiguous.",
+            f"    const {ctype} {first} = {lower}blockIdx.x * (blockDim.x * {s.items}) + threadIdx.x;",
+            f"    for (int {item} = 0; {item} < {s.items}; ++{item}) {{",
+            f"        const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
+            f"        if ({inner.name} < {upper}) {{",
+            *c_statements(body, "            "),
+            "        }",
+            "    }"]
+        warps = s.block[0] // 32
+        for (array, index), name in sums.items():
+            element = program.element_type(array)
+            partials, warp = self.names(f"{name}_partials"), self.names("warp")
+            self.lines += [
+                f"    {name} = optiml_warp_sum({name});",
+                f"    __shared__ {element} {partials}[{warps}];",
+                f"    if (threadIdx.x % 32 == 0) {partials}[threadIdx.x / 32] = {name};",
+                "    __syncthreads();",
+                "    if (threadIdx.x == 0) {",
+                f"        for (int {warp} = 1; {warp} < {warps}; ++{warp}) {name} += {partials}[{warp}];",
+                f"        atomicAdd(&{array}[{c_expr(index)}], {name});",
+                "    }"]
+        self.grid = [f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})"]
+
     # -- stage ----------------------------------------------------------------------------------------------------
 
     def stage(self) -> None:
@@ -630,6 +671,23 @@ def _renamed(values: dict[str, Expr]) -> dict[str, str]:
 
 def _updates(loop: For, reduction: Reduction) -> bool:
     return any(isinstance(s, Assign) and s.name == reduction.variable for s in walk(loop.body))
+
+
+def _atomics_summed(body: list[Stmt], sums: dict[tuple[str, Expr], str], program: LoopProgram) -> list[Stmt]:
+    """The statements with each atomicAdd into a privatized target replaced by an addition to its register."""
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, Atomic) and (stmt.array, stmt.index) in sums:
+            out.append(Assign(name=sums[(stmt.array, stmt.index)], op="+=",
+                              value=Cast(ctype=program.element_type(stmt.array), operand=stmt.value)))
+        elif isinstance(stmt, For):
+            out.append(stmt.model_copy(update={"body": _atomics_summed(stmt.body, sums, program)}))
+        elif isinstance(stmt, If):
+            out.append(If(cond=stmt.cond, then=_atomics_summed(stmt.then, sums, program),
+                          other=_atomics_summed(stmt.other, sums, program)))
+        else:
+            out.append(stmt)
+    return out
 
 
 def _guard_writes(body: list[Stmt], active: str) -> list[Stmt]:

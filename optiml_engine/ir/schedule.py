@@ -27,7 +27,7 @@ from optiml_engine.ir.program import (
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
-Family = Literal["map", "reduce", "stage"]
+Family = Literal["map", "reduce", "stage", "privatize"]
 
 
 class Schedule(Frozen):
@@ -56,6 +56,9 @@ class Schedule(Frozen):
                 return f"reduce: {group} per point along its loops{per_block}{vector}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory)")
+        if self.family == "privatize":
+            return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread summed in a register, "
+                    f"a block of {self.block[0]} combined by warp shuffles, one atomic per block")
         return f"stage: {self.tile}x{self.tile} shared-memory tile (padded), block {self.block[0]}x{self.block[1]}"
 
 
@@ -69,6 +72,7 @@ class Shape:
     staged: tuple[Load, ...]                 # reads to stage through shared memory (stage)
     write_axis: int                          # stage: the space index the writes are unit-stride along
     read_axis: int                           # stage: the space index the staged reads are unit-stride along
+    scalar_atomics: tuple[Atomic, ...]       # privatize: the atomicAdds into one element, each target once
     vector_bytes: int                        # the widest element among the map's vectorizable accesses
     lanes_axis: Literal["x", "y"]            # reduce: along the loops' unit-stride reads, or across points
 
@@ -97,9 +101,12 @@ def shape_of(program: LoopProgram) -> Shape:
             reductions += _parallel_loop(loop) or []
         families.append("reduce")
         lanes_axis = _lanes_axis(program, loops, innermost)
+    scalar_atomics = tuple(_scalar_atomics(program))
+    if scalar_atomics:
+        families.append("privatize")
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
-    return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, vector_bytes,
-                 lanes_axis)
+    return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
+                 vector_bytes, lanes_axis)
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
@@ -176,6 +183,26 @@ def _staged_loads(program: LoopProgram) -> tuple[list[Load], int, int]:
     return none
 
 
+def _scalar_atomics(program: LoopProgram) -> list[Atomic]:
+    """In a 1-D space, when every atomic is an atomicAdd into one element fixed for the launch (its index reads only
+    scalars) of an array the code does not otherwise read or write: one of each target (privatize sums them per
+    thread and per block first)."""
+    atomics = [s for s in walk(program.body) if isinstance(s, Atomic)]
+    if len(program.space) != 1 or not atomics:
+        return []
+    scalars = {p.name for p in program.scalars}
+    targets = {a.array for a in atomics}
+    touched = {load.array for load in all_loads(program.body)} | \
+        {s.array for s in walk(program.body) if isinstance(s, Store)}
+    if any(a.function != "atomicAdd" or not names_of(a.index) <= scalars for a in atomics) or targets & touched:
+        return []
+    found: list[Atomic] = []
+    for atomic in atomics:
+        if not any(f.array == atomic.array and f.index == atomic.index for f in found):
+            found.append(atomic)
+    return found
+
+
 def space(shape: Shape, family: Family) -> list[Schedule]:
     """Every schedule of a family the program allows, most conservative first."""
     if family == "map":
@@ -199,6 +226,9 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
             return found
         return [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
                 for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
+    if family == "privatize":
+        return [Schedule(family="privatize", block=(threads, 1), items=items)
+                for items in (1, 4, 16, 64) for threads in (256, 512, 1024)]
     return [Schedule(family="stage", block=(32, rows), tile=32) for rows in (4, 8, 16)]
 
 
@@ -227,6 +257,8 @@ def defaults(shape: Shape, family: Family) -> list[Schedule]:
             return [s for s in points if (s.lanes, s.block[1], s.vector) in
                     ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
         return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
+    if family == "privatize":
+        return [s for s in points if (s.block[0], s.items) in ((256, 4), (512, 16), (1024, 64))]
     return [s for s in points if s.block == (32, 8)]
 
 

@@ -31,6 +31,8 @@ _CURES = {
                                            "neighbouring elements instead of one thread walking a row"),
     ("reduce", "y"): ("small_grid", "each point's loop split over threads along y: more threads in flight when "
                                     "there are few points, reads still coalesced across points"),
+    ("privatize", "x"): ("atomics", "each thread sums its points in a register and each block adds its sum with one "
+                                    "atomic, instead of one contended atomic per point"),
     ("stage", "x"): ("uncoalesced_loads", "the transposed read goes through a shared-memory tile, loaded along its "
                                           "own unit stride"),
 }

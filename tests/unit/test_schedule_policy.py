@@ -53,3 +53,14 @@ def test_a_transpose_over_a_flat_index_gets_a_tile_over_its_digits() -> None:
     edits = SchedulePolicy().propose(candidate_of("user.cu", FLAT_TRANSPOSE), PolicyContext())
     stage = [edit for edit in edits if edit.rule == "schedule_stage"]
     assert stage and "__shared__ float x_tile[32][33];" in stage[0].candidate.unit.text
+
+
+def test_an_atomic_sum_into_one_element_is_privatized() -> None:
+    edits = SchedulePolicy().propose(original(ROOT / "examples/dot_atomic.cu"), PolicyContext())
+    privatize = [edit for edit in edits if edit.rule == "schedule_privatize"]
+    assert privatize and all(edit.symptom == "atomics" for edit in privatize)
+    text = privatize[0].candidate.unit.text
+    assert text.count("atomicAdd(") == 1 and "if (threadIdx.x == 0) {" in text
+    # A histogram's atomics land on elements its data choose: not this family's.
+    assert not [e for e in SchedulePolicy().propose(original(ROOT / "examples/histogram64.cu"), PolicyContext())
+                if e.rule == "schedule_privatize"]
