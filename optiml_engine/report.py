@@ -73,7 +73,8 @@ def program_markdown(candidate: Candidate) -> str:
     shape = shape_of(program)
     families = {"map": "map (block shape, points per thread, vector accesses)",
                 "reduce": f"reduce (a thread group per point along its loops, lanes along {shape.lanes_axis})",
-                "stage": "stage (strided reads through a shared-memory tile)"}
+                "stage": "stage (strided reads through a shared-memory tile)",
+                "privatize": "privatize (atomics summed per thread or per block before one atomic)"}
     return (f"**Loop-nest program**; schedules the search takes: "
             f"{'; '.join(families[family] for family in shape.families)}\n\n```\n{program}\n```")
 

@@ -17,7 +17,7 @@ from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, Unary, children)
-from optiml_engine.ir.schedule import Schedule, Shape, element_bytes, reduction_type
+from optiml_engine.ir.schedule import SHARED_TARGET_BYTES, Schedule, Shape, element_bytes, reduction_type
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
@@ -191,6 +191,7 @@ class _Kernel:
         self.helpers: list[str] = []
         self.lines: list[str] = []
         self.grid: list[str] = []
+        self.smem = "0"                    # dynamic shared memory, in contract terms
 
     def use(self, helper: str) -> None:
         if helper not in self.helpers:
@@ -555,20 +556,16 @@ class _Kernel:
     # -- privatize ------------------------------------------------------------------------------------------------
 
     def privatize(self) -> None:
-        """Each thread sums its points' contributions to every atomic target in a register; the block combines them
-        (warp shuffles, then one value per warp in shared memory) and its thread 0 adds them with one atomic."""
-        s, program = self.schedule, self.program
-        inner = program.space[0]
+        if self.schedule.target_copy == "shared":
+            self.shared_copy()
+        else:
+            self.register_sums()
+
+    def points_loop(self, body: list[Stmt]) -> None:
+        """`items` points per thread, a block's contiguous, each under its bound (no thread leaves: barriers follow)."""
+        s, inner = self.schedule, self.program.space[0]
         ctype, lower, upper = self.bounds(0)
-        self.use("+")
-        sums: dict[tuple[str, Expr], str] = {}
-        for atomic in self.shape.scalar_atomics:
-            name = self.names(f"{atomic.array}_sum")
-            sums[(atomic.array, atomic.index)] = name
-            element = program.element_type(atomic.array)
-            self.lines.append(f"    {element} {name} = {identity('+', element)};")
         first, item = self.names(f"{inner.name}_first"), self.names("item")
-        body = _atomics_summed(program.body, sums, program)
         self.lines += [
             f"    // {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points contiguous.",
             f"    const {ctype} {first} = {lower}blockIdx.x * (blockDim.x * {s.items}) + threadIdx.x;",
@@ -578,6 +575,59 @@ class _Kernel:
             *c_statements(body, "            "),
             "        }",
             "    }"]
+        self.grid = [f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})"]
+
+    def shared_copy(self) -> None:
+        """A zeroed copy of the target array per block in shared memory takes the block's atomics; the block then
+        adds each nonzero element to the target with one atomic."""
+        program, target = self.program, self.shape.shared_target
+        spec = next(a for a in self.base.contract.arrays if a.param == target)
+        element = program.element_type(target)
+        length = self.kernel_length(spec.length)
+        if element_bytes(program, target) * self._length_at_sizes(spec.length) > SHARED_TARGET_BYTES:
+            raise EmitError(f"a copy of {target} per block would exceed {SHARED_TARGET_BYTES} bytes")
+        local, b = self.names(f"{target}_block"), self.names("bin")
+        self.lines += [
+            "    extern __shared__ unsigned char optiml_shared[];",
+            f"    {element}* {local} = reinterpret_cast<{element}*>(optiml_shared);   // the block's copy of "
+            f"{target}",
+            f"    for (int {b} = threadIdx.x; {b} < {length}; {b} += blockDim.x) {local}[{b}] = 0;",
+            "    __syncthreads();"]
+        self.points_loop(_atomics_redirected(program.body, target, local))
+        self.lines += [
+            "    __syncthreads();",
+            f"    for (int {b} = threadIdx.x; {b} < {length}; {b} += blockDim.x) {{",
+            f"        if ({local}[{b}] != 0) atomicAdd(&{target}[{b}], {local}[{b}]);",
+            "    }"]
+        self.smem = f"({spec.length})*{element_bytes(program, target)}"
+
+    def kernel_length(self, length: str) -> str:
+        """An array's contract length in kernel terms: a number, or a size symbol an integer parameter is bound to."""
+        if length.strip().isdigit():
+            return length.strip()
+        bound = {s.value.strip(): s.param for s in self.base.contract.scalars}
+        if length.strip() in bound:
+            return bound[length.strip()]
+        raise EmitError(f"the length {length} has no kernel form")
+
+    def _length_at_sizes(self, length: str) -> int:
+        from optiml_engine.source.contract import resolve
+        contract = self.base.contract
+        return max(resolve(contract, binding).lengths[self.shape.shared_target]
+                   for binding in [contract.sizes, *contract.checks])
+
+    def register_sums(self) -> None:
+        """Each thread sums its points' contributions to every atomic target in a register; the block combines them
+        (warp shuffles, then one value per warp in shared memory) and its thread 0 adds them with one atomic."""
+        s, program = self.schedule, self.program
+        self.use("+")
+        sums: dict[tuple[str, Expr], str] = {}
+        for atomic in self.shape.scalar_atomics:
+            name = self.names(f"{atomic.array}_sum")
+            sums[(atomic.array, atomic.index)] = name
+            element = program.element_type(atomic.array)
+            self.lines.append(f"    {element} {name} = {identity('+', element)};")
+        self.points_loop(_atomics_summed(program.body, sums, program))
         warps = s.block[0] // 32
         for (array, index), name in sums.items():
             element = program.element_type(array)
@@ -591,7 +641,6 @@ class _Kernel:
                 f"        for (int {warp} = 1; {warp} < {warps}; ++{warp}) {name} += {partials}[{warp}];",
                 f"        atomicAdd(&{array}[{c_expr(index)}], {name});",
                 "    }"]
-        self.grid = [f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})"]
 
     # -- stage ----------------------------------------------------------------------------------------------------
 
@@ -661,7 +710,7 @@ class _Kernel:
         text = view.replaced(replacements)
         bx, by = self.schedule.block
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
-        launch = LaunchRule(grid=self.grid, block=block, smem="0")
+        launch = LaunchRule(grid=self.grid, block=block, smem=self.smem)
         return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
 
 
@@ -685,6 +734,22 @@ def _atomics_summed(body: list[Stmt], sums: dict[tuple[str, Expr], str], program
         elif isinstance(stmt, If):
             out.append(If(cond=stmt.cond, then=_atomics_summed(stmt.then, sums, program),
                           other=_atomics_summed(stmt.other, sums, program)))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _atomics_redirected(body: list[Stmt], target: str, local: str) -> list[Stmt]:
+    """The statements with atomics into `target` made into the block's copy `local`."""
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, Atomic) and stmt.array == target:
+            out.append(stmt.model_copy(update={"array": local}))
+        elif isinstance(stmt, For):
+            out.append(stmt.model_copy(update={"body": _atomics_redirected(stmt.body, target, local)}))
+        elif isinstance(stmt, If):
+            out.append(If(cond=stmt.cond, then=_atomics_redirected(stmt.then, target, local),
+                          other=_atomics_redirected(stmt.other, target, local)))
         else:
             out.append(stmt)
     return out

@@ -38,6 +38,7 @@ class Schedule(Frozen):
     lanes: int = 1                        # reduce: threads per point
     lanes_axis: Literal["x", "y"] = "x"   # reduce: the thread axis a point's lanes lie along
     tile: int = 32                        # stage: the shared-memory tile's side
+    target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -56,6 +57,10 @@ class Schedule(Frozen):
                 return f"reduce: {group} per point along its loops{per_block}{vector}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory)")
+        if self.family == "privatize" and self.target_copy == "shared":
+            return (f"privatize: a copy of the target array per block in shared memory, {self.items} "
+                    f"point{'s' if self.items > 1 else ''} per thread, a block of {self.block[0]}, one atomic per "
+                    f"element and block")
         if self.family == "privatize":
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread summed in a register, "
                     f"a block of {self.block[0]} combined by warp shuffles, one atomic per block")
@@ -73,6 +78,7 @@ class Shape:
     write_axis: int                          # stage: the space index the writes are unit-stride along
     read_axis: int                           # stage: the space index the staged reads are unit-stride along
     scalar_atomics: tuple[Atomic, ...]       # privatize: the atomicAdds into one element, each target once
+    shared_target: str | None                # privatize: the small array whose elements the data choose
     vector_bytes: int                        # the widest element among the map's vectorizable accesses
     lanes_axis: Literal["x", "y"]            # reduce: along the loops' unit-stride reads, or across points
 
@@ -102,11 +108,12 @@ def shape_of(program: LoopProgram) -> Shape:
         families.append("reduce")
         lanes_axis = _lanes_axis(program, loops, innermost)
     scalar_atomics = tuple(_scalar_atomics(program))
-    if scalar_atomics:
+    shared_target = None if scalar_atomics else _shared_target(program)
+    if scalar_atomics or shared_target:
         families.append("privatize")
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
-                 vector_bytes, lanes_axis)
+                 shared_target, vector_bytes, lanes_axis)
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
@@ -203,6 +210,26 @@ def _scalar_atomics(program: LoopProgram) -> list[Atomic]:
     return found
 
 
+SHARED_TARGET_BYTES = 32 * 1024    # a per-block copy this large leaves room for several blocks per SM
+
+
+def _shared_target(program: LoopProgram) -> str | None:
+    """In a 1-D space, the one array every atomic adds into at elements the data choose, when the code does not
+    otherwise touch it and its element type has shared-memory atomics (its length is checked where it is known, in
+    emit)."""
+    atomics = [s for s in walk(program.body) if isinstance(s, Atomic)]
+    targets = {a.array for a in atomics}
+    if len(program.space) != 1 or len(targets) != 1 or any(a.function != "atomicAdd" for a in atomics):
+        return None
+    target = targets.pop()
+    touched = {load.array for load in all_loads(program.body)} | \
+        {s.array for s in walk(program.body) if isinstance(s, Store)}
+    if target in touched or program.element_type(target) not in ("int", "unsigned int", "unsigned", "float",
+                                                                 "unsigned long long", "double"):
+        return None
+    return target
+
+
 def space(shape: Shape, family: Family) -> list[Schedule]:
     """Every schedule of a family the program allows, most conservative first."""
     if family == "map":
@@ -227,7 +254,8 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         return [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
                 for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
     if family == "privatize":
-        return [Schedule(family="privatize", block=(threads, 1), items=items)
+        target_copy = "shared" if shape.shared_target else "register"
+        return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy)
                 for items in (1, 4, 16, 64) for threads in (256, 512, 1024)]
     return [Schedule(family="stage", block=(32, rows), tile=32) for rows in (4, 8, 16)]
 

@@ -61,6 +61,11 @@ def test_an_atomic_sum_into_one_element_is_privatized() -> None:
     assert privatize and all(edit.symptom == "atomics" for edit in privatize)
     text = privatize[0].candidate.unit.text
     assert text.count("atomicAdd(") == 1 and "if (threadIdx.x == 0) {" in text
-    # A histogram's atomics land on elements its data choose: not this family's.
-    assert not [e for e in SchedulePolicy().propose(original(ROOT / "examples/histogram64.cu"), PolicyContext())
-                if e.rule == "schedule_privatize"]
+
+
+
+def test_a_histogram_gets_a_copy_of_its_bins_per_block() -> None:
+    edits = [e for e in SchedulePolicy().propose(original(ROOT / "examples/histogram64.cu"), PolicyContext())
+             if e.rule == "schedule_privatize"]
+    assert edits and all(e.candidate.contract.launch.smem == "(64)*4" for e in edits)
+    assert "atomicAdd(&bins_block[keys[i]], 1u);" in edits[0].candidate.unit.text
