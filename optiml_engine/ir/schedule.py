@@ -107,6 +107,10 @@ def shape_of(program: LoopProgram) -> Shape:
             reductions += _parallel_loop(loop) or []
         families.append("reduce")
         lanes_axis = _lanes_axis(program, loops, innermost)
+        if lanes_axis == "y" and any(loop not in program.body for loop in loops):
+            # Lanes along y share barriers across neighbouring points, which a loop inside an `if` of one point's
+            # code would split: such a program's lanes go along x (one point per warp or block).
+            lanes_axis = "x"
     scalar_atomics = tuple(_scalar_atomics(program))
     shared_target = None if scalar_atomics else _shared_target(program)
     if scalar_atomics or shared_target:
