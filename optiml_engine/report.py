@@ -66,7 +66,10 @@ def profile_markdown(measurement: Measurement, profile: Profile) -> str:
 
 def program_markdown(candidate: Candidate) -> str:
     """The kernel's loop-nest program and the schedule families the search may take for it, or why it has none."""
-    program = lift(candidate)
+    try:
+        program = lift(candidate)
+    except Exception as error:   # noqa: BLE001 - the hover says so rather than failing
+        return f"The loop-nest reader failed on this kernel ({type(error).__name__}: {error}); please report it."
     if isinstance(program, NotLiftable):
         return (f"Not a loop-nest program (line {program.location.line}: {program.reason}): the search tries the "
                 f"rewrite rules and templates only.")

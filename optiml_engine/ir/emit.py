@@ -16,7 +16,7 @@ from optiml_engine.ir.analysis import (
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    Store, Unary, children)
+    Store, Unary, children, statements_replaced)
 from optiml_engine.ir.schedule import SHARED_TARGET_BYTES, Schedule, Shape, element_bytes, reduction_type
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -724,51 +724,22 @@ def _updates(loop: For, reduction: Reduction) -> bool:
 
 def _atomics_summed(body: list[Stmt], sums: dict[tuple[str, Expr], str], program: LoopProgram) -> list[Stmt]:
     """The statements with each atomicAdd into a privatized target replaced by an addition to its register."""
-    out: list[Stmt] = []
-    for stmt in body:
-        if isinstance(stmt, Atomic) and (stmt.array, stmt.index) in sums:
-            out.append(Assign(name=sums[(stmt.array, stmt.index)], op="+=",
-                              value=Cast(ctype=program.element_type(stmt.array), operand=stmt.value)))
-        elif isinstance(stmt, For):
-            out.append(stmt.model_copy(update={"body": _atomics_summed(stmt.body, sums, program)}))
-        elif isinstance(stmt, If):
-            out.append(If(cond=stmt.cond, then=_atomics_summed(stmt.then, sums, program),
-                          other=_atomics_summed(stmt.other, sums, program)))
-        else:
-            out.append(stmt)
-    return out
+    return statements_replaced(body, lambda stmt: [Assign(
+        name=sums[(stmt.array, stmt.index)], op="+=",
+        value=Cast(ctype=program.element_type(stmt.array), operand=stmt.value))]
+        if isinstance(stmt, Atomic) and (stmt.array, stmt.index) in sums else None)
 
 
 def _atomics_redirected(body: list[Stmt], target: str, local: str) -> list[Stmt]:
     """The statements with atomics into `target` made into the block's copy `local`."""
-    out: list[Stmt] = []
-    for stmt in body:
-        if isinstance(stmt, Atomic) and stmt.array == target:
-            out.append(stmt.model_copy(update={"array": local}))
-        elif isinstance(stmt, For):
-            out.append(stmt.model_copy(update={"body": _atomics_redirected(stmt.body, target, local)}))
-        elif isinstance(stmt, If):
-            out.append(If(cond=stmt.cond, then=_atomics_redirected(stmt.then, target, local),
-                          other=_atomics_redirected(stmt.other, target, local)))
-        else:
-            out.append(stmt)
-    return out
+    return statements_replaced(body, lambda stmt: [stmt.model_copy(update={"array": local})]
+                               if isinstance(stmt, Atomic) and stmt.array == target else None)
 
 
 def _guard_writes(body: list[Stmt], active: str) -> list[Stmt]:
     """Writes under `if (active)`: a lane computing a clamped point again must not write it."""
-    out: list[Stmt] = []
-    for stmt in body:
-        if isinstance(stmt, (Store, Atomic)):
-            out.append(If(cond=Ref(name=active), then=[stmt]))
-        elif isinstance(stmt, For):
-            out.append(stmt.model_copy(update={"body": _guard_writes(stmt.body, active)}))
-        elif isinstance(stmt, If):
-            out.append(If(cond=stmt.cond, then=_guard_writes(stmt.then, active),
-                          other=_guard_writes(stmt.other, active)))
-        else:
-            out.append(stmt)
-    return out
+    return statements_replaced(body, lambda stmt: [If(cond=Ref(name=active), then=[stmt])]
+                               if isinstance(stmt, (Store, Atomic)) else None)
 
 
 def _top_of(node: Node) -> int:

@@ -16,10 +16,11 @@ import re
 from tree_sitter import Node
 
 from optiml_engine.ir.delinearize import digit_of
+from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.program import (
     ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
     ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, mentions, substitute, substituted, walk)
-from optiml_engine.model import Candidate, Location
+from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
     KernelView, bare, builtin_dim, global_index_dim, unparenthesized)
 from optiml_engine.source.contract import resolve
@@ -54,6 +55,10 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
         return lifter.program()
     except _Refused as refused:
         return NotLiftable(location=lifter.location(refused.node), reason=refused.reason)
+    except (InterpretError, OptimlError) as error:
+        # The bounds could not be evaluated at the contract's sizes (a function the interpreter does not know, a
+        # contract value out of range): refused, not guessed.
+        return NotLiftable(location=lifter.location(None), reason=f"its bounds cannot be evaluated: {error}")
 
 
 def one(x: int | str) -> Const:
@@ -243,7 +248,6 @@ class _Lifter:
     def check_launch_covers(self, program: LoopProgram, space: list[_Index]) -> None:
         """An exact launch (not a grid-stride loop) must reach every point of the space at every contract size:
         otherwise the original computes less than its program says."""
-        from optiml_engine.ir.interpret import evaluate_scalar, scalar_values
         contract = self.candidate.contract
         for binding in [contract.sizes, *contract.checks]:
             resolved = resolve(contract, binding)

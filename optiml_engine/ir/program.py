@@ -246,6 +246,24 @@ def rewritten(body: list[Stmt], rewrite: Callable[[Expr], Expr]) -> list[Stmt]:
     return out
 
 
+def statements_replaced(body: list[Stmt], replace: Callable[[Stmt], list[Stmt] | None]) -> list[Stmt]:
+    """The statements with each one `replace` returns statements for replaced by them, loops' and ifs' bodies
+    included (a loop or if `replace` leaves, None, is kept with its bodies replaced)."""
+    out: list[Stmt] = []
+    for stmt in body:
+        replacement = replace(stmt)
+        if replacement is not None:
+            out += replacement
+        elif isinstance(stmt, For):
+            out.append(stmt.model_copy(update={"body": statements_replaced(stmt.body, replace)}))
+        elif isinstance(stmt, If):
+            out.append(If(cond=stmt.cond, then=statements_replaced(stmt.then, replace),
+                          other=statements_replaced(stmt.other, replace)))
+        else:
+            out.append(stmt)
+    return out
+
+
 def substituted(body: list[Stmt], values: dict[str, Expr]) -> list[Stmt]:
     """The statements with names replaced by expressions wherever they are read."""
     return rewritten(body, lambda expr: substitute(expr, values))

@@ -9,6 +9,7 @@ from the original kernel's program (ir/emit.py), never from an emitted kernel.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.policies.templates.base import Compiler, default_compiler
 
+LOG = logging.getLogger(__name__)
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
 
 # What each family cures, in profiler terms: the symptom the search orders edits by, and the trajectory's words.
@@ -70,6 +72,15 @@ class SchedulePolicy(Policy):
         if made is not None:
             return self.edits(made.program, made.shape, neighbours(made.shape, made.schedule), made.base, context,
                               f"a neighbour of {made.schedule.describe()}")
+        try:
+            return self.first_schedules(node, context)
+        except Exception:   # noqa: BLE001 - a kernel the IR mis-reads still gets the rules and templates
+            LOG.exception("the loop-nest program of %s failed; no schedules proposed", node.unit.kernel)
+            return []
+
+    def first_schedules(self, node: Candidate, context: PolicyContext) -> list[Edit]:
+        """Each family's first schedules, of the lifted program (and over the digits of its flat index for
+        stage), the family whose symptom the profiler reports first."""
         program = lift(node)
         if isinstance(program, NotLiftable):
             return []

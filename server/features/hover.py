@@ -1,5 +1,6 @@
 """Hover on a kernel's name: its profile when `optiml profile` has measured this very version of it, read from the
-engine's cache (no GPU needed, a few milliseconds); otherwise the command that profiles it.
+engine's cache (no GPU needed, a few milliseconds); otherwise the command that profiles it. Below it, the kernel's
+loop-nest program and the schedule families the search takes for it (or why it has none).
 
 The cache keys hold the candidate (its compile unit, with the file's path as the engine was given it), the contract
 and the device. The command shown names the file by the path the server uses, so that its results are found here.
@@ -15,7 +16,7 @@ from lsprotocol import types
 from optiml_engine.cache import open_cache
 from optiml_engine.candidate import original_candidate, reference_candidate
 from optiml_engine.evaluate import cached_profile, measured_devices
-from optiml_engine.model import DeviceInfo, Kernel, OptimlError
+from optiml_engine.model import Candidate, DeviceInfo, Kernel, OptimlError
 from optiml_engine.report import profile_markdown, program_markdown
 from server.documents import Documents, OpenDocument, has_contract
 from server.features.code_actions import ADD_CONTRACT
@@ -69,7 +70,7 @@ class ProfileHover:
                 return f"{profile_markdown(*found)}\n\n{program}"
         return f"**{kernel.name}**: not profiled yet; {command} on a machine with an NVIDIA GPU profiles it\n\n{program}"
 
-    def _program(self, candidate) -> str:
+    def _program(self, candidate: Candidate) -> str:
         text = candidate.unit.text
         if text not in self._programs:
             if len(self._programs) > 256:
