@@ -77,7 +77,8 @@ def program_markdown(candidate: Candidate) -> str:
     families = {"map": "map (block shape, points per thread, vector accesses)",
                 "reduce": f"reduce (a thread group per point along its loops, lanes along {shape.lanes_axis})",
                 "stage": "stage (strided reads through a shared-memory tile)",
-                "privatize": "privatize (atomics summed per thread or per block before one atomic)"}
+                "privatize": "privatize (atomics summed per thread or per block before one atomic)",
+                "contraction": "contraction (shared-memory tiles of both operands, a tile of outputs per thread)"}
     return (f"**Loop-nest program**; schedules the search takes: "
             f"{'; '.join(families[family] for family in shape.families)}\n\n```\n{program}\n```")
 

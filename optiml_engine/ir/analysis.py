@@ -55,33 +55,33 @@ def linear(expr: Expr, variables: set[str]) -> Linear | None:
 
 
 def _sum(a: Expr, b: Expr) -> Expr:
-    if _constant(a) is not None and _constant(b) is not None:
-        return Const(text=str(_constant(a) + _constant(b)))
+    if constant(a) is not None and constant(b) is not None:
+        return Const(text=str(constant(a) + constant(b)))
     return Binary(op="+", left=a, right=b)
 
 
 def _product(a: Expr, b: Expr) -> Expr:
-    if _constant(a) == 1:
+    if constant(a) == 1:
         return b
-    if _constant(b) == 1:
+    if constant(b) == 1:
         return a
-    if _constant(a) is not None and _constant(b) is not None:
-        return Const(text=str(_constant(a) * _constant(b)))
+    if constant(a) is not None and constant(b) is not None:
+        return Const(text=str(constant(a) * constant(b)))
     return Binary(op="*", left=a, right=b)
 
 
 def _negative(a: Expr) -> Expr:
-    value = _constant(a)
+    value = constant(a)
     return Const(text=str(-value)) if value is not None else Unary(op="-", operand=a)
 
 
-def _constant(expr: Expr) -> int | None:
+def constant(expr: Expr) -> int | None:
     if isinstance(expr, Const):
         try:
             return int(expr.text.rstrip("uUlL"), 0)
         except ValueError:
             return None
-    if isinstance(expr, Unary) and expr.op == "-" and (inner := _constant(expr.operand)) is not None:
+    if isinstance(expr, Unary) and expr.op == "-" and (inner := constant(expr.operand)) is not None:
         return -inner
     return None
 
@@ -96,7 +96,7 @@ def stride(index: Expr, variable: str, others: set[str] = frozenset()) -> Expr |
 
 
 def unit_stride(index: Expr, variable: str) -> bool:
-    return _constant(stride(index, variable) or Const(text="x")) == 1
+    return constant(stride(index, variable) or Const(text="x")) == 1
 
 
 def zero_stride(index: Expr, variable: str) -> bool:
@@ -267,7 +267,7 @@ def contract_text(expr: Expr, contract: Contract, program: LoopProgram) -> str |
 
     def text(e: Expr) -> str | None:
         if isinstance(e, Const):
-            value = _constant(e)
+            value = constant(e)
             return None if value is None else str(value)
         if isinstance(e, Ref):
             if e.name in values and e.name in integer_scalars:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, extent, names_of, names_read, names_written, unit_stride, walk)
+    Reduction, all_loads, extent, loads, names_of, names_read, names_written, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -553,6 +553,103 @@ class _Kernel:
         if self.repeats:
             self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
 
+    # -- contraction ----------------------------------------------------------------------------------------------
+
+    def contraction(self) -> None:
+        """Output tiles of tile x tile points per block; the loop in steps of k_tile, each step's left and right
+        operand values staged in shared memory (each read along its own unit stride); items x items outputs per
+        thread, interleaved so that a warp's shared-memory reads and output writes are contiguous; then each
+        output's own code after the loop, with the loop's sum added to its accumulator."""
+        s, program, found = self.schedule, self.program, self.shape.contraction
+        tile, per, step = s.tile, s.items, s.k_tile
+        threads_x = threads_y = tile // per
+        i_axis, j_axis = len(program.space) - 2, len(program.space) - 1
+        i, j, k = program.space[i_axis], program.space[j_axis], found.loop
+        itype, ilower, iupper = self.bounds(i_axis)
+        jtype, jlower, jupper = self.bounds(j_axis)
+        acc_type = reduction_type(program, Reduction(found.accumulator, "+"))
+        zero = identity("+", acc_type)
+        opening, indent, closing = self.outer_loops("    ")
+        self.lines += opening
+        names = self.names
+        left_tile, right_tile, partial = names("left_tile"), names("right_tile"), names("partial")
+        i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
+        element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
+        left_values, right_values = names("left_values"), names("right_values")
+        inner = indent + "    "
+        self.lines += [
+            f"{indent}__shared__ {acc_type} {left_tile}[{step}][{tile}];    // left operand: {step} steps x {tile} "
+            f"{i.name}",
+            f"{indent}__shared__ {acc_type} {right_tile}[{step}][{tile}];   // right operand: {step} steps x {tile} "
+            f"{j.name}",
+            f"{indent}const int {thread} = threadIdx.y * blockDim.x + threadIdx.x;",
+            f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile};",
+            f"{indent}for ({itype} {i_block} = {ilower}blockIdx.y * {tile}; {i_block} < {iupper}; "
+            f"{i_block} += gridDim.y * {tile}) {{",
+            f"{inner}{acc_type} {partial}[{per}][{per}];   // unrolled loops keep it in registers",
+            f"{inner}#pragma unroll",
+            f"{inner}for (int {m} = 0; {m} < {per}; ++{m})",
+            f"{inner}    #pragma unroll",
+            f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] = {zero};",
+            f"{inner}for ({k.ctype} {k_step} = {c_expr(k.start)}; {k_step} < {c_expr(k.stop)}; {k_step} += {step}) {{"]
+        body = inner + "    "
+        for operand, tile_name, index, itype_, block, upper in (
+                (found.left, left_tile, i, itype, i_block, iupper), (found.right, right_tile, j, jtype, j_block, jupper)):
+            along = unit_stride_of(operand, index.name)
+            position, step_of = (f"{element} % {tile}", f"{element} / {tile}") if along else \
+                (f"{element} / {step}", f"{element} % {step}")
+            self.lines += [
+                f"{body}// Staged along {'its ' + index.name if along else 'the loop'} (the operand's unit stride).",
+                f"{body}for (int {element} = {thread}; {element} < {tile * step}; {element} += {threads_x * threads_y}) "
+                f"{{",
+                f"{body}    const {itype_} {index.name} = {block} + {position};",
+                f"{body}    const {k.ctype} {k.var} = {k_step} + {step_of};",
+                f"{body}    {tile_name}[{step_of}][{position}] = ({index.name} < {upper} && {k.var} < "
+                f"{c_expr(k.stop)}) ? ({acc_type})({c_expr(operand)}) : {zero};",
+                f"{body}}}"]
+        self.lines += [
+            f"{body}__syncthreads();",
+            f"{body}#pragma unroll",
+            f"{body}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
+            f"{body}    {acc_type} {left_values}[{per}], {right_values}[{per}];",
+            f"{body}    #pragma unroll",
+            f"{body}    for (int {m} = 0; {m} < {per}; ++{m}) {left_values}[{m}] = "
+            f"{left_tile}[{kk}][{m} * {threads_y} + threadIdx.y];",
+            f"{body}    #pragma unroll",
+            f"{body}    for (int {n} = 0; {n} < {per}; ++{n}) {right_values}[{n}] = "
+            f"{right_tile}[{kk}][{n} * {threads_x} + threadIdx.x];",
+            f"{body}    #pragma unroll",
+            f"{body}    for (int {m} = 0; {m} < {per}; ++{m})",
+            f"{body}        #pragma unroll",
+            f"{body}        for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] += "
+            f"{left_values}[{m}] * {right_values}[{n}];",
+            f"{body}}}",
+            f"{body}__syncthreads();",
+            f"{inner}}}"]
+        # Each output's own code: the declarations before the loop, the loop's sum, the code after it.
+        position = program.body.index(found.loop)
+        epilogue = program.body[:position] + [Assign(name=found.accumulator, op="+=",
+                                                     value=Ref(name=f"{partial}[{m}][{n}]"))] + \
+            program.body[position + 1:]
+        self.lines += [
+            f"{inner}#pragma unroll",
+            f"{inner}for (int {m} = 0; {m} < {per}; ++{m}) {{",
+            f"{inner}    #pragma unroll",
+            f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {{",
+            f"{inner}        const {itype} {i.name} = {i_block} + {m} * {threads_y} + threadIdx.y;",
+            f"{inner}        const {jtype} {j.name} = {j_block} + {n} * {threads_x} + threadIdx.x;",
+            f"{inner}        if ({i.name} < {iupper} && {j.name} < {jupper}) {{",
+            *c_statements(epilogue, inner + "            "),
+            f"{inner}        }}",
+            f"{inner}    }}",
+            f"{inner}}}",
+            f"{indent}}}"]
+        self.lines += closing
+        self.grid = [f"cdiv(max({self.extent(j_axis)},1),{tile})",
+                     f"min(cdiv(max({self.extent(i_axis)},1),{tile}),{GRID_YZ_LIMIT})"]
+        if len(program.space) == 3:
+            self.grid.append(self.grid_z)
+
     # -- privatize ------------------------------------------------------------------------------------------------
 
     def privatize(self) -> None:
@@ -720,6 +817,12 @@ def _renamed(values: dict[str, Expr]) -> dict[str, str]:
 
 def _updates(loop: For, reduction: Reduction) -> bool:
     return any(isinstance(s, Assign) and s.name == reduction.variable for s in walk(loop.body))
+
+
+def unit_stride_of(operand: Expr, index: str) -> bool:
+    """Whether the operand's reads are unit-stride along `index` (rather than along the loop)."""
+    found = loads(operand)
+    return bool(found) and all(unit_stride(load.index, index) for load in found)
 
 
 def _atomics_summed(body: list[Stmt], sums: dict[tuple[str, Expr], str], program: LoopProgram) -> list[Stmt]:

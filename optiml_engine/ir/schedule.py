@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, has_loops, loop_reductions, names_of, stride, unit_stride, walk)
+    Reduction, all_loads, constant, has_loops, loop_reductions, names_of, reduction_update, stride, unit_stride, walk)
 from optiml_engine.ir.program import (
-    Atomic, For, If, Let, Load, LoopProgram, Store, mentions)
+    Assign, Atomic, Binary, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
-Family = Literal["map", "reduce", "stage", "privatize"]
+Family = Literal["map", "reduce", "stage", "privatize", "contraction"]
 
 
 class Schedule(Frozen):
@@ -39,6 +39,7 @@ class Schedule(Frozen):
     lanes_axis: Literal["x", "y"] = "x"   # reduce: the thread axis a point's lanes lie along
     tile: int = 32                        # stage: the shared-memory tile's side
     target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
+    k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -57,6 +58,9 @@ class Schedule(Frozen):
                 return f"reduce: {group} per point along its loops{per_block}{vector}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory)")
+        if self.family == "contraction":
+            return (f"contraction: {self.tile}x{self.tile} output tiles, both operands staged in shared memory "
+                    f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread")
         if self.family == "privatize" and self.target_copy == "shared":
             return (f"privatize: a copy of the target array per block in shared memory, {self.items} "
                     f"point{'s' if self.items > 1 else ''} per thread, a block of {self.block[0]}, one atomic per "
@@ -65,6 +69,17 @@ class Schedule(Frozen):
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread summed in a register, "
                     f"a block of {self.block[0]} combined by warp shuffles, one atomic per block")
         return f"stage: {self.tile}x{self.tile} shared-memory tile (padded), block {self.block[0]}x{self.block[1]}"
+
+
+@dataclass(frozen=True)
+class Contraction:
+    """`acc += left * right` over a loop whose operands are indexed by different parallel indices: left by the
+    second innermost (and the loop), right by the innermost (and the loop): a matrix product in any layout."""
+
+    loop: For
+    accumulator: str
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True)
@@ -79,6 +94,7 @@ class Shape:
     read_axis: int                           # stage: the space index the staged reads are unit-stride along
     scalar_atomics: tuple[Atomic, ...]       # privatize: the atomicAdds into one element, each target once
     shared_target: str | None                # privatize: the small array whose elements the data choose
+    contraction: Contraction | None          # contraction: the loop, its accumulator and its two operands
     vector_bytes: int                        # the widest element among the map's vectorizable accesses
     lanes_axis: Literal["x", "y"]            # reduce: along the loops' unit-stride reads, or across points
 
@@ -111,13 +127,16 @@ def shape_of(program: LoopProgram) -> Shape:
             # Lanes along y share barriers across neighbouring points, which a loop inside an `if` of one point's
             # code would split: such a program's lanes go along x (one point per warp or block).
             lanes_axis = "x"
+    contraction = _contraction(program)
+    if contraction is not None:
+        families.append("contraction")
     scalar_atomics = tuple(_scalar_atomics(program))
     shared_target = None if scalar_atomics else _shared_target(program)
     if scalar_atomics or shared_target:
         families.append("privatize")
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
-                 shared_target, vector_bytes, lanes_axis)
+                 shared_target, contraction, vector_bytes, lanes_axis)
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
@@ -194,6 +213,41 @@ def _staged_loads(program: LoopProgram) -> tuple[list[Load], int, int]:
     return none
 
 
+def _contraction(program: LoopProgram) -> Contraction | None:
+    """A 2-D or 3-D (batched) space whose code is: declarations, one loop `acc += left * right` (left reading the
+    second innermost index, right the innermost, both the loop variable, neither a local), then code without
+    loops."""
+    if len(program.space) not in (2, 3):
+        return None
+    loops = [position for position, stmt in enumerate(program.body) if isinstance(stmt, For)]
+    if len(loops) != 1 or has_loops(program.body[loops[0] + 1:]) or \
+            any(not isinstance(stmt, Let) for stmt in program.body[:loops[0]]):
+        return None
+    loop = program.body[loops[0]]
+    if len(loop.body) != 1 or constant(loop.step) != 1:
+        return None
+    update = reduction_update(loop.body[0])
+    if update is None or update.op != "+" or not isinstance(loop.body[0], Assign):
+        return None
+    value = loop.body[0].value
+    if loop.body[0].op == "=":
+        value = value.right if isinstance(value.left, Ref) and value.left.name == update.variable else value.left
+    if not (isinstance(value, Binary) and value.op == "*"):
+        return None
+    i, j = program.space[-2].name, program.space[-1].name
+    outer = {program.space[0].name} if len(program.space) == 3 else set()
+    allowed = {i, j, loop.var} | outer | {p.name for p in program.scalars}
+    left, right = value.left, value.right
+    if mentions(left, {j}) and mentions(right, {i}):
+        left, right = right, left
+    if mentions(left, {j}) or mentions(right, {i}) or not (names_of(left) | names_of(right)) <= allowed or \
+            mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j}):
+        return None
+    if any(isinstance(s, Assign) and s.name == update.variable for s in program.body[loops[0] + 1:]):
+        return None
+    return Contraction(loop, update.variable, left, right)
+
+
 def _scalar_atomics(program: LoopProgram) -> list[Atomic]:
     """In a 1-D space, when every atomic is an atomicAdd into one element fixed for the launch (its index reads only
     scalars) of an array the code does not otherwise read or write: one of each target (privatize sums them per
@@ -257,6 +311,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
             return found
         return [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
                 for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
+    if family == "contraction":
+        return [Schedule(family="contraction", block=(tile // per_thread, tile // per_thread), tile=tile,
+                         items=per_thread, k_tile=k_tile)
+                for tile in (32, 64, 128) for per_thread in (2, 4, 8) for k_tile in (8, 16)
+                if 64 <= (tile // per_thread) ** 2 <= 1024]
     if family == "privatize":
         target_copy = "shared" if shape.shared_target else "register"
         return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy)
@@ -291,6 +350,8 @@ def defaults(shape: Shape, family: Family) -> list[Schedule]:
         return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
     if family == "privatize":
         return [s for s in points if (s.block[0], s.items) in ((256, 4), (512, 16), (1024, 64))]
+    if family == "contraction":
+        return [s for s in points if (s.tile, s.items, s.k_tile) in ((64, 4, 16), (128, 8, 8), (32, 2, 16))]
     return [s for s in points if s.block == (32, 8)]
 
 

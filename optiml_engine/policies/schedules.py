@@ -33,6 +33,9 @@ _CURES = {
                                            "neighbouring elements instead of one thread walking a row"),
     ("reduce", "y"): ("small_grid", "each point's loop split over threads along y: more threads in flight when "
                                     "there are few points, reads still coalesced across points"),
+    ("contraction", "x"): ("compute", "both operands staged through shared memory a loop tile at a time and a tile "
+                                      "of outputs per thread: each loaded value is reused across the tile instead "
+                                      "of two global loads per multiply-add"),
     ("privatize", "x"): ("atomics", "each thread sums its points in a register and each block adds its sum with one "
                                     "atomic, instead of one contended atomic per point"),
     ("stage", "x"): ("uncoalesced_loads", "the transposed read goes through a shared-memory tile, loaded along its "

@@ -69,3 +69,19 @@ def test_a_histogram_gets_a_copy_of_its_bins_per_block() -> None:
              if e.rule == "schedule_privatize"]
     assert edits and all(e.candidate.contract.launch.smem == "(64)*4" for e in edits)
     assert "atomicAdd(&bins_block[keys[i]], 1u);" in edits[0].candidate.unit.text
+
+
+def test_matrix_products_in_every_layout_are_contractions() -> None:
+    """NT, NN (with alpha/beta reading C after the loop), TN and batched: the same family, each operand staged along
+    its own unit stride."""
+    from optiml_engine.ir.schedule import shape_of
+    from tests.ir_cases import lifted
+    layouts = {"examples/sgemm_nt.cu": ("the loop", "the loop"), "tests/heldout/sgemm_nn.cu": ("the loop", "its col"),
+               "tests/heldout/matmul_tn.cu": ("its i", "its j"), "tests/heldout/bmm.cu": ("the loop", "its j")}
+    for path, (left, right) in layouts.items():
+        candidate, program = lifted(ROOT / path)
+        assert "contraction" in shape_of(program).families, path
+        edits = [e for e in SchedulePolicy().propose(candidate, PolicyContext()) if e.rule == "schedule_contraction"]
+        text = edits[0].candidate.unit.text
+        assert f"// Staged along {left} (the operand's unit stride)." in text, path
+        assert f"// Staged along {right} (the operand's unit stride)." in text, path
