@@ -593,15 +593,16 @@ class _Kernel:
             f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] = {zero};",
             f"{inner}for ({k.ctype} {k_step} = {c_expr(k.start)}; {k_step} < {c_expr(k.stop)}; {k_step} += {step}) {{"]
         body = inner + "    "
-        for operand, tile_name, index, itype_, block, upper in (
-                (found.left, left_tile, i, itype, i_block, iupper), (found.right, right_tile, j, jtype, j_block, jupper)):
+        operands = ((found.left, left_tile, i, itype, i_block, iupper),
+                    (found.right, right_tile, j, jtype, j_block, jupper))
+        for operand, tile_name, index, itype_, block, upper in operands:
             along = unit_stride_of(operand, index.name)
             position, step_of = (f"{element} % {tile}", f"{element} / {tile}") if along else \
                 (f"{element} / {step}", f"{element} % {step}")
             self.lines += [
                 f"{body}// Staged along {'its ' + index.name if along else 'the loop'} (the operand's unit stride).",
-                f"{body}for (int {element} = {thread}; {element} < {tile * step}; {element} += {threads_x * threads_y}) "
-                f"{{",
+                f"{body}for (int {element} = {thread}; {element} < {tile * step}; "
+                f"{element} += {threads_x * threads_y}) {{",
                 f"{body}    const {itype_} {index.name} = {block} + {position};",
                 f"{body}    const {k.ctype} {k.var} = {k_step} + {step_of};",
                 f"{body}    {tile_name}[{step_of}][{position}] = ({index.name} < {upper} && {k.var} < "
