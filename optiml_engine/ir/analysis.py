@@ -99,9 +99,6 @@ def unit_stride(index: Expr, variable: str) -> bool:
     return constant(stride(index, variable) or Const(text="x")) == 1
 
 
-def zero_stride(index: Expr, variable: str) -> bool:
-    return not mentions(index, {variable})
-
 
 # -- loads, stores, names -----------------------------------------------------------------------------------------
 
@@ -160,9 +157,6 @@ def names_written(body: list[Stmt]) -> set[str]:
 def has_loops(body: list[Stmt]) -> bool:
     return any(isinstance(stmt, For) for stmt in walk(body))
 
-
-def has_atomics(body: list[Stmt]) -> bool:
-    return any(isinstance(stmt, Atomic) for stmt in walk(body))
 
 
 # -- reductions ---------------------------------------------------------------------------------------------------
