@@ -150,6 +150,7 @@ class _Lifter:
         self.names: set[str] = set(self.scalars)              # names an expression may read
         self.uniform: dict[str, Expr] = {}                    # locals before the guard that read no index
         self.per_point: set[str] = set()                      # locals before the guard that read one
+        self.grid_strides: dict[str, str] = {}                # locals holding blockDim.d * gridDim.d -> d
         self.macros, self.helpers = self._file_scope()
 
     # -- locations ------------------------------------------------------------------------------------------------
@@ -307,11 +308,15 @@ class _Lifter:
         if len(declarators) != 1:
             return False
         value = declarators[0].child_by_field_name("value")
+        name = self.text(declarators[0].child_by_field_name("declarator"))
+        for stride_dim in "xyz":
+            if value is not None and self.whole_grid(value, stride_dim):
+                self.grid_strides[name] = stride_dim    # `int stride = blockDim.x * gridDim.x;`
+                return True
         dim = global_index_dim(value) if value is not None else None
         block_dim = builtin_dim(value, "blockIdx") if value is not None and dim is None else None
         if dim is None and block_dim is None:
             return False
-        name = self.text(declarators[0].child_by_field_name("declarator"))
         if any(index.dim == (dim or block_dim) for index in self.indices.values()):
             raise _Refused(node, f"a second index along {dim or block_dim} ('{name}')")
         self.indices[name] = _Index(name, self.type_text(node), dim or block_dim, node,
@@ -320,7 +325,10 @@ class _Lifter:
         return True
 
     def grid_stride(self, node: Node) -> bool:
-        """`for (int i = <global index>; i < n; i += blockDim.x * gridDim.x)`: the parallel index i over [0, n)."""
+        """`for (int i = <global index>; i < n; i += blockDim.x * gridDim.x)`: the parallel index i over [0, n).
+        The start may be an index declared before (`int index = ...; for (int i = index; ...)`), which the loop's
+        variable then replaces, and the step a local holding the whole grid (`int stride = blockDim.x *
+        gridDim.x;`), as NVIDIA's own grid-stride loops are written."""
         init = node.child_by_field_name("initializer")
         if init is None or init.type != "declaration":
             return False
@@ -328,12 +336,19 @@ class _Lifter:
         if len(declarators) != 1 or (value := declarators[0].child_by_field_name("value")) is None:
             return False
         dim = global_index_dim(value)
+        start = self.indices.get(self.text(bare(value)))
+        if dim is None and start is not None and not start.block_only and not start.grid_stride and \
+                start.upper is None:
+            dim = start.dim
+            del self.indices[start.name]           # the loop's variable is the index from here on
+            self.names.discard(start.name)
         if dim is None:
             return False
         name = self.text(declarators[0].child_by_field_name("declarator"))
         update = node.child_by_field_name("update")
         stride = self.increment(update, name) if update is not None else None
-        if stride is None or not self.whole_grid(stride, dim):
+        if stride is None or not (stride != "1" and (self.whole_grid(stride, dim) or
+                                                     self.grid_strides.get(self.text(bare(stride))) == dim)):
             raise _Refused(node, f"a loop from the thread index whose step is not blockDim.{dim} * gridDim.{dim}")
         self.indices[name] = index = _Index(name, self.type_text(init), dim, node, grid_stride=True)
         self.names.add(name)

@@ -120,6 +120,9 @@ def test_user_spellings_lift_to_the_same_program() -> None:
         "    const float* src = x + i;\n    float* dst = y;\n    dst[i] = TWO * src[0];",
         "    for (int i = threadIdx.x + blockDim.x * blockIdx.x; i < n; i += gridDim.x * blockDim.x) {\n"
         "        *(y + i) = 2.0f * x[i];\n    }",
+        # NVIDIA's own grid-stride loop: the start and the step in locals.
+        "    int index = blockIdx.x * blockDim.x + threadIdx.x;\n    int stride = blockDim.x * gridDim.x;\n"
+        "    for (int i = index; i < n; i += stride)\n        y[i] = TWO * x[i];",
     ]
     for body in spellings:
         text = "#define TWO 2.0f\n" + KERNEL_WITH.format(body=body)
