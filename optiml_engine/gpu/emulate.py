@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import os
 import re
 import shutil
@@ -46,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from optiml_engine.cache import cache_dir
+from optiml_engine.cache import cache_dir, content_key
 from optiml_engine.gpu.compile import kernel_location
 from optiml_engine.gpu.data import bf16_from_float32, poisoned, storage_dtype
 from optiml_engine.model import ArraySpec, Candidate, CompileUnit, Dtype, Location, OptimlError
@@ -375,20 +374,12 @@ def _compile_error(unit: CompileUnit, log: str, renames: dict[str, str]) -> Emul
 
 
 def _key(source: str) -> str:
-    return _digest(_toolchain_key(), source)[:32]
+    return content_key(_toolchain_key(), source)[:32]
 
 
 def _toolchain_key() -> str:
-    return _digest(SHIM_VERSION, SHIM.read_text(), _compiler_version(), " ".join(GXX_FLAGS),
+    return content_key(SHIM_VERSION, SHIM.read_text(), _compiler_version(), " ".join(GXX_FLAGS),
                    repr(_STAND_INS), repr(_LIBCUXX_FORWARDS), repr(_UNSUPPORTED_HEADERS))
-
-
-def _digest(*parts: str) -> str:
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part.encode())
-        digest.update(b"\0")
-    return digest.hexdigest()
 
 
 def _folder() -> Path:

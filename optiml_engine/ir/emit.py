@@ -15,8 +15,8 @@ from optiml_engine.ir.analysis import (
     Reduction, all_loads, extent, loads, names_of, names_read, names_written, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    Store, Unary, children, statements_replaced)
+    Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
+    Store, children, rewritten, statements_replaced, with_children)
 from optiml_engine.ir.schedule import SHARED_TARGET_BYTES, Schedule, Shape, element_bytes, reduction_type
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -132,42 +132,13 @@ def _index_type(index: ParallelIndex, program: LoopProgram) -> str:
 def _replaced(body: list[Stmt], loads_to: dict[Load, Expr], stores_to: dict[tuple[str, Expr], str]) -> list[Stmt]:
     """The statements with the given reads replaced by expressions and the given writes by assignments to a name."""
 
-    def expr(e: Expr) -> Expr:
-        if isinstance(e, Load) and e in loads_to:
-            return loads_to[e]
-        if isinstance(e, Load):
-            return e.model_copy(update={"index": expr(e.index)})
-        if isinstance(e, (Unary, Cast)):
-            return e.model_copy(update={"operand": expr(e.operand)})
-        if isinstance(e, Binary):
-            return e.model_copy(update={"left": expr(e.left), "right": expr(e.right)})
-        if isinstance(e, Call):
-            return e.model_copy(update={"args": [expr(a) for a in e.args]})
-        if isinstance(e, Select):
-            return Select(cond=expr(e.cond), then=expr(e.then), other=expr(e.other))
-        return e
+    def read(expr: Expr) -> Expr:
+        return loads_to[expr] if isinstance(expr, Load) and expr in loads_to else with_children(expr, read)
 
-    out: list[Stmt] = []
-    for stmt in body:
-        if isinstance(stmt, Let):
-            out.append(stmt if stmt.value is None else stmt.model_copy(update={"value": expr(stmt.value)}))
-        elif isinstance(stmt, Assign):
-            out.append(stmt.model_copy(update={"value": expr(stmt.value)}))
-        elif isinstance(stmt, Store):
-            target = stores_to.get((stmt.array, stmt.index))
-            if target is not None:
-                out.append(Assign(name=target, op="=", value=expr(stmt.value)))
-            else:
-                out.append(stmt.model_copy(update={"index": expr(stmt.index), "value": expr(stmt.value)}))
-        elif isinstance(stmt, Atomic):
-            out.append(stmt.model_copy(update={"index": expr(stmt.index), "value": expr(stmt.value)}))
-        elif isinstance(stmt, For):
-            out.append(stmt.model_copy(update={"start": expr(stmt.start), "stop": expr(stmt.stop),
-                                               "body": _replaced(stmt.body, loads_to, stores_to)}))
-        elif isinstance(stmt, If):
-            out.append(If(cond=expr(stmt.cond), then=_replaced(stmt.then, loads_to, stores_to),
-                          other=_replaced(stmt.other, loads_to, stores_to)))
-    return out
+    assigned = statements_replaced(body, lambda stmt: [Assign(name=stores_to[(stmt.array, stmt.index)], op="=",
+                                                              value=stmt.value)]
+                                   if isinstance(stmt, Store) and (stmt.array, stmt.index) in stores_to else None)
+    return rewritten(assigned, read)
 
 
 def _unconditional_loads(expr: Expr) -> list[Load]:
