@@ -12,14 +12,13 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary,
     children, mentions, walk)
 from optiml_engine.model import Contract
+from optiml_engine.source.ctypes import dtype_of
 
 Linear = dict[str, Expr]          # variable -> coefficient; "" -> the rest (terms free of the variables asked)
-_INTEGER_CASTS = ("int", "unsigned", "long", "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t", "ptrdiff_t",
-                  "short", "char")
-
-
 def is_integer_cast(ctype: str) -> bool:
-    return any(word in _INTEGER_CASTS for word in ctype.replace("const", " ").split())
+    """Whether a C type (qualifiers aside) is an integer type: a cast to it keeps an index an index."""
+    dtype = dtype_of(" ".join(word for word in ctype.split() if word not in ("const", "volatile")))
+    return dtype is not None and dtype not in ("float16", "bfloat16", "float32", "float64", "bool")
 
 
 def linear(expr: Expr, variables: set[str]) -> Linear | None:

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from optiml_engine.ir.analysis import statement_exprs
+from optiml_engine.ir.analysis import is_integer_cast, statement_exprs
 from optiml_engine.ir.program import (
     Binary, Cast, Const, Expr, Let, LoopProgram, ParallelIndex, Ref, Stmt, children, rewritten, substituted, walk,
     with_children)
 
-_INTEGER_WORDS = ("int", "long", "size_t", "int64_t", "uint64_t", "int32_t", "uint32_t", "unsigned", "ptrdiff_t")
 Factors = tuple[str, ...]          # a product of size parameters and integers, as a sorted multiset
 
 
 def factors(expr: Expr) -> Factors | None:
     """The factors of a product of names and integer literals (integer casts looked through); None otherwise."""
-    if isinstance(expr, Cast) and any(w in expr.ctype for w in _INTEGER_WORDS):
+    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
         return factors(expr.operand)
     if isinstance(expr, Ref):
         return (expr.name,)
@@ -58,7 +57,7 @@ def _atom(name: str) -> Expr:
 
 
 def _bare(expr: Expr, index: str) -> bool:
-    while isinstance(expr, Cast) and any(w in expr.ctype for w in _INTEGER_WORDS):
+    while isinstance(expr, Cast) and is_integer_cast(expr.ctype):
         expr = expr.operand
     return isinstance(expr, Ref) and expr.name == index
 

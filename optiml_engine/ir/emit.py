@@ -9,6 +9,8 @@ contract size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
@@ -202,6 +204,14 @@ class _Kernel:
             indent += "    "
         return opening, indent, closing
 
+    def tiled_grid(self, x_axis: int, y_axis: int, tile: int) -> None:
+        """A block per tile x tile points of two axes (y capped: its loop strides over the rest), z as outer_loops
+        set it."""
+        self.grid = [f"cdiv(max({self.extent(x_axis)},1),{tile})",
+                     f"min(cdiv(max({self.extent(y_axis)},1),{tile}),{GRID_YZ_LIMIT})"]
+        if len(self.program.space) == 3:
+            self.grid.append(self.grid_z)
+
     # -- map ------------------------------------------------------------------------------------------------------
 
     def map(self) -> None:
@@ -242,47 +252,17 @@ class _Kernel:
         width, groups = s.vector, s.items // s.vector
         self.use("lanes")
         group_first, group, lane = self.names(f"{inner.name}_group"), self.names("group"), self.names("lane")
-        at_group = {inner.name: Const(text=group_first)}
         # Vector accesses: top-level unconditional reads and plain writes, unit-stride along the innermost index.
         # An access's address is computed once per group, outside the per-point code: its index may read only
         # parallel indices and scalars.
         outside = {i.name for i in program.space} | {p.name for p in program.scalars}
-        reads: list[Load] = []
-        written = {stmt.array for stmt in walk(program.body) if isinstance(stmt, (Store, Atomic))}
-        for stmt in program.body:
-            if isinstance(stmt, (If, For)):
-                continue
-            exprs = [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
-                [stmt.index, stmt.value] if isinstance(stmt, Store) else []
-            for e in exprs:
-                for load in _unconditional_loads(e):
-                    if load not in reads and load.array not in written and unit_stride(load.index, inner.name) \
-                            and names_of(load.index) <= outside and self.vector_bytes(load.array) in (4, 8, 16):
-                        reads.append(load)
-        stores = [stmt for stmt in program.body if isinstance(stmt, Store) and stmt.op == "="
-                  and unit_stride(stmt.index, inner.name) and names_of(stmt.index) <= outside
-                  and self.vector_bytes(stmt.array) in (4, 8, 16)
-                  and sum(1 for other in walk(program.body) if isinstance(other, Store) and other.array == stmt.array)
-                  == 1 and not any(load.array == stmt.array for load in all_loads(program.body))]
-        load_names: dict[Load, Expr] = {}
-        setup, finish, aligned = [], [], []
-        for load in reads:
-            name = self.names(f"{load.array}_lanes")
-            element = program.element_type(load.array)
-            address = f"&{load.array}[{c_expr(load.index, _renamed(at_group))}]"
-            setup.append(f"{indent}        const optiml_lanes<{element}, {width}> {name} = "
-                         f"*reinterpret_cast<const optiml_lanes<{element}, {width}>*>({address});")
-            aligned.append(f"optiml_aligned({address}, {self.vector_bytes(load.array)})")
-            load_names[load] = Ref(name=f"{name}.v[{lane}]")
-        store_names: dict[tuple[str, Expr], str] = {}
-        for store in stores:
-            name = self.names(f"{store.array}_lanes")
-            element = program.element_type(store.array)
-            address = f"&{store.array}[{c_expr(store.index, _renamed(at_group))}]"
-            setup.append(f"{indent}        optiml_lanes<{element}, {width}> {name};")
-            finish.append(f"{indent}        *reinterpret_cast<optiml_lanes<{element}, {width}>*>({address}) = {name};")
-            aligned.append(f"optiml_aligned({address}, {self.vector_bytes(store.array)})")
-            store_names[(store.array, store.index)] = f"{name}.v[{lane}]"
+        reads, stores = vector_accesses(program.body, inner.name, conditions=False, eligible=lambda array, index:
+                                        names_of(index) <= outside and self.vector_bytes(array) in (4, 8, 16))
+        at_group = _renamed({inner.name: Const(text=group_first)})
+        setup, finish, load_names, store_names = self.lane_registers(reads, stores, at_group, lane,
+                                                                     indent + "        ", self.names)
+        aligned = [f"optiml_aligned(&{access.array}[{c_expr(access.index, at_group)}], "
+                   f"{self.vector_bytes(access.array)})" for access in [*reads, *stores]]
         vector_body = _replaced(program.body, load_names, store_names)
         condition = " && ".join([f"{group_first} + {width} <= {upper}", *aligned])
         self.lines += [
@@ -312,6 +292,26 @@ class _Kernel:
             f"{indent}}}",
         ]
         self.names.taken.add(f"{inner.name}_base")
+
+    def lane_registers(self, reads: list[Load], stores: list[Store], at: dict[str, str], lane: str, indent: str,
+                       name_of: Callable[[str], str]) -> tuple[list[str], list[str], dict, dict]:
+        """For vector accesses at the addresses `at` gives: the loads into `optiml_lanes` registers and the
+        registers of the stores (setup), the stores themselves (finish), and what each read and write becomes in
+        the per-lane code (register element `lane`)."""
+        width = self.schedule.vector
+        setup, finish, loads_to, stores_to = [], [], {}, {}
+        for load in reads:
+            name, element = name_of(f"{load.array}_lanes"), self.program.element_type(load.array)
+            setup.append(f"{indent}const optiml_lanes<{element}, {width}> {name} = *reinterpret_cast<const "
+                         f"optiml_lanes<{element}, {width}>*>(&{load.array}[{c_expr(load.index, at)}]);")
+            loads_to[load] = Ref(name=f"{name}.v[{lane}]")
+        for store in stores:
+            name, element = name_of(f"{store.array}_lanes"), self.program.element_type(store.array)
+            setup.append(f"{indent}optiml_lanes<{element}, {width}> {name};")
+            finish.append(f"{indent}*reinterpret_cast<optiml_lanes<{element}, {width}>*>("
+                          f"&{store.array}[{c_expr(store.index, at)}]) = {name};")
+            stores_to[(store.array, store.index)] = f"{name}.v[{lane}]"
+        return setup, finish, loads_to, stores_to
 
     def vector_bytes(self, array: str) -> int:
         return element_bytes(self.program, array) * self.schedule.vector
@@ -405,24 +405,9 @@ class _Kernel:
         access to vectorize (nothing emitted)."""
         s, program, width = self.schedule, self.program, self.schedule.vector
         inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
-        written = {stmt.array for stmt in walk(loop.body) if isinstance(stmt, (Store, Atomic))}
-
-        def vectorizable(array: str, index: Expr) -> bool:
-            return unit_stride(index, loop.var) and not (names_of(index) & inside) and \
-                element_bytes(program, array) * width in (4, 8, 16)
-
-        reads: list[Load] = []
-        for stmt in loop.body:
-            exprs = [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
-                [stmt.index, stmt.value] if isinstance(stmt, Store) else [stmt.cond] if isinstance(stmt, If) else []
-            for e in exprs:
-                for load in _unconditional_loads(e):
-                    if load not in reads and load.array not in written and vectorizable(load.array, load.index):
-                        reads.append(load)
-        loaded = {load.array for load in all_loads(loop.body)}
-        stores = [stmt for stmt in loop.body if isinstance(stmt, Store) and stmt.op == "=" and
-                  vectorizable(stmt.array, stmt.index) and stmt.array not in loaded and
-                  sum(1 for o in walk(loop.body) if isinstance(o, Store) and o.array == stmt.array) == 1]
+        reads, stores = vector_accesses(loop.body, loop.var, conditions=True, eligible=lambda array, index:
+                                        not (names_of(index) & inside) and
+                                        element_bytes(program, array) * width in (4, 8, 16))
         if not reads and not stores:
             return False
         # The scope's names are reused by the next vector loop's scope.
@@ -432,31 +417,19 @@ class _Kernel:
         self.use("lanes")
         accesses = [(load.array, load.index) for load in reads] + [(st.array, st.index) for st in stores]
         at_start, at_begin, at_first = (_renamed({loop.var: loop.start}), {loop.var: begin}, {loop.var: first})
-        setup, finish = [], []
-        replacements: dict[Load, Expr] = {}
-        store_names: dict[tuple[str, Expr], str] = {}
         taken: set[str] = set()
 
-        def lanes_name(array: str) -> str:
-            name, count = scoped(f"{array}_lanes"), 1
+        def lanes_name(wanted: str) -> str:
+            name, count = scoped(wanted), 1
             while name in taken:
                 count += 1
-                name = scoped(f"{array}_lanes{count}")
+                name = scoped(f"{wanted}{count}")
             taken.add(name)
             return name
 
         inner = indent + "    "
-        for load in reads:
-            name, ctype = lanes_name(load.array), program.element_type(load.array)
-            setup.append(f"{inner}    const optiml_lanes<{ctype}, {width}> {name} = *reinterpret_cast<const "
-                         f"optiml_lanes<{ctype}, {width}>*>(&{load.array}[{c_expr(load.index, at_first)}]);")
-            replacements[load] = Ref(name=f"{name}.v[{element}]")
-        for store in stores:
-            name, ctype = lanes_name(store.array), program.element_type(store.array)
-            setup.append(f"{inner}    optiml_lanes<{ctype}, {width}> {name};")
-            finish.append(f"{inner}    *reinterpret_cast<optiml_lanes<{ctype}, {width}>*>("
-                          f"&{store.array}[{c_expr(store.index, at_first)}]) = {name};")
-            store_names[(store.array, store.index)] = f"{name}.v[{element}]"
+        setup, finish, replacements, store_names = self.lane_registers(reads, stores, at_first, element,
+                                                                       inner + "    ", lanes_name)
         array, index = accesses[0]
         elements = element_bytes(program, array)
         aligned = " && ".join(f"optiml_aligned(&{a}[{c_expr(i, at_begin)}], {element_bytes(program, a) * width})"
@@ -617,10 +590,7 @@ class _Kernel:
             f"{inner}}}",
             f"{indent}}}"]
         self.lines += closing
-        self.grid = [f"cdiv(max({self.extent(j_axis)},1),{tile})",
-                     f"min(cdiv(max({self.extent(i_axis)},1),{tile}),{GRID_YZ_LIMIT})"]
-        if len(program.space) == 3:
-            self.grid.append(self.grid_z)
+        self.tiled_grid(j_axis, i_axis, tile)
 
     # -- privatize ------------------------------------------------------------------------------------------------
 
@@ -758,10 +728,7 @@ class _Kernel:
                        f"{inner}__syncthreads();   // the tile is loaded again for the next rows"]
         self.lines.append(f"{indent}}}")
         self.lines += closing
-        self.grid = [f"cdiv(max({self.extent(write_axis)},1),{tile})",
-                     f"min(cdiv(max({self.extent(read_axis)},1),{tile}),{GRID_YZ_LIMIT})"]
-        if len(program.space) == 3:
-            self.grid.append(self.grid_z)
+        self.tiled_grid(write_axis, read_axis, tile)
 
     # -- the candidate --------------------------------------------------------------------------------------------
 
@@ -795,6 +762,29 @@ def unit_stride_of(operand: Expr, index: str) -> bool:
     """Whether the operand's reads are unit-stride along `index` (rather than along the loop)."""
     found = loads(operand)
     return bool(found) and all(unit_stride(load.index, index) for load in found)
+
+
+def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
+                    eligible: Callable[[str, Expr], bool]) -> tuple[list[Load], list[Store]]:
+    """The reads every run of `body`'s top-level statements performs (with `conditions`, its top-level ifs'
+    conditions too) and its plain writes, unit-stride along `variable` and admitted by `eligible(array, index)`: an
+    array written is not read as a vector, an array read is not written as one, nor one written twice."""
+    written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
+    reads: list[Load] = []
+    for stmt in body:
+        exprs = [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
+            [stmt.index, stmt.value] if isinstance(stmt, Store) else \
+            [stmt.cond] if isinstance(stmt, If) and conditions else []
+        for expr in exprs:
+            for load in _unconditional_loads(expr):
+                if load not in reads and load.array not in written and unit_stride(load.index, variable) and \
+                        eligible(load.array, load.index):
+                    reads.append(load)
+    loaded = {load.array for load in all_loads(body)}
+    stores = [stmt for stmt in body if isinstance(stmt, Store) and stmt.op == "=" and
+              unit_stride(stmt.index, variable) and eligible(stmt.array, stmt.index) and stmt.array not in loaded
+              and sum(1 for other in walk(body) if isinstance(other, Store) and other.array == stmt.array) == 1]
+    return reads, stores
 
 
 def _atomics_summed(body: list[Stmt], sums: dict[tuple[str, Expr], str], program: LoopProgram) -> list[Stmt]:

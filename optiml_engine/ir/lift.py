@@ -15,6 +15,7 @@ import re
 
 from tree_sitter import Node
 
+from optiml_engine.ir.analysis import is_integer_cast
 from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.program import (
@@ -90,17 +91,12 @@ def fold_index_locals(body: list[Stmt], uniform: set[str]) -> list[Stmt]:
     out: list[Stmt] = []
     for stmt in body:
         if isinstance(stmt, Let) and stmt.value is not None and stmt.name not in assigned and \
-                _integer_type(stmt.ctype) and _reads_only(stmt.value, uniform | set(values)) and \
+                is_integer_cast(stmt.ctype) and _reads_only(stmt.value, uniform | set(values)) and \
                 not any(digit_of(stmt.value, index) for index in uniform):
             values[stmt.name] = substitute(stmt.value, values)
             continue
         out += substituted([stmt], values)
     return out
-
-
-def _integer_type(ctype: str) -> bool:
-    dtype = dtype_of(" ".join(w for w in ctype.split() if w != "const"))
-    return dtype is not None and dtype not in ("float16", "bfloat16", "float32", "float64", "bool")
 
 
 def _reads_only(expr: Expr, names: set[str]) -> bool:
@@ -421,8 +417,7 @@ class _Lifter:
                 index.lower = value
         if returns:
             body = self.kernel_body(rest)
-            return [If(cond=negated(conjunction(others) if len(others) == 1 else
-                                    _disjunction(others)), then=body)] if others else body
+            return [If(cond=negated(_disjunction(others)), then=body)] if others else body
         inner = list(consequence.named_children) if consequence.type == "compound_statement" else [consequence]
         body = self.kernel_body(inner)
         return [If(cond=conjunction(others), then=body)] if others else body
