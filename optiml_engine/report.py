@@ -78,7 +78,8 @@ def program_markdown(candidate: Candidate) -> str:
                 "reduce": f"reduce (a thread group per point along its loops, lanes along {shape.lanes_axis})",
                 "stage": "stage (strided reads through a shared-memory tile)",
                 "privatize": "privatize (atomics summed per thread or per block before one atomic)",
-                "contraction": "contraction (shared-memory tiles of both operands, a tile of outputs per thread)"}
+                "contraction": "contraction (shared-memory tiles of both operands, a tile of outputs per thread)",
+                "stream": "stream (a thread per point walking its loop through shared-memory windows of its rows)"}
     return (f"**Loop-nest program**; schedules the search takes: "
             f"{'; '.join(families[family] for family in shape.families)}\n\n```\n{program}\n```")
 

@@ -34,7 +34,9 @@ def enumerated(shape: Shape, every: bool) -> list[Schedule]:
     found: list[Schedule] = []
     for family in shape.families:
         if not every:
-            found += defaults(shape, family)
+            # Both kinds of defaults: those for many points and those for few (which split a point across blocks).
+            found += [s for s in defaults(shape, family, points_at_sizes=1) if s not in defaults(shape, family)] + \
+                defaults(shape, family)
         elif family == "map":
             points = space(shape, family)
             shapes = sorted({s.block for s in points}, key=lambda b: (b[0] * b[1], b))

@@ -9,22 +9,26 @@ contract size.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, extent, loads, names_of, names_read, names_written, unit_stride, walk)
+    Reduction, all_loads, constant, extent, loads, names_of, names_read, names_written, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, children, rewritten, statements_replaced, with_children)
-from optiml_engine.ir.schedule import SHARED_TARGET_BYTES, Schedule, Shape, element_bytes, reduction_type
+from optiml_engine.ir.schedule import (
+    SHARED_TARGET_BYTES, STREAM_SHARED_BYTES, Schedule, Shape, Streamed, Window, element_bytes, reduction_type)
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
+from optiml_engine.source.expr import evaluate
 
 GRID_YZ_LIMIT = 65535
+SPLIT_WORKSPACE_BYTES = 16 << 20    # a split reduction's partials, in device memory for the module's life
 
 
 class EmitError(Exception):
@@ -165,6 +169,7 @@ class _Kernel:
         self.lines: list[str] = []
         self.grid: list[str] = []
         self.smem = "0"                    # dynamic shared memory, in contract terms
+        self.declarations: list[str] = []  # file-scope device variables the kernel uses
 
     def use(self, helper: str) -> None:
         if helper not in self.helpers:
@@ -347,6 +352,10 @@ class _Kernel:
                 f"{indent}const {ctype} {inner.name} = {self.active} ? {raw} : {upper} - 1;",
                 f"{indent}const int {self.lane} = threadIdx.y;"]
             self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{s.block[0]})"]
+        # A point's lane among all threads sharing it (its blocks' too, when split) and their number.
+        self.point_lane, self.point_lanes = self.lane, str(s.lanes)
+        if s.splits > 1:
+            self.split_setup(indent)
         self.point(program.body, indent, in_loop=False)
         self.lines += closing
         if len(program.space) >= 2:
@@ -357,9 +366,12 @@ class _Kernel:
     def point(self, body: list[Stmt], indent: str, in_loop: bool) -> None:
         """The point's code shared by its lanes: top-level loops split across them, their reductions combined,
         writes outside the loops done by lane 0."""
-        for stmt in body:
+        for position, stmt in enumerate(body):
             if isinstance(stmt, For) and not in_loop:
                 self.parallel_loop(stmt, indent)
+                if self.schedule.splits > 1:      # one loop (schedule.py: splittable): the rest finishes the point
+                    self.split_finish(stmt, body[position + 1:], indent)
+                    return
             elif isinstance(stmt, If) and not in_loop:
                 self.lines.append(f"{indent}if ({c_expr(stmt.cond)}) {{")
                 self.point(stmt.then, indent + "    ", in_loop)
@@ -380,7 +392,7 @@ class _Kernel:
             ctype = reduction_type(self.program, reduction)
             start = identity(reduction.op, ctype)
             if start is not None:
-                self.lines.append(f"{indent}if ({self.lane} != 0) {reduction.variable} = {start};")
+                self.lines.append(f"{indent}if ({self.point_lane} != 0) {reduction.variable} = {start};")
         body = loop.body if self.active is None else _guard_writes(loop.body, self.active)
         if not (s.vector > 1 and c_expr(loop.step) == "1" and s.lanes_axis == "x" and self.vector_loop(loop, indent)):
             self.lane_loop(loop, body, loop.start, loop.stop, indent)
@@ -389,10 +401,11 @@ class _Kernel:
 
     def lane_loop(self, loop: For, body: list[Stmt], start: Expr, stop: Expr, indent: str) -> None:
         """The iterations [start, stop) of a loop, lane by lane: lane l takes l, l + lanes, ..."""
-        s, step = self.schedule, c_expr(loop.step)
-        offset: Expr = Ref(name=self.lane) if step == "1" else Binary(op="*", left=Ref(name=self.lane), right=loop.step)
+        step = c_expr(loop.step)
+        lane = Ref(name=self.point_lane)
+        offset: Expr = lane if step == "1" else Binary(op="*", left=lane, right=loop.step)
         first = c_expr(offset if c_expr(start) == "0" else Binary(op="+", left=start, right=offset))
-        stride = f"{s.lanes}" if step == "1" else f"{s.lanes} * {step}"
+        stride = self.point_lanes if step == "1" else f"{self.point_lanes} * {step}"
         self.lines.append(f"{indent}for ({loop.ctype} {loop.var} = {first}; {loop.var} < {c_expr(stop)}; "
                           f"{loop.var} += {stride}) {{")
         self.lines += c_statements(body, indent + "    ")
@@ -447,8 +460,8 @@ class _Kernel:
         self.lines.append(f"{inner}// Head, lane by lane.")
         self.lane_loop(loop, loop.body, loop.start, Ref(name=begin), inner)
         self.lines += [
-            f"{inner}for ({loop.ctype} {first} = {begin} + {self.lane} * {width}; {first} < {end}; "
-            f"{first} += {s.lanes * width}) {{",
+            f"{inner}for ({loop.ctype} {first} = {begin} + {self.point_lane} * {width}; {first} < {end}; "
+            f"{first} += {self.point_lanes} * {width}) {{",
             *setup,
             f"{inner}    #pragma unroll",
             f"{inner}    for (int {element} = 0; {element} < {width}; ++{element}) {{",
@@ -496,6 +509,80 @@ class _Kernel:
                 f"{indent}{var} = {partials}[0][threadIdx.x];"]
         if self.repeats:
             self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
+
+    def split_setup(self, indent: str) -> None:
+        """blockIdx.y: which of the point's blocks this is. Workspace for every point at the contract's sizes; at
+        larger sizes one block per point (the others leave), so the kernel stays correct at any size."""
+        s, program = self.schedule, self.program
+        points = self.split_capacity()
+        kernel = self.base.contract.kernel
+        self.splits = self.names("splits")
+        self.arrivals = self.names(f"optiml_{kernel}_arrivals")
+        self.partials = {}
+        for reduction in self.shape.reductions:
+            self.partials[reduction.variable] = name = self.names(f"optiml_{kernel}_{reduction.variable}_partials")
+            self.declarations.append(f"__device__ {reduction_type(program, reduction)} {name}[{points * s.splits}];")
+        self.declarations.insert(0, f"// Split reduction: each block's partials, and how many of a point's "
+                                    f"{s.splits} blocks have finished (the last resets it to 0 for the next launch; "
+                                    f"launches of {kernel} must not overlap).\n"
+                                    f"__device__ unsigned int {self.arrivals}[{points}];")
+        _, lower, upper = self.bounds(0)
+        span = f"{upper} - {c_expr(program.space[0].lower)}" if lower else upper
+        self.point_lane, self.point_lanes = self.names("point_lane"), f"{s.lanes} * {self.splits}"
+        self.lines += [
+            f"{indent}const int {self.splits} = {span} <= {points} ? {s.splits} : 1;",
+            f"{indent}if (blockIdx.y >= {self.splits}) return;",
+            f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};"]
+        self.grid.append(str(s.splits))
+
+    def split_capacity(self) -> int:
+        """The most points at the contract's sizes and checks, as far as the workspace allows."""
+        contract = self.base.contract
+        text = self.extent(0)
+        most = max(int(evaluate(text, {**contract.sizes, **binding})) for binding in [{}, *contract.checks])
+        return max(min(most, SPLIT_WORKSPACE_BYTES // (self.schedule.splits * 8)), 1)
+
+    def split_finish(self, loop: For, rest: list[Stmt], indent: str) -> None:
+        """Each block's lane 0 publishes the block's partials; the point's last block to arrive combines them all,
+        in block order (the same result every run), and runs the rest of the point's code."""
+        program = self.program
+        reductions = [r for r in self.shape.reductions if _updates(loop, r)]
+        slot, last, arrived, block = (self.names("point_slot"), self.names("last"), self.names("arrived"),
+                                      self.names("block"))
+        who = f"{self.lane} == 0" + (f" && {self.active}" if self.active else "")
+        lower = c_expr(program.space[0].lower)
+        lower = "" if lower == "0" else f" - ({lower})"
+        inner = indent + "        "
+        self.lines += [f"{indent}if ({who}) {{",
+                       f"{indent}    bool {last} = true;",
+                       f"{indent}    if ({self.splits} > 1) {{",
+                       f"{inner}const int {slot} = {program.space[0].name}{lower};"]
+        self.lines += [f"{inner}{self.partials[r.variable]}[{slot} * {self.splits} + blockIdx.y] = {r.variable};"
+                       for r in reductions]
+        self.lines += [
+            f"{inner}__threadfence();   // the partials are visible before the count says so",
+            f"{inner}const unsigned int {arrived} = atomicAdd(&{self.arrivals}[{slot}], 1u);",
+            f"{inner}{last} = {arrived} == {self.splits} - 1;",
+            f"{inner}if ({last}) {{",
+            f"{inner}    __threadfence();"]
+        for r in reductions:
+            partials = self.partials[r.variable]
+            other = self.names.scoped(f"{r.variable}_block")
+            self.lines += [
+                f"{inner}    {r.variable} = __ldcg(&{partials}[{slot} * {self.splits}]);   // past L1: other "
+                f"blocks wrote them",
+                f"{inner}    for (int {block} = 1; {block} < {self.splits}; ++{block}) {{",
+                f"{inner}        const {reduction_type(program, r)} {other} = __ldcg(&{partials}[{slot} * "
+                f"{self.splits} + {block}]);",
+                f"{inner}        {r.variable} = {combined(r.op, r.variable, other)};",
+                f"{inner}    }}"]
+        self.lines += [f"{inner}    {self.arrivals}[{slot}] = 0u;",
+                       f"{inner}}}",
+                       f"{indent}    }}",
+                       f"{indent}    if ({last}) {{",
+                       *c_statements(rest, indent + "        "),
+                       f"{indent}    }}",
+                       f"{indent}}}"]
 
     # -- contraction ----------------------------------------------------------------------------------------------
 
@@ -622,7 +709,7 @@ class _Kernel:
         program, target = self.program, self.shape.shared_target
         spec = next(a for a in self.base.contract.arrays if a.param == target)
         element = program.element_type(target)
-        length = self.kernel_length(spec.length)
+        length = self.array_length(target)
         if element_bytes(program, target) * self._length_at_sizes(spec.length) > SHARED_TARGET_BYTES:
             raise EmitError(f"a copy of {target} per block would exceed {SHARED_TARGET_BYTES} bytes")
         local, b = self.names(f"{target}_block"), self.names("bin")
@@ -639,15 +726,6 @@ class _Kernel:
             f"        if ({local}[{b}] != 0) atomicAdd(&{target}[{b}], {local}[{b}]);",
             "    }"]
         self.smem = f"({spec.length})*{element_bytes(program, target)}"
-
-    def kernel_length(self, length: str) -> str:
-        """An array's contract length in kernel terms: a number, or a size symbol an integer parameter is bound to."""
-        if length.strip().isdigit():
-            return length.strip()
-        bound = {s.value.strip(): s.param for s in self.base.contract.scalars}
-        if length.strip() in bound:
-            return bound[length.strip()]
-        raise EmitError(f"the length {length} has no kernel form")
 
     def _length_at_sizes(self, length: str) -> int:
         from optiml_engine.source.contract import resolve
@@ -730,13 +808,145 @@ class _Kernel:
         self.lines += closing
         self.tiled_grid(write_axis, read_axis, tile)
 
+    # -- stream -------------------------------------------------------------------------------------------------
+
+    def stream(self) -> None:
+        """A thread per point along x, each walking the point's code as written; each streamed loop a window at a
+        time: the block's threads load the next elements of every point's rows into shared memory together
+        (consecutive threads, consecutive elements), walk the window's iterations reading from it (a read outside
+        it goes to global memory), and store the window's writes together."""
+        program = self.program
+        inner = program.space[-1]
+        ctype, lower, upper = self.bounds(len(program.space) - 1)
+        points = self.schedule.block[0]
+        opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y")
+        self.lines += opening
+        raw, first, self.active = self.names(f"{inner.name}_point"), self.names(f"{inner.name}_block"), \
+            self.names("active")
+        self.lines += [
+            f"{indent}if ({upper} <= {c_expr(program.space[-1].lower)}) return;",
+            f"{indent}// Threads past the last point walk the last point again (they meet the others at every window's "
+            f"barriers) and write nothing.",
+            f"{indent}const {ctype} {first} = {lower}blockIdx.x * blockDim.x;",
+            f"{indent}const {ctype} {raw} = {first} + threadIdx.x;",
+            f"{indent}const bool {self.active} = {raw} < {upper};",
+            f"{indent}const {ctype} {inner.name} = {self.active} ? {raw} : {upper} - 1;"]
+        streamed = {id(entry.loop): entry for entry in self.shape.streamed}
+        for stmt in program.body:
+            if id(stmt) in streamed:
+                self.windowed_loop(streamed[id(stmt)], first, ctype, upper, indent)
+            else:
+                self.lines += c_statements(_guard_writes([stmt], self.active), indent)
+        self.lines += closing
+        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{points})"]
+        if len(program.space) >= 2:
+            self.grid.append(f"min(max({self.extent(len(program.space) - 2)},1),{GRID_YZ_LIMIT})")
+        if len(program.space) == 3:
+            self.grid.append(self.grid_z)
+
+    def windowed_loop(self, streamed: Streamed, first: str, ctype: str, upper: str, indent: str) -> None:
+        program, loop, points = self.program, streamed.loop, self.schedule.block[0]
+        step = constant(loop.step)
+        width = -(-self.schedule.tile // step) * step        # the window: whole steps of the loop
+        inner = program.space[-1].name
+        names = self.names
+        chunk, chunk_end = names(f"{loop.var}_window"), names(f"{loop.var}_window_end")
+        element, point = names.scoped("e"), names.scoped("point")
+        tiles: dict[tuple[str, Expr], str] = {}
+        for window in streamed.windows():
+            tiles[(window.array, window.rest)] = name = names(f"{window.array}_window")
+            self.lines.append(f"{indent}__shared__ {program.element_type(window.array)} {name}[{points}]"
+                              f"[{width + 1}];   // padded: a thread's row and its neighbour's in different banks")
+        if points * (width + 1) * self.shape.window_bytes > STREAM_SHARED_BYTES:
+            raise EmitError(f"windows of {width} elements for {points} points exceed {STREAM_SHARED_BYTES} bytes")
+
+        def element_of(window: Window, var: Expr) -> str:
+            return f"{tiles[(window.array, window.rest)]}[threadIdx.x][{c_expr(var)} - {chunk}]"
+
+        reads: dict[Load, Expr] = {}
+        for load, window in streamed.reads:
+            var = Ref(name=window.var)
+            if window.var == loop.var:
+                reads[load] = Ref(name=element_of(window, var))     # the loop's own variable: always inside
+            else:
+                inside = Binary(op="&&", left=Binary(op=">=", left=var, right=Ref(name=chunk)),
+                                right=Binary(op="<", left=var, right=Ref(name=f"{chunk} + {width}")))
+                reads[load] = Select(cond=inside, then=Ref(name=element_of(window, var)), other=load)
+        writes = {(store.array, store.index): element_of(window, Ref(name=loop.var))
+                  for store, window in streamed.writes}
+        body = _guard_writes(_replaced(loop.body, reads, writes), self.active)
+        start, stop = c_expr(loop.start), c_expr(loop.stop)
+        inside_indent = indent + "    "
+
+        def window_sweep(what: str, clamped: bool, statement: Callable[[Window, str, str], str],
+                         arrays: list[Window]) -> list[str]:
+            """For each element of the window of every point of the block, consecutive threads consecutive
+            elements: per window, its array position (the point's rest + the element's var) and `statement` of
+            the window, its element in shared memory and that position's name."""
+            out = [f"{inside_indent}// {what}",
+                   f"{inside_indent}for (int {element} = threadIdx.x; {element} < {points * width}; "
+                   f"{element} += {points}) {{",
+                   f"{inside_indent}    const {ctype} {point} = {first} + {element} / {width} < {upper} ? "
+                   f"{first} + {element} / {width} : {upper} - 1;   // past the last point: the last point's row"
+                   if clamped else f"{inside_indent}    const {ctype} {point} = {first} + {element} / {width};",
+                   f"{inside_indent}    const {loop.ctype} {loop.var} = {chunk} + {element} % {width};"]
+            for window in arrays:
+                position = Binary(op="+", left=Cast(ctype="long long", operand=window.rest), right=Ref(name=loop.var))
+                tile = f"{tiles[(window.array, window.rest)]}[{element} / {width}][{element} % {width}]"
+                at = names.scoped(f"{window.array}_at")
+                out += [f"{inside_indent}    const long long {at} = {c_expr(position, {inner: point})};",
+                        f"{inside_indent}    {statement(window, tile, at)}"]
+            return out + [f"{inside_indent}}}"]
+
+        read_windows = [w for w in streamed.windows() if any(r[1].array == w.array and r[1].rest == w.rest
+                                                             for r in streamed.reads)]
+        write_windows = [w for w in streamed.windows() if w not in read_windows]
+        self.lines.append(f"{indent}for ({loop.ctype} {chunk} = {start}; {chunk} < {stop}; {chunk} += {width}) {{")
+        if read_windows:
+            self.lines += window_sweep(
+                f"The next {width} elements of each point's rows, loaded together (in the array's bounds).", True,
+                lambda w, tile, at: f"if ({at} >= 0 && {at} < {self.array_length(w.array)}) "
+                                f"{tile} = {w.array}[{at}];", read_windows)
+            self.lines.append(f"{inside_indent}__syncthreads();")
+        self.lines += [
+            f"{inside_indent}const {loop.ctype} {chunk_end} = {chunk} + {width} < {stop} ? {chunk} + {width} : "
+            f"{stop};",
+            f"{inside_indent}for ({loop.ctype} {loop.var} = {chunk}; {loop.var} < {chunk_end}; "
+            f"{loop.var} += {c_expr(loop.step)}) {{",
+            *c_statements(body, inside_indent + "    "),
+            f"{inside_indent}}}",
+            f"{inside_indent}__syncthreads();   // the window is loaded (or stored) again for the next elements"]
+        if write_windows:
+            self.lines += window_sweep(
+                "The window's writes, stored together.", False,
+                lambda w, tile, at: f"if ({point} < {upper} && {loop.var} < {stop}) {w.array}[{at}] = {tile};",
+                write_windows)
+        self.lines.append(f"{indent}}}")
+
+    def array_length(self, array: str) -> str:
+        """An array's contract length in kernel terms (64-bit): its size symbols as the integer parameters bound
+        to them."""
+        spec = next((a for a in self.base.contract.arrays if a.param == array), None)
+        if spec is None:
+            raise EmitError(f"the contract names no array {array}")
+        bound = {s.value.strip(): s.param for s in self.base.contract.scalars if s.dtype.startswith(("int", "uint"))}
+
+        def parameter(match: re.Match) -> str:
+            if match.group(0) not in bound:
+                raise EmitError(f"the length of {array} ({spec.length}) reads {match.group(0)}, which no integer "
+                                f"parameter holds")
+            return f"(long long){bound[match.group(0)]}"
+
+        return "(" + re.sub(r"[A-Za-z_]\w*", parameter, spec.length) + ")"
+
     # -- the candidate --------------------------------------------------------------------------------------------
 
     def candidate(self) -> Candidate:
         getattr(self, self.schedule.family)()
         view = KernelView.of(self.base)
         helpers = "".join(_HELPERS[name] + "\n" for name in self.helpers)
-        comment = (f"// OptiML schedule of the loop-nest program: {self.schedule.describe()}.\n")
+        comment = "".join(line + "\n" for line in self.declarations) + \
+            f"// OptiML schedule of the loop-nest program: {self.schedule.describe()}.\n"
         body = "{\n" + "\n".join(self.lines) + "\n}"
         # The helpers open the unit: above the kernel there may be a template header or an `extern "C"` whose
         # linkage a template may not have.
@@ -808,10 +1018,16 @@ def _guard_writes(body: list[Stmt], active: str) -> list[Stmt]:
 
 
 def _top_of(node: Node) -> int:
-    """Where text may be inserted above the kernel: before its template header and any `extern "C"`."""
+    """Where text may be inserted above the kernel: before its template header and any `extern "C"` (which a
+    compile unit's `#line` may have cut off the kernel: the parser then sees it alone, as an error node)."""
     while node.parent is not None and node.parent.type in ("template_declaration", "linkage_specification",
                                                            "declaration_list"):
         node = node.parent
+    before = node.prev_sibling
+    while before is not None and before.type == "preproc_call":
+        before = before.prev_sibling
+    if before is not None and before.type == "ERROR" and before.text.decode().split() == ["extern", '"C"']:
+        return before.start_byte
     return node.start_byte
 
 

@@ -11,6 +11,9 @@ Three families today:
   per point) or along y (a column's: `block_x` neighbouring points along x, each with `lanes` threads along y).
 - stage: reads whose unit-stride index is not the write's (transposes, permutations) go through a padded
   shared-memory tile, loaded along their own unit-stride index.
+- stream: a thread per point walks its loop as written (scans, running values, online updates: loops no thread
+  group may split), but the rows it walks are read and written through shared-memory windows the block's threads
+  load and store together, neighbouring threads neighbouring elements.
 
 Which families apply is decided here, from the program alone (analysis.py); the numeric parameters are the search's.
 """
@@ -21,13 +24,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, constant, has_loops, loop_reductions, names_of, reduction_update, stride, unit_stride, walk)
+    Reduction, all_loads, constant, has_loops, linear, loop_reductions, names_of, reduction_update, stride,
+    unit_stride, walk)
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions)
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
-Family = Literal["map", "reduce", "stage", "privatize", "contraction"]
+Family = Literal["map", "reduce", "stage", "privatize", "contraction", "stream"]
 
 
 class Schedule(Frozen):
@@ -37,14 +41,17 @@ class Schedule(Frozen):
     vector: int = 1                       # map: consecutive points per vector access (1: scalar accesses)
     lanes: int = 1                        # reduce: threads per point
     lanes_axis: Literal["x", "y"] = "x"   # reduce: the thread axis a point's lanes lie along
-    tile: int = 32                        # stage: the shared-memory tile's side
+    tile: int = 32                        # stage: the shared-memory tile's side; stream: a window's elements
     target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
     k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
+    splits: int = 1                       # reduce: blocks sharing each point's loop (the last to finish combines)
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
 
     def describe(self) -> str:
+        split = (f", each point's loop split across {self.splits} blocks (the last to finish combines their "
+                 f"partials)") if self.splits > 1 else ""
         if self.family == "map":
             vector = f", {self.vector}-point vector accesses" if self.vector > 1 else ""
             shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
@@ -55,9 +62,9 @@ class Schedule(Frozen):
                 group = "a warp" if self.lanes == 32 else f"{self.lanes} threads"
                 vector = (f", {self.vector} consecutive elements per lane as one vector access" if self.vector > 1
                           else "")
-                return f"reduce: {group} per point along its loops{per_block}{vector}"
+                return f"reduce: {group} per point along its loops{per_block}{vector}{split}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
-                    f"(combined in shared memory)")
+                    f"(combined in shared memory){split}")
         if self.family == "contraction":
             return (f"contraction: {self.tile}x{self.tile} output tiles, both operands staged in shared memory "
                     f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread")
@@ -68,6 +75,9 @@ class Schedule(Frozen):
         if self.family == "privatize":
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread summed in a register, "
                     f"a block of {self.block[0]} combined by warp shuffles, one atomic per block")
+        if self.family == "stream":
+            return (f"stream: a thread per point walking its loop, each row's next {self.tile} elements staged "
+                    f"through shared memory for a block of {self.block[0]} points")
         return f"stage: {self.tile}x{self.tile} shared-memory tile (padded), block {self.block[0]}x{self.block[1]}"
 
 
@@ -80,6 +90,35 @@ class Contraction:
     accumulator: str
     left: Expr
     right: Expr
+
+
+@dataclass(frozen=True)
+class Window:
+    """An access `array[rest + var]` inside a streamed loop: `rest` reads only parallel indices and scalars (and
+    neighbouring points' rests are not neighbouring elements), `var` is the loop's variable or a loop's inside it.
+    The window holds `array[rest + w]` for a stretch of w, for each point of a block."""
+
+    array: str
+    rest: Expr
+    var: str
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """A top-level loop whose bounds are the same for every point, walked a window at a time: the reads of
+    arrays the program never writes (windows, each the loads of one array and rest), and the plain writes of the
+    loop's own body at `rest + loop var` (step 1) of arrays written only there and never read."""
+
+    loop: For
+    reads: tuple[tuple[Load, Window], ...]
+    writes: tuple[tuple[Store, Window], ...]
+
+    def windows(self) -> list[Window]:
+        found: list[Window] = []
+        for _, window in (*self.reads, *self.writes):
+            if not any(w.array == window.array and w.rest == window.rest for w in found):
+                found.append(window)
+        return found
 
 
 @dataclass(frozen=True)
@@ -97,6 +136,9 @@ class Shape:
     contraction: Contraction | None          # contraction: the loop, its accumulator and its two operands
     vector_bytes: int                        # the widest element among the map's vectorizable accesses
     lanes_axis: Literal["x", "y"]            # reduce: along the loops' unit-stride reads, or across points
+    streamed: tuple[Streamed, ...]           # stream: the loops walked a window at a time
+    window_bytes: int                        # stream: bytes per point and window element, all windows together
+    splittable: bool                         # reduce: one pass (one loop) a point's blocks may share
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -113,6 +155,7 @@ def shape_of(program: LoopProgram) -> Shape:
     lanes_axis: Literal["x", "y"] = "x"
     loops = [s for s in _point_statements(program.body) if isinstance(s, For)]
     families.append("map")
+    splittable = False
     if not has_loops(program.body):
         found, write_axis, read_axis = _staged_loads(program)
         staged = tuple(found)
@@ -127,6 +170,7 @@ def shape_of(program: LoopProgram) -> Shape:
             # Lanes along y share barriers across neighbouring points, which a loop inside an `if` of one point's
             # code would split: such a program's lanes go along x (one point per warp or block).
             lanes_axis = "x"
+        splittable = _splittable(program, loops)
     contraction = _contraction(program)
     if contraction is not None:
         families.append("contraction")
@@ -134,9 +178,24 @@ def shape_of(program: LoopProgram) -> Shape:
     shared_target = None if scalar_atomics else _shared_target(program)
     if scalar_atomics or shared_target:
         families.append("privatize")
+    streamed = tuple(_streamed_loops(program))
+    if streamed:
+        families.append("stream")
+    window_bytes = sum(element_bytes(program, w.array) for loop in streamed for w in loop.windows())
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
-                 shared_target, contraction, vector_bytes, lanes_axis)
+                 shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable)
+
+
+def _splittable(program: LoopProgram, loops: list[For]) -> bool:
+    """A 1-D space (the grid's y is free for the blocks sharing a point) whose point code is straight-line code,
+    one loop that carries reductions and writes nothing, then straight-line code: one pass, so that blocks may
+    each take a share of the loop and one of them finish the point."""
+    if len(program.space) != 1 or len(loops) != 1 or loops[0] not in program.body:
+        return False
+    loop = loops[0]
+    reductions = loop_reductions(loop)
+    return bool(reductions) and not any(isinstance(s, (Store, Atomic)) for s in walk(loop.body))
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
@@ -288,6 +347,51 @@ def _shared_target(program: LoopProgram) -> str | None:
     return target
 
 
+def _streamed_loops(program: LoopProgram) -> list[Streamed]:
+    """The top-level loops with bounds every point shares (a block's threads meet at the windows' barriers) and a
+    constant step, that read or write some array along a window: the accesses a thread per point makes with a
+    stride between neighbouring threads."""
+    inner = program.space[-1].name
+    uniform = {i.name for i in program.space[:-1]} | {p.name for p in program.scalars}
+    written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
+    read = {load.array for load in all_loads(program.body)}
+    found = []
+    for loop in program.body:
+        if not isinstance(loop, For) or not (names_of(loop.start) | names_of(loop.stop) | names_of(loop.step)) \
+                <= uniform or (constant(loop.step) or 0) <= 0:
+            continue
+        variables = {loop.var} | {s.var for s in walk(loop.body) if isinstance(s, For)}
+        reads = tuple((load, window) for load in dict.fromkeys(all_loads(loop.body)) if load.array not in written
+                      and (window := _window(load.array, load.index, variables, inner, uniform)) is not None)
+        writes = tuple((store, window) for store in loop.body if isinstance(store, Store) and store.op == "=" and
+                       constant(loop.step) == 1 and store.array not in read and
+                       sum(1 for s in walk(program.body) if isinstance(s, Store) and s.array == store.array) == 1
+                       and (window := _window(store.array, store.index, {loop.var}, inner, uniform)) is not None)
+        if reads or writes:
+            found.append(Streamed(loop, reads, writes))
+    return found
+
+
+def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: set[str]) -> Window | None:
+    """`index` as rest + var, var one of `variables` with coefficient 1, rest reading the innermost parallel index
+    (not with unit stride) and uniform names only."""
+    form = linear(index, variables)
+    if form is None:
+        return None
+    terms = [name for name in form if name]
+    if len(terms) != 1 or constant(form[terms[0]]) != 1:
+        return None
+    rest = form.get("", Const(text="0"))
+    if not names_of(rest) <= uniform | {inner} or not mentions(rest, {inner}) or unit_stride(rest, inner):
+        return None
+    return Window(array, rest, terms[0])
+
+
+STREAM_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare
+SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
+FEW_POINTS = 4096                  # fewer points than this leave an H100's SMs idle with one group per point
+
+
 def space(shape: Shape, family: Family) -> list[Schedule]:
     """Every schedule of a family the program allows, most conservative first."""
     if family == "map":
@@ -308,9 +412,15 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                      for v in vectors for p in (1, 2, 4, 8)]
             found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes, vector=v)
                       for v in vectors for lanes in (64, 128, 256, 512, 1024)]
-            return found
-        return [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
-                for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
+            split = [(32, 4), (256, 1), (1024, 1)]
+        else:
+            found = [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
+                     for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
+            split = [(32, 8), (16, 16), (32, 32)]
+        if shape.splittable:
+            found += [s.model_copy(update={"splits": splits}) for s in found
+                      if s.block in split and s.vector == max(f.vector for f in found) for splits in SPLITS]
+        return found
     if family == "contraction":
         return [Schedule(family="contraction", block=(tile // per_thread, tile // per_thread), tile=tile,
                          items=per_thread, k_tile=k_tile)
@@ -320,6 +430,9 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         target_copy = "shared" if shape.shared_target else "register"
         return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy)
                 for items in (1, 4, 16, 64) for threads in (256, 512, 1024)]
+    if family == "stream":
+        return [Schedule(family="stream", block=(points, 1), tile=window) for points in (64, 128, 256)
+                for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STREAM_SHARED_BYTES]
     return [Schedule(family="stage", block=(32, rows), tile=32) for rows in (4, 8, 16)]
 
 
@@ -332,9 +445,16 @@ def _vectorizable(program: LoopProgram) -> bool:
         not any(isinstance(s, Atomic) for s in walk(program.body))
 
 
-def defaults(shape: Shape, family: Family) -> list[Schedule]:
-    """The first schedules the search tries of a family: a few spread over its space."""
+def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -> list[Schedule]:
+    """The first schedules the search tries of a family: a few spread over its space; schedules that split a
+    point across blocks only where the program has few points at the contract's sizes (`points_at_sizes`)."""
     points = space(shape, family)
+    if family == "reduce" and shape.splittable and points_at_sizes is not None and points_at_sizes < FEW_POINTS:
+        wanted = ((256, 1, 16), (32, 4, 16)) if shape.lanes_axis == "x" else ((32, 8, 16), (32, 32, 4))
+        widest = max(s.vector for s in points)
+        return [s for s in points if (*s.block, s.splits) in wanted and s.vector == widest] + \
+            defaults(shape, family)[:2]
+    points = [s for s in points if s.splits == 1]
     if family == "map":
         # (threads, points per thread, vector width); of the block shapes with that many threads, the widest along
         # x (whole warps along the unit-stride index).
@@ -352,6 +472,8 @@ def defaults(shape: Shape, family: Family) -> list[Schedule]:
         return [s for s in points if (s.block[0], s.items) in ((256, 4), (512, 16), (1024, 64))]
     if family == "contraction":
         return [s for s in points if (s.tile, s.items, s.k_tile) in ((64, 4, 16), (128, 8, 8), (32, 2, 16))]
+    if family == "stream":
+        return [s for s in points if (s.block[0], s.tile) in ((128, 32), (256, 16), (64, 64))] or points[:2]
     return [s for s in points if s.block == (32, 8)]
 
 
@@ -369,27 +491,28 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
     return out
 
 
+TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "splits")   # what a neighbour move changes
+
+
 def neighbours(shape: Shape, schedule: Schedule) -> list[Schedule]:
     """Schedules of the same family one parameter step away (Kernel Tuner's local moves)."""
     points = space(shape, schedule.family)
-    fields = ("block", "items", "vector", "lanes", "tile")
 
     def differences(other: Schedule) -> int:
-        return sum(getattr(other, f) != getattr(schedule, f) for f in fields)
+        return sum(getattr(other, f) != getattr(schedule, f) for f in TUNED_FIELDS)
 
     return [p for p in points if differences(p) == 1 and _adjacent(points, schedule, p)]
 
 
 def _adjacent(points: list[Schedule], a: Schedule, b: Schedule) -> bool:
     """Along the one field they differ in, no other point of the space lies between them."""
-    for field in ("block", "items", "vector", "lanes", "tile"):
+    for field in TUNED_FIELDS:
         x, y = getattr(a, field), getattr(b, field)
         if x != y:
             key = (lambda v: v[0] * v[1]) if field == "block" else (lambda v: v)
             low, high = sorted((key(x), key(y)))
             others = {key(getattr(p, field)) for p in points
-                      if all(getattr(p, f) == getattr(a, f) for f in ("block", "items", "vector", "lanes", "tile")
-                             if f != field)}
+                      if all(getattr(p, f) == getattr(a, f) for f in TUNED_FIELDS if f != field)}
             return not any(low < v < high for v in others)
     return False
 

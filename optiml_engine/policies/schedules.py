@@ -14,14 +14,16 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from optiml_engine.ir.analysis import extent
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
-from optiml_engine.model import Candidate
+from optiml_engine.model import Candidate, Contract
 from optiml_engine.policies.base import Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.policies.templates.base import Compiler, default_compiler
+from optiml_engine.source.expr import evaluate
 
 LOG = logging.getLogger(__name__)
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
@@ -33,11 +35,16 @@ _CURES = {
                                            "neighbouring elements instead of one thread walking a row"),
     ("reduce", "y"): ("small_grid", "each point's loop split over threads along y: more threads in flight when "
                                     "there are few points, reads still coalesced across points"),
+    ("reduce", "split"): ("small_grid", "each point's loop shared by several blocks, the last to finish combining "
+                                        "their partials: enough blocks to fill the GPU when there are few points"),
     ("contraction", "x"): ("compute", "both operands staged through shared memory a loop tile at a time and a tile "
                                       "of outputs per thread: each loaded value is reused across the tile instead "
                                       "of two global loads per multiply-add"),
     ("privatize", "x"): ("atomics", "each thread sums its points in a register and each block adds its sum with one "
                                     "atomic, instead of one contended atomic per point"),
+    ("stream", "x"): ("uncoalesced_loads", "each point's loop still walked by one thread, but its rows read and "
+                                           "written through shared-memory windows the block loads and stores "
+                                           "together: neighbouring threads touch neighbouring elements"),
     ("stage", "x"): ("uncoalesced_loads", "the transposed read goes through a shared-memory tile, loaded along its "
                                           "own unit stride"),
 }
@@ -53,8 +60,19 @@ class Scheduled:
     base: Candidate
 
 
+def points_at_sizes(program: LoopProgram, contract: Contract) -> int | None:
+    """How many points the program's space has at the contract's sizes (None: a bound with no contract form)."""
+    total = 1
+    for axis in range(len(program.space)):
+        text = extent(program, axis, contract)
+        if text is None:
+            return None
+        total *= int(evaluate(text, dict(contract.sizes)))
+    return total
+
+
 def cure(shape: Shape, schedule: Schedule) -> tuple[str, str]:
-    axis = schedule.lanes_axis if schedule.family == "reduce" else "x"
+    axis = ("split" if schedule.splits > 1 else schedule.lanes_axis) if schedule.family == "reduce" else "x"
     return _CURES[(schedule.family, axis)]
 
 
@@ -88,6 +106,7 @@ class SchedulePolicy(Policy):
         if isinstance(program, NotLiftable):
             return []
         shape = shape_of(program)
+        points = points_at_sizes(program, node.contract)
         found = [(family, program, shape) for family in shape.families]
         # Over the digits of a flat index (ir/delinearize.py), a strided access shows and a tile can fix it.
         digits = delinearized(program)
@@ -96,7 +115,8 @@ class SchedulePolicy(Policy):
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape in found
-                for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family), node, context, None)]
+                for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family, points), node, context,
+                                       None)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,
               context: PolicyContext, why: str | None) -> list[Edit]:
