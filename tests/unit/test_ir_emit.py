@@ -15,7 +15,7 @@ from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
 from optiml_engine.source.contract import resolve
-from tests.ir_cases import KERNEL_FILES, case_id, cases, lifted, scheduled
+from tests.ir_cases import KERNEL_FILES, ROOT, case_id, cases, lifted, scheduled
 
 EVERY = cases(every=True)
 DEFAULTS = cases(every=False)
@@ -66,3 +66,21 @@ def test_the_program_equals_the_original_kernel_on_the_cpu(path) -> None:
                 found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype,
                                 naive.contract.tol, naive.contract.atol)
                 assert found.ok, f"at {binding}: {found.reason}\n{program}"
+
+
+def test_a_split_reduction_is_right_launch_after_launch_and_past_its_workspace() -> None:
+    """The blocks of a point count their arrivals in device memory that lives as long as the module: the last
+    resets it, so a second launch of the same loaded kernel is right too. At more points than the workspace was
+    sized for (the contract's sizes), each point's first block does all of it."""
+    from optiml_engine.ir.schedule import defaults
+    naive, program, shape = scheduled(ROOT / "examples/col_sum.cu", False)
+    split = next(s for s in defaults(shape, "reduce", points_at_sizes=1) if s.splits > 1)
+    emitted = emit(program, shape, split, naive)
+    capacity = max(b["cols"] for b in [naive.contract.sizes, *naive.contract.checks])
+    for binding in ({"rows": 37, "cols": 45}, {"rows": 37, "cols": 45}, {"rows": 3, "cols": capacity + 5}):
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=binding["cols"])
+        expected = run_program(program, resolved, naive.contract.arrays, inputs)
+        got = run_on_cpu(emitted, binding, inputs)
+        found = compare(np, "out", got["out"], expected["out"], "float32", naive.contract.tol, naive.contract.atol)
+        assert found.ok, f"{binding}: {found.reason}"

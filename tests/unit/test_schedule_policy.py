@@ -15,8 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_row_kernel_gets_reduce_and_map_schedules_named_in_profiler_terms() -> None:
     edits = SchedulePolicy().propose(original(ROOT / "examples/layernorm_rows.cu"), PolicyContext())
-    rules = {edit.rule for edit in edits}
-    assert rules == {"schedule_reduce", "schedule_map"}
+    rules = [edit.rule for edit in edits]
+    assert set(rules) == {"schedule_reduce", "schedule_map", "schedule_stream"}
+    # The same symptom (uncoalesced loads) for both: a group per row first, a thread per row through windows after.
+    assert rules.index("schedule_reduce") < rules.index("schedule_stream")
     reduce = next(edit for edit in edits if edit.rule == "schedule_reduce")
     assert reduce.symptom == "uncoalesced_loads"
     assert "neighbouring threads read neighbouring elements" in reduce.description
@@ -85,3 +87,25 @@ def test_matrix_products_in_every_layout_are_contractions() -> None:
         text = edits[0].candidate.unit.text
         assert f"// Staged along {left} (the operand's unit stride)." in text, path
         assert f"// Staged along {right} (the operand's unit stride)." in text, path
+
+
+def test_a_row_scan_walks_its_rows_through_shared_memory_windows() -> None:
+    """A running sum along each row: no thread group may split the loop, so the thread per row stays, but its reads
+    and writes go through windows the block loads and stores together."""
+    edits = SchedulePolicy().propose(original(ROOT / "tests/heldout/row_cumsum.cu"), PolicyContext())
+    stream = [edit for edit in edits if edit.rule == "schedule_stream"]
+    assert stream and {edit.rule for edit in edits} == {"schedule_stream", "schedule_map"}
+    assert all(edit.symptom == "uncoalesced_loads" for edit in stream)
+    text = stream[0].candidate.unit.text
+    assert "x_window[threadIdx.x][c - c_window]" in text and "out[out_at] = out_window" in text
+
+
+def test_few_points_split_their_loop_across_blocks_and_many_do_not() -> None:
+    """col_sum has 2048 columns at its sizes (too few groups to fill an H100): some first schedules share each
+    column's loop among several blocks. row_max has 65536 rows: none do."""
+    few = SchedulePolicy().propose(original(ROOT / "examples/col_sum.cu"), PolicyContext())
+    split = [edit for edit in few if "split across" in edit.description]
+    assert split and all(edit.symptom == "small_grid" for edit in split)
+    assert "__device__ unsigned int optiml_col_sum_arrivals[2048];" in split[0].candidate.unit.text
+    many = SchedulePolicy().propose(original(ROOT / "examples/row_max.cu"), PolicyContext())
+    assert many and not any("split across" in edit.description for edit in many)
