@@ -533,7 +533,8 @@ class _Kernel:
             f"{indent}const int {self.splits} = {span} <= {points} ? {s.splits} : 1;",
             f"{indent}if (blockIdx.y >= {self.splits}) return;",
             f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};"]
-        self.grid.append(str(s.splits))
+        # Past the workspace, one block row: the others would only leave.
+        self.grid.append(f"max(1,{s.splits}-{s.splits}*min(1,({self.extent(0)})//{points + 1}))")
 
     def split_capacity(self) -> int:
         """The most points at the contract's sizes and checks, as far as the workspace allows."""
