@@ -79,6 +79,7 @@ def program_markdown(candidate: Candidate) -> str:
                 "stage": "stage (strided reads through a shared-memory tile)",
                 "privatize": "privatize (atomics summed per thread or per block before one atomic)",
                 "contraction": "contraction (shared-memory tiles of both operands, a tile of outputs per thread)",
+                "scan": "scan (a warp per point, the carried value scanned across lanes)",
                 "stream": "stream (a thread per point walking its loop through shared-memory windows of its rows)"}
     return (f"**Loop-nest program**; schedules the search takes: "
             f"{'; '.join(families[family] for family in shape.families)}\n\n```\n{program}\n```")

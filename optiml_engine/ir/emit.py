@@ -19,7 +19,7 @@ from optiml_engine.ir.analysis import (
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    Store, children, rewritten, statements_replaced, with_children)
+    Store, children, rewritten, statements_replaced, substituted, with_children)
 from optiml_engine.ir.schedule import (
     SHARED_TARGET_BYTES, STREAM_SHARED_BYTES, Schedule, Shape, Streamed, Window, element_bytes, reduction_type)
 from optiml_engine.model import Candidate, LaunchRule
@@ -88,6 +88,24 @@ __device__ __forceinline__ T optiml_warp_min(T value)
 }
 _WARP_FUNCTION = {"+": "optiml_warp_sum", "*": "optiml_warp_product", "max": "optiml_warp_max",
                   "min": "optiml_warp_min"}
+_SCAN_FUNCTION = {"+": "optiml_warp_inclusive_sum", "*": "optiml_warp_inclusive_product",
+                  "max": "optiml_warp_inclusive_max", "min": "optiml_warp_inclusive_min"}
+
+
+def _scan_helper(op: str) -> str:
+    return f"""// Inclusive scan across a warp (lane l: lanes 0..l combined).
+template <typename T>
+__device__ __forceinline__ T {_SCAN_FUNCTION[op]}(T value)
+{{
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {{
+        const T other = __shfl_up_sync(0xffffffffu, value, offset);
+        if (lane >= offset) value = {combined(op, "value", "other")};
+    }}
+    return value;
+}}
+"""
 
 
 def combined(op: str, a: str, b: str) -> str:
@@ -367,7 +385,9 @@ class _Kernel:
         """The point's code shared by its lanes: top-level loops split across them, their reductions combined,
         writes outside the loops done by lane 0."""
         for position, stmt in enumerate(body):
-            if isinstance(stmt, For) and not in_loop:
+            if isinstance(stmt, For) and not in_loop and self.schedule.family == "scan":
+                self.scan_loop(stmt, indent)
+            elif isinstance(stmt, For) and not in_loop:
                 self.parallel_loop(stmt, indent)
                 if self.schedule.splits > 1:      # one loop (schedule.py: splittable): the rest finishes the point
                     self.split_finish(stmt, body[position + 1:], indent)
@@ -584,6 +604,70 @@ class _Kernel:
                        *c_statements(rest, indent + "        "),
                        f"{indent}    }}",
                        f"{indent}}}"]
+
+    # -- scan -----------------------------------------------------------------------------------------------------
+
+    def scan(self) -> None:
+        """A warp per point (its lanes along x), the point's code as reduce's lanes share it, its loop scanned."""
+        s, program = self.schedule, self.program
+        inner = program.space[-1]
+        ctype, lower, upper = self.bounds(len(program.space) - 1)
+        self.lane = self.names("lane")
+        opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y")
+        self.lines += opening
+        self.active = None
+        self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.y + threadIdx.y;",
+                       f"{indent}if ({inner.name} >= {upper}) return;   // a whole warp leaves together",
+                       f"{indent}const int {self.lane} = threadIdx.x;"]
+        self.point(program.body, indent, in_loop=False)
+        self.lines += closing
+        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{s.block[1]})"]
+        if len(program.space) >= 2:
+            self.grid.append(f"min(max({self.extent(len(program.space) - 2)},1),{GRID_YZ_LIMIT})")
+        if len(program.space) == 3:
+            self.grid.append(self.grid_z)
+
+    def scan_loop(self, loop: For, indent: str) -> None:
+        """32 x items iterations at a time: each lane's stretch of `items` combined by the update alone (from the
+        identity; max and min from the carried value, which they may count twice); the stretch totals scanned
+        across the warp; each lane replays the loop's code over its stretch from the value before it; the carried
+        value then takes the warp's total."""
+        program, items = self.program, self.schedule.items
+        reduction = self.shape.scan.reduction
+        var, op = reduction.variable, reduction.op
+        ctype = reduction_type(program, reduction)
+        names = self.names
+        tile, first, end = names(f"{loop.var}_tile"), names(f"{loop.var}_first"), names(f"{loop.var}_end")
+        total, carry, before = names(f"{var}_stretch"), names(f"{var}_carry"), names(f"{var}_before")
+        self.use(f"scan{op}")
+        start = identity(op, ctype) or var
+        # The update alone over the stretch: the loop's code without its writes, the carried value renamed.
+        alone = statements_replaced(substituted(loop.body, {var: Ref(name=total)}), lambda stmt: [] if isinstance(
+            stmt, Store) else [stmt.model_copy(update={"name": total})] if isinstance(stmt, Assign) and
+            stmt.name == var else None)
+        inner = indent + "    "
+        stretch = f"for ({loop.ctype} {loop.var} = {first}; {loop.var} < {end}; ++{loop.var}) {{"
+        self.lines += [
+            f"{indent}for ({loop.ctype} {tile} = {c_expr(loop.start)}; {tile} < {c_expr(loop.stop)}; "
+            f"{tile} += {32 * items}) {{",
+            f"{inner}// This lane's stretch: {items} consecutive iteration{'s' if items > 1 else ''}.",
+            f"{inner}const {loop.ctype} {first} = {tile} + {self.lane} * {items};",
+            f"{inner}const {loop.ctype} {end} = {first} + {items} < {c_expr(loop.stop)} ? {first} + {items} : "
+            f"{c_expr(loop.stop)};",
+            f"{inner}{ctype} {total} = {start};",
+            f"{inner}{stretch}",
+            *c_statements(alone, inner + "    "),
+            f"{inner}}}",
+            f"{inner}{total} = {_SCAN_FUNCTION[op]}({total});",
+            f"{inner}const {ctype} {carry} = {var};",
+            f"{inner}const {ctype} {before} = __shfl_up_sync(0xffffffffu, {total}, 1);",
+            f"{inner}{var} = {self.lane} == 0 ? {carry} : {combined(op, carry, before)};",
+            f"{inner}// The loop's own code over the stretch, from the value before it.",
+            f"{inner}{stretch}",
+            *c_statements(loop.body, inner + "    "),
+            f"{inner}}}",
+            f"{inner}{var} = {combined(op, carry, f'__shfl_sync(0xffffffffu, {total}, 31)')};",
+            f"{indent}}}"]
 
     # -- contraction ----------------------------------------------------------------------------------------------
 
@@ -945,7 +1029,8 @@ class _Kernel:
     def candidate(self) -> Candidate:
         getattr(self, self.schedule.family)()
         view = KernelView.of(self.base)
-        helpers = "".join(_HELPERS[name] + "\n" for name in self.helpers)
+        helpers = "".join((_scan_helper(name[len("scan"):]) if name.startswith("scan") else _HELPERS[name]) + "\n"
+                          for name in self.helpers)
         comment = "".join(line + "\n" for line in self.declarations) + \
             f"// OptiML schedule of the loop-nest program: {self.schedule.describe()}.\n"
         body = "{\n" + "\n".join(self.lines) + "\n}"

@@ -11,6 +11,10 @@ Three families today:
   per point) or along y (a column's: `block_x` neighbouring points along x, each with `lanes` threads along y).
 - stage: reads whose unit-stride index is not the write's (transposes, permutations) go through a padded
   shared-memory tile, loaded along their own unit-stride index.
+- scan: a loop carrying one value that its iterations update (a reduction's update) and write as they go (prefix
+  sums, running maxima): a warp per point walks the loop 32 x `items` iterations at a time, each lane a stretch of
+  `items`; the lanes' stretch totals are scanned with warp shuffles and each lane replays its stretch from the value
+  before it.
 - stream: a thread per point walks its loop as written (scans, running values, online updates: loops no thread
   group may split), but the rows it walks are read and written through shared-memory windows the block's threads
   load and store together, neighbouring threads neighbouring elements.
@@ -24,20 +28,20 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, constant, has_loops, linear, loop_reductions, names_of, reduction_update, stride,
-    unit_stride, walk)
+    Reduction, all_loads, constant, has_loops, linear, loop_reductions, names_of, reduction_update, statement_exprs,
+    stride, unit_stride, walk)
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
-Family = Literal["map", "reduce", "stage", "privatize", "contraction", "stream"]
+Family = Literal["map", "reduce", "stage", "privatize", "contraction", "stream", "scan"]
 
 
 class Schedule(Frozen):
     family: Family
     block: tuple[int, int] = (256, 1)     # threads along x and y
-    items: int = 1                        # map: points per thread along the innermost index
+    items: int = 1                        # map: points per thread along the innermost index; scan: iterations per lane
     vector: int = 1                       # map: consecutive points per vector access (1: scalar accesses)
     lanes: int = 1                        # reduce: threads per point
     lanes_axis: Literal["x", "y"] = "x"   # reduce: the thread axis a point's lanes lie along
@@ -75,6 +79,10 @@ class Schedule(Frozen):
         if self.family == "privatize":
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread summed in a register, "
                     f"a block of {self.block[0]} combined by warp shuffles, one atomic per block")
+        if self.family == "scan":
+            return (f"scan: a warp per point along its loop, {self.items} consecutive iteration"
+                    f"{'s' if self.items > 1 else ''} per lane, {self.block[1]} points per block (the carried value "
+                    f"scanned across lanes with warp shuffles)")
         if self.family == "stream":
             return (f"stream: a thread per point walking its loop, each row's next {self.tile} elements staged "
                     f"through shared memory for a block of {self.block[0]} points")
@@ -122,6 +130,15 @@ class Streamed:
 
 
 @dataclass(frozen=True)
+class Scan:
+    """A loop whose one carried value is updated by a reduction's update (`update`, a top-level statement of the
+    loop) and may be read by everything else in it, writes indexed by the loop variable."""
+
+    loop: For
+    reduction: Reduction
+
+
+@dataclass(frozen=True)
 class Shape:
     """What the families need to know about a program, read once."""
 
@@ -139,6 +156,7 @@ class Shape:
     streamed: tuple[Streamed, ...]           # stream: the loops walked a window at a time
     window_bytes: int                        # stream: bytes per point and window element, all windows together
     splittable: bool                         # reduce: one pass (one loop) a point's blocks may share
+    scan: Scan | None                        # scan: the loop and its carried value
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -178,13 +196,50 @@ def shape_of(program: LoopProgram) -> Shape:
     shared_target = None if scalar_atomics else _shared_target(program)
     if scalar_atomics or shared_target:
         families.append("privatize")
+    scan = _scan(program, loops) if "reduce" not in families else None
+    if scan is not None:
+        families.append("scan")
     streamed = tuple(_streamed_loops(program))
     if streamed:
         families.append("stream")
     window_bytes = sum(element_bytes(program, w.array) for loop in streamed for w in loop.windows())
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
-                 shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable)
+                 shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan)
+
+
+def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
+    """One loop in the point's code, a top-level statement, with step 1; in it one top-level reduction update of a
+    local declared outside, whose value does not depend on the carried value and which nothing else assigns; no other
+    value carried from one iteration to the next; writes at indices with a stride along the loop variable; no
+    atomics. Code outside the loop writes nothing before it."""
+    if len(loops) != 1 or loops[0] not in program.body or constant(loops[0].step) != 1:
+        return None
+    loop = loops[0]
+    inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
+    updates = [(position, reduction) for position, stmt in enumerate(loop.body)
+               if (reduction := reduction_update(stmt)) is not None and reduction.variable not in inside]
+    if len(updates) != 1:
+        return None
+    position, reduction = updates[0]
+    # The update's value may not depend on the carried value through locals computed from it.
+    carried = {reduction.variable}
+    tainted = set(carried)
+    for stmt in walk(loop.body[:position]):
+        if isinstance(stmt, (Let, Assign)) and any(mentions(e, tainted) for e in statement_exprs(stmt)):
+            tainted.add(stmt.name)
+    others = list(walk(loop.body[:position] + loop.body[position + 1:]))
+    if any(isinstance(stmt, Assign) and stmt.name not in inside for stmt in others) or \
+            any(mentions(e, tainted - carried) for e in statement_exprs(loop.body[position])):
+        return None
+    for stmt in walk(loop.body):
+        if isinstance(stmt, Atomic) or isinstance(stmt, Store) and (
+                stride(stmt.index, loop.var) is None or not mentions(stmt.index, {loop.var})):
+            return None
+    before = program.body[:program.body.index(loop)]
+    if any(isinstance(stmt, (Store, Atomic)) for stmt in walk(before)):
+        return None
+    return Scan(loop, reduction)
 
 
 def _splittable(program: LoopProgram, loops: list[For]) -> bool:
@@ -231,10 +286,13 @@ def _parallel_loop(loop: For) -> list[Reduction] | None:
 
 def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Literal["x", "y"]:
     """x when most reads in the loops are unit-stride along the loop (a row), y when they are along the innermost
-    parallel index (a column: neighbouring points read neighbouring elements)."""
+    parallel index (a column: neighbouring points read neighbouring elements). Reads every point makes alike (a
+    vector x[k] of a matrix-vector product) do not vote: they come from cache."""
     along_loop = along_points = 0
     for loop in loops:
         for load in all_loads(loop.body):
+            if not mentions(load.index, {innermost}):
+                continue
             if unit_stride(load.index, loop.var):
                 along_loop += 1
             elif unit_stride(load.index, innermost):
@@ -430,6 +488,9 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         target_copy = "shared" if shape.shared_target else "register"
         return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy)
                 for items in (1, 4, 16, 64) for threads in (256, 512, 1024)]
+    if family == "scan":
+        return [Schedule(family="scan", block=(32, points), lanes=32, items=items)
+                for points in (1, 4, 8) for items in (1, 2, 4, 8)]
     if family == "stream":
         return [Schedule(family="stream", block=(points, 1), tile=window) for points in (64, 128, 256)
                 for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STREAM_SHARED_BYTES]
@@ -472,6 +533,8 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         return [s for s in points if (s.block[0], s.items) in ((256, 4), (512, 16), (1024, 64))]
     if family == "contraction":
         return [s for s in points if (s.tile, s.items, s.k_tile) in ((64, 4, 16), (128, 8, 8), (32, 2, 16))]
+    if family == "scan":
+        return [s for s in points if (s.block[1], s.items) in ((4, 4), (8, 2), (4, 8))]
     if family == "stream":
         return [s for s in points if (s.block[0], s.tile) in ((128, 32), (256, 16), (64, 64))] or points[:2]
     return [s for s in points if s.block == (32, 8)]

@@ -42,6 +42,9 @@ _CURES = {
                                       "of two global loads per multiply-add"),
     ("privatize", "x"): ("atomics", "each thread sums its points in a register and each block adds its sum with one "
                                     "atomic, instead of one contended atomic per point"),
+    ("scan", "x"): ("uncoalesced_loads", "a warp per point scans its loop: lanes take neighbouring stretches of "
+                                         "the row, their totals combined by warp shuffles, instead of one thread "
+                                         "walking the row"),
     ("stream", "x"): ("uncoalesced_loads", "each point's loop still walked by one thread, but its rows read and "
                                            "written through shared-memory windows the block loads and stores "
                                            "together: neighbouring threads touch neighbouring elements"),

@@ -1,0 +1,100 @@
+"""Scan and stream schedules over the class of loops that carry a value and write as they go: inclusive and
+exclusive prefix sums, running maxima and minima, masked sums, products, a carried value read by a formula
+before it is written, a thread or a block per row. Each kernel's program and every schedule of both families run on the CPU
+emulator and equal the user's own kernel at several sizes (a row shorter than a warp, one not a multiple of a
+stretch, a long one)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.data import make_inputs
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.emit import emit
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.schedule import shape_of, space
+from optiml_engine.source.contract import resolve
+from tests.unit.test_ir_lift import candidate_of
+
+ROWS = """/* @optiml
+   sizes: rows=256 cols=1000
+   check: rows=3 cols=5; rows=2 cols=130; rows=5 cols=1000
+   x: in float[rows*cols]
+   m: in uint8[rows*cols]
+   y: out float[rows*cols]
+   launch: grid=cdiv(rows,128) block=128
+   tol: 1e-4
+*/
+__global__ void k(const float* x, const unsigned char* m, float* y, int rows, int cols)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    const float* row = x + (size_t)r * cols;
+    %s
+}
+"""
+
+BODIES = {
+    "inclusive_sum": "float s = 0.0f; for (int c = 0; c < cols; c++) { s += row[c]; y[r * cols + c] = s; }",
+    "exclusive_sum": "float s = 0.0f; for (int c = 0; c < cols; ++c) { y[r * cols + c] = s; s = s + row[c]; }",
+    "running_max": "float best = -1e30f; for (int c = 0; c < cols; c++) { best = fmaxf(best, row[c]); "
+                   "y[r * cols + c] = best; }",
+    "masked_sum": "float s = 0.0f; for (int c = 0; c < cols; c++) { float v = m[r * cols + c] ? row[c] : 0.0f; "
+                  "s += v; y[r * cols + c] = s; }",
+    "scaled_prefix": "float s = 1.0f; for (int c = 0; c < cols; c++) { s += 0.5f * row[c]; "
+                     "y[r * cols + c] = s * s - 1.0f; }",
+    "running_min_after": "float lo = row[0]; for (int c = 0; c < cols; c++) { if (row[c] < lo) lo = row[c]; "
+                         "y[r * cols + c] = row[c] - lo; }",
+}
+
+PRODUCT = """/* @optiml
+   sizes: rows=256 cols=4096
+   check: rows=1 cols=1; rows=3 cols=33; rows=2 cols=300
+   x: in float[rows*cols] uniform(0.9,1.1)
+   y: out float[rows*cols]
+   launch: grid=rows block=1
+   tol: 1e-4
+*/
+__global__ void cumprod_rows(const float* x, float* y, int rows, int cols)
+{
+    int r = blockIdx.x;
+    float p = 1.0f;
+    for (int i = 0; i < cols; i++) {
+        p *= x[r * cols + i];
+        y[r * cols + i] = p;
+    }
+}
+"""
+
+KERNELS = {name: ROWS % body for name, body in BODIES.items()} | {"cumprod_block_per_row": PRODUCT}
+
+
+def outputs(candidate, binding, seed):
+    resolved = resolve(candidate.contract, binding)
+    inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=seed)
+    return inputs, run_on_cpu(candidate, binding, inputs)
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_every_scan_and_stream_schedule_equals_the_users_kernel(name) -> None:
+    naive = candidate_of(f"{name}.cu", KERNELS[name])
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "scan" in shape.families, (name, shape.families)
+    schedules = [s for family in ("scan", "stream") if family in shape.families for s in space(shape, family)]
+    for binding in naive.contract.checks:
+        inputs, expected = outputs(naive, binding, seed=len(name))
+        for schedule in schedules:
+            got = run_on_cpu(emit(program, shape, schedule, naive), binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
+def test_a_loop_carrying_two_values_is_not_a_scan() -> None:
+    """A running sum and a running count that feed each other's writes: no single carried value."""
+    body = ("float s = 0.0f; int n = 0; for (int c = 0; c < cols; c++) { if (m[r * cols + c]) { s += row[c]; "
+            "n += 1; } y[r * cols + c] = n > 0 ? s / n : 0.0f; }")
+    program = lift(candidate_of("two.cu", ROWS % body))
+    assert "scan" not in shape_of(program).families
