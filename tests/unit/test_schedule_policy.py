@@ -89,12 +89,16 @@ def test_matrix_products_in_every_layout_are_contractions() -> None:
         assert f"// Staged along {right} (the operand's unit stride)." in text, path
 
 
-def test_a_row_scan_walks_its_rows_through_shared_memory_windows() -> None:
-    """A running sum along each row: no thread group may split the loop, so the thread per row stays, but its reads
-    and writes go through windows the block loads and stores together."""
+def test_a_row_scan_is_scanned_by_a_warp_or_walked_through_shared_memory_windows() -> None:
+    """A running sum along each row: a warp per row scans it (stretch totals combined by shuffles), or the thread
+    per row stays and its reads and writes go through windows the block loads and stores together."""
     edits = SchedulePolicy().propose(original(ROOT / "tests/heldout/row_cumsum.cu"), PolicyContext())
+    rules = [edit.rule for edit in edits]
+    assert set(rules) == {"schedule_scan", "schedule_stream", "schedule_map"}
+    assert rules.index("schedule_scan") < rules.index("schedule_stream")
+    scan = next(edit for edit in edits if edit.rule == "schedule_scan")
+    assert "running = lane == 0 ? running_carry : running_carry + running_before;" in scan.candidate.unit.text
     stream = [edit for edit in edits if edit.rule == "schedule_stream"]
-    assert stream and {edit.rule for edit in edits} == {"schedule_stream", "schedule_map"}
     assert all(edit.symptom == "uncoalesced_loads" for edit in stream)
     text = stream[0].candidate.unit.text
     assert "x_window[threadIdx.x][c - c_window]" in text and "out[out_at] = out_window" in text
