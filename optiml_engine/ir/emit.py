@@ -25,6 +25,7 @@ from optiml_engine.ir.schedule import (
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
+from optiml_engine.source.ctypes import dtype_of, itemsize
 from optiml_engine.source.expr import evaluate
 
 GRID_YZ_LIMIT = 65535
@@ -673,18 +674,26 @@ class _Kernel:
 
     def contraction(self) -> None:
         """Output tiles of tile x tile points per block; the loop in steps of k_tile, each step's left and right
-        operand values staged in shared memory (each read along its own unit stride); items x items outputs per
-        thread, interleaved so that a warp's shared-memory reads and output writes are contiguous; then each
+        operand values staged in shared memory (each read along its own unit stride), two buffers: the next step's
+        values are read from global memory into registers before the current step's multiply-adds and stored into
+        the other buffer after them (one barrier a step). items x items outputs per thread, in groups of `width`
+        neighbours (one vector read from shared memory each), the groups of a warp's threads contiguous; then each
         output's own code after the loop, with the loop's sum added to its accumulator."""
         s, program, found = self.schedule, self.program, self.shape.contraction
         tile, per, step = s.tile, s.items, s.k_tile
         threads_x = threads_y = tile // per
+        threads = threads_x * threads_y
         i_axis, j_axis = len(program.space) - 2, len(program.space) - 1
         i, j, k = program.space[i_axis], program.space[j_axis], found.loop
         itype, ilower, iupper = self.bounds(i_axis)
         jtype, jlower, jupper = self.bounds(j_axis)
         acc_type = reduction_type(program, Reduction(found.accumulator, "+"))
         zero = identity("+", acc_type)
+        acc_dtype = dtype_of(acc_type)
+        acc_bytes = itemsize(acc_dtype) if acc_dtype is not None else 0
+        width = max((w for w in (4, 2, 1) if per % w == 0 and w * acc_bytes <= 16 and acc_bytes), default=1)
+        row = tile + width           # a padded row: a warp's staging stores along the loop fall in different banks
+        per_thread = -(-tile * step // threads)
         opening, indent, closing = self.outer_loops("    ")
         self.lines += opening
         names = self.names
@@ -692,11 +701,17 @@ class _Kernel:
         i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
         element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
         left_values, right_values = names("left_values"), names("right_values")
+        left_next, right_next, buffer, slot = names("left_next"), names("right_next"), names("buffer"), names("slot")
+        more = names("more")
+        if width > 1:
+            self.use("lanes")
         inner = indent + "    "
+        body = inner + "    "
         self.lines += [
-            f"{indent}__shared__ {acc_type} {left_tile}[{step}][{tile}];    // left operand: {step} steps x {tile} "
+            f"{indent}// Two buffers of each operand: {step} steps of the loop x {tile} points, rows padded.",
+            f"{indent}__shared__ __align__(16) {acc_type} {left_tile}[2][{step}][{row}];    // left operand, by "
             f"{i.name}",
-            f"{indent}__shared__ {acc_type} {right_tile}[{step}][{tile}];   // right operand: {step} steps x {tile} "
+            f"{indent}__shared__ __align__(16) {acc_type} {right_tile}[2][{step}][{row}];   // right operand, by "
             f"{j.name}",
             f"{indent}const int {thread} = threadIdx.y * blockDim.x + threadIdx.x;",
             f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile};",
@@ -707,41 +722,85 @@ class _Kernel:
             f"{inner}for (int {m} = 0; {m} < {per}; ++{m})",
             f"{inner}    #pragma unroll",
             f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] = {zero};",
-            f"{inner}for ({k.ctype} {k_step} = {c_expr(k.start)}; {k_step} < {c_expr(k.stop)}; {k_step} += {step}) {{"]
-        body = inner + "    "
-        operands = ((found.left, left_tile, i, itype, i_block, iupper),
-                    (found.right, right_tile, j, jtype, j_block, jupper))
-        for operand, tile_name, index, itype_, block, upper in operands:
-            along = unit_stride_of(operand, index.name)
-            position, step_of = (f"{element} % {tile}", f"{element} / {tile}") if along else \
-                (f"{element} / {step}", f"{element} % {step}")
-            self.lines += [
-                f"{body}// Staged along {'its ' + index.name if along else 'the loop'} (the operand's unit stride).",
-                f"{body}for (int {element} = {thread}; {element} < {tile * step}; "
-                f"{element} += {threads_x * threads_y}) {{",
-                f"{body}    const {itype_} {index.name} = {block} + {position};",
-                f"{body}    const {k.ctype} {k.var} = {k_step} + {step_of};",
-                f"{body}    {tile_name}[{step_of}][{position}] = ({index.name} < {upper} && {k.var} < "
-                f"{c_expr(k.stop)}) ? ({acc_type})({c_expr(operand)}) : {zero};",
-                f"{body}}}"]
+            f"{inner}{acc_type} {left_next}[{per_thread}], {right_next}[{per_thread}];"]
+        operands = ((found.left, left_tile, left_next, i, itype, i_block, iupper),
+                    (found.right, right_tile, right_next, j, jtype, j_block, jupper))
+
+        def staging(at: str, first: str, what: str) -> list[str]:
+            """`what` for each operand value of the step starting at `first` this thread stages: "load" into its
+            registers, "store" them into buffer `at`."""
+            out = []
+            for operand, tile_name, registers, index, index_type, block, upper in operands:
+                along = unit_stride_of(operand, index.name)
+                position, step_of = (f"{element} % {tile}", f"{element} / {tile}") if along else \
+                    (f"{element} / {step}", f"{element} % {step}")
+                out += [f"{body}#pragma unroll",
+                        f"{body}for (int {slot} = 0; {slot} < {per_thread}; ++{slot}) {{",
+                        f"{body}    const int {element} = {thread} + {slot} * {threads};"]
+                if what == "load":
+                    out += [f"{body}    // Along {'its ' + index.name if along else 'the loop'} (the operand's unit "
+                            f"stride).",
+                            f"{body}    const {index_type} {index.name} = {block} + {position};",
+                            f"{body}    const {k.ctype} {k.var} = {first} + {step_of};",
+                            f"{body}    {registers}[{slot}] = ({element} < {tile * step} && {index.name} < {upper} "
+                            f"&& {k.var} < {c_expr(k.stop)}) ? ({acc_type})({c_expr(operand)}) : {zero};"]
+                else:
+                    out.append(f"{body}    if ({element} < {tile * step}) {tile_name}[{at}][{step_of}][{position}] = "
+                               f"{registers}[{slot}];")
+                out.append(f"{body}}}")
+            return out
+
+        def owned(index: str, threads_along: str, count: int) -> str:
+            """The tile position of a thread's `index`-th output along an axis: groups of `width` neighbours, a
+            warp's groups contiguous."""
+            return f"({index} / {width}) * ({count} * {width}) + {threads_along} * {width} + {index} % {width}"
+
+        def values(name: str, tile_name: str, threads_along: str, count: int) -> list[str]:
+            if width == 1:
+                return [f"{body}    #pragma unroll",
+                        f"{body}    for (int {m} = 0; {m} < {per}; ++{m}) {name}[{m}] = "
+                        f"{tile_name}[{buffer}][{kk}][{m} * {count} + {threads_along}];"]
+            lanes = f"optiml_lanes<{acc_type}, {width}>"
+            group, loaded = names.scoped("group"), names.scoped("loaded")
+            return [f"{body}    #pragma unroll",
+                    f"{body}    for (int {group} = 0; {group} < {per // width}; ++{group}) {{",
+                    f"{body}        const {lanes} {loaded} = *reinterpret_cast<const {lanes}*>(&{tile_name}[{buffer}]"
+                    f"[{kk}][{group} * {count * width} + {threads_along} * {width}]);",
+                    f"{body}        #pragma unroll",
+                    f"{body}        for (int {m} = 0; {m} < {width}; ++{m}) {name}[{group} * {width} + {m}] = "
+                    f"{loaded}.v[{m}];",
+                    f"{body}    }}"]
+
+        self.lines.append(f"{inner}// The first step, staged.")
+        self.lines.append(f"{inner}{{")
+        self.lines += staging("0", c_expr(k.start), "load")
+        self.lines += staging("0", c_expr(k.start), "store")
+        self.lines += [f"{inner}}}", f"{inner}__syncthreads();", f"{inner}int {buffer} = 0;",
+                       f"{inner}for ({k.ctype} {k_step} = {c_expr(k.start)}; {k_step} < {c_expr(k.stop)}; "
+                       f"{k_step} += {step}) {{",
+                       f"{body}// The next step's values, read while this step's multiply-adds run.",
+                       f"{body}const bool {more} = {k_step} + {step} < {c_expr(k.stop)};",
+                       f"{body}if ({more}) {{"]
+        self.lines += ["    " + line for line in staging(buffer, f"{k_step} + {step}", "load")]
         self.lines += [
-            f"{body}__syncthreads();",
+            f"{body}}}",
             f"{body}#pragma unroll",
             f"{body}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
             f"{body}    {acc_type} {left_values}[{per}], {right_values}[{per}];",
-            f"{body}    #pragma unroll",
-            f"{body}    for (int {m} = 0; {m} < {per}; ++{m}) {left_values}[{m}] = "
-            f"{left_tile}[{kk}][{m} * {threads_y} + threadIdx.y];",
-            f"{body}    #pragma unroll",
-            f"{body}    for (int {n} = 0; {n} < {per}; ++{n}) {right_values}[{n}] = "
-            f"{right_tile}[{kk}][{n} * {threads_x} + threadIdx.x];",
+            *values(left_values, left_tile, "threadIdx.y", threads_y),
+            *values(right_values, right_tile, "threadIdx.x", threads_x),
             f"{body}    #pragma unroll",
             f"{body}    for (int {m} = 0; {m} < {per}; ++{m})",
             f"{body}        #pragma unroll",
             f"{body}        for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] += "
             f"{left_values}[{m}] * {right_values}[{n}];",
             f"{body}}}",
-            f"{body}__syncthreads();",
+            f"{body}if ({more}) {{"]
+        self.lines += ["    " + line for line in staging(f"1 - {buffer}", "", "store")]
+        self.lines += [
+            f"{body}}}",
+            f"{body}__syncthreads();   // the other buffer is complete; this one may be written again",
+            f"{body}{buffer} = 1 - {buffer};",
             f"{inner}}}"]
         # Each output's own code: the declarations before the loop, the loop's sum, the code after it.
         position = program.body.index(found.loop)
@@ -753,8 +812,8 @@ class _Kernel:
             f"{inner}for (int {m} = 0; {m} < {per}; ++{m}) {{",
             f"{inner}    #pragma unroll",
             f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {{",
-            f"{inner}        const {itype} {i.name} = {i_block} + {m} * {threads_y} + threadIdx.y;",
-            f"{inner}        const {jtype} {j.name} = {j_block} + {n} * {threads_x} + threadIdx.x;",
+            f"{inner}        const {itype} {i.name} = {i_block} + {owned(m, 'threadIdx.y', threads_y)};",
+            f"{inner}        const {jtype} {j.name} = {j_block} + {owned(n, 'threadIdx.x', threads_x)};",
             f"{inner}        if ({i.name} < {iupper} && {j.name} < {jupper}) {{",
             *c_statements(epilogue, inner + "            "),
             f"{inner}        }}",
