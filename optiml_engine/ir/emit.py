@@ -236,6 +236,16 @@ class _Kernel:
         if len(self.program.space) == 3:
             self.grid.append(self.grid_z)
 
+    def space_grid(self, points_per_block: int, rows_per_block: int = 1) -> None:
+        """A block per `points_per_block` points of the innermost index; y over the second innermost,
+        `rows_per_block` a block (capped: its loop strides over the rest); z as outer_loops set it."""
+        space = self.program.space
+        self.grid = [f"cdiv(max({self.extent(len(space) - 1)},1),{points_per_block})"]
+        if len(space) >= 2:
+            self.grid.append(f"min(cdiv(max({self.extent(len(space) - 2)},1),{rows_per_block}),{GRID_YZ_LIMIT})")
+        if len(space) == 3:
+            self.grid.append(self.grid_z)
+
     # -- map ------------------------------------------------------------------------------------------------------
 
     def map(self) -> None:
@@ -250,11 +260,7 @@ class _Kernel:
         else:
             self.vector_points(inner, ctype, lower, upper, indent)
         self.lines += closing
-        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{bx * s.items})"]
-        if len(program.space) >= 2:
-            self.grid.append(f"min(cdiv(max({self.extent(len(program.space) - 2)},1),{by}),{GRID_YZ_LIMIT})")
-        if len(program.space) == 3:
-            self.grid.append(self.grid_z)
+        self.space_grid(bx * s.items, by)
 
     def scalar_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
         items = self.schedule.items
@@ -355,10 +361,10 @@ class _Kernel:
             if s.lanes == 32:
                 self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.y + threadIdx.y;",
                                f"{indent}if ({inner.name} >= {upper}) return;   // a whole warp leaves together"]
-                self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{s.block[1]})"]
+                self.space_grid(s.block[1])
             else:
                 self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x;"]
-                self.grid = [f"max({self.extent(len(program.space) - 1)},1)"]
+                self.space_grid(1)
             self.lines.append(f"{indent}const int {self.lane} = threadIdx.x;")
         else:
             raw, self.active = self.names(f"{inner.name}_point"), self.names("active")
@@ -370,17 +376,13 @@ class _Kernel:
                 f"{indent}const bool {self.active} = {raw} < {upper};",
                 f"{indent}const {ctype} {inner.name} = {self.active} ? {raw} : {upper} - 1;",
                 f"{indent}const int {self.lane} = threadIdx.y;"]
-            self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{s.block[0]})"]
+            self.space_grid(s.block[0])
         # A point's lane among all threads sharing it (its blocks' too, when split) and their number.
         self.point_lane, self.point_lanes = self.lane, str(s.lanes)
         if s.splits > 1:
             self.split_setup(indent)
         self.point(program.body, indent, in_loop=False)
         self.lines += closing
-        if len(program.space) >= 2:
-            self.grid.append(f"min(max({self.extent(len(program.space) - 2)},1),{GRID_YZ_LIMIT})")
-        if len(program.space) == 3:
-            self.grid.append(self.grid_z)
 
     def point(self, body: list[Stmt], indent: str, in_loop: bool) -> None:
         """The point's code shared by its lanes: top-level loops split across them, their reductions combined,
@@ -609,24 +611,9 @@ class _Kernel:
     # -- scan -----------------------------------------------------------------------------------------------------
 
     def scan(self) -> None:
-        """A warp per point (its lanes along x), the point's code as reduce's lanes share it, its loop scanned."""
-        s, program = self.schedule, self.program
-        inner = program.space[-1]
-        ctype, lower, upper = self.bounds(len(program.space) - 1)
-        self.lane = self.names("lane")
-        opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y")
-        self.lines += opening
-        self.active = None
-        self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.y + threadIdx.y;",
-                       f"{indent}if ({inner.name} >= {upper}) return;   // a whole warp leaves together",
-                       f"{indent}const int {self.lane} = threadIdx.x;"]
-        self.point(program.body, indent, in_loop=False)
-        self.lines += closing
-        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{s.block[1]})"]
-        if len(program.space) >= 2:
-            self.grid.append(f"min(max({self.extent(len(program.space) - 2)},1),{GRID_YZ_LIMIT})")
-        if len(program.space) == 3:
-            self.grid.append(self.grid_z)
+        """A warp per point (lanes along x, 32 of them): reduce's frame, whose point code hands the loop to
+        scan_loop."""
+        self.reduce()
 
     def scan_loop(self, loop: For, indent: str) -> None:
         """32 x items iterations at a time: each lane's stretch of `items` combined by the update alone (from the
@@ -982,11 +969,7 @@ class _Kernel:
             else:
                 self.lines += c_statements(_guard_writes([stmt], self.active), indent)
         self.lines += closing
-        self.grid = [f"cdiv(max({self.extent(len(program.space) - 1)},1),{points})"]
-        if len(program.space) >= 2:
-            self.grid.append(f"min(max({self.extent(len(program.space) - 2)},1),{GRID_YZ_LIMIT})")
-        if len(program.space) == 3:
-            self.grid.append(self.grid_z)
+        self.space_grid(points)
 
     def windowed_loop(self, streamed: Streamed, first: str, ctype: str, upper: str, indent: str) -> None:
         program, loop, points = self.program, streamed.loop, self.schedule.block[0]
