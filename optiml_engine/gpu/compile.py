@@ -32,6 +32,9 @@ from optiml_engine.model import CompileDiagnostic, CompileResult, CompileUnit, L
 
 # Both backends compile with these; the architecture and the caller's flags come on top.
 COMMON_OPTIONS = ("-std=c++17", "-Xptxas", "-v")
+# What nvcc's device code has from host headers (math and limit macros, fixed-width integers, std:: math), for NVRTC.
+PRELUDE = Path(__file__).with_name("nvrtc_prelude.h")
+PRELUDE_STANDS_FOR = ("cmath", "math.h", "cfloat", "float.h", "climits", "limits.h", "cstdint", "stdint.h")
 
 NVCC_TIMEOUT_SECONDS = 300
 
@@ -74,12 +77,15 @@ def compile_nvrtc(unit: CompileUnit, arch: str = "sm_90", flags: Sequence[str] =
 def _compile_nvrtc(unit: CompileUnit, arch: str, flags: Sequence[str]) -> CompileResult:
     """The NVRTC program is released on every path."""
     started = time.perf_counter()
-    options = [f"--gpu-architecture={arch}", *COMMON_OPTIONS, *_nvrtc_include_options(), *flags]
+    options = [f"--gpu-architecture={arch}", *COMMON_OPTIONS, *_nvrtc_include_options(),
+               f"--pre-include={PRELUDE.name}", *flags]
     name_expression = unit.name_expression.encode()
     log, lowered_name, cubin, failure = "", None, None, None
     program = None
     try:
-        program = _nvrtc_call(nvrtc.nvrtcCreateProgram, unit.text.encode(), unit.path.encode(), 0, [], [])
+        headers = {PRELUDE.name: _prelude_text(), **{name: b"" for name in PRELUDE_STANDS_FOR}}
+        program = _nvrtc_call(nvrtc.nvrtcCreateProgram, unit.text.encode(), unit.path.encode(), len(headers),
+                              list(headers.values()), [name.encode() for name in headers])
         _nvrtc_call(nvrtc.nvrtcAddNameExpression, program, name_expression)
         (status,) = nvrtc.nvrtcCompileProgram(program, len(options), [o.encode() for o in options])
         log = _nvrtc_program_log(program)
@@ -193,6 +199,11 @@ def _nvrtc_cubin(program) -> bytes:
 def _nvrtc_version() -> str:
     status, major, minor = nvrtc.nvrtcVersion()
     return f"nvrtc {major}.{minor}" if status == nvrtc.nvrtcResult.NVRTC_SUCCESS else "nvrtc (unknown version)"
+
+
+@functools.cache
+def _prelude_text() -> bytes:
+    return PRELUDE.read_bytes()
 
 
 @functools.cache

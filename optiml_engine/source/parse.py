@@ -55,11 +55,13 @@ from optiml_engine.source.contract import ContractCache
 _LANGUAGE = Language(tree_sitter_cuda.language())
 
 # Angle-bracket or quoted, only these headers reach a compile unit: NVRTC resolves them for device code (given the
-# CUDA include directory). Host headers (stdio.h, cuda_runtime.h, vector, ...) are left out, as are the user's own
-# headers: NVRTC pre-includes the runtime's device API, and a compile unit holds only what this file defines.
+# CUDA include directory; the C math, limit and integer headers through gpu/nvrtc_prelude.h). Other host headers
+# (stdio.h, cuda_runtime.h, vector, ...) are left out, as are the user's own headers: NVRTC pre-includes the
+# runtime's device API, and a compile unit holds only what this file defines.
 _DEVICE_HEADER = re.compile(
     r"cuda_(fp16|bf16|fp8|fp6|fp4)\.h(pp)?|mma\.h|cooperative_groups(\.h|/.+)|cuda/.+"
-    r"|cuda_pipeline\w*\.h|cuda_awbarrier\w*\.h"
+    r"|cuda_pipeline\w*\.h|cuda_awbarrier\w*\.h|math_constants\.h"
+    r"|cmath|math\.h|cfloat|float\.h|climits|limits\.h|cstdint|stdint\.h"   # NVRTC: gpu/nvrtc_prelude.h
 )
 
 # Each match skips what is no identifier (space, punctuation, comments, string and number literals, preprocessor
@@ -920,9 +922,13 @@ class _Builder:
                 break
             comments.append(node)
             node = node.prev_named_sibling
-        # `int x; // note` just above the kernel: the note belongs to the code on its line
-        while comments and node is not None and comments[-1].start_point.row == node.end_point.row:
-            comments.pop()
+        # `int x; // note` just above the kernel: the note belongs to the code on its line. A preprocessor line's
+        # node ends after its newline, at column 0 of the next row: the code of its own row ends there.
+        if node is not None:
+            code_row = node.end_point.row - (1 if node.end_point.column == 0 and node.end_byte > node.start_byte
+                                             else 0)
+            while comments and comments[-1].start_point.row == code_row:
+                comments.pop()
         if not comments:
             return None
         first, last = comments[-1], comments[0]
