@@ -1,8 +1,8 @@
-"""fp32 matrix products of 4096^3 in the four layouts (NN, NT, TN, TT): every contraction schedule the program allows
+"""fp32 matrix products (4096^3 unless told) in the four layouts (NN, NT, TN, TT): every contraction schedule the program allows
 (ir/schedule.py's space), emitted, verified against the naive kernel and timed by the evaluator, beside cuBLAS
 sgemm through torch.matmul with TF32 off, in one process on one device (issue 16's comparison).
 
-    python3 bench/contraction_bench.py OUT_DIR [--size 4096] [--layouts NN NT TN TT]
+    python3 bench/contraction_bench.py OUT_DIR [--shape M N K] [--layouts NN NT TN TT]
 
 The naive kernels are written here, one per layout, from one text: C[i, j] = sum_k A(i, k) * B(k, j), A stored
 M x K (N) or K x M (T), B stored K x N (N) or N x K (T). Writes OUT_DIR/contraction.json and contraction.md; prints
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ir_bench import time_torch  # noqa: E402 - the peers' timing protocol, shared with the loop-nest bench
 
 NAIVE = """/* @optiml
-   sizes:  M={size} N={size} K={size}
+   sizes:  M={m} N={n} K={k}
    check:  M=33 N=65 K=17; M=1 N=1 K=1; M=128 N=96 K=200
    A:      in  float[M*K]
    B:      in  float[K*N]
@@ -55,36 +55,36 @@ A_INDEX = {"N": "i * K + k", "T": "k * M + i"}
 B_INDEX = {"N": "k * N + j", "T": "j * K + k"}
 
 
-def cublas_ms(layout: str, size: int) -> float:
+def cublas_ms(layout: str, m: int, n: int, k: int) -> float:
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
-    a = torch.rand(size, size, device="cuda")
-    b = torch.rand(size, size, device="cuda")
-    left = a.t() if layout[0] == "T" else a      # the stored matrix read transposed: what cuBLAS gets as op(A)
-    right = b.t() if layout[1] == "T" else b
+    # The stored matrices, read transposed where the layout says: what cuBLAS gets as op(A), op(B).
+    left = torch.rand(k, m, device="cuda").t() if layout[0] == "T" else torch.rand(m, k, device="cuda")
+    right = torch.rand(n, k, device="cuda").t() if layout[1] == "T" else torch.rand(k, n, device="cuda")
     return time_torch(lambda x, y: torch.matmul(x, y), {"x": left, "y": right})
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
-    parser.add_argument("--size", type=int, default=4096)
+    parser.add_argument("--shape", type=int, nargs=3, default=[4096, 4096, 4096], metavar=("M", "N", "K"))
     parser.add_argument("--layouts", nargs="+", default=["NN", "NT", "TN", "TT"])
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     with WorkerPool() as pool:
         evaluator = Evaluator(pool, verify=VerifyPolicy(seed=7), use_cache=False)
+        m, n, k = args.shape
         result = {"device": pool.devices[0].model_dump(), "command": "python3 bench/contraction_bench.py $OUT "
-                  f"--size {args.size} --layouts {' '.join(args.layouts)}",
+                  f"--shape {m} {n} {k} --layouts {' '.join(args.layouts)}",
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "layouts": rows}
         for layout in args.layouts:
-            text = NAIVE.format(size=args.size, name=layout.lower(), a=A_INDEX[layout[0]], b=B_INDEX[layout[1]])
+            text = NAIVE.format(m=m, n=n, k=k, name=layout.lower(), a=A_INDEX[layout[0]], b=B_INDEX[layout[1]])
             document = CudaDocument(text, f"sgemm_{layout.lower()}.cu")
             naive = original_candidate(document, f"sgemm_{layout.lower()}")
             program = lift(naive)
             shape = shape_of(program)
-            row = {"layout": layout, "cublas_ms": cublas_ms(layout, args.size), "schedules": []}
+            row = {"layout": layout, "cublas_ms": cublas_ms(layout, m, n, k), "schedules": []}
             for schedule in space(shape, "contraction"):
                 try:
                     candidate = emit(program, shape, schedule, naive)
@@ -103,7 +103,7 @@ def main() -> None:
             row["best_over_cublas"] = best["median_ms"] / row["cublas_ms"] if best else None
             rows.append(row)
             (args.out / "contraction.json").write_text(json.dumps(result, indent=2))
-    lines = [f"# fp32 matrix products of {args.size}^3 on {result['device']['name']}", "",
+    lines = [f"# fp32 matrix products, M={m} N={n} K={k}, on {result['device']['name']}", "",
              f"Command: `{result['command']}` ({result['date']}). cuBLAS: torch.matmul, TF32 off, L2 flushed, "
              f"CUDA events, median. Ours: the evaluator's protocol (verified against the naive kernel, then timed).",
              "", "| layout | best schedule | ms | floor ms | cuBLAS ms | ours / cuBLAS | schedules verified |",

@@ -556,15 +556,21 @@ class _Kernel:
             f"{indent}const int {self.splits} = {span} <= {points} ? {s.splits} : 1;",
             f"{indent}if (blockIdx.y >= {self.splits}) return;",
             f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};"]
-        # Past the workspace, one block row: the others would only leave.
-        self.grid.append(f"max(1,{s.splits}-{s.splits}*min(1,({self.extent(0)})//{points + 1}))")
+        self.grid.append(self.split_layers(self.extent(0), points))
 
-    def split_capacity(self) -> int:
-        """The most points at the contract's sizes and checks, as far as the workspace allows."""
+    def split_capacity(self, count: str | None = None, elements: int = 1) -> int:
+        """The most points (or `count`, in contract terms, of things of `elements` partials each) at the contract's
+        sizes and checks, as far as the workspace allows."""
         contract = self.base.contract
-        text = self.extent(0)
+        text = count or self.extent(0)
         most = max(int(evaluate(text, {**contract.sizes, **binding})) for binding in [{}, *contract.checks])
-        return max(min(most, SPLIT_WORKSPACE_BYTES // (self.schedule.splits * 8)), 1)
+        return max(min(most, SPLIT_WORKSPACE_BYTES // (self.schedule.splits * elements * 8)), 1)
+
+    def split_layers(self, count: str, capacity: int) -> str:
+        """The grid's split dimension: the schedule's splits, or one layer past the workspace (the others would
+        only leave)."""
+        splits = self.schedule.splits
+        return f"max(1,{splits}-{splits}*min(1,({count})//{capacity + 1}))"
 
     def split_finish(self, loop: For, rest: list[Stmt], indent: str) -> None:
         """Each block's lane 0 publishes the block's partials; the point's last block to arrive combines them all,
@@ -684,6 +690,12 @@ class _Kernel:
         opening, indent, closing = self.outer_loops("    ")
         self.lines += opening
         names = self.names
+        k_begin, k_end = names(f"{k.var}_begin"), names(f"{k.var}_end")
+        if s.splits > 1:
+            self.split_k_setup(indent, k_begin, k_end)
+        else:
+            self.lines += [f"{indent}const {k.ctype} {k_begin} = {c_expr(k.start)};",
+                           f"{indent}const {k.ctype} {k_end} = {c_expr(k.stop)};"]
         left_tile, right_tile, partial = names("left_tile"), names("right_tile"), names("partial")
         i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
         element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
@@ -730,7 +742,7 @@ class _Kernel:
                             f"{body}    const {index_type} {index.name} = {block} + {position};",
                             f"{body}    const {k.ctype} {k.var} = {first} + {step_of};",
                             f"{body}    {registers}[{slot}] = ({element} < {tile * step} && {index.name} < {upper} "
-                            f"&& {k.var} < {c_expr(k.stop)}) ? ({acc_type})({c_expr(operand)}) : {zero};"]
+                            f"&& {k.var} < {k_end}) ? ({acc_type})({c_expr(operand)}) : {zero};"]
                 else:
                     out.append(f"{body}    if ({element} < {tile * step}) {tile_name}[{at}][{step_of}][{position}] = "
                                f"{registers}[{slot}];")
@@ -760,13 +772,13 @@ class _Kernel:
 
         self.lines.append(f"{inner}// The first step, staged.")
         self.lines.append(f"{inner}{{")
-        self.lines += staging("0", c_expr(k.start), "load")
-        self.lines += staging("0", c_expr(k.start), "store")
+        self.lines += staging("0", k_begin, "load")
+        self.lines += staging("0", k_begin, "store")
         self.lines += [f"{inner}}}", f"{inner}__syncthreads();", f"{inner}int {buffer} = 0;",
-                       f"{inner}for ({k.ctype} {k_step} = {c_expr(k.start)}; {k_step} < {c_expr(k.stop)}; "
+                       f"{inner}for ({k.ctype} {k_step} = {k_begin}; {k_step} < {k_end}; "
                        f"{k_step} += {step}) {{",
                        f"{body}// The next step's values, read while this step's multiply-adds run.",
-                       f"{body}const bool {more} = {k_step} + {step} < {c_expr(k.stop)};",
+                       f"{body}const bool {more} = {k_step} + {step} < {k_end};",
                        f"{body}if ({more}) {{"]
         self.lines += ["    " + line for line in staging(buffer, f"{k_step} + {step}", "load")]
         self.lines += [
@@ -789,6 +801,8 @@ class _Kernel:
             f"{body}__syncthreads();   // the other buffer is complete; this one may be written again",
             f"{body}{buffer} = 1 - {buffer};",
             f"{inner}}}"]
+        if s.splits > 1:
+            self.split_k_finish(inner, partial, per, acc_type, thread, i_block)
         # Each output's own code: the declarations before the loop, the loop's sum, the code after it.
         position = program.body.index(found.loop)
         epilogue = program.body[:position] + [Assign(name=found.accumulator, op="+=",
@@ -809,6 +823,87 @@ class _Kernel:
             f"{indent}}}"]
         self.lines += closing
         self.tiled_grid(j_axis, i_axis, tile)
+        if s.splits > 1:
+            self.grid.append(self.split_layers(self.tiles_text, self.split_tiles))
+
+    def split_k_setup(self, indent: str, k_begin: str, k_end: str) -> None:
+        """blockIdx.z: which share of the loop this block takes (whole steps of k_tile). Workspace for every
+        output tile at the contract's sizes; past it, one share (the grid has one z layer)."""
+        s, program, k = self.schedule, self.program, self.shape.contraction.loop
+        space = program.space
+        self.tiles_text = (f"cdiv(max({self.extent(len(space) - 2)},1),{s.tile})*"
+                           f"cdiv(max({self.extent(len(space) - 1)},1),{s.tile})")
+        tiles = self.split_tiles = self.split_capacity(self.tiles_text, s.tile * s.tile)
+        kernel = self.base.contract.kernel
+        acc_type = reduction_type(program, Reduction(self.shape.contraction.accumulator, "+"))
+        self.splits = self.names("splits")
+        self.arrivals = self.names(f"optiml_{kernel}_arrivals")
+        self.partials = {"": self.names(f"optiml_{kernel}_partials")}
+        self.declarations += [
+            f"// Split loop: each block's partial output tile, and how many of a tile's {s.splits} blocks have "
+            f"finished (the last resets it to 0 for the next launch; launches of {kernel} must not overlap).",
+            f"__device__ unsigned int {self.arrivals}[{tiles}];",
+            f"__device__ {acc_type} {self.partials['']}[{tiles * s.splits * s.tile * s.tile}];"]
+        share = self.names(f"{k.var}_share")
+        start, stop = c_expr(k.start), c_expr(k.stop)
+        self.lines += [
+            f"{indent}const int {self.splits} = {self.tile_count()} <= {tiles} ? {s.splits} : 1;",
+            f"{indent}if (blockIdx.z >= {self.splits}) return;",
+            f"{indent}// This block's share of the loop: whole steps of {s.k_tile}.",
+            f"{indent}const {k.ctype} {share} = ((({stop}) - ({start}) + {self.splits} - 1) / {self.splits} + "
+            f"{s.k_tile - 1}) / {s.k_tile} * {s.k_tile};",
+            f"{indent}const {k.ctype} {k_begin} = {start} + blockIdx.z * {share};",
+            f"{indent}const {k.ctype} {k_end} = {k_begin} + {share} < {stop} ? {k_begin} + {share} : {stop};"]
+
+    def tile_count(self) -> str:
+        """The output tiles of a 2-D contraction, as C."""
+        s, program = self.schedule, self.program
+        _, _, iupper = self.bounds(len(program.space) - 2)
+        _, _, jupper = self.bounds(len(program.space) - 1)
+        ilower = c_expr(program.space[-2].lower)
+        jlower = c_expr(program.space[-1].lower)
+        return (f"((({iupper}) - ({ilower}) + {s.tile - 1}) / {s.tile}) * "
+                f"((({jupper}) - ({jlower}) + {s.tile - 1}) / {s.tile})")
+
+    def split_k_finish(self, indent: str, partial: str, per: int, acc_type: str, thread: str, i_block: str) -> None:
+        """Each block publishes its partial tile; the tile's last block to arrive adds them all, in block order
+        (the same sum every run), into its own partial, which the outputs' code then takes."""
+        s, program = self.schedule, self.program
+        names = self.names
+        tile_id, last, arrived, block, m, n = (names("tile_id"), names("last_block"), names("arrived"),
+                                               names("block"), names.scoped("m"), names.scoped("n"))
+        partials = self.partials[""]
+        ilower = c_expr(program.space[-2].lower)
+        offset = "" if ilower == "0" else f" - ({ilower})"
+        at = f"(({tile_id} * {self.splits} + {{split}}) * {s.threads()} + {thread}) * {per * per} + {m} * {per} + {n}"
+        self.lines += [
+            f"{indent}if ({self.splits} > 1) {{",
+            f"{indent}    const int {tile_id} = (({i_block}{offset}) / {s.tile}) * gridDim.x + blockIdx.x;",
+            f"{indent}    #pragma unroll",
+            f"{indent}    for (int {m} = 0; {m} < {per}; ++{m})",
+            f"{indent}        #pragma unroll",
+            f"{indent}        for (int {n} = 0; {n} < {per}; ++{n}) {partials}[{at.format(split='blockIdx.z')}] = "
+            f"{partial}[{m}][{n}];",
+            f"{indent}    __threadfence();   // the partials are visible before the count says so",
+            f"{indent}    __shared__ bool {last};",
+            f"{indent}    __syncthreads();",
+            f"{indent}    if ({thread} == 0) {{",
+            f"{indent}        const unsigned int {arrived} = atomicAdd(&{self.arrivals}[{tile_id}], 1u);",
+            f"{indent}        {last} = {arrived} == {self.splits} - 1;",
+            f"{indent}        if ({last}) {self.arrivals}[{tile_id}] = 0u;",
+            f"{indent}    }}",
+            f"{indent}    __syncthreads();",
+            f"{indent}    if (!{last}) continue;   // another block finishes this tile",
+            f"{indent}    __threadfence();",
+            f"{indent}    #pragma unroll",
+            f"{indent}    for (int {m} = 0; {m} < {per}; ++{m})",
+            f"{indent}        #pragma unroll",
+            f"{indent}        for (int {n} = 0; {n} < {per}; ++{n}) {{",
+            f"{indent}            {partial}[{m}][{n}] = __ldcg(&{partials}[{at.format(split='0')}]);",
+            f"{indent}            for (int {block} = 1; {block} < {self.splits}; ++{block}) {partial}[{m}][{n}] += "
+            f"__ldcg(&{partials}[{at.format(split=block)}]);",
+            f"{indent}        }}",
+            f"{indent}}}"]
 
     # -- privatize ------------------------------------------------------------------------------------------------
 

@@ -48,7 +48,7 @@ class Schedule(Frozen):
     tile: int = 32                        # stage: the shared-memory tile's side; stream: a window's elements
     target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
     k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
-    splits: int = 1                       # reduce: blocks sharing each point's loop (the last to finish combines)
+    splits: int = 1                       # reduce, contraction: blocks sharing each point's (tile's) loop
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -70,8 +70,10 @@ class Schedule(Frozen):
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory){split}")
         if self.family == "contraction":
+            split = (f", the loop split across {self.splits} blocks per tile (the last to finish adds their partial "
+                     f"tiles)") if self.splits > 1 else ""
             return (f"contraction: {self.tile}x{self.tile} output tiles, both operands staged in shared memory "
-                    f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread")
+                    f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread{split}")
         if self.family == "privatize" and self.target_copy == "shared":
             return (f"privatize: a copy of the target array per block in shared memory, {self.items} "
                     f"point{'s' if self.items > 1 else ''} per thread, a block of {self.block[0]}, one atomic per "
@@ -448,6 +450,7 @@ def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: s
 STREAM_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
 FEW_POINTS = 4096                  # fewer points than this leave an H100's SMs idle with one group per point
+FEW_OUTPUT_TILES = 264             # contraction: fewer 64x64 output tiles than two per H100 SM: split the loop
 
 
 def space(shape: Shape, family: Family) -> list[Schedule]:
@@ -480,10 +483,14 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                       if s.block in split and s.vector == max(f.vector for f in found) for splits in SPLITS]
         return found
     if family == "contraction":
-        return [Schedule(family="contraction", block=(tile // per_thread, tile // per_thread), tile=tile,
-                         items=per_thread, k_tile=k_tile)
-                for tile in (32, 64, 128) for per_thread in (2, 4, 8) for k_tile in (8, 16)
-                if 64 <= (tile // per_thread) ** 2 <= 1024]
+        found = [Schedule(family="contraction", block=(tile // per_thread, tile // per_thread), tile=tile,
+                          items=per_thread, k_tile=k_tile)
+                 for tile in (32, 64, 128) for per_thread in (2, 4, 8) for k_tile in (8, 16)
+                 if 64 <= (tile // per_thread) ** 2 <= 1024]
+        if len(shape.program.space) == 2:       # the grid's z is free for the blocks sharing a tile's loop
+            found += [s.model_copy(update={"splits": splits}) for s in found
+                      if (s.tile, s.items, s.k_tile) in ((64, 4, 16), (128, 8, 8)) for splits in SPLITS]
+        return found
     if family == "privatize":
         target_copy = "shared" if shape.shared_target else "register"
         return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy)
@@ -514,6 +521,10 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         wanted = ((256, 1, 16), (32, 4, 16)) if shape.lanes_axis == "x" else ((32, 8, 16), (32, 32, 4))
         widest = max(s.vector for s in points)
         return [s for s in points if (*s.block, s.splits) in wanted and s.vector == widest] + \
+            defaults(shape, family)[:2]
+    if family == "contraction" and points_at_sizes is not None and points_at_sizes < FEW_OUTPUT_TILES * 64 * 64 \
+            and any(s.splits > 1 for s in points):
+        return [s for s in points if (s.tile, s.splits) in ((64, 16), (128, 16), (64, 4))] + \
             defaults(shape, family)[:2]
     points = [s for s in points if s.splits == 1]
     if family == "map":

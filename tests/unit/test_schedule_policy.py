@@ -113,3 +113,34 @@ def test_few_points_split_their_loop_across_blocks_and_many_do_not() -> None:
     assert "__device__ unsigned int optiml_col_sum_arrivals[2048];" in split[0].candidate.unit.text
     many = SchedulePolicy().propose(original(ROOT / "examples/row_max.cu"), PolicyContext())
     assert many and not any("split across" in edit.description for edit in many)
+
+
+def test_a_small_output_with_a_long_loop_splits_the_loop_across_blocks() -> None:
+    """A 256 x 256 product over 131072 steps has 16 output tiles of 64 x 64: some first schedules share each tile's
+    loop among several blocks (grid z), the last adding their partial tiles; a 4096^3 product gets none first."""
+    from tests.unit.test_ir_lift import candidate_of
+    text = """/* @optiml
+   sizes:  M={m} N={m} K={k}
+   check:  M=33 N=65 K=17
+   A:      in  float[M*K]
+   B:      in  float[K*N]
+   C:      out float[M*N]
+   launch: grid=(cdiv(N,16),cdiv(M,16)) block=(16,16)
+*/
+__global__ void mm(const float* A, const float* B, float* C, int M, int N, int K)
+{{
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < M && j < N) {{
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k) acc += A[i * K + k] * B[k * N + j];
+        C[i * N + j] = acc;
+    }}
+}}
+"""
+    small = SchedulePolicy().propose(candidate_of("small.cu", text.format(m=256, k=131072)), PolicyContext())
+    split = [e for e in small if e.rule == "schedule_contraction" and "split across" in e.description]
+    assert split and all(len(e.candidate.contract.launch.grid) == 3 for e in split)
+    assert "if (!last_block) continue;" in split[0].candidate.unit.text
+    large = SchedulePolicy().propose(candidate_of("large.cu", text.format(m=4096, k=4096)), PolicyContext())
+    assert not any("split across" in e.description for e in large if e.rule == "schedule_contraction")
