@@ -558,13 +558,13 @@ class _Kernel:
             f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};"]
         self.grid.append(self.split_layers(self.extent(0), points))
 
-    def split_capacity(self, count: str | None = None, elements: int = 1) -> int:
+    def split_capacity(self, count: str | None = None, elements: int = 1, element_bytes: int = 8) -> int:
         """The most points (or `count`, in contract terms, of things of `elements` partials each) at the contract's
         sizes and checks, as far as the workspace allows."""
         contract = self.base.contract
         text = count or self.extent(0)
         most = max(int(evaluate(text, {**contract.sizes, **binding})) for binding in [{}, *contract.checks])
-        return max(min(most, SPLIT_WORKSPACE_BYTES // (self.schedule.splits * elements * 8)), 1)
+        return max(min(most, SPLIT_WORKSPACE_BYTES // (self.schedule.splits * elements * element_bytes)), 1)
 
     def split_layers(self, count: str, capacity: int) -> str:
         """The grid's split dimension: the schedule's splits, or one layer past the workspace (the others would
@@ -833,7 +833,9 @@ class _Kernel:
         space = program.space
         self.tiles_text = (f"cdiv(max({self.extent(len(space) - 2)},1),{s.tile})*"
                            f"cdiv(max({self.extent(len(space) - 1)},1),{s.tile})")
-        tiles = self.split_tiles = self.split_capacity(self.tiles_text, s.tile * s.tile)
+        acc_dtype = dtype_of(reduction_type(program, Reduction(self.shape.contraction.accumulator, "+")))
+        tiles = self.split_tiles = self.split_capacity(self.tiles_text, s.tile * s.tile,
+                                                       itemsize(acc_dtype) if acc_dtype else 8)
         kernel = self.base.contract.kernel
         acc_type = reduction_type(program, Reduction(self.shape.contraction.accumulator, "+"))
         self.splits = self.names("splits")
