@@ -25,6 +25,7 @@ from optiml_engine.source.edit import apply_candidate
 from optiml_engine.source.parse import CudaDocument
 
 FINAL_SEED_OFFSET = 7919    # the final check draws inputs no search evaluation saw
+SIGNIFICANT_SPEEDUP = 1.02  # an offer's interleaved speedup: its 95% interval lies above this (timing noise below)
 
 
 class OptimizationResult(Frozen):
@@ -109,13 +110,18 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
     final = evaluator.evaluate(outcome.best, reference, incumbent=original,
                                fresh_seed=evaluator.verify.seed + FINAL_SEED_OFFSET)
     sanitizer = evaluator.sanitize(outcome.best, reference) if final.ok else []
-    faster = final.speedup is not None and final.speedup.median > 1.0
-    accepted = final.ok and faster and all(report.ok for report in sanitizer)
+    significant = final.speedup is not None and final.speedup.ci_low > SIGNIFICANT_SPEEDUP
+    accepted = final.ok and significant and all(report.ok for report in sanitizer)
     edit = apply_candidate(text, model, original, outcome.best) if accepted else None
     notes = []
-    if not accepted:
-        why = final.reason or "; ".join(r.first_error for r in sanitizer if not r.ok) or (
-            "not faster than the original when timed interleaved with it")
+    if final.ok and not significant and all(report.ok for report in sanitizer):
+        measured = (f"{final.speedup.median:.3f}x the original's speed (95% interval {final.speedup.ci_low:.3f}-"
+                    f"{final.speedup.ci_high:.3f}, {final.speedup.pairs} interleaved pairs)"
+                    if final.speedup is not None else "no interleaved timing")
+        notes.append(f"no significant improvement: the best candidate runs at {measured}; a result is offered only "
+                     f"when the interval lies above {SIGNIFICANT_SPEEDUP}")
+    elif not accepted:
+        why = final.reason or "; ".join(r.first_error for r in sanitizer if not r.ok)
         notes.append(f"the best candidate failed its final check: {why}")
     return OptimizationResult(**base, original=original_measurement, best=outcome.best_measurement, final=final,
                               sanitizer=sanitizer, accepted=accepted, **summary, notes=notes,

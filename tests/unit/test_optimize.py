@@ -97,3 +97,22 @@ def test_cancelled_search_still_returns_its_best():
     result = run(SyntheticEvaluator(), stop=stop)
     assert result.stop_reason == "cancelled" and result.evaluated == 0 and not result.accepted
     assert result.final.timing.median_ms == ORIGINAL_MS
+
+
+class NoisyFinalEvaluator(SyntheticEvaluator):
+    """The search's candidates look faster, but timed interleaved with the original the best is within noise."""
+
+    def evaluate(self, candidate, reference=None, incumbent=None, fresh_seed=None):
+        measurement = super().evaluate(candidate, reference, incumbent, fresh_seed)
+        if fresh_seed is not None and measurement.speedup is not None:
+            measurement = measurement.model_copy(update={"speedup": SpeedupStats(
+                median=1.004, ci_low=0.997, ci_high=1.011, pairs=40)})
+        return measurement
+
+
+def test_a_speedup_within_timing_noise_is_not_offered():
+    result = run(NoisyFinalEvaluator())
+    assert not result.accepted and result.diff == "" and result.new_text == ""
+    assert result.notes == ["no significant improvement: the best candidate runs at 1.004x the original's speed "
+                            "(95% interval 0.997-1.011, 40 interleaved pairs); a result is offered only when the "
+                            "interval lies above 1.02"]
