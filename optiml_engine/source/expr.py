@@ -182,6 +182,9 @@ def _kind(token: str) -> str:
     return "op"
 
 
+MAX_DEPTH = 100     # the deepest expression tree accepted: evaluation and printing recurse through it
+
+
 class _Parser:
     def __init__(self, text: str, start: int, end: int, locate: Locate, functions: Collection[str] = FUNCTIONS):
         self.locate = locate
@@ -200,6 +203,25 @@ class _Parser:
                               "a number, a symbol, an operator, or cdiv/min/max(...)")
         self.tokens.append(("end", "", start + len(text[start:end].rstrip())))
         self.index = 0
+        self.nesting = 0                 # parentheses, signs and calls open at the current token
+        self.depths: dict[int, int] = {}  # id(node) -> the depth of the tree under it
+
+    def built(self, node: Expr, *children: Expr) -> Expr:
+        """`node`, refused when its tree is deeper than MAX_DEPTH (evaluating and printing it recurse)."""
+        depth = 1 + max((self.depths[id(child)] for child in children), default=0)
+        if depth > MAX_DEPTH:
+            raise self.too_deep(node.offset)
+        self.depths[id(node)] = depth
+        return node
+
+    def too_deep(self, offset: int) -> OptimlError:
+        return OptimlError(self.locate(offset), f"expression nested more than {MAX_DEPTH} levels deep",
+                           "a shallower expression (a contract's expressions are size formulas)")
+
+    def opened(self, offset: int) -> None:
+        self.nesting += 1
+        if self.nesting > MAX_DEPTH:
+            raise self.too_deep(offset)
 
     def peek(self) -> tuple[str, str, int]:
         return self.tokens[self.index]
@@ -219,37 +241,44 @@ class _Parser:
         node = self.term()
         while self.tokens[self.index][1] in ("+", "-"):
             _, op, offset = self.take()
-            node = Binary(self.locate, offset, op, node, self.term())
+            right = self.term()
+            node = self.built(Binary(self.locate, offset, op, node, right), node, right)
         return node
 
     def term(self) -> Expr:
         node = self.unary()
         while self.tokens[self.index][1] in ("*", "/", "//", "%"):
             _, op, offset = self.take()
-            node = Binary(self.locate, offset, op, node, self.unary())
+            right = self.unary()
+            node = self.built(Binary(self.locate, offset, op, node, right), node, right)
         return node
 
     def unary(self) -> Expr:
         if self.peek()[1] == "-":
             op = self.take()
-            return Neg(self.locate, op[2], self.unary())
+            self.opened(op[2])
+            operand = self.unary()
+            self.nesting -= 1
+            return self.built(Neg(self.locate, op[2], operand), operand)
         return self.primary()
 
     def primary(self) -> Expr:
         kind, text, offset = token = self.take()
         if kind == "int":
-            return Num(self.locate, offset, int(text))
+            return self.built(Num(self.locate, offset, int(text)))
         if kind == "hex":
-            return Num(self.locate, offset, int(text, 16))
+            return self.built(Num(self.locate, offset, int(text, 16)))
         if kind == "float":
-            return Num(self.locate, offset, float(text))
+            return self.built(Num(self.locate, offset, float(text)))
         if kind == "name" and self.peek()[1] == "(":
             return self.call(token)
         if kind == "name":
-            return Name(self.locate, offset, text)
+            return self.built(Name(self.locate, offset, text))
         if text == "(":
+            self.opened(offset)
             node = self.expression()
             self.take(")")
+            self.nesting -= 1
             return node
         raise self.unexpected(token, "a number, a symbol or '('")
 
@@ -258,14 +287,16 @@ class _Parser:
             expected = "cdiv, min or max" if self.functions is FUNCTIONS else "one of: " + ", ".join(self.functions)
             raise OptimlError(self.locate(name[2]), f"unknown function '{name[1]}'", expected)
         self.take("(")
+        self.opened(name[2])
         args = [self.expression()]
         while self.peek()[1] == ",":
             self.take()
             args.append(self.expression())
         self.take(")")
+        self.nesting -= 1
         if name[1] == "cdiv" and len(args) != 2:
             raise OptimlError(self.locate(name[2]), f"cdiv takes 2 arguments, got {len(args)}", "cdiv(a,b)")
-        return Call(self.locate, name[2], name[1], tuple(args))
+        return self.built(Call(self.locate, name[2], name[1], tuple(args)), *args)
 
 
 def _first_stray(text: str, start: int, end: int) -> int:

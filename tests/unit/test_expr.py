@@ -112,3 +112,18 @@ def test_other_vocabularies_parse_their_functions_and_call_what_the_environment_
     with pytest.raises(OptimlError) as raised:
         parse_expr("cdiv(x, 2)", where, functions=("scale",))
     assert "unknown function 'cdiv'" in str(raised.value) and "one of: scale" in str(raised.value)
+
+
+@pytest.mark.parametrize("text, column", [("(" * 5000 + "n" + ")" * 5000, 100), ("+".join(["n"] * 200000), 199),
+                                          ("-" * 300 + "n", 100), ("min(" * 300 + "n" + ",1)" * 300, 400)])
+def test_an_expression_too_deep_to_evaluate_is_refused_where_it_gets_too_deep(text, column) -> None:
+    """5,000 nested parentheses or a 200,000-term sum would exhaust Python's recursion when evaluated or printed:
+    a located refusal instead (the CLI printed a RecursionError traceback, the editor's hover its text)."""
+    with pytest.raises(OptimlError, match="nested more than 100 levels deep") as error:
+        parse_expr(text, Location(file="user.cu", line=3, column=1))
+    assert (error.value.location.line, error.value.location.column) == (3, 1 + column)
+
+
+def test_an_expression_just_under_the_depth_limit_evaluates() -> None:
+    text = "(" * 60 + "n" + ")" * 60 + "+" + "+".join(["1"] * 98)
+    assert evaluate(text, {"n": 2}) == 100
