@@ -122,4 +122,4 @@ def find_problems(text: str, path: str) -> Findings:
             except OptimlError as error:
                 errors.append((error.location,
                                error.message + (f" (expected {error.expected})" if error.expected else "")))
-    return Findings(errors, document_lints(document))
+    return Findings(errors, document_lints(document, one_per_rule=True))

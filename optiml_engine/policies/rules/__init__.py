@@ -65,12 +65,21 @@ def lints(text: str, path: str, kernel_name: str, rules: list[Rule] | None = Non
 
 
 def document_lints(document: CudaDocument, kernel_names: list[str] | None = None,
-                   rules: list[Rule] | None = None) -> list[Match]:
-    """The findings on the named kernels (all by default) of a parsed document, without parsing it again."""
+                   rules: list[Rule] | None = None, one_per_rule: bool = False) -> list[Match]:
+    """The findings on the named kernels (all by default) of a parsed document, without parsing it again. With
+    `one_per_rule` (the editor's diagnostics), a rule that fires at several places of a kernel gives one finding,
+    at the first, that counts the others: the same advice three times over is noise."""
     chosen = rules if rules is not None else all_rules()
     names = kernel_names if kernel_names is not None else [k.name for k in document.model.kernels]
     found: list[Match] = []
     for name in names:
         view = KernelView.in_document(document, name)
-        found += [match for rule in chosen for match in rule.detect(view)]
+        for rule in chosen:
+            matches = rule.detect(view)
+            if one_per_rule and len(matches) > 1:
+                others = len(matches) - 1
+                matches = [matches[0].model_copy(update={"message": f"{matches[0].message} (and {others} more "
+                                                                    f"place{'s' if others > 1 else ''} in this "
+                                                                    f"kernel)"})]
+            found += matches
     return found
