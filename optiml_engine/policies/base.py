@@ -50,6 +50,13 @@ class Policy(ABC):
         """Edits of `node`; an empty list when nothing applies."""
 
 
+class Place(Frozen):
+    """Another place of a grouped finding (document_lints), with that place's own advice."""
+
+    span: Span
+    message: str
+
+
 class Match(Frozen):
     """Where a rule's detector fired, and why, in the kernel's own unit text."""
 
@@ -57,6 +64,7 @@ class Match(Frozen):
     span: Span                # in the compile unit's text
     message: str              # the performance problem, in the user's terms
     symptom: str
+    also: list[Place] = Field(default_factory=list)   # grouped: the kernel's other places with this symptom
 
 
 class Rule(ABC):

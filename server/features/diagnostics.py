@@ -104,9 +104,13 @@ class DiagnosticsPublisher:
         diagnostics = [types.Diagnostic(range=document.location_range(location), message=message,
                                         severity=types.DiagnosticSeverity.Error, source=SOURCE)
                        for location, message in findings.errors]
-        diagnostics += [types.Diagnostic(range=document.range(match.span), message=match.message,
-                                         severity=self._severity[match.rule], source=SOURCE, code=match.rule)
-                        for match in findings.lints]
+        diagnostics += [types.Diagnostic(
+            range=document.range(match.span), message=match.message, severity=self._severity[match.rule],
+            source=SOURCE, code=match.rule,
+            related_information=[types.DiagnosticRelatedInformation(
+                location=types.Location(uri=document.uri, range=document.range(place.span)), message=place.message)
+                for place in match.also] or None)
+            for match in findings.lints]
         return diagnostics
 
 
@@ -122,4 +126,4 @@ def find_problems(text: str, path: str) -> Findings:
             except OptimlError as error:
                 errors.append((error.location,
                                error.message + (f" (expected {error.expected})" if error.expected else "")))
-    return Findings(errors, document_lints(document, one_per_rule=True))
+    return Findings(errors, document_lints(document, grouped=True))

@@ -161,6 +161,21 @@ async def test_example_has_lints_and_no_contract_errors(client: LanguageClient, 
     assert lints["unroll"].severity == types.DiagnosticSeverity.Hint
 
 
+async def test_one_lint_per_kernel_and_symptom_with_the_other_places_related(client: LanguageClient, tmp_path: Path):
+    """Three loops of a layernorm, each a `#pragma unroll 4` candidate: one diagnostic at the first, the other two
+    as its related information (lines 16 and 18 of the fixture, 0-based 15 and 17)."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "layernorm_three_loops.cu"
+    path = Path(shutil.copy(fixture, tmp_path / fixture.name))
+    diagnostics = [d for d in await open_document(client, path) if d.source == "optiml"]
+    codes = [d.code for d in diagnostics]
+    assert len(codes) == len(set(codes)) and "unroll" in codes
+    unroll = next(d for d in diagnostics if d.code == "unroll")
+    assert unroll.range.start.line == 12 and "2 more places" in unroll.message
+    assert [r.location.range.start.line for r in unroll.related_information] == [15, 17]
+    assert all(r.location.uri == path.as_uri() and "#pragma unroll 4" in r.message
+               for r in unroll.related_information)
+
+
 async def test_breaking_the_contract_gives_a_located_error(client: LanguageClient, tmp_path: Path):
     path = copy_example(tmp_path, "row_max.cu")
     await open_document(client, path)

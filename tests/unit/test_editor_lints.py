@@ -1,5 +1,6 @@
-"""The editor's performance diagnostics: a rule that fires at several places of one kernel is one diagnostic, at the
-first place, counting the others (a 30-line layernorm got the same `#pragma unroll 4` advice three times)."""
+"""The editor's performance diagnostics: one per kernel and symptom, at the first place, its message counting the
+others, which it keeps with their own advice (a 30-line layernorm got the same `#pragma unroll 4` advice three
+times)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from optiml_engine.source.parse import CudaDocument
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "layernorm_three_loops.cu"
 
 
-def test_one_diagnostic_per_rule_and_kernel_counting_the_other_places() -> None:
+def test_one_diagnostic_per_kernel_and_symptom_keeping_the_other_places() -> None:
     document = CudaDocument(FIXTURE.read_text(), "layernorm_three_loops.cu")
     every = document_lints(document)
-    shown = document_lints(document, one_per_rule=True)
-    repeated = {rule: count for rule, count in Counter(m.rule for m in every).items() if count > 1}
-    assert repeated, "the fixture should make some rule fire at several loops"
-    assert Counter(m.rule for m in shown) == Counter({rule: 1 for rule in Counter(m.rule for m in every)})
-    for rule, count in repeated.items():
-        (match,) = [m for m in shown if m.rule == rule]
-        first = next(m for m in every if m.rule == rule)
-        assert match.span == first.span
-        assert match.message.endswith(f"(and {count - 1} more place{'s' if count > 2 else ''} in this kernel)")
+    shown = document_lints(document, grouped=True)
+    symptoms = Counter(m.symptom for m in every)
+    assert any(count > 1 for count in symptoms.values()), "the fixture should repeat some symptom"
+    assert Counter(m.symptom for m in shown) == Counter(dict.fromkeys(symptoms, 1))
+    for match in shown:
+        group = [m for m in every if m.symptom == match.symptom]
+        assert match.span == group[0].span
+        assert [(p.span, p.message) for p in match.also] == [(m.span, m.message) for m in group[1:]]
+        if len(group) > 1:
+            count = len(group) - 1
+            assert match.message == (f"{group[0].message} (and {count} more place{'s' if count > 1 else ''} in "
+                                     f"this kernel with the same problem: see related information)")

@@ -11,7 +11,7 @@ import math
 import pkgutil
 
 from optiml_engine.model import Candidate
-from optiml_engine.policies.base import Edit, Match, Policy, PolicyContext, Rule
+from optiml_engine.policies.base import Edit, Match, Place, Policy, PolicyContext, Rule
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
 from optiml_engine.source.parse import CudaDocument
@@ -65,21 +65,29 @@ def lints(text: str, path: str, kernel_name: str, rules: list[Rule] | None = Non
 
 
 def document_lints(document: CudaDocument, kernel_names: list[str] | None = None,
-                   rules: list[Rule] | None = None, one_per_rule: bool = False) -> list[Match]:
+                   rules: list[Rule] | None = None, grouped: bool = False) -> list[Match]:
     """The findings on the named kernels (all by default) of a parsed document, without parsing it again. With
-    `one_per_rule` (the editor's diagnostics), a rule that fires at several places of a kernel gives one finding,
-    at the first, that counts the others: the same advice three times over is noise."""
+    `grouped` (the editor's diagnostics), one finding per kernel and symptom: the first place, its message counting
+    the others, which it keeps with their own advice (`also`): the same advice three times over is noise."""
     chosen = rules if rules is not None else all_rules()
     names = kernel_names if kernel_names is not None else [k.name for k in document.model.kernels]
     found: list[Match] = []
     for name in names:
         view = KernelView.in_document(document, name)
-        for rule in chosen:
-            matches = rule.detect(view)
-            if one_per_rule and len(matches) > 1:
-                others = len(matches) - 1
-                matches = [matches[0].model_copy(update={"message": f"{matches[0].message} (and {others} more "
-                                                                    f"place{'s' if others > 1 else ''} in this "
-                                                                    f"kernel)"})]
+        matches = [match for rule in chosen for match in rule.detect(view)]
+        if not grouped:
             found += matches
+            continue
+        by_symptom: dict[str, list[Match]] = {}
+        for match in matches:
+            by_symptom.setdefault(match.symptom, []).append(match)
+        for group in by_symptom.values():
+            first, others = group[0], group[1:]
+            if others:
+                count = len(others)
+                first = first.model_copy(update={
+                    "message": f"{first.message} (and {count} more place{'s' if count > 1 else ''} in this kernel "
+                               f"with the same problem: see related information)",
+                    "also": [Place(span=m.span, message=m.message) for m in others]})
+            found.append(first)
     return found
