@@ -302,8 +302,11 @@ def optimize(
     result_path: Annotated[Optional[Path], typer.Option("--result", help="result JSON (default FILE.optiml.json)")] = None,
     profile: Annotated[bool, typer.Option(help="profile nodes with Nsight Compute to guide the search")] = True,
     seed: Annotated[int, typer.Option(help="search seed")] = 0,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="no GPU needed: the program, the static findings and "
+                                                            "the first candidates, compiled")] = False,
 ) -> None:
-    """Search for a faster kernel that computes the same thing; verified, timed, sanitized; shown as a diff."""
+    """Search for a faster kernel that computes the same thing; verified, timed, sanitized; shown as a diff. Without
+    a GPU (or with --dry-run): what the search would start from, compiled but neither verified nor timed."""
     import threading
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -325,7 +328,16 @@ def optimize(
         devices = [int(i) for i in gpus.split(",")] if gpus else None
     except ValueError:
         raise fail(f"{path}: error: --gpus '{gpus}' is not a list of device indices (expected e.g. 0,1)")
-    pool = gpu_pool(path, "the search evaluates every candidate on it", devices)
+    from optiml_engine.gpu.pool import NoDevice, WorkerPool
+    if dry_run:
+        print_dry_run(document, chosen.name, policies, "--dry-run")
+        return
+    try:
+        pool = WorkerPool(devices)
+    except NoDevice as exc:
+        print_dry_run(document, chosen.name, policies, f"no GPU here ({exc}); the search needs one to verify and "
+                                                         f"time each candidate")
+        return
     stop = threading.Event()
     outcome: list = []
     with pool:
@@ -382,6 +394,32 @@ def optimize(
             raise fail(f"{path}: error: the file changed while optimizing; not written (the diff is in {result_file})")
         path.write_text(result.new_text, encoding="utf-8")
         out.print(f"wrote {path}")
+
+
+def print_dry_run(document, kernel: str, policies: list, why: str) -> None:
+    """optimize's dry run: what the search would start from, on the terminal."""
+    from optiml_engine.dry_run import dry_run
+
+    try:
+        found = dry_run(document, kernel, policies)
+    except OptimlError as exc:
+        raise fail(str(exc))
+    out.print(f"[bold]dry run[/] of optimize on {kernel}: {why}. Nothing below is verified or timed.")
+    if found.program is not None:
+        out.print("loop-nest program:")
+        out.print(found.program, markup=False)
+    else:
+        out.print(f"not a loop-nest program: {found.not_liftable}", markup=False)
+    for match in found.findings:
+        out.print(f"finding: {match.rule} [{match.symptom}]: {match.message}", markup=False)
+    table = Table("#", "rule", "cures", "compiles", "registers", "spills (bytes)", "shared (bytes)", "candidate",
+                  title=f"first candidates the search would try ({len(found.candidates)})")
+    for index, candidate in enumerate(found.candidates, 1):
+        usage = candidate.resources
+        table.add_row(str(index), candidate.rule, candidate.symptom, "yes" if candidate.compiled else "no: " +
+                      candidate.error, str(usage.registers) if usage else "", str(usage.spill_store_bytes)
+                      if usage else "", str(usage.shared_bytes) if usage else "", candidate.description)
+    out.print(table)
 
 
 @app.command()

@@ -118,9 +118,23 @@ def test_gpu_commands_without_a_gpu_exit_2():
 
     if gpu_available():
         pytest.skip("this machine has a GPU")
-    for command in ("check", "profile", "optimize"):
+    for command in ("check", "profile"):
         run = optiml(command, "examples/vector_add.cu")
         assert run.returncode == 2 and "no CUDA device available" in run.stderr and "Traceback" not in run.stderr
+    # optimize does what it can without one: the dry run, saying so.
+    run = optiml("optimize", "examples/vector_add.cu")
+    assert run.returncode == 0 and "dry run of optimize on vector_add: no GPU here" in run.stdout
+
+
+def test_optimize_dry_run_shows_the_program_the_findings_and_compiled_first_candidates():
+    run = optiml("optimize", "examples/row_max.cu", "--dry-run")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "dry run of optimize on row_max: --dry-run. Nothing below is verified or timed." in out
+    assert "loop-nest program:" in out and "parallel for row in [0, rows):" in out
+    assert "finding: warp_per_row [uncoalesced_loads]" in out
+    rows = [line for line in out.splitlines() if line.startswith("│ ") and "schedule_" in line]
+    assert rows and all(" yes " in line for line in rows)     # each first schedule compiled, with its registers
 
 
 def test_optimize_with_llm_but_no_endpoint_is_a_clear_error(monkeypatch):

@@ -27,4 +27,4 @@ def test_one_diagnostic_per_kernel_and_symptom_keeping_the_other_places() -> Non
         if len(group) > 1:
             count = len(group) - 1
             assert match.message == (f"{group[0].message} (and {count} more place{'s' if count > 1 else ''} in "
-                                     f"this kernel with the same problem: see related information)")
+                                     f"this kernel with the same problem)")

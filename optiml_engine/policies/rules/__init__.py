@@ -87,7 +87,7 @@ def document_lints(document: CudaDocument, kernel_names: list[str] | None = None
                 count = len(others)
                 first = first.model_copy(update={
                     "message": f"{first.message} (and {count} more place{'s' if count > 1 else ''} in this kernel "
-                               f"with the same problem: see related information)",
+                               f"with the same problem)",
                     "also": [Place(span=m.span, message=m.message) for m in others]})
             found.append(first)
     return found
