@@ -45,7 +45,7 @@ def create_server() -> LanguageServer:
     register(server, types.TEXT_DOCUMENT_DID_OPEN, documents.did_open)
     register(server, types.TEXT_DOCUMENT_DID_CHANGE, documents.did_change)
     register(server, types.TEXT_DOCUMENT_DID_CLOSE, documents.did_close)
-    diagnostics = DiagnosticsPublisher(server, documents)
+    diagnostics = DiagnosticsPublisher(server, documents, settings)
     results = OptimizationResults(server, documents)
     engines = EngineFactory(GpuProbe(), settings)
     jobs = Jobs(server, documents, engines, results, settings)

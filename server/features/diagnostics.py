@@ -20,16 +20,16 @@ from pygls.lsp.server import LanguageServer
 
 from optiml_engine.model import Location, OptimlError
 from optiml_engine.policies.base import Match
-from optiml_engine.policies.rules import all_rules, document_lints
+from optiml_engine.policies.rules import document_lints
 from optiml_engine.source.parse import CudaDocument
 from server.documents import Documents, OpenDocument, has_contract
+from server.features.settings import ClientSettings
 
 DEBOUNCE_S = 0.15
 SOURCE = "optiml"
 
-# Knobs (block size, unrolling, fast math) leave the algorithm alone: worth a hint; the other families' findings
-# (uncoalesced rows, naive tiling, contended atomics, ...) cost multiples and are shown as information.
-_HINT_FAMILY = "optiml_engine.policies.rules.knobs"
+_SEVERITY = {"hint": types.DiagnosticSeverity.Hint, "information": types.DiagnosticSeverity.Information,
+             "warning": types.DiagnosticSeverity.Warning}
 
 
 @dataclass(frozen=True)
@@ -40,15 +40,14 @@ class Findings:
 
 
 class DiagnosticsPublisher:
-    def __init__(self, server: LanguageServer, documents: Documents):
+    def __init__(self, server: LanguageServer, documents: Documents, settings: ClientSettings):
         self._server = server
         self._documents = documents
+        self._settings = settings
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._running: dict[str, asyncio.Task] = {}   # the computation in flight, per document
         self._again: set[str] = set()                 # documents whose timer fired while theirs was in flight
         self._processes: ProcessPoolExecutor | None = None    # started on the first document
-        self._severity = {rule.name: types.DiagnosticSeverity.Hint if type(rule).__module__ == _HINT_FAMILY
-                          else types.DiagnosticSeverity.Information for rule in all_rules()}
         documents.on_update.append(self.schedule)
         documents.on_close.append(self.clear)
 
@@ -105,7 +104,8 @@ class DiagnosticsPublisher:
                                         severity=types.DiagnosticSeverity.Error, source=SOURCE)
                        for location, message in findings.errors]
         diagnostics += [types.Diagnostic(
-            range=document.range(match.span), message=match.message, severity=self._severity[match.rule],
+            range=document.range(match.span), message=match.message,
+            severity=_SEVERITY[self._settings.jobs.lints.severity],
             source=SOURCE, code=match.rule,
             related_information=[types.DiagnosticRelatedInformation(
                 location=types.Location(uri=document.uri, range=document.range(place.span)), message=place.message)

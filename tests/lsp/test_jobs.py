@@ -203,6 +203,15 @@ async def test_jobs_are_listed_and_cancelled_by_kernel(client: LanguageClient, t
     assert await until(lambda: message_with(client, "no job on vector_add is running"))
 
 
+async def test_the_lint_severity_setting_decides_how_findings_show(tmp_path: Path):
+    client = await started_client(synthetic_environment(tmp_path), {"lints": {"severity": "warning"}})
+    diagnostics = await open_document(client, copy_example(tmp_path, "row_max.cu"))
+    lints = [d for d in diagnostics if d.code is not None]
+    assert lints and all(d.severity == types.DiagnosticSeverity.Warning for d in lints)
+    await client.shutdown_session()
+    await client.stop()
+
+
 async def test_invalid_settings_say_which_and_fall_back_to_the_defaults(tmp_path: Path):
     client = await server_config(synthetic_environment(tmp_path)).start()
     await client.initialize_session(types.InitializeParams(

@@ -12,6 +12,7 @@ export interface Settings {
     gpus: string;               // "0,1"; empty: every device
     llmEndpoint: string;
     llmModel: string;
+    lintSeverity: string;       // hint | information | warning: how performance findings show
 }
 
 /** What `vscode.workspace.getConfiguration('optiml')` offers; a Map stands in for it in the tests. */
@@ -27,6 +28,7 @@ export function readSettings(configuration: ConfigurationLike): Settings {
         gpus: configuration.get('gpus', '').replace(/\s+/g, ''),
         llmEndpoint: configuration.get('llm.endpoint', '').trim(),
         llmModel: configuration.get('llm.model', '').trim(),
+        lintSeverity: configuration.get('lints.severity', 'hint'),
     };
 }
 
@@ -38,6 +40,7 @@ export function initializationOptions(settings: Settings): object {
     return {
         budget: {candidates: settings.budgetCandidates, seconds: settings.budgetSeconds},
         llm: usesLlm(settings),
+        lints: {severity: settings.lintSeverity},
     };
 }
 

@@ -9,7 +9,8 @@ function configuration(values: Record<string, unknown>) {
 
 test('defaults: budget as `optiml optimize`, no LLM, every GPU', () => {
     const settings = readSettings(configuration({}));
-    assert.deepEqual(initializationOptions(settings), {budget: {candidates: 60, seconds: 600}, llm: false});
+    assert.deepEqual(initializationOptions(settings),
+                     {budget: {candidates: 60, seconds: 600}, llm: false, lints: {severity: 'hint'}});
     const environment = serverEnvironment(settings, 'a key', {PATH: '/bin', OPTIML_GPUS: '3', OPTIML_LLM_MODEL: 'x'});
     assert.deepEqual(environment, {PATH: '/bin'});   // nothing inherited decides what the settings leave out
 });
@@ -17,9 +18,10 @@ test('defaults: budget as `optiml optimize`, no LLM, every GPU', () => {
 test('GPU indices and the LLM go into the environment, the budget into initializationOptions', () => {
     const settings = readSettings(configuration({
         'budget.candidates': 12, 'budget.seconds': 30, gpus: ' 0, 2 ',
-        'llm.endpoint': 'http://localhost:8000/v1', 'llm.model': 'qwen',
+        'llm.endpoint': 'http://localhost:8000/v1', 'llm.model': 'qwen', 'lints.severity': 'warning',
     }));
-    assert.deepEqual(initializationOptions(settings), {budget: {candidates: 12, seconds: 30}, llm: true});
+    assert.deepEqual(initializationOptions(settings),
+                     {budget: {candidates: 12, seconds: 30}, llm: true, lints: {severity: 'warning'}});
     assert.deepEqual(serverEnvironment(settings, 'sk-1', {}), {
         OPTIML_GPUS: '0,2', OPTIML_LLM_BASE_URL: 'http://localhost:8000/v1', OPTIML_LLM_MODEL: 'qwen',
         OPTIML_LLM_API_KEY: 'sk-1',
