@@ -1,16 +1,22 @@
 """Schedules (IR.md): how a program's parallel space and loops map onto threads, and which schedules a program
 allows.
 
-Three families today:
+The families:
 - map: every point by its own thread; the innermost index on threadIdx.x, the next on y, the outermost on the grid's
   z; `items` points per thread along x, in groups of `vector` consecutive points whose reads and writes along the
   unit-stride index are one 4- to 16-byte access each (aligned at run time, a scalar path for tails).
-- reduce: a group of `lanes` threads shares each point; every top-level loop of the point's code is split across the
+- reduce: a group of `lanes` threads shares each point (and `splits` blocks, the last combining their partials,
+  when a one-pass program has too few points to fill the GPU); every top-level loop of the point's code is split across the
   group and its reductions combined (warp shuffles, then shared memory across warps), so that several passes over
   a row (softmax: max, sum, write) run in one thread group. Lanes along x (a row's unit-stride loop: warp or block
   per point) or along y (a column's: `block_x` neighbouring points along x, each with `lanes` threads along y).
 - stage: reads whose unit-stride index is not the write's (transposes, permutations) go through a padded
   shared-memory tile, loaded along their own unit-stride index.
+- privatize: atomic sums into one element summed per thread and per block first, or a small target array copied
+  per block into shared memory; one atomic per block (and element).
+- contraction: `acc += left * right` over a loop whose operands follow different parallel indices (matrix products
+  in any layout): output tiles, both operands staged through double-buffered shared memory, a register tile per
+  thread; with few output tiles, the loop split across blocks (split-K).
 - scan: a loop carrying one value that its iterations update (a reduction's update) and write as they go (prefix
   sums, running maxima): a warp per point walks the loop 32 x `items` iterations at a time, each lane a stretch of
   `items`; the lanes' stretch totals are scanned with warp shuffles and each lane replays its stretch from the value
@@ -133,8 +139,8 @@ class Streamed:
 
 @dataclass(frozen=True)
 class Scan:
-    """A loop whose one carried value is updated by a reduction's update (`update`, a top-level statement of the
-    loop) and may be read by everything else in it, writes indexed by the loop variable."""
+    """A loop whose one carried value is updated by a reduction's update (a top-level statement of the loop) and
+    may be read by everything else in it, its writes indexed by the loop variable."""
 
     loop: For
     reduction: Reduction
