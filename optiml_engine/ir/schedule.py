@@ -8,8 +8,9 @@ The families:
 - reduce: a group of `lanes` threads shares each point (and `splits` blocks, the last combining their partials,
   when a one-pass program has too few points to fill the GPU); every top-level loop of the point's code is split
   across the group and its reductions combined (warp shuffles, then shared memory across warps), so that several
-  passes over a row (softmax: max, sum, write) run in one thread group. Lanes along x (a row's unit-stride loop: warp or block
-  per point) or along y (a column's: `block_x` neighbouring points along x, each with `lanes` threads along y).
+  passes over a row (softmax: max, sum, write) run in one thread group. Lanes along x (a row's unit-stride loop:
+  warp or block per point) or along y (a column's: `block_x` neighbouring points along x, each with `lanes` threads
+  along y).
 - stage: reads whose unit-stride index is not the write's (transposes, permutations) go through a padded
   shared-memory tile, loaded along their own unit-stride index.
 - privatize: atomic sums into one element summed per thread and per block first, or a small target array copied
