@@ -88,9 +88,11 @@ UNSUPPORTED_HINTS = _words("sort\\w*", "fft", "attention", "top-?k", "scatter", 
                            "eigen\\w*", "cholesky", "svd", "qr", "random", "hash\\w*", "compress\\w*")
 
 ROW_WORDS = _words(r"(?:each|every|per|a) row", "row-?wise", "rows-?wise", r"over (?:the )?(?:last|columns? of each row)",
-                   r"along (?:the )?(?:last|rows?)", r"for each row", "by rows?")
+                   r"along (?:the )?(?:last|rows?)", r"for each row", "by rows?",
+                   r"(?:over|along|across) (?:axis|dim|dimension)\s*=?\s*-?1")
 COLUMN_WORDS = _words(r"(?:each|every|per|a) col(?:umn)?", r"col(?:umn)?-?wise", r"over (?:the )?rows of each column",
-                      r"along (?:the )?(?:first|columns?)", r"for each col(?:umn)?", "by columns?")
+                      r"along (?:the )?(?:first|columns?)", r"for each col(?:umn)?", "by columns?",
+                      r"(?:over|along|across) (?:axis|dim|dimension)\s*=?\s*0")
 GLOBAL_WORDS = _words("all (?:the )?(?:elements|values|entries)", "total", "global(?:ly)?", "entire", "whole",
                       "grand", "overall", "of a vector", "of the vector", "everything")
 
@@ -112,9 +114,11 @@ ASSIGNED_SIZE = re.compile(rf"\b(n|N|M|K|rows|cols|length|size|bins)\s*(?:=|:|is
 ROWS_OF = re.compile(rf"({_NUMBER})\s+rows\s+(?:of|with|and|by|x)\s+({_NUMBER})(?:\s+(?:columns|cols|elements))?",
                      re.IGNORECASE)
 COUNT = re.compile(rf"({_NUMBER})\s*(?:floats|doubles|ints|elements|values|keys|items|entries|integers|numbers)\b")
-LENGTH = re.compile(rf"(?:length|size|of|with)\s+({_NUMBER})(?!\s*(?:x|×|by|\*)\s*\w)\b")
+LENGTH = re.compile(rf"(?:length|size|of|with)\s+({_NUMBER})(?!\s*(?:x|×|by|\*)\s*\w)\b"
+                    r"(?!\s*-?\s*(?:taps?|points?|wide|bins|rows|cols|columns)\b)")
 BINS = re.compile(rf"({_NUMBER})\s*bins\b|\bbins\s*=\s*({_NUMBER})")
-WIDTH = re.compile(r"(?<![\w.])(\d)\s*(?:x\s*\d\s+|-?point\b|-?tap\b|-wide\b|\s+wide\b)|\bwidth\s*=?\s*(\d)|\bradius\s*=?\s*(\d)")
+WIDTH = re.compile(r"(?<![\w.])(\d)\s*(?:x\s*\d\s+|-?points?\b|-?taps?\b|-wide\b|\s+wide\b)|\bwidth\s*=?\s*(\d)"
+                   r"|\bradius\s*=?\s*(\d)")
 EPS = re.compile(r"\b(?:eps|epsilon)\s*(?:=|:|of)?\s*([0-9.]+(?:e-?\d+)?)", re.IGNORECASE)
 ASSIGNMENT = re.compile(r"(?<![\w=<>!])([A-Za-z_]\w*)\s*=\s*(?!=)([^;]+)")
 # What may follow an elementwise formula: the end, punctuation, or a word that starts the rest of the sentence.
@@ -204,8 +208,69 @@ def _checked_names(spec: KernelSpec, understood: list[str]) -> KernelSpec:
     return spec
 
 
+# A number as an intent writes it, standing alone (not inside a word: fp32, x1, conv1d); "4096x1024" is two.
+STANDALONE_NUMBER = re.compile(rf"(?<![\w.])(?:\d+(?:\.\d+)?[eE][-+]?\d+|{_NUMBER})(?![\w.])"
+                               rf"|(?<![\w.])\d+(?=\s*[x×]\s*\d)|(?<=[x×])\d+(?![\w.])")
+DIMENSIONALITY = re.compile(r"(?<![\w.])(\d)\s*-?\s*d\b", re.IGNORECASE)           # "2-D", "3d"
+AXIS = re.compile(r"\b(?:axis|dim|dimension)\s*(?:=\s*)?(-?\d+)", re.IGNORECASE)     # "axis 1", "dim=-1"
+DECIMAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w])")
+
+
+def _refuse_unused_numbers(text: str, spec: KernelSpec, understood: list[str]) -> None:
+    """Every number of the intent must be part of the interpretation (a size, a width, a permutation, eps, a
+    constant of the formula, the operation's own dimensionality or axis); one that is not means the intent says
+    something this reading misses ("7 taps" read as the default width, "2048 columns" as the default 1024)."""
+    used: set[float] = set()
+    used.update(float(v) for v in spec.sizes.values())
+    used.update(float(v) for v in spec.scalars.values())
+    used.update(float(v) for v in spec.axes)
+    if spec.width:
+        used.add(float(spec.width))
+    if spec.expression:
+        used.update(float(m.group(0)) for m in DECIMAL.finditer(spec.expression))
+    rest = text
+    dims = 3 if spec.family == "transpose" and len(spec.axes) == 3 else 1 if spec.family in (
+        "elementwise", "global_reduction", "histogram", "prefix_sum") or spec.operation == "conv1d" else 2
+    for match in DIMENSIONALITY.finditer(text):
+        if int(match.group(1)) not in (dims, 1 if dims == 2 and spec.family == "gemm" else dims):
+            raise IntentError(f"'{match.group(0)}' data is not what {spec.operation.replace('_', ' ')} is generated "
+                              f"for here ({dims}-D)", understood, f"supported: {SUPPORTED}")
+        rest = rest.replace(match.group(0), " ", 1)
+    along = {"row_reduction": ("1", "-1"), "row_normalization": ("1", "-1"), "column_reduction": ("0",)}
+    for match in AXIS.finditer(text):
+        if match.group(1) not in along.get(spec.family, ()):
+            raise IntentError(f"'{match.group(0)}' is not an axis this reading of the intent uses", understood,
+                              f"the axis of a 2-D array that the operation runs along; supported: {SUPPORTED}")
+        rest = rest.replace(match.group(0), " ", 1)
+    for name in [*spec.inputs, spec.output]:       # names such as x1 hold digits, not numbers
+        rest = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", rest)
+    unused = []
+    for match in STANDALONE_NUMBER.finditer(rest):
+        token = match.group(0).strip()
+        try:
+            value = float(token) if re.fullmatch(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", token) else float(number(token))
+        except ValueError:
+            continue
+        if value not in used:
+            unused.append(match.group(0).strip())
+    if unused:
+        raise IntentError(f"the number{'s' if len(unused) > 1 else ''} {', '.join(unused)} of the intent "
+                          f"{'are' if len(unused) > 1 else 'is'} not used by this reading of it "
+                          f"({spec.operation.replace('_', ' ')} with sizes "
+                          f"{', '.join(f'{k}={v}' for k, v in spec.sizes.items())})", understood,
+                          "an intent whose every number this reading uses (a size as '16384 x 2048' or 'n = 1M', a "
+                          f"width, eps = 1e-5); supported: {SUPPORTED}")
+
+
 def parse_intent(intent: str) -> KernelSpec:
-    """The spec an intent asks for; an IntentError when it is ambiguous or outside the families."""
+    """The spec an intent asks for; an IntentError when it is ambiguous or outside the families, or when the
+    interpretation leaves a number of the intent unused."""
+    spec = _parse(intent)
+    _refuse_unused_numbers(" ".join(intent.split()), spec, [f"operation {spec.operation.replace('_', ' ')}"])
+    return spec
+
+
+def _parse(intent: str) -> KernelSpec:
     text = " ".join(intent.split())
     if not text:
         raise IntentError("the intent is empty", [], f"a description of the kernel; supported: {SUPPORTED}")

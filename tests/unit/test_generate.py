@@ -346,3 +346,27 @@ def test_an_oracles_cached_outputs_are_keyed_by_the_scalars_it_reads():
     assert default_eps.reference.text == small_eps.reference.text
     assert reference_identity(default_eps) != reference_identity(small_eps)
     assert reference_identity(default_eps) == reference_identity(job("rms norm x 4096x4096"))
+
+
+@pytest.mark.parametrize("intent, message", [
+    ("softmax of each row of x, 16384 rows, 2048 columns", "the number 2048 of the intent is not used"),
+    ("sum of x where x has 4096*393216 floats", "the number 4096 of the intent is not used"),
+    ("sum over dim 1 of a 3-D tensor x", "'3-D' data is not what sum is generated for here"),
+    ("max of each row of a 4096 x 1024 matrix, then keep the top 8", "'then' changes what max computes"),
+    ("relu of x for 3 streams, n = 1M floats", "the number 3 of the intent is not used"),
+])
+def test_an_intent_with_a_number_or_a_shape_the_reading_misses_is_refused(intent, message) -> None:
+    """A reading that leaves a number of the intent unused, or data of other dimensions, is a different operation
+    than the one asked: refused, never generated (these became kernels for other sizes or operations before)."""
+    with pytest.raises(IntentError, match=re.escape(message)):
+        parse_intent(intent)
+
+
+@pytest.mark.parametrize("intent, family, sizes, width", [
+    ("1-D convolution of x with a filter of 7 taps", "stencil", {"n": 1 << 24}, 7),
+    ("mean over axis 0 of a 4096 x 512 matrix", "column_reduction", {"rows": 4096, "cols": 512}, 0),
+    ("max along dim=-1 of a 1024 x 256 matrix", "row_reduction", {"rows": 1024, "cols": 256}, 0),
+])
+def test_taps_and_axes_are_read_as_such(intent, family, sizes, width) -> None:
+    spec = parse_intent(intent)
+    assert (spec.family, spec.sizes, spec.width) == (family, sizes, width)
