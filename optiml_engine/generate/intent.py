@@ -688,6 +688,10 @@ def _applied_function(text: str, understood: list[str]) -> tuple[str, str] | Non
     match = APPLIED.search(text)
     if match is None:
         return None
+    functions = list(dict.fromkeys(m.group(1).lower() for m in APPLIED.finditer(text)))
+    if len(functions) > 1:     # 'tanh of sigmoid of x': an order of composition this reading would have to guess
+        raise IntentError(f"several functions ({', '.join(functions)}) and no formula that composes them",
+                          understood, "the formula itself, e.g. 'y = tanh(sigmoid(x))'")
     _refuse_modifiers(text, Operation("elementwise", "map", APPLIED), understood)
     inputs = _names(text, ["x"])
     function = match.group(1).lower()

@@ -354,6 +354,8 @@ def test_an_oracles_cached_outputs_are_keyed_by_the_scalars_it_reads():
     ("sum over dim 1 of a 3-D tensor x", "'3-D' data is not what sum is generated for here"),
     ("max of each row of a 4096 x 1024 matrix, then keep the top 8", "'then' changes what max computes"),
     ("relu of x for 3 streams, n = 1M floats", "the number 3 of the intent is not used"),
+    ("gelu, tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))", "several functions (tanh, sqrt)"),
+    ("apply tanh to the sigmoid of x", "several functions (tanh, sigmoid) and no formula that composes them"),
 ])
 def test_an_intent_with_a_number_or_a_shape_the_reading_misses_is_refused(intent, message) -> None:
     """A reading that leaves a number of the intent unused, or data of other dimensions, is a different operation
