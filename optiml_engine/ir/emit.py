@@ -439,7 +439,7 @@ class _Kernel:
         read and write along the loop's unit stride is 16-byte aligned; the vector part, each lane taking V
         consecutive iterations with one vector access per array; the tail, lane by lane. False when the loop has no
         access to vectorize (nothing emitted)."""
-        s, program, width = self.schedule, self.program, self.schedule.vector
+        program, width = self.program, self.schedule.vector
         inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
         reads, stores = vector_accesses(loop.body, loop.var, conditions=True, eligible=lambda array, index:
                                         not (names_of(index) & inside) and
