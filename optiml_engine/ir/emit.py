@@ -256,15 +256,18 @@ class _Kernel:
         opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y * blockDim.y + threadIdx.y")
         self.lines += opening
         if s.vector == 1:
-            self.scalar_points(inner, ctype, lower, upper, indent)
+            self.scalar_points(inner, ctype, lower, upper, indent, program.body)
         else:
             self.vector_points(inner, ctype, lower, upper, indent)
         self.lines += closing
         self.space_grid(bx * s.items, by)
 
-    def scalar_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
+    def scalar_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str,
+                      statements: list[Stmt]) -> None:
+        """`items` points per thread, a block's contiguous, each running `statements` under its bound (no thread
+        leaves: barriers may follow)."""
         items = self.schedule.items
-        body = c_statements(self.program.body, indent + "        " if items > 1 else indent + "    ")
+        body = c_statements(statements, indent + "        " if items > 1 else indent + "    ")
         if items == 1:
             self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.x + threadIdx.x;",
                            f"{indent}if ({inner.name} < {upper}) {{", *body, f"{indent}}}"]
@@ -538,25 +541,32 @@ class _Kernel:
         larger sizes one block per point (the others leave), so the kernel stays correct at any size."""
         s, program = self.schedule, self.program
         points = self.split_capacity()
-        kernel = self.base.contract.kernel
-        self.splits = self.names("splits")
-        self.arrivals = self.names(f"optiml_{kernel}_arrivals")
-        self.partials = {}
-        for reduction in self.shape.reductions:
-            self.partials[reduction.variable] = name = self.names(f"optiml_{kernel}_{reduction.variable}_partials")
-            self.declarations.append(f"__device__ {reduction_type(program, reduction)} {name}[{points * s.splits}];")
-        self.declarations.insert(0, f"// Split reduction: each block's partials, and how many of a point's "
-                                    f"{s.splits} blocks have finished (the last resets it to 0 for the next launch; "
-                                    f"launches of {kernel} must not overlap).\n"
-                                    f"__device__ unsigned int {self.arrivals}[{points}];")
         _, lower, upper = self.bounds(0)
         span = f"{upper} - {c_expr(program.space[0].lower)}" if lower else upper
+        self.split_workspace(indent, "point", points, {r.variable: (reduction_type(program, r), 1)
+                                                       for r in self.shape.reductions}, span, "y")
         self.point_lane, self.point_lanes = self.names("point_lane"), f"{s.lanes} * {self.splits}"
-        self.lines += [
-            f"{indent}const int {self.splits} = {span} <= {points} ? {s.splits} : 1;",
-            f"{indent}if (blockIdx.y >= {self.splits}) return;",
-            f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};"]
+        self.lines.append(f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};")
         self.grid.append(self.split_layers(self.extent(0), points))
+
+    def split_workspace(self, indent: str, what: str, capacity: int, partials: dict[str, tuple[str, int]],
+                        count: str, axis: str) -> None:
+        """A split schedule's device memory (an arrival count per `what` and, per value, `partials[value]` = (C
+        type, elements per `what` and block)) and its first lines: the blocks per `what` (one past the capacity:
+        `count`, as C, is how many there are), those beyond leaving."""
+        s, kernel = self.schedule, self.base.contract.kernel
+        self.splits = self.names("splits")
+        self.arrivals = self.names(f"optiml_{kernel}_arrivals")
+        self.declarations += [
+            f"// Split {what}s: each block's partials, and how many of a {what}'s {s.splits} blocks have finished "
+            f"(the last resets it to 0 for the next launch; launches of {kernel} must not overlap).",
+            f"__device__ unsigned int {self.arrivals}[{capacity}];"]
+        self.partials = {}
+        for value, (ctype, elements) in partials.items():
+            self.partials[value] = name = self.names(f"optiml_{kernel}_{value}_partials")
+            self.declarations.append(f"__device__ {ctype} {name}[{capacity * s.splits * elements}];")
+        self.lines += [f"{indent}const int {self.splits} = {count} <= {capacity} ? {s.splits} : 1;",
+                       f"{indent}if (blockIdx.{axis} >= {self.splits}) return;"]
 
     def split_capacity(self, count: str | None = None, elements: int = 1, element_bytes: int = 8) -> int:
         """The most points (or `count`, in contract terms, of things of `elements` partials each) at the contract's
@@ -829,28 +839,19 @@ class _Kernel:
     def split_k_setup(self, indent: str, k_begin: str, k_end: str) -> None:
         """blockIdx.z: which share of the loop this block takes (whole steps of k_tile). Workspace for every
         output tile at the contract's sizes; past it, one share (the grid has one z layer)."""
-        s, program, k = self.schedule, self.program, self.shape.contraction.loop
-        space = program.space
+        s, program, found = self.schedule, self.program, self.shape.contraction
+        k, space = found.loop, program.space
         self.tiles_text = (f"cdiv(max({self.extent(len(space) - 2)},1),{s.tile})*"
                            f"cdiv(max({self.extent(len(space) - 1)},1),{s.tile})")
-        acc_dtype = dtype_of(reduction_type(program, Reduction(self.shape.contraction.accumulator, "+")))
+        acc_type = reduction_type(program, Reduction(found.accumulator, "+"))
+        acc_dtype = dtype_of(acc_type)
         tiles = self.split_tiles = self.split_capacity(self.tiles_text, s.tile * s.tile,
                                                        itemsize(acc_dtype) if acc_dtype else 8)
-        kernel = self.base.contract.kernel
-        acc_type = reduction_type(program, Reduction(self.shape.contraction.accumulator, "+"))
-        self.splits = self.names("splits")
-        self.arrivals = self.names(f"optiml_{kernel}_arrivals")
-        self.partials = {"": self.names(f"optiml_{kernel}_partials")}
-        self.declarations += [
-            f"// Split loop: each block's partial output tile, and how many of a tile's {s.splits} blocks have "
-            f"finished (the last resets it to 0 for the next launch; launches of {kernel} must not overlap).",
-            f"__device__ unsigned int {self.arrivals}[{tiles}];",
-            f"__device__ {acc_type} {self.partials['']}[{tiles * s.splits * s.tile * s.tile}];"]
+        self.split_workspace(indent, "tile", tiles, {found.accumulator: (acc_type, s.tile * s.tile)},
+                             self.tile_count(), "z")
         share = self.names(f"{k.var}_share")
         start, stop = c_expr(k.start), c_expr(k.stop)
         self.lines += [
-            f"{indent}const int {self.splits} = {self.tile_count()} <= {tiles} ? {s.splits} : 1;",
-            f"{indent}if (blockIdx.z >= {self.splits}) return;",
             f"{indent}// This block's share of the loop: whole steps of {s.k_tile}.",
             f"{indent}const {k.ctype} {share} = ((({stop}) - ({start}) + {self.splits} - 1) / {self.splits} + "
             f"{s.k_tile - 1}) / {s.k_tile} * {s.k_tile};",
@@ -874,7 +875,7 @@ class _Kernel:
         names = self.names
         tile_id, last, arrived, block, m, n = (names("tile_id"), names("last_block"), names("arrived"),
                                                names("block"), names.scoped("m"), names.scoped("n"))
-        partials = self.partials[""]
+        partials = self.partials[self.shape.contraction.accumulator]
         ilower = c_expr(program.space[-2].lower)
         offset = "" if ilower == "0" else f" - ({ilower})"
         at = f"(({tile_id} * {self.splits} + {{split}}) * {s.threads()} + {thread}) * {per * per} + {m} * {per} + {n}"
@@ -916,19 +917,10 @@ class _Kernel:
             self.register_sums()
 
     def points_loop(self, body: list[Stmt]) -> None:
-        """`items` points per thread, a block's contiguous, each under its bound (no thread leaves: barriers follow)."""
         s, inner = self.schedule, self.program.space[0]
         ctype, lower, upper = self.bounds(0)
-        first, item = self.names(f"{inner.name}_first"), self.names("item")
-        self.lines += [
-            f"    // {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points contiguous.",
-            f"    const {ctype} {first} = {lower}blockIdx.x * (blockDim.x * {s.items}) + threadIdx.x;",
-            f"    for (int {item} = 0; {item} < {s.items}; ++{item}) {{",
-            f"        const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
-            f"        if ({inner.name} < {upper}) {{",
-            *c_statements(body, "            "),
-            "        }",
-            "    }"]
+        self.lines.append(f"    // {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points contiguous.")
+        self.scalar_points(inner, ctype, lower, upper, "    ", body)
         self.grid = [f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})"]
 
     def shared_copy(self) -> None:

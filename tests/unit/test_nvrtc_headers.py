@@ -4,11 +4,14 @@ real; and a contract stands where the docs say it may (after preprocessor lines,
 
 from __future__ import annotations
 
+import math
+import re
+
 import numpy as np
 import pytest
 
 from optiml_engine.candidate import original_candidate
-from optiml_engine.gpu.compile import compile_nvcc, compile_nvrtc
+from optiml_engine.gpu.compile import PRELUDE, compile_nvcc, compile_nvrtc
 from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.source.parse import CudaDocument
 
@@ -53,9 +56,30 @@ def test_nvcc_and_nvrtc_both_compile_each_macro_family(family) -> None:
     assert nvrtc.ok, nvrtc.log
 
 
+PRELUDE_VALUES = {
+    "M_PI": math.pi, "M_E": math.e, "M_SQRT2": math.sqrt(2), "M_LN2": math.log(2), "M_1_PI": 1 / math.pi,
+    "FLT_MAX": float(np.finfo(np.float32).max), "FLT_MIN": float(np.finfo(np.float32).tiny),
+    "FLT_EPSILON": float(np.finfo(np.float32).eps), "DBL_MAX": float(np.finfo(np.float64).max),
+    "DBL_MIN": float(np.finfo(np.float64).tiny), "DBL_EPSILON": float(np.finfo(np.float64).eps),
+    "INT_MAX": 2**31 - 1, "UINT_MAX": 2**32 - 1, "LLONG_MAX": 2**63 - 1, "ULLONG_MAX": 2**64 - 1,
+    "SHRT_MAX": 2**15 - 1, "SCHAR_MAX": 127, "UCHAR_MAX": 255, "CHAR_BIT": 8,
+}
+
+
+def test_the_prelude_defines_the_values_the_real_headers_do() -> None:
+    """The prelude's constants (NVRTC gets no others) against the values C's headers give them; INFINITY and NAN
+    by their bit patterns."""
+    defines = dict(re.findall(r"^#define (\w+) (\S+)$", PRELUDE.read_text(), re.MULTILINE))
+    for name, value in PRELUDE_VALUES.items():
+        written = float(defines[name].rstrip("FfLlUu"))
+        assert written == pytest.approx(value, rel=1e-9), name
+    assert defines["INFINITY"] == "__int_as_float(0x7f800000)"
+    assert np.array([0x7F800000], dtype=np.uint32).view(np.float32)[0] == np.inf
+    assert np.isnan(np.array([0x7FFFFFFF], dtype=np.uint32).view(np.float32)[0])
+
+
 def test_the_macros_mean_what_they_mean() -> None:
-    """-INFINITY clamps nothing, NAN replaces NaNs: run on the CPU, whose headers are the real ones, and under
-    NVRTC's prelude the same text compiles (above)."""
+    """-INFINITY clamps nothing, NAN replaces NaNs, with the C headers' own macros (the CPU emulator's)."""
     include, body = FAMILIES["INFINITY and NAN, no include"]
     candidate = original_candidate(CudaDocument(kernel(include, body), "user.cu"), "k")
     x = np.array([1.5, -np.inf, np.nan, -3.0, 0.0], dtype=np.float32)
