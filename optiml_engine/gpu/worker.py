@@ -405,18 +405,24 @@ def measure_ceilings(device: Device, job: CeilingsJob) -> DeviceCeilings:
     )
 
 
+WARM_UP_LENGTHS = (4, 300, 1000, 4096, 1 << 16, 1 << 20, 1 << 24)
+
+
 def warm_up(device: Device) -> None:
     """Compile CuPy's own kernels (fills, poisons, comparisons, norms) before the first job, so that a job's
-    timeout measures the candidate, not CuPy's first-use compiles on a fresh machine."""
+    timeout measures the candidate, not CuPy's first-use compiles on a fresh machine (about 2 s each, 15 of them
+    for a first float32 job: a 30 s timeout ran out). CuPy specializes its reductions by array length as well as
+    type, hence a few lengths, from a check size to a timing size."""
     cp = device.cp
     for dtype in ("float32", "float64", "float16", "bfloat16", "int32", "uint32", "int64", "uint8"):
         spec = ArraySpec(param="x", direction="inout", dtype=dtype, length="1",
                          init=InitSpec(kind="range", args=(0, 2)) if dtype[0] in "iu" else
                          InitSpec(kind="uniform", args=(-1, 1)))
-        values = make_inputs(cp, [spec], {"x": 4}, seed=0)["x"]
-        for which in (0, 1):
-            still_poisoned(cp, poisoned(cp, dtype, 4, which), dtype, which)
-        compare(cp, "x", values, values, dtype, 1e-5, None)
+        for length in WARM_UP_LENGTHS:
+            values = make_inputs(cp, [spec], {"x": length}, seed=0)["x"]
+            for which in (0, 1):
+                still_poisoned(cp, poisoned(cp, dtype, length, which), dtype, which)
+            compare(cp, "x", values, values, dtype, 1e-5, None)
     device.flush_l2()
     cp.cuda.runtime.deviceSynchronize()
 
