@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 from optiml_engine.model import CompileResult, Kernel, Measurement, OptimlError, SourceModel
-from optiml_engine.source.contract import infer_contract_text, parse_contract
+from optiml_engine.source.contract import parse_contract
+from optiml_engine.source.infer import infer_contract_text
 from optiml_engine.source.parse import CudaDocument
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Make CUDA kernels faster, with proof.")
@@ -97,14 +98,17 @@ def kernels(
     for column in ("parameters", "contract", "launch sites (lines)", "where"):
         table.add_column(column)
     for path in files:
-        model = load_document(path).model
+        document = load_document(path)
+        model = document.model
         broken |= report_syntax(model)
         chosen = [select_kernel(model, kernel)] if kernel or contract else model.kernels
         if not chosen:
             err.print(f"{path}:1:1: error: no __global__ kernel found (expected a CUDA file with a kernel)", markup=False)
             broken = True
         if contract:
-            out.print(infer_contract_text(chosen[0], model.launch_sites), markup=False)
+            with err.status(f"inferring a contract for {chosen[0].name} (running it on the CPU at small sizes)..."):
+                inferred = infer_contract_text(document.text, model.path, chosen[0].name, model.launch_sites)
+            out.print(inferred, markup=False)
             continue
         for k in chosen:
             try:

@@ -123,6 +123,23 @@ def run_on_cpu(candidate: Candidate, binding: dict[str, int], inputs: dict[str, 
     `threads` forces (True) or forbids (False) running each CUDA thread of a block as an OS thread; by default only
     kernels that synchronize their threads do. Raises EmulationError when the kernel cannot be compiled or fails
     while it runs, ValueError/KeyError when `inputs` do not fit the contract."""
+    return _run(candidate, binding, inputs, threads, barrier_timeout_s, None)
+
+
+TRACE_READ, TRACE_WRITE, TRACE_ATOMIC = 1, 2, 4
+
+
+def run_traced(candidate: Candidate, binding: dict[str, int], inputs: dict[str, np.ndarray]
+               ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """run_on_cpu for a kernel whose memory accesses the caller wrapped in `::optiml::touch(lvalue, kind)`
+    (kind: TRACE_READ, TRACE_WRITE, TRACE_ATOMIC or-ed together): also returns, per array parameter, one byte per element with the kinds
+    of access it received."""
+    marks: dict[str, np.ndarray] = {}
+    return _run(candidate, binding, inputs, None, BARRIER_TIMEOUT_S, marks), marks
+
+
+def _run(candidate: Candidate, binding: dict[str, int], inputs: dict[str, np.ndarray], threads: bool | None,
+         barrier_timeout_s: float, marks: dict[str, np.ndarray] | None) -> dict[str, np.ndarray]:
     contract = candidate.contract
     resolved = resolve(contract, binding)
     library = load_library(candidate.unit)
@@ -154,6 +171,15 @@ def run_on_cpu(candidate: Candidate, binding: dict[str, int], inputs: dict[str, 
         storage.append(cell)
         sizes.append(ctypes.sizeof(cell))
     count = len(storage)
+    if marks is not None:
+        traced = [name for name in candidate.params if name in arrays]
+        for name in traced:
+            marks[name] = np.zeros(buffers[name].size, dtype=np.uint8)
+        library.handle.optiml_trace(
+            len(traced), (ctypes.c_void_p * max(len(traced), 1))(*[buffers[n].ctypes.data for n in traced]),
+            (ctypes.c_ulonglong * max(len(traced), 1))(*[buffers[n].size for n in traced]),
+            (ctypes.c_ulonglong * max(len(traced), 1))(*[buffers[n].itemsize for n in traced]),
+            (ctypes.c_void_p * max(len(traced), 1))(*[marks[n].ctypes.data for n in traced]))
     args = (ctypes.c_void_p * max(count, 1))(*[ctypes.addressof(cell) for cell in storage])
     geometry = (ctypes.c_uint * 6)(*resolved.grid, *resolved.block)
     error = ctypes.create_string_buffer(2048)

@@ -1578,4 +1578,49 @@ int launch(void (*kernel)(P...), void** args, const char* kinds, const int* size
     return 0;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Access tracing (contract inference, source/infer.py): a kernel whose memory accesses were wrapped in
+// optiml::touch(lvalue, kind) marks each element it reads (1), writes (2) or updates atomically (4) of the arrays
+// registered with
+// optiml_trace; an access outside them (shared memory, locals) marks nothing.
+
+struct TracedArray {
+    const char* begin;
+    const char* end;
+    unsigned long long element_size;
+    unsigned char* marks;            // one per element
+};
+
+inline TracedArray g_traced[64];
+inline int g_traced_count = 0;
+
+inline void mark(const volatile void* address, unsigned long long bytes, int kind) {
+    const char* first = (const char*)(const void*)address;
+    for (int i = 0; i < g_traced_count; i++) {
+        const TracedArray& array = g_traced[i];
+        if (first < array.begin || first >= array.end) continue;
+        const char* last = first + bytes - 1 < array.end ? first + bytes - 1 : array.end - 1;
+        for (unsigned long long e = (first - array.begin) / array.element_size;
+             e <= (unsigned long long)(last - array.begin) / array.element_size; e++)
+            __atomic_or_fetch(&array.marks[e], (unsigned char)kind, __ATOMIC_RELAXED);
+        return;
+    }
+}
+
+template <class T>
+T& touch(T& element, int kind) {
+    mark(&element, sizeof(T), kind);
+    return element;
+}
+
 }  // namespace optiml
+
+extern "C" __attribute__((visibility("default"))) void optiml_trace(int count, const void* const* begins,
+                                                                  const unsigned long long* lengths,
+                                                                  const unsigned long long* element_sizes,
+                                                                  unsigned char* const* marks) {
+    optiml::g_traced_count = count < 64 ? count : 64;
+    for (int i = 0; i < optiml::g_traced_count; i++)
+        optiml::g_traced[i] = {(const char*)begins[i], (const char*)begins[i] + lengths[i] * element_sizes[i],
+                               element_sizes[i], marks[i]};
+}

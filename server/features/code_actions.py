@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from optiml_engine.model import Kernel
-from optiml_engine.source.contract import infer_contract_text
+from optiml_engine.source.infer import infer_contract_text
 from server.documents import Documents, OpenDocument, has_contract
 from server.features.commands import OPTIMIZE, PROFILE
 from server.features.generation import GenerationJobs
@@ -54,7 +54,8 @@ class KernelCodeActions:
     def _add_contract(document: OpenDocument, kernel: Kernel) -> types.CodeAction:
         # the kernel's span starts at its template header, where the contract must stand above
         above = types.Position(line=kernel.span.start.line, character=0)
-        text = infer_contract_text(kernel, document.cuda.model.launch_sites) + "\n"
+        text = infer_contract_text(document.cuda.text, document.path, kernel.name,
+                                   document.cuda.model.launch_sites) + "\n"
         return types.CodeAction(
             title=ADD_CONTRACT, kind=types.CodeActionKind.QuickFix, is_preferred=True,
             edit=types.WorkspaceEdit(changes={document.uri: [types.TextEdit(range=types.Range(start=above, end=above),

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from optiml_engine.model import (
-    ArraySpec, InitSpec, Kernel, LaunchRule, LaunchSite, Location, OptimlError, Position, ScalarSpec, Span,
+    ArraySpec, InitSpec, Kernel, LaunchRule, Location, OptimlError, ScalarSpec,
 )
-from optiml_engine.source.contract import infer_contract_text, parse_contract, resolve
+from optiml_engine.source.contract import parse_contract, resolve
 
 from optiml_engine.source.parse import parse_source
 
@@ -549,124 +549,6 @@ def test_resolve_checks_values_at_new_bindings():
     assert resolve(contract, {"n": 1000}).block == (1000, 1, 1)
     with pytest.raises(OptimlError, match=r"block.x = min\(n,2048\) = 2000 at n=2000"):
         resolve(contract, {"n": 2000})
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Inference
-
-
-def with_inferred(signature: str, header: str = "", sites: list[LaunchSite] | None = None) -> tuple[str, object]:
-    bare = f"{header}__global__ void k({signature}) {{ }}\n"
-    text = infer_contract_text(kernel_of(bare), sites or [])
-    return text, parse(f"{text}\n{bare}")
-
-
-def site(grid: str, block: str, args: list[str], smem: str | None = None, kernel: str = "k") -> LaunchSite:
-    return LaunchSite(kernel=kernel, grid=grid, block=block, smem=smem, args=args,
-                      span=Span(start_byte=0, end_byte=0, start=Position(line=0, column=0),
-                                end=Position(line=0, column=0)))
-
-
-def test_inferred_contract_for_a_simple_kernel():
-    text, contract = with_inferred(SIGNATURE)
-    assert text == (
-        "/* @optiml\n"
-        "   sizes:  n=16777216                  # adjust\n"
-        "   x:      in    float[n]              # adjust\n"
-        "   y:      inout float[n]              # adjust\n"
-        "   eps:    1.0                         # adjust\n"
-        "   launch: grid=cdiv(n,256) block=256  # adjust\n"
-        "*/")
-    assert [(a.param, a.direction) for a in contract.arrays] == [("x", "in"), ("y", "inout")]
-    assert resolve(contract, {}).grid == (65536, 1, 1)
-
-
-@pytest.mark.parametrize("signature, sizes, length", [
-    ("const float* A, const float* B, float* C, int M, int N, int K", {"M": 1024, "N": 1024, "K": 1024}, "M*N*K"),
-    ("const float* x, float* y, int rows, int cols", {"rows": 4096, "cols": 4096}, "rows*cols"),
-    ("float* data", {"n": 16777216}, "n"),
-    ("float* n, const int* idx", {"n_": 16777216}, "n_"),
-    ("const __half* a, __nv_bfloat16* b, bool flag, unsigned char* c, long long n, unsigned m, double alpha",
-     {"n": 4096, "m": 4096}, "n*m"),
-    ("const float* __restrict__ x, float* __restrict__ y, int a, int b, int c, int d", {s: 64 for s in "abcd"},
-     "a*b*c*d"),
-])
-def test_inferred_contracts_parse_unchanged(signature, sizes, length):
-    _, contract = with_inferred(signature)
-    assert contract.sizes == sizes
-    assert {a.length for a in contract.arrays} == {length}
-    pointers = [piece.strip() for piece in signature.split(",") if "*" in piece]
-    assert [a.direction for a in contract.arrays] == ["in" if p.startswith("const") else "inout" for p in pointers]
-    assert resolve(contract, {}).binding == sizes
-
-
-def test_inferred_directions_and_scalar_defaults():
-    _, contract = with_inferred("const __half* a, __nv_bfloat16* b, bool flag, double alpha, int n")
-    assert [(a.param, a.direction, a.dtype) for a in contract.arrays] == [("a", "in", "float16"),
-                                                                         ("b", "inout", "bfloat16")]
-    assert resolve(contract, {}).scalars == {"flag": 1, "alpha": 1.0, "n": 16777216}
-
-
-def test_inferred_template_line():
-    text, contract = with_inferred("const T* x, T* y, int n",
-                                   header="template <typename T, int BLOCK = 256, unsigned TILE, bool FAST>\n")
-    assert "template: T=float BLOCK=256 TILE=128 FAST=true" in text
-    assert contract.template == {"T": "float", "BLOCK": "256", "TILE": "128", "FAST": "true"}
-    assert [a.dtype for a in contract.arrays] == ["float32", "float32"]
-    _, with_default_type = with_inferred("const T* x, int n", header="template <typename T = double>\n")
-    assert with_default_type.arrays[0].dtype == "float64"
-
-
-def test_inferred_launch_translates_the_launch_site():
-    signature = "const float* x, float* y, int rows, int cols"
-    sites = [site("dim3(1, 2)", "7", ["a", "b", "r", "c"], kernel="other"),
-             site("dim3((c + 15) / 16, (r + 16 - 1) / 16)", "dim3(16, 16)", ["d_x", "d_y", "r", "c"])]
-    text, contract = with_inferred(signature, sites=sites)
-    assert "launch: grid=(cdiv(cols,16),cdiv(rows,16)) block=(16,16)\n" in text
-    assert resolve(contract, {"rows": 33, "cols": 17}).grid == (2, 3, 1)
-
-
-@pytest.mark.parametrize("grid, block, smem, launch", [
-    ("(n + b - 1) / b", "min(b, 256)", None, "grid=cdiv(n,b) block=min(b,256)"),
-    ("(n + 255) / 256", "256", "0", "grid=cdiv(n,256) block=256"),
-    ("min(n / 256, 1024)", "256", "b * 4", "grid=min(n/256,1024) block=256 smem=b*4"),
-    ("n / 128 + 1", "128", None, "grid=n/128+1 block=128"),
-])
-def test_inferred_launch_forms(grid, block, smem, launch):
-    text, _ = with_inferred("const float* x, int n, int b", sites=[site(grid, block, ["p", "n", "b"], smem)])
-    assert f"launch: {launch}\n" in text
-
-
-@pytest.mark.parametrize("grid, block, smem, args", [
-    ("blocks", "256", None, ["p", "n"]),                          # a variable of the host code
-    ("(n + BLOCK - 1) / BLOCK", "BLOCK", None, ["p", "n"]),       # a macro
-    ("(count + 255) / 256", "256", None, ["p", "count * 2"]),     # not passed straight through
-    ("(n + 255) >> 8", "256", None, ["p", "n"]),                  # an operator the language lacks
-    ("(n + 255) / 256", "256", "256 * sizeof(float)", ["p", "n"]),
-    ("(n + 255u) / 256u", "256", None, ["p", "n"]),
-])
-def test_untranslatable_launch_sites_fall_back_to_the_default(grid, block, smem, args):
-    text, _ = with_inferred("const float* x, int n", sites=[site(grid, block, args, smem)])
-    assert "launch: grid=cdiv(n,256) block=256  # adjust\n" in text
-
-
-def test_inferred_launch_renames_call_arguments_to_parameters():
-    text, _ = with_inferred("const float* x, float* y, int n", sites=[site("(count + 255) / 256", "256",
-                                                                                   ["d_x", "d_y", "count"])])
-    assert "launch: grid=cdiv(n,256) block=256\n" in text
-
-
-def test_a_launch_site_that_fails_at_the_default_sizes_falls_back():
-    text, _ = with_inferred("const float* x, int n, int b", sites=[site("(n + b - 1) / b", "b", ["p", "n", "b"])])
-    assert "launch: grid=cdiv(n*b,256) block=256  # adjust\n" in text
-
-
-def test_inferred_contract_marks_what_it_cannot_describe():
-    bare = "__global__ void k(float* y, Params p, int n) { }\n"
-    text = infer_contract_text(kernel_of(bare), [])
-    assert "p:      0" in text and "OptiML cannot pass a 'Params'" in text
-    with pytest.raises(OptimlError, match="parameter 'p' has type 'Params', which OptiML cannot pass"):
-        parse(f"{text}\n{bare}")
 
 
 # ---------------------------------------------------------------------------------------------------------------
