@@ -314,6 +314,7 @@ def optimize(
     import threading
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from optiml_engine.dry_run import without_gpu
     from optiml_engine.evaluate import Evaluator
     from optiml_engine.optimize import default_policies, optimize as run_optimize, source_hash
     from optiml_engine.report import html_report
@@ -339,8 +340,7 @@ def optimize(
     try:
         pool = WorkerPool(devices)
     except NoDevice as exc:
-        print_dry_run(document, chosen.name, policies, f"no GPU here ({exc}); the search needs one to verify and "
-                                                         f"time each candidate")
+        print_dry_run(document, chosen.name, policies, without_gpu(str(exc)))
         return
     stop = threading.Event()
     outcome: list = []
@@ -402,28 +402,15 @@ def optimize(
 
 def print_dry_run(document, kernel: str, policies: list, why: str) -> None:
     """optimize's dry run: what the search would start from, on the terminal."""
-    from optiml_engine.dry_run import dry_run
+    from rich.markdown import Markdown
+
+    from optiml_engine.dry_run import dry_run, dry_run_markdown
 
     try:
         found = dry_run(document, kernel, policies)
     except OptimlError as exc:
         raise fail(str(exc))
-    out.print(f"[bold]dry run[/] of optimize on {kernel}: {why}. Nothing below is verified or timed.")
-    if found.program is not None:
-        out.print("loop-nest program:")
-        out.print(found.program, markup=False)
-    else:
-        out.print(f"not a loop-nest program: {found.not_liftable}", markup=False)
-    for match in found.findings:
-        out.print(f"finding: {match.rule} [{match.symptom}]: {match.message}", markup=False)
-    table = Table("#", "rule", "cures", "compiles", "registers", "spills (bytes)", "shared (bytes)", "candidate",
-                  title=f"first candidates the search would try ({len(found.candidates)})")
-    for index, candidate in enumerate(found.candidates, 1):
-        usage = candidate.resources
-        table.add_row(str(index), candidate.rule, candidate.symptom, "yes" if candidate.compiled else "no: " +
-                      candidate.error, str(usage.registers) if usage else "", str(usage.spill_store_bytes)
-                      if usage else "", str(usage.shared_bytes) if usage else "", candidate.description)
-    out.print(table)
+    out.print(Markdown(dry_run_markdown(found, document.model.path, why)))
 
 
 @app.command()

@@ -2,7 +2,8 @@
 
 In production it is a WorkerPool over the machine's CUDA devices, an Evaluator over that pool and the built-in rules
 and templates, plus the LLM policy only when the client's settings ask for it (`"llm": true`, see settings.py): the
-server never calls an LLM on its own. Without a GPU there is no engine, and the job says why.
+server never calls an LLM on its own. Without a GPU there is no engine, and the job says why (Optimize then runs the
+dry run, with the same policies: they need no GPU).
 
 Testing hook: `OPTIML_TEST_ENGINE=module:function` names a factory returning `(evaluator, policies)` that is used
 instead (no GPU looked for), so that tests drive real jobs through the real server with a deterministic evaluator on
@@ -65,8 +66,15 @@ class EngineFactory:
         devices = await self._gpu.devices()
         if isinstance(devices, NoDevice):
             return devices
-        use_llm = self._settings.jobs.llm
-        return await self._built(lambda: _gpu_engine(devices, use_llm))
+        # the policies before the workers start: a missing LLM setting fails at once
+        return await self._built(lambda: _gpu_engine(devices, self.policies()))
+
+    def policies(self) -> list[Policy]:
+        """The policies the search uses: the built-in ones, and the LLM's when the client's settings ask for it.
+        Raises OptimlError when they ask for an LLM that is not configured."""
+        from optiml_engine.optimize import default_policies
+
+        return default_policies(self._settings.jobs.llm)
 
     def close(self) -> None:
         """At shutdown: ends the GPU workers, if they were started."""
@@ -79,12 +87,10 @@ class EngineFactory:
         return await self._engine
 
 
-def _gpu_engine(devices: list[int], use_llm: bool) -> Engine:
+def _gpu_engine(devices: list[int], policies: list[Policy]) -> Engine:
     from optiml_engine.evaluate import Evaluator
     from optiml_engine.gpu.pool import WorkerPool
-    from optiml_engine.optimize import default_policies
 
-    policies = default_policies(use_llm)   # before the workers start: a missing LLM setting fails at once
     pool = WorkerPool(devices)
     return Engine(Evaluator(pool), policies, parallel=len(pool.workers), close=pool.close)
 

@@ -1,17 +1,24 @@
 """Code actions on a kernel: Optimize and Profile (commands), Apply and Reject when an optimization result waits for
-it, and a quick fix that writes a missing contract; on a `// @optiml generate:` comment, Generate kernel."""
+it, and a quick fix that writes a missing contract; on a performance lint the client sends back, the quick fix that
+writes its rule's rewrite (computed when asked, for the lints the request names: a few milliseconds each); on a
+`// @optiml generate:` comment, Generate kernel."""
 
 from __future__ import annotations
+
+import logging
 
 from lsprotocol import types
 
 from optiml_engine.model import Kernel
+from optiml_engine.policies.rules import lint_fix
 from optiml_engine.source.infer import infer_contract_text
 from server.documents import Documents, OpenDocument, has_contract
 from server.features.commands import OPTIMIZE, PROFILE
+from server.features.diagnostics import SOURCE
 from server.features.generation import GenerationJobs
 from server.features.results import OptimizationResults
 
+logger = logging.getLogger(__name__)
 ADD_CONTRACT = "Add benchmark contract"
 
 
@@ -31,6 +38,8 @@ class KernelCodeActions:
         kernel = document.kernel_at(params.range.start)
         if kernel is not None:
             actions += self._kernel_actions(document, kernel)
+        actions += [fix for diagnostic in params.context.diagnostics
+                    if (fix := self._lint_fix(document, diagnostic)) is not None]
         wanted = params.context.only
         if wanted:   # kinds are hierarchical: asking for `refactor` gets `refactor.rewrite`
             actions = [action for action in actions
@@ -60,3 +69,25 @@ class KernelCodeActions:
             title=ADD_CONTRACT, kind=types.CodeActionKind.QuickFix, is_preferred=True,
             edit=types.WorkspaceEdit(changes={document.uri: [types.TextEdit(range=types.Range(start=above, end=above),
                                                                               new_text=text)]}))
+
+    @staticmethod
+    def _lint_fix(document: OpenDocument, diagnostic: types.Diagnostic) -> types.CodeAction | None:
+        """The rewrite of a lint's rule (its code) on the kernel the lint is in, when the rule has one there; never a
+        broken one: a rewrite that fails is logged, and the lint gets no quick fix."""
+        if diagnostic.source != SOURCE or not isinstance(diagnostic.code, str):
+            return None   # another tool's diagnostic, or a syntax or contract error
+        kernel = document.kernel_at(diagnostic.range.start)
+        if kernel is None:
+            return None
+        try:
+            fix = lint_fix(document.cuda, kernel.name, diagnostic.code)
+        except Exception:
+            logger.exception("the rewrite of %s on %s in %s failed", diagnostic.code, kernel.name, document.uri)
+            return None
+        if fix is None:
+            return None
+        return types.CodeAction(
+            title=f"Rewrite: {fix.description} (not yet verified: Optimize measures it)",
+            kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+            edit=types.WorkspaceEdit(changes={document.uri: [types.TextEdit(range=document.whole_range(),
+                                                                              new_text=fix.edit.new_text)]}))

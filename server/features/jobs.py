@@ -8,22 +8,31 @@ supports it, and the client's cancel stops it: the search then ends with the bes
 before Nsight Compute; so does `optiml.cancel` (document URI, kernel), for a client that lists the jobs itself: the
 `optiml/jobs` notification sends the running jobs whenever one starts or ends. An exception ends the job with a
 message; the server keeps running. The optimization budget is the client's (settings.py).
+
+Without a GPU, Optimize does what it can: the dry run (dry_run.py: the loop-nest program, the static findings, the
+first candidates compiled with their resource reports), written as Markdown under the cache folder and opened in the
+client with window/showDocument; its progress ends saying it was a dry run and why. Profile says it needs a GPU.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import threading
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from optiml_engine.cache import cache_dir
 from optiml_engine.candidate import original_candidate, reference_candidate
+from optiml_engine.dry_run import DryRun, dry_run, dry_run_markdown, without_gpu
 from optiml_engine.gpu.pool import NoDevice
+from optiml_engine.model import OptimlError
 from optiml_engine.optimize import OptimizationResult, optimize
 from optiml_engine.search.mcts import SearchBudget, SearchConfig, SearchProgress
 from optiml_engine.source.parse import CudaDocument
@@ -127,11 +136,14 @@ class Jobs:
         progress = JobProgress(self._server, f"{kind.title} {kernel}")
         try:
             engine = await self._engines.engine()
-            if isinstance(engine, NoDevice):
+            if isinstance(engine, NoDevice) and kind is OPTIMIZATION:
+                message = await self._dry_run(document, kernel, progress, engine)
+            elif isinstance(engine, NoDevice):
                 return show(self._server, types.MessageType.Error,
                             no_device_message(kind.noun, kind.subcommand, uri, kernel, engine))
-            self._stops_by_token[progress.token] = stop
-            message = await work(engine, uri, document, kernel, progress, stop)
+            else:
+                self._stops_by_token[progress.token] = stop
+                message = await work(engine, uri, document, kernel, progress, stop)
         except Exception as error:
             logger.exception("%s of %s in %s failed", kind.noun, kernel, uri)
             if self._silent:
@@ -165,6 +177,38 @@ class Jobs:
         if not self._silent:
             self._results.offer(uri, result)   # before the progress ends: a client may look for it then
         return outcome_message(result)
+
+    async def _dry_run(self, document: CudaDocument, kernel: str, progress: JobProgress, no_device: NoDevice) -> str:
+        """Optimize without a GPU; returns the message that ends its progress."""
+        reason = " ".join(str(no_device).split())   # one line: it ends the progress
+        why = without_gpu(reason)
+        await progress.begin(f"dry run: {why}")
+        try:
+            report, found = await asyncio.to_thread(self._dry_run_report, document, kernel, why)
+        except OptimlError as error:
+            show(self._server, types.MessageType.Error, str(error))
+            return f"no dry run: {error}"
+        compiled = sum(candidate.compiled for candidate in found.candidates)
+        message = (f"dry run, no search: no GPU here ({reason}); {compiled} of {len(found.candidates)} first "
+                   f"candidates compiled, none verified or timed")
+        if self._silent:
+            return message
+        window = self._server.client_capabilities.window
+        if window and window.show_document and window.show_document.support:
+            await self._server.window_show_document_async(types.ShowDocumentParams(uri=report.as_uri()))
+        else:
+            show(self._server, types.MessageType.Info, f"{message}; the report: {report}")
+        return message
+
+    def _dry_run_report(self, document: CudaDocument, kernel: str, why: str) -> tuple[Path, DryRun]:
+        """The dry run, written to `<cache>/dry-runs/<hash of the file's path>/<file>.<kernel>.md` (a folder per
+        source file: two files of one name in different folders keep their own reports)."""
+        found = dry_run(document, kernel, self._engines.policies())
+        folder = cache_dir().resolve() / "dry-runs" / hashlib.sha256(document.model.path.encode()).hexdigest()[:16]
+        folder.mkdir(parents=True, exist_ok=True)
+        report = folder / f"{Path(document.model.path).name}.{kernel}.md"
+        report.write_text(dry_run_markdown(found, document.model.path, why), encoding="utf-8")
+        return report, found
 
     async def _profile(self, engine: Engine, uri: str, document: CudaDocument, kernel: str, progress: JobProgress,
                        stop: threading.Event) -> str:

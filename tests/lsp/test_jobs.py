@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from lsprotocol import types
+from pygls.uris import to_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from optiml_engine.optimize import optimize
@@ -38,12 +39,16 @@ BUDGET = {"candidates": 40, "seconds": 60}
 PROGRESS = re.compile(r"^\d+/40 candidates, best \d+\.\dx, \d+% of SOL$")
 
 
+def no_gpu_environment(cache: Path) -> dict[str, str]:
+    """The server's environment with a cache of its own and no GPU, even on a machine with one."""
+    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
+    environment.update(OPTIML_CACHE=str(cache), CUDA_VISIBLE_DEVICES="")
+    return environment
+
+
 def synthetic_environment(cache: Path) -> dict[str, str]:
     """The server's environment with its engine replaced by the deterministic one, and no GPU looked for."""
-    environment = {name: value for name, value in os.environ.items() if name != "OPTIML_GPUS"}
-    environment.update(OPTIML_CACHE=str(cache), CUDA_VISIBLE_DEVICES="",
-                       OPTIML_TEST_ENGINE="tests.lsp.synthetic_engine:synthetic_engine")
-    return environment
+    return {**no_gpu_environment(cache), "OPTIML_TEST_ENGINE": "tests.lsp.synthetic_engine:synthetic_engine"}
 
 
 def server_config(environment: dict[str, str]) -> ClientServerConfig:
@@ -51,10 +56,10 @@ def server_config(environment: dict[str, str]) -> ClientServerConfig:
 
 
 async def started_client(environment: dict[str, str], options: dict | None = None) -> LanguageClient:
-    """The real server over stdio, initialized as an editor with progress and applyEdit support would, with
-    `options` as its initializationOptions; it records every optiml/result notification (`client.results`) and
-    optiml/jobs notification (`client.job_lists`), and answers every workspace/applyEdit "applied"
-    (`client.applied_edits`)."""
+    """The real server over stdio, initialized as an editor with progress, applyEdit and showDocument support would,
+    with `options` as its initializationOptions; it records every optiml/result notification (`client.results`) and
+    optiml/jobs notification (`client.job_lists`), answers every workspace/applyEdit "applied"
+    (`client.applied_edits`); pytest-lsp records window/showDocument requests (`client.shown_documents`)."""
     client = await server_config(environment).start()
     decode_code_actions_by_the_spec(client)
     client.results = []
@@ -76,7 +81,8 @@ async def started_client(environment: dict[str, str], options: dict | None = Non
 
     await client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(
-            window=types.WindowClientCapabilities(work_done_progress=True),
+            window=types.WindowClientCapabilities(work_done_progress=True,
+                                                  show_document=types.ShowDocumentClientCapabilities(support=True)),
             workspace=types.WorkspaceClientCapabilities(apply_edit=True),
             text_document=types.TextDocumentClientCapabilities(
                 code_action=types.CodeActionClientCapabilities(
@@ -218,6 +224,39 @@ async def test_invalid_settings_say_which_and_fall_back_to_the_defaults(tmp_path
         capabilities=types.ClientCapabilities(), initialization_options={"budget": {"candidates": "many"}}))
     error = await until(lambda: message_with(client, "OptiML settings: budget.candidates: "))
     assert error.type == types.MessageType.Error and error.message.endswith("; using the defaults")
+    await client.shutdown_session()
+    await client.stop()
+
+
+async def test_optimize_without_a_gpu_runs_the_dry_run_and_opens_its_report(tmp_path: Path):
+    """No GPU and no testing engine: Optimize writes the dry run (program, findings at file:line, first candidates
+    compiled) as Markdown under the cache folder and opens it; its progress ends saying it was a dry run and why. A
+    contract error ends it with the located error."""
+    cache = tmp_path / "cache"
+    client = await started_client(no_gpu_environment(cache))
+    path = copy_example(tmp_path, "row_max.cu")
+    await open_document(client, path)
+    end = await job_end(client, await start_job(client, path, "row_max", seconds=120))
+    assert re.fullmatch(r"dry run, no search: no GPU here \(no CUDA device available .*\); (\d+) of \1 first "
+                        r"candidates compiled, none verified or timed", end.message), end.message
+    (shown,) = client.shown_documents
+    report = Path(to_fs_path(shown.uri))
+    assert report.parent.parent == cache / "dry-runs" and report.name == "row_max.cu.row_max.md"
+    text = report.read_text()
+    assert text.startswith(f"# Dry run of optimize on `row_max`\n\n`{path}`: no GPU here (no CUDA device")
+    assert "```\nprogram row_max(float const x[], float out[], int rows, int cols)\nparallel for row" in text
+    assert f"- `{path}:19`: `warp_per_row` [uncoalesced_loads]: one thread per row" in text
+    assert f"- `{path}:14`: `restrict_readonly` [memory]: pointer parameters are not \\_\\_restrict\\_\\_" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert len(rows) == int(end.message.split(" of ")[1].split()[0])
+    assert rows[0].startswith("| 1 | `schedule_map` | memory | yes | ")   # registers, spills, shared, what it is
+
+    await change_document(client, path, 2, (8, 24, 8, 25, "z"))   # `out float[rows]` becomes `out float[rowz]`
+    end = await job_end(client, await start_job(client, path, "row_max"))
+    assert re.fullmatch(rf"no dry run: {re.escape(str(path))}:9:22: error: unknown size symbol 'rowz'.*", end.message)
+    assert (await until(lambda: message_with(client, f"{path}:9:22: error: unknown size symbol 'rowz'"))).type == \
+        types.MessageType.Error
+    assert len(client.shown_documents) == 1
     await client.shutdown_session()
     await client.stop()
 

@@ -235,6 +235,46 @@ async def test_add_benchmark_contract_quick_fix(client: LanguageClient, tmp_path
     assert errors(diagnostics) == []
 
 
+async def quick_fixes(client: LanguageClient, path: Path, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    """The quick fixes for `diagnostic`, asked as an editor does: at its range, with it in the context."""
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic], only=[types.CodeActionKind.QuickFix])))
+    return actions or []
+
+
+@pytest.mark.parametrize("rule, rewritten", [("unroll", "#pragma unroll 4"), ("warp_per_row", "__shfl_xor_sync")])
+async def test_a_lint_quick_fix_writes_its_rules_rewrite(client: LanguageClient, tmp_path: Path, rule: str,
+                                                         rewritten: str):
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "layernorm_three_loops.cu"
+    path = Path(shutil.copy(fixture, tmp_path / fixture.name))
+    text = path.read_text()
+    lint = next(d for d in await open_document(client, path) if d.code == rule)
+    (fix,) = [action for action in await quick_fixes(client, path, lint) if action.title.startswith("Rewrite: ")]
+    assert fix.title.endswith("(not yet verified: Optimize measures it)")
+    assert fix.kind == types.CodeActionKind.QuickFix and list(fix.diagnostics) == [lint]
+    (edit,) = fix.edit.changes[path.as_uri()]
+    assert edit.range == types.Range(start=at(0, 0), end=at(text.count("\n"), 0))
+    assert edit.new_text != text and rewritten in edit.new_text and rewritten not in text
+    fixed = CudaDocument(edit.new_text, str(path))
+    assert [k.name for k in fixed.model.kernels] == ["layernorm"] and not fixed.model.syntax_problems
+    original = original_candidate(CudaDocument(text, str(path)), "layernorm")
+    candidate = original_candidate(fixed, "layernorm")   # its contract holds
+    assert (candidate.contract.launch != original.contract.launch) == (rule == "warp_per_row")
+    diagnostics = await change_document(client, path, 2, (0, 0, text.count("\n"), 0, edit.new_text))
+    assert errors(diagnostics) == [] and rule not in {d.code for d in diagnostics}
+
+
+async def test_no_rewrite_quick_fix_without_a_contract(client: LanguageClient, tmp_path: Path):
+    path = tmp_path / "scale.cu"
+    path.write_text(UNCONTRACTED)
+    lints = [d for d in await open_document(client, path) if d.code is not None]
+    assert lints
+    for lint in lints:
+        titles = [action.title for action in await quick_fixes(client, path, lint)]
+        assert titles == ["Add benchmark contract"]
+
+
 async def test_code_lenses_and_the_result_file(client: LanguageClient, tmp_path: Path):
     path = copy_example(tmp_path, "row_max.cu")
     await open_document(client, path)
@@ -274,18 +314,34 @@ async def test_hover_shows_a_cached_profile_fast(client: LanguageClient, tmp_pat
     assert elapsed < 0.05
 
 
-@pytest.mark.parametrize("command, job", [("optimize", "optimization"), ("profile", "profiling")])
-async def test_gpu_jobs_without_a_gpu_say_so(client: LanguageClient, tmp_path: Path, command: str, job: str):
-    path = copy_example(tmp_path, "row_max.cu")
+async def job_message(client: LanguageClient, path: Path, command: str, seconds: float) -> types.ShowMessageParams:
+    """Opens the file, runs `optiml.<command>` on its row_max, and returns the first message the server shows."""
     await open_document(client, path)
     shown = client.protocol.wait_for_notification_async(types.WINDOW_SHOW_MESSAGE)
     await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command=f"optiml.{command}", arguments=[path.as_uri(), "row_max"]))
-    async with asyncio.timeout(20):
-        message: types.ShowMessageParams = await shown
+    async with asyncio.timeout(seconds):
+        return await shown
+
+
+async def test_profile_without_a_gpu_says_so(client: LanguageClient, tmp_path: Path):
+    path = copy_example(tmp_path, "row_max.cu")
+    message = await job_message(client, path, "profile", 20)
     assert message.type == types.MessageType.Error
-    assert message.message.startswith(f"no CUDA device available: {job} of row_max needs an NVIDIA GPU")
-    assert f"optiml {command} {path} --kernel row_max" in message.message
+    assert message.message.startswith("no CUDA device available: profiling of row_max needs an NVIDIA GPU")
+    assert f"optiml profile {path} --kernel row_max" in message.message
+
+
+async def test_optimize_without_a_gpu_names_its_dry_run_report_to_a_client_that_cannot_open_it(
+        client: LanguageClient, tmp_path: Path, cache_dir: Path):
+    """This client supports neither progress nor window/showDocument: a message says what the dry run did and where
+    its report is (tests/lsp/test_jobs.py has the client that opens it)."""
+    message = await job_message(client, copy_example(tmp_path, "row_max.cu"), "optimize", 120)
+    assert message.type == types.MessageType.Info
+    assert message.message.startswith("dry run, no search: no GPU here (no CUDA device available")
+    report = Path(message.message.split("; the report: ")[1])
+    assert report.parent.parent == cache_dir / "dry-runs" and report.name == "row_max.cu.row_max.md"
+    assert "parallel for row in [0, rows):" in report.read_text()
 
 
 def measured(ms: float, speedup: float | None) -> Measurement:

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {after, before, test} from 'node:test';
-import {pathToFileURL} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import {createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter} from 'vscode-jsonrpc/node';
 
 import {JOBS_NOTIFICATION, JobsParams, OptimizationResult, RESULT_NOTIFICATION, SERVER_COMMANDS} from '../src/protocol';
@@ -24,8 +24,8 @@ let connection: MessageConnection;
 let commands: string[];
 const results: OptimizationResult[] = [];
 const jobLists: JobsParams[] = [];
-const messages: string[] = [];
 const appliedTexts: string[] = [];
+const shownDocuments: string[] = [];
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'optiml-client-test-'));
 
 async function until<T>(found: () => T | undefined, seconds = 20): Promise<T> {
@@ -63,16 +63,20 @@ before(async () => {
     connection = createMessageConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
     connection.onNotification(RESULT_NOTIFICATION, (result: OptimizationResult) => results.push(result));
     connection.onNotification(JOBS_NOTIFICATION, (params: JobsParams) => jobLists.push(params));
-    connection.onNotification('window/showMessage', (params: {message: string}) => messages.push(params.message));
     connection.onNotification('textDocument/publishDiagnostics', () => undefined);
     connection.onRequest('workspace/applyEdit', (params: {edit: {changes: Record<string, {newText: string}[]>}}) => {
         appliedTexts.push(...Object.values(params.edit.changes).flat().map(edit => edit.newText));
         return {applied: true};
     });
+    connection.onRequest('window/showDocument', (params: {uri: string}) => {
+        shownDocuments.push(params.uri);
+        return {success: true};
+    });
     connection.listen();
     const answer = await connection.sendRequest('initialize', {
         processId: process.pid, rootUri: pathToFileURL(workspace).toString(),
-        capabilities: {workspace: {applyEdit: true}}, initializationOptions: initializationOptions(settings)});
+        capabilities: {workspace: {applyEdit: true}, window: {showDocument: {support: true}}},
+        initializationOptions: initializationOptions(settings)});
     commands = (answer as {capabilities: {executeCommandProvider: {commands: string[]}}})
         .capabilities.executeCommandProvider.commands;
     await connection.sendNotification('initialized', {});
@@ -112,11 +116,12 @@ test('the recorded GPU result opens for its file and Accept applies its text', {
     assert.deepEqual(appliedTexts, [recorded.new_text]);
 });
 
-test('a job is listed while it runs; without a GPU it ends at once and says why', {skip}, async () => {
+test('a job is listed while it runs; without a GPU it runs the dry run and opens its report', {skip}, async () => {
     const uri = openExample('vector_add.cu');
     await connection.sendRequest('workspace/executeCommand', {command: SERVER_COMMANDS.optimize,
                                                               arguments: [uri, 'vector_add']});
-    assert.ok(await until(() => messages.find(message => message.startsWith('no CUDA device available'))));
+    const report = await until(() => shownDocuments.find(shown => shown.endsWith('/vector_add.cu.vector_add.md')), 60);
+    assert.match(fs.readFileSync(fileURLToPath(report), 'utf8'), /^# Dry run of optimize on `vector_add`\n/);
     await until(() => jobLists.length >= 2 || undefined);
     assert.deepEqual(jobLists, [{jobs: [{uri, kernel: 'vector_add', kind: 'optimize'}]}, {jobs: []}]);
 });

@@ -1,7 +1,7 @@
 """The built-in rewrite rules: one module per rule family, each exporting `RULES` (instances of policies.base.Rule).
 
 `RulePolicy` proposes every applicable rule's rewrites; `lints` runs the same detectors over the user's own file for
-the editor's diagnostics (no GPU needed).
+the editor's diagnostics (no GPU needed), and `lint_fix` writes a lint's rewrite into that file (its quick fix).
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import importlib
 import math
 import pkgutil
 
-from optiml_engine.model import Candidate
+from optiml_engine.candidate import original_candidate
+from optiml_engine.model import Candidate, Frozen, OptimlError
 from optiml_engine.policies.base import Edit, Match, Place, Policy, PolicyContext, Rule
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
+from optiml_engine.source.edit import FileEdit, apply_candidate
 from optiml_engine.source.parse import CudaDocument
 
 
@@ -91,3 +93,41 @@ def document_lints(document: CudaDocument, kernel_names: list[str] | None = None
                     "also": [Place(span=m.span, message=m.message) for m in others]})
             found.append(first)
     return found
+
+
+class LintFix(Frozen):
+    """A lint's rewrite written into the user's file: not verified (the search's evaluator does that, on a GPU)."""
+
+    description: str          # the rule's one line: what changed
+    edit: FileEdit
+
+
+def lint_fix(document: CudaDocument, kernel_name: str, rule_name: str) -> LintFix | None:
+    """The file with rule `rule_name`'s first rewrite of the kernel, as the search would first try it (its launch
+    bounds fitted, the contract's launch line and the file's launch sites updated). None when the kernel has no
+    valid contract (a rewrite may change the launch, which only the contract states; the diagnostics show a broken
+    one), when the rule does not fire on the kernel or has no rewrite for it, and when the rewritten file would not
+    parse as cleanly or its contract would no longer hold: a quick fix must not leave the file broken."""
+    rule = next((rule for rule in all_rules() if rule.name == rule_name), None)
+    if rule is None or document.model.kernel(kernel_name) is None:
+        return None
+    try:
+        original = original_candidate(document, kernel_name)
+    except OptimlError:
+        return None
+    view = KernelView.of(original)
+    if not rule.detect(view):
+        return None
+    edits = rule.rewrite(view, original)
+    if not edits:
+        return None
+    first = bounds_fitted(edits[0], original)
+    edit = apply_candidate(document.text, document.model, original, first.candidate)
+    rewritten = CudaDocument(edit.new_text, document.model.path)
+    if len(rewritten.model.syntax_problems) > len(document.model.syntax_problems):
+        return None
+    try:   # e.g. `restrict_readonly` makes an `out` array the kernel never writes const
+        original_candidate(rewritten, kernel_name)
+    except OptimlError:
+        return None
+    return LintFix(description=first.description, edit=edit)
