@@ -50,8 +50,10 @@ def create_server() -> LanguageServer:
     engines = EngineFactory(GpuProbe(), settings)
     jobs = Jobs(server, documents, engines, results, settings)
     generation = GenerationJobs(server, documents, jobs, engines, settings)
-    register(server, types.TEXT_DOCUMENT_CODE_ACTION, KernelCodeActions(documents, results, generation).code_actions,
-             types.CodeActionOptions(code_action_kinds=KernelCodeActions.KINDS))
+    code_actions = KernelCodeActions(server, documents, results, generation)
+    register(server, types.TEXT_DOCUMENT_CODE_ACTION, code_actions.code_actions,
+             types.CodeActionOptions(code_action_kinds=KernelCodeActions.KINDS, resolve_provider=True))
+    register(server, types.CODE_ACTION_RESOLVE, code_actions.resolve)
     register(server, types.TEXT_DOCUMENT_CODE_LENS, KernelLenses(documents, ResultFiles()).code_lens,
              types.CodeLensOptions(resolve_provider=False))
     register(server, types.TEXT_DOCUMENT_HOVER, ProfileHover(documents).hover)

@@ -19,9 +19,12 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from optiml_engine.optimize import optimize
 from optiml_engine.search.mcts import SearchBudget, SearchConfig
+from optiml_engine.source.contract import parse_contract
 from optiml_engine.source.parse import CudaDocument
 from tests.lsp.test_server import (
     REPO,
+    UNCONTRACTED,
+    add_contract_fix,
     at,
     change_document,
     copy_example,
@@ -87,7 +90,9 @@ async def started_client(environment: dict[str, str], options: dict | None = Non
             text_document=types.TextDocumentClientCapabilities(
                 code_action=types.CodeActionClientCapabilities(
                     code_action_literal_support=types.ClientCodeActionLiteralOptions(
-                        code_action_kind=types.ClientCodeActionKindOptions(value_set=list(types.CodeActionKind)))),
+                        code_action_kind=types.ClientCodeActionKindOptions(value_set=list(types.CodeActionKind))),
+                    data_support=True,    # as VS Code: the server may leave a code action's edit to resolve
+                    resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"])),
                 hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown])),
         ),
         root_uri=REPO.as_uri(),
@@ -364,3 +369,15 @@ async def test_profile_runs_as_a_job_beside_an_optimization(client: LanguageClie
     assert not any(r.kind == "end" for r in client.progress_reports[optimizing])   # both at once
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=optimizing))
     await job_end(client, optimizing)
+
+
+async def test_add_benchmark_contract_is_inferred_when_picked(client: LanguageClient, tmp_path: Path):
+    """A client that resolves code actions gets the fix without its edit (inference runs the kernel on the CPU:
+    not on every request as the cursor moves), and the edit when it resolves the fix."""
+    path, fix = await add_contract_fix(client, tmp_path)
+    assert fix.edit is None
+    resolved = await client.code_action_resolve_async(fix)
+    (edit,) = resolved.edit.changes[path.as_uri()]
+    assert edit.range == types.Range(start=at(0, 0), end=at(0, 0))
+    contract = parse_contract(CudaDocument(edit.new_text + UNCONTRACTED, str(path)).model.kernel("scale"), str(path))
+    assert contract.launch.grid == ["cdiv(n,256)"] and [a.direction for a in contract.arrays] == ["in", "out"]
