@@ -18,6 +18,7 @@ from optiml_engine.ir.analysis import extent
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
 from optiml_engine.model import Candidate, Contract
@@ -27,6 +28,8 @@ from optiml_engine.source.expr import evaluate
 
 LOG = logging.getLogger(__name__)
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
+ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
+            "so that the data is read once and the loop may split across blocks")
 
 # What each family cures, in profiler terms: the symptom the search orders edits by, and the trajectory's words.
 _CURES = {
@@ -110,16 +113,23 @@ class SchedulePolicy(Policy):
             return []
         shape = shape_of(program)
         points = points_at_sizes(program, node.contract)
-        found = [(family, program, shape) for family in shape.families]
+        found: list[tuple[str, LoopProgram, Shape, str | None]] = [
+            (family, program, shape, None) for family in shape.families]
         # Over the digits of a flat index (ir/delinearize.py), a strided access shows and a tile can fix it.
         digits = delinearized(program)
         if digits is not program and "stage" in (digit_shape := shape_of(digits)).families:
-            found.append(("stage", digits, digit_shape))
+            found.append(("stage", digits, digit_shape, None))
+        # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks.
+        one_pass = one_pass_moments(program)
+        if one_pass is not program:
+            one_pass_shape = shape_of(one_pass)
+            found += [(family, one_pass, one_pass_shape, ONE_PASS) for family in one_pass_shape.families
+                      if family == "reduce"]
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
-        return [edit for family, chosen, chosen_shape in found
+        return [edit for family, chosen, chosen_shape, why in found
                 for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family, points), node, context,
-                                       None)]
+                                       why)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,
               context: PolicyContext, why: str | None) -> list[Edit]:
