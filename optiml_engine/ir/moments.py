@@ -23,13 +23,14 @@ from __future__ import annotations
 import re
 
 from optiml_engine.ir.program import (
-    Assign, Binary, Cast, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, mentions, substitute)
+    Assign, Binary, Cast, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, fresh_name, mentions, names_in,
+    substitute)
 
 
 def one_pass_moments(program: LoopProgram) -> LoopProgram:
     """The program with its first two-pass centered second moment made one pass; the program itself when it has
     none."""
-    taken = set(re.findall(r"[A-Za-z_]\w*", str(program)))
+    taken = names_in(program)
     body = _rewritten(program.body, taken)
     return program if body is None else program.model_copy(update={"body": body})
 
@@ -109,21 +110,13 @@ def _is_zero(value: Expr | None) -> bool:
     return isinstance(value, Const) and re.fullmatch(r"0+(\.0*)?[fFlL]?|0?\.0+[fFlL]?", value.text) is not None
 
 
-def _fresh(wanted: str, taken: set[str]) -> str:
-    name, count = wanted, 1
-    while name in taken:
-        count += 1
-        name = f"{wanted}{count}"
-    taken.add(name)
-    return name
-
 
 def _one_loop(first: For, value: Expr, total: str, mean: str, accumulator: str, between: list[Stmt],
               body: list[Stmt], taken: set[str]) -> list[Stmt]:
     declared = {stmt.name: stmt for stmt in body if isinstance(stmt, Let)}
     total_type = _variable(declared[total].ctype)
     square_type = _variable(declared[accumulator].ctype)
-    shift, shifted, squares, step, offset = (_fresh(n, taken) for n in (
+    shift, shifted, squares, step, offset = (fresh_name(n, taken) for n in (
         f"{total}_shift", f"{total}_shifted", f"{accumulator}_shifted", "d", f"{mean}_offset"))
     count = Cast(ctype=total_type, operand=Binary(op="-", left=first.stop, right=first.start))
     at_first = substitute(value, {first.var: first.start})

@@ -12,6 +12,8 @@ emitted kernel shows) and the interpreter (interpret.py) follows C's arithmetic.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from typing import Annotated, Literal, Union
 
@@ -267,6 +269,21 @@ def statements_replaced(body: list[Stmt], replace: Callable[[Stmt], list[Stmt] |
 def substituted(body: list[Stmt], values: dict[str, Expr]) -> list[Stmt]:
     """The statements with names replaced by expressions wherever they are read."""
     return rewritten(body, lambda expr: substitute(expr, values))
+
+
+def names_in(program: LoopProgram) -> set[str]:
+    """Every identifier the program's text uses: what a new local must not be called."""
+    return set(re.findall(r"[A-Za-z_]\w*", str(program)))
+
+
+def fresh_name(wanted: str, taken: set[str]) -> str:
+    """`wanted`, or `wanted2`, `wanted3`... whichever is not taken; taken from then on."""
+    name, count = wanted, 1
+    while name in taken:
+        count += 1
+        name = f"{wanted}{count}"
+    taken.add(name)
+    return name
 
 
 def walk(body: list[Stmt]):

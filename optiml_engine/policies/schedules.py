@@ -12,22 +12,33 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
+from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.data import make_inputs
 from optiml_engine.ir.analysis import extent
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
+from optiml_engine.ir.online import two_pass_normalizer
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
 from optiml_engine.model import Candidate, Contract
 from optiml_engine.policies.base import Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.policies.templates.base import Compiler, default_compiler
+from optiml_engine.source.contract import resolve
 from optiml_engine.source.expr import evaluate
 
 LOG = logging.getLogger(__name__)
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
+TWO_PASS = ("of the program with its online maximum and rescaled sum as two plain passes, a maximum then a sum, "
+            "which a thread group shares as softmax's")
+CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
 
@@ -77,6 +88,25 @@ def points_at_sizes(program: LoopProgram, contract: Contract) -> int | None:
     return total
 
 
+def agrees_at_checks(program: LoopProgram, contract: Contract) -> Callable[[LoopProgram], bool]:
+    """Whether a rewritten program computes what `program` does: both interpreted at the contract's check sizes
+    on random inputs, their outputs compared within the contract's tolerance."""
+    def agrees(rewritten: LoopProgram) -> bool:
+        for seed, binding in enumerate(contract.checks[:CHECKS_INTERPRETED] or [contract.sizes]):
+            resolved = resolve(contract, binding)
+            inputs = make_inputs(np, contract.arrays, resolved.lengths, seed)
+            try:
+                want = run_program(program, resolved, contract.arrays, inputs)
+                got = run_program(rewritten, resolved, contract.arrays, inputs)
+            except InterpretError:
+                return False
+            if not all(compare(np, name, got[name], want[name], spec.dtype, contract.tol, contract.atol).ok
+                       for spec in contract.arrays if spec.direction != "in" for name in [spec.param]):
+                return False
+        return True
+    return agrees
+
+
 def cure(shape: Shape, schedule: Schedule) -> tuple[str, str]:
     axis = ("split" if schedule.splits > 1 else schedule.lanes_axis) if schedule.family == "reduce" else "x"
     return _CURES[(schedule.family, axis)]
@@ -119,12 +149,14 @@ class SchedulePolicy(Policy):
         digits = delinearized(program)
         if digits is not program and "stage" in (digit_shape := shape_of(digits)).families:
             found.append(("stage", digits, digit_shape, None))
-        # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks.
-        one_pass = one_pass_moments(program)
-        if one_pass is not program:
-            one_pass_shape = shape_of(one_pass)
-            found += [(family, one_pass, one_pass_shape, ONE_PASS) for family in one_pass_shape.families
-                      if family == "reduce"]
+        # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks;
+        # an online softmax normalizer made two passes (ir/online.py): a thread group may then share them.
+        for rewritten, why in ((one_pass_moments(program), ONE_PASS),
+                               (two_pass_normalizer(program, agrees_at_checks(program, node.contract)), TWO_PASS)):
+            if rewritten is not program:
+                rewritten_shape = shape_of(rewritten)
+                found += [(family, rewritten, rewritten_shape, why) for family in rewritten_shape.families
+                          if family == "reduce"]
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found
