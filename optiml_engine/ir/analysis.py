@@ -157,6 +157,31 @@ def has_loops(body: list[Stmt]) -> bool:
     return any(isinstance(stmt, For) for stmt in walk(body))
 
 
+def point_dependent(body: list[Stmt], index: str) -> set[str]:
+    """The locals whose values differ from one value of the parallel `index` to the next (with `index` itself):
+    assigned from it, directly or through other such locals, or assigned under a condition that depends on it."""
+    found = {index}
+    while True:
+        grown = set(found)
+        _taint(body, grown, conditional=False)
+        if grown == found:
+            return found
+        found = grown
+
+
+def _taint(body: list[Stmt], found: set[str], conditional: bool) -> None:
+    for stmt in body:
+        if isinstance(stmt, (Let, Assign)) and (conditional or any(names_of(e) & found
+                                                                   for e in statement_exprs(stmt))):
+            found.add(stmt.name)
+        elif isinstance(stmt, For):
+            _taint(stmt.body, found, conditional)
+        elif isinstance(stmt, If):
+            inner = conditional or bool(names_of(stmt.cond) & found)
+            _taint(stmt.then, found, inner)
+            _taint(stmt.other, found, inner)
+
+
 
 # -- reductions ---------------------------------------------------------------------------------------------------
 

@@ -15,11 +15,12 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, constant, extent, loads, names_of, names_read, names_written, unit_stride, walk)
+    Reduction, all_loads, constant, extent, loads, names_of, names_read, names_written, point_dependent,
+    statement_exprs, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    Store, children, rewritten, statements_replaced, substituted, with_children)
+    Store, children, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
     SHARED_TARGET_BYTES, STREAM_SHARED_BYTES, Schedule, Shape, Streamed, Window, element_bytes, reduction_type)
 from optiml_engine.model import Candidate, LaunchRule
@@ -255,7 +256,9 @@ class _Kernel:
         bx, by = s.block
         opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y * blockDim.y + threadIdx.y")
         self.lines += opening
-        if s.vector == 1:
+        if s.fused:
+            self.fused_points(inner, ctype, lower, upper, indent)
+        elif s.vector == 1:
             self.scalar_points(inner, ctype, lower, upper, indent, program.body)
         else:
             self.vector_points(inner, ctype, lower, upper, indent)
@@ -279,6 +282,88 @@ class _Kernel:
             f"{indent}for (int {item} = 0; {item} < {items}; ++{item}) {{",
             f"{indent}    const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
             f"{indent}    if ({inner.name} < {upper}) {{", *body, f"{indent}    }}", f"{indent}}}"]
+
+    def fused_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
+        """`items` consecutive points per thread running the point code's loops once for all of them: each loop
+        once, what depends on the point once per point inside it (locals renamed per point), what does not (a
+        weight, a row's condition) once. A thread whose points pass the space's end computes its last point in
+        their place and writes only its own."""
+        items = self.schedule.items
+        first = self.names(f"{inner.name}_first")
+        dependent = point_dependent(self.program.body, inner.name)
+        points = [self.names(f"{inner.name}_{j}") for j in range(items)]
+        renames = [{name: self.names(f"{name}_{j}") for name in dependent if name != inner.name}
+                   for j in range(items)]
+        for j, point in enumerate(points):
+            renames[j][inner.name] = point
+
+        def declared(clamped: bool) -> list[Stmt]:
+            at = [Const(text=f"{first} + {j}") for j in range(items)]
+            if clamped:
+                at = [Select(cond=Binary(op="<", left=a, right=Const(text=upper)), then=a,
+                             other=Const(text=f"{upper} - 1")) for a in at]
+            return [Let(name=point, ctype=f"const {ctype}", value=value) for point, value in zip(points, at)]
+
+        def guards(clamped: bool) -> list[Expr | None]:
+            return [Binary(op="<", left=Const(text=f"{first} + {j}"), right=Const(text=upper)) if clamped else None
+                    for j in range(items)]
+
+        whole = [*declared(False), *self.fused(self.program.body, dependent, renames, guards(False))]
+        tail = [*declared(True), *self.fused(self.program.body, dependent, renames, guards(True))]
+        self.lines += [
+            f"{indent}// {items} consecutive points per thread share the point code's loops.",
+            f"{indent}const {ctype} {first} = {lower}(blockIdx.x * blockDim.x + threadIdx.x) * {items};",
+            f"{indent}if ({first} < {upper}) {{",
+            f"{indent}    if ({first} + {items} <= {upper}) {{",
+            *c_statements(whole, indent + "        "),
+            f"{indent}    }} else {{",
+            *c_statements(tail, indent + "        "),
+            f"{indent}    }}",
+            f"{indent}}}"]
+
+    def fused(self, body: list[Stmt], dependent: set[str], renames: list[dict[str, str]],
+              guards: list[Expr | None]) -> list[Stmt]:
+        """`body` for several points at once (schedule `fused`): loops and what no point changes once, the rest
+        once per point with that point's names, each point's writes under its guard (None: none). A read that no
+        point changes, under a condition that does (a weight inside a bounds check), is read once, when any of the
+        points' conditions holds."""
+        out: list[Stmt] = []
+        for stmt in body:
+            if isinstance(stmt, For):
+                out.append(stmt.model_copy(update={"body": self.fused(stmt.body, dependent, renames, guards)}))
+            elif isinstance(stmt, If) and not names_of(stmt.cond) & dependent:
+                out.append(stmt.model_copy(update={"then": self.fused(stmt.then, dependent, renames, guards),
+                                                   "other": self.fused(stmt.other, dependent, renames, guards)}))
+            elif isinstance(stmt, (Let, Assign)) and stmt.name not in dependent:
+                out.append(stmt)
+            elif isinstance(stmt, If) and not stmt.other:
+                shared, stmt = self.shared_reads(stmt, dependent, renames)
+                out += [*shared, *(_point_copy(stmt, rename, guard) for rename, guard in zip(renames, guards))]
+            else:
+                out += [_point_copy(stmt, rename, guard) for rename, guard in zip(renames, guards)]
+        return out
+
+    def shared_reads(self, branch: If, dependent: set[str], renames: list[dict[str, str]]
+                     ) -> tuple[list[Stmt], If]:
+        """The reads of a point's conditional code at an index no point changes, read once into a register when
+        any point's condition holds; and the code reading the register instead."""
+        found = [load for stmt in walk(branch.then) for e in statement_exprs(stmt) for load in loads(e)
+                 if not names_of(load.index) & dependent]
+        names_in_branch = {s.name for s in walk(branch.then) if isinstance(s, (Let, Assign))}
+        found = list(dict.fromkeys(load for load in found if not names_of(load.index) & names_in_branch))
+        if not found:
+            return [], branch
+        registers = {load: self.names(f"{load.array}_shared") for load in found}
+        any_point = None
+        for rename in renames:
+            cond = substitute(branch.cond, {old: Ref(name=new) for old, new in rename.items()})
+            any_point = cond if any_point is None else Binary(op="||", left=any_point, right=cond)
+        setup: list[Stmt] = [Let(name=name, ctype=self.program.element_type(load.array), value=None)
+                             for load, name in registers.items()]
+        setup.append(If(cond=any_point, then=[Assign(name=name, op="=", value=load)
+                                              for load, name in registers.items()]))
+        reads = _replaced(branch.then, {load: Ref(name=name) for load, name in registers.items()}, {})
+        return setup, branch.model_copy(update={"then": reads})
 
     def vector_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
         s, program = self.schedule, self.program
@@ -1175,6 +1260,22 @@ class _Kernel:
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
         launch = LaunchRule(grid=self.grid, block=block, smem=self.smem)
         return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
+
+
+def _point_copy(stmt: Stmt, rename: dict[str, str], guard: Expr | None) -> Stmt:
+    """One point's copy of a statement: its locals renamed, its writes under `guard`."""
+    refs = {old: Ref(name=new) for old, new in rename.items()}
+    if isinstance(stmt, (Let, Assign)):
+        copied = stmt.model_copy(update={"name": rename.get(stmt.name, stmt.name)})
+        return copied.model_copy(update={"value": substitute(stmt.value, refs)}) if stmt.value is not None \
+            else copied
+    if isinstance(stmt, (Store, Atomic)):
+        copied = stmt.model_copy(update={"index": substitute(stmt.index, refs), "value": substitute(stmt.value, refs)})
+        return copied if guard is None else If(cond=guard, then=[copied])
+    if isinstance(stmt, If):
+        return If(cond=substitute(stmt.cond, refs), then=[_point_copy(s, rename, guard) for s in stmt.then],
+                  other=[_point_copy(s, rename, guard) for s in stmt.other])
+    raise EmitError(f"cannot copy {type(stmt).__name__} per point")
 
 
 def _renamed(values: dict[str, Expr]) -> dict[str, str]:

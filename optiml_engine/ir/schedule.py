@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, constant, has_loops, linear, loop_reductions, names_of, reduction_update, statement_exprs,
-    stride, unit_stride, walk)
+    Reduction, all_loads, constant, has_loops, linear, loop_reductions, names_of, point_dependent, reduction_update,
+    statement_exprs, stride, unit_stride, walk)
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions)
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions, substitute)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -56,6 +56,7 @@ class Schedule(Frozen):
     target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
     k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
     splits: int = 1                       # reduce, contraction: blocks sharing each point's (tile's) loop
+    fused: bool = False                   # map: a thread's `items` points consecutive, sharing the code's loops
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -66,6 +67,9 @@ class Schedule(Frozen):
         if self.family == "map":
             vector = f", {self.vector}-point vector accesses" if self.vector > 1 else ""
             shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
+            if self.fused:
+                return (f"map: block {shape}, {self.items} consecutive points per thread sharing the point code's "
+                        f"loops (each loop-invariant value read once for all of them)")
             return f"map: block {shape}, {self.items} point{'s' if self.items > 1 else ''} per thread{vector}"
         if self.family == "reduce":
             if self.lanes_axis == "x":
@@ -166,6 +170,7 @@ class Shape:
     window_bytes: int                        # stream: bytes per point and window element, all windows together
     splittable: bool                         # reduce: one pass (one loop) a point's blocks may share
     scan: Scan | None                        # scan: the loop and its carried value
+    fusable: bool = False                    # map: neighbouring points along x may share the point code's loops
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -214,7 +219,38 @@ def shape_of(program: LoopProgram) -> Shape:
     window_bytes = sum(element_bytes(program, w.array) for loop in streamed for w in loop.windows())
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
-                 shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan)
+                 shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
+                 _fusable(program))
+
+
+def _fusable(program: LoopProgram) -> bool:
+    """Loops whose bounds no point changes, reading memory (a stencil's taps, a convolution's channels): a thread
+    that takes neighbouring points along x can run each loop once for all of them, reading what does not depend on
+    the point once (weights, a row's shared taps). Conditions on the point may not hold loops (they would split the
+    shared loop)."""
+    innermost = program.space[-1].name
+    dependent = point_dependent(program.body, innermost)
+    loops = [stmt for stmt in walk(program.body) if isinstance(stmt, For)]
+    if any(names_of(e) & dependent for loop in loops for e in (loop.start, loop.stop, loop.step)):
+        return False
+    # Worth it where points share reads: one no point changes (a weight), or taps (neighbouring points read
+    # neighbouring elements at offsets the loop moves), not where each point reads a row of its own.
+    assigned = [s.name for s in walk(program.body) if isinstance(s, (Let, Assign))]
+    once = {s.name: s.value for s in walk(program.body)
+            if isinstance(s, Let) and s.value is not None and assigned.count(s.name) == 1}
+    variables = {loop.var for loop in loops}
+
+    def shared(load: Load) -> bool:
+        index = load.index
+        for _ in range(len(once) + 1):
+            index = substitute(index, once)
+        return not names_of(index) & dependent or (bool(names_of(index) & variables) and
+                                                   unit_stride(index, innermost))
+
+    if not any(shared(load) for loop in loops for load in all_loads(loop.body)):
+        return False
+    return not any(isinstance(stmt, If) and names_of(stmt.cond) & dependent and has_loops([*stmt.then, *stmt.other])
+                   for stmt in walk(program.body))
 
 
 def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
@@ -470,8 +506,10 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         two_d = len(shape.program.space) > 1
         blocks = [(32, 8), (64, 4), (128, 2), (32, 4), (64, 8), (128, 4), (256, 1)] if two_d else \
             [(128, 1), (256, 1), (512, 1), (1024, 1)]
+        fused = [Schedule(family="map", block=b, items=items, fused=True)
+                 for items in (2, 4, 8) for b in blocks] if shape.fusable else []
         return [Schedule(family="map", block=b, items=items, vector=v)
-                for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks]
+                for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks] + fused
     if family == "reduce":
         if shape.lanes_axis == "x":
             widest = 16 // max(shape.vector_bytes, 1)
@@ -539,7 +577,12 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         # x (whole warps along the unit-stride index).
         wanted = [(256, 1, 1), (256, 4, shape_vector(points)), (512, 8, shape_vector(points)), (128, 2, 1)]
         chosen = [max(matching, key=lambda s: s.block[0]) for key in wanted
-                  if (matching := [s for s in points if (s.block[0] * s.block[1], s.items, s.vector) == key])]
+                  if (matching := [s for s in points if not s.fused and
+                                   (s.block[0] * s.block[1], s.items, s.vector) == key])]
+        # Neighbouring points sharing a stencil's or a convolution's loops: 4 and 8 a thread.
+        chosen += [max(matching, key=lambda s: s.block[0]) for items in (4, 8)
+                   if (matching := [s for s in points if s.fused and s.items == items and
+                                    s.block[0] * s.block[1] == 256 // (items // 4)])]
         return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":
