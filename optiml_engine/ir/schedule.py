@@ -507,7 +507,7 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         blocks = [(32, 8), (64, 4), (128, 2), (32, 4), (64, 8), (128, 4), (256, 1)] if two_d else \
             [(128, 1), (256, 1), (512, 1), (1024, 1)]
         fused = [Schedule(family="map", block=b, items=items, fused=True)
-                 for items in (2, 4, 8) for b in blocks] if shape.fusable else []
+                 for items in (2, 4) for b in blocks] if shape.fusable else []
         return [Schedule(family="map", block=b, items=items, vector=v)
                 for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks] + fused
     if family == "reduce":
@@ -579,10 +579,12 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         chosen = [max(matching, key=lambda s: s.block[0]) for key in wanted
                   if (matching := [s for s in points if not s.fused and
                                    (s.block[0] * s.block[1], s.items, s.vector) == key])]
-        # Neighbouring points sharing a stencil's or a convolution's loops: 4 and 8 a thread.
-        chosen += [max(matching, key=lambda s: s.block[0]) for items in (4, 8)
-                   if (matching := [s for s in points if s.fused and s.items == items and
-                                    s.block[0] * s.block[1] == 256 // (items // 4)])]
+        # Two neighbouring points sharing a stencil's or a convolution's loops. More lose more than they share:
+        # a thread's points are consecutive, so a warp's accesses stride by the points per thread (H100: conv1d
+        # 1.23x faster at 2 points a thread, 1.0x at 4, 0.5x at 8; bench/results/ir-h100/fused-points/).
+        chosen += [max(matching, key=lambda s: s.block[0])
+                   for matching in [[s for s in points if s.fused and s.items == 2 and s.threads() == 256]]
+                   if matching]
         return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":

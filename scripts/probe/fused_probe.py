@@ -1,0 +1,23 @@
+"""Times the naive kernel and its fused map schedules (throwaway probe)."""
+import sys
+from tests.ir_cases import ROOT, scheduled
+from optiml_engine.ir.schedule import space
+from optiml_engine.ir.emit import emit
+from optiml_engine.evaluate import Evaluator
+from optiml_engine.gpu.pool import WorkerPool
+def main():
+    with WorkerPool() as pool:
+        ev = Evaluator(pool, use_cache=False)
+        for f in sys.argv[1:]:
+            naive, program, shape = scheduled(ROOT / f, False)
+            base = ev.evaluate(naive)
+            print(f, "naive", round(base.timing.median_ms, 4), flush=True)
+            for s in space(shape, "map"):
+                if not s.fused or s.block not in ((256, 1), (128, 1), (32, 8), (64, 4), (128, 2)):
+                    continue
+                m = ev.evaluate(emit(program, shape, s, naive), naive)
+                print("  ", s.items, s.block, m.verdict, round(m.timing.median_ms, 4) if m.timing else None, flush=True)
+
+
+if __name__ == '__main__':
+    main()
