@@ -1,4 +1,5 @@
-"""Times the naive kernel and its fused map schedules (throwaway probe)."""
+"""Times a kernel naive and as each fused map schedule (2 and 4 points a thread): `python bench/fused_points_probe.py FILE...`
+on the GPU machine, from the repository root with it on PYTHONPATH (bench/results/ir-h100/fused-points/)."""
 import sys
 from tests.ir_cases import ROOT, scheduled
 from optiml_engine.ir.schedule import space
