@@ -169,6 +169,27 @@ def point_dependent(body: list[Stmt], index: str) -> set[str]:
         found = grown
 
 
+def conditions_pushed_into_loops(body: list[Stmt], dependent: set[str]) -> list[Stmt]:
+    """`if (c) { for (...) S }` as `for (...) if (c) S` wherever c depends on `dependent` names and the loop is the
+    condition's whole body (its bounds and S leave c alone): the form in which points that differ in c can share
+    the loop."""
+    out: list[Stmt] = []
+    for stmt in body:
+        if isinstance(stmt, For):
+            stmt = stmt.model_copy(update={"body": conditions_pushed_into_loops(stmt.body, dependent)})
+        elif isinstance(stmt, If):
+            then = conditions_pushed_into_loops(stmt.then, dependent)
+            other = conditions_pushed_into_loops(stmt.other, dependent)
+            loop = then[0] if len(then) == 1 and not other else None
+            if isinstance(loop, For) and names_of(stmt.cond) & dependent and \
+                    not names_of(stmt.cond) & ({loop.var} | names_written(loop.body)):
+                stmt = loop.model_copy(update={"body": [If(cond=stmt.cond, then=loop.body)]})
+            else:
+                stmt = stmt.model_copy(update={"then": then, "other": other})
+        out.append(stmt)
+    return out
+
+
 def _taint(body: list[Stmt], found: set[str], conditional: bool) -> None:
     for stmt in body:
         if isinstance(stmt, (Let, Assign)) and (conditional or any(names_of(e) & found

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, constant, extent, loads, names_of, names_read, names_written, point_dependent,
-    statement_exprs, unit_stride, walk)
+    Reduction, all_loads, conditions_pushed_into_loops, constant, extent, loads, names_of, names_read,
+    names_written, point_dependent, statement_exprs, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -254,16 +254,45 @@ class _Kernel:
         inner = program.space[-1]
         ctype, lower, upper = self.bounds(len(program.space) - 1)
         bx, by = s.block
+        if s.fused and s.fused_axis == "y":
+            self.rows_fused(inner, ctype, lower, upper)
+            return
         opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y * blockDim.y + threadIdx.y")
         self.lines += opening
         if s.fused:
-            self.fused_points(inner, ctype, lower, upper, indent)
+            first = self.names(f"{inner.name}_first")
+            self.lines += [
+                f"{indent}// {s.items} consecutive points per thread along x share the point code's loops.",
+                f"{indent}const {ctype} {first} = {lower}(blockIdx.x * blockDim.x + threadIdx.x) * {s.items};",
+                f"{indent}if ({first} < {upper}) {{"]
+            self.fused_points(inner, first, ctype, upper, indent + "    ")
+            self.lines.append(f"{indent}}}")
         elif s.vector == 1:
             self.scalar_points(inner, ctype, lower, upper, indent, program.body)
         else:
             self.vector_points(inner, ctype, lower, upper, indent)
         self.lines += closing
         self.space_grid(bx * s.items, by)
+
+    def rows_fused(self, inner: ParallelIndex, ctype: str, lower: str, upper: str) -> None:
+        """Schedule `fused` along y: a thread's `items` points are consecutive along the second innermost index (a
+        warp's accesses stay coalesced along x), sharing the point code's loops."""
+        s, space = self.schedule, self.program.space
+        y_axis = len(space) - 2
+        row = space[y_axis]
+        row_type, row_lower, row_upper = self.bounds(y_axis)
+        opening, indent, closing = self.outer_loops("    ")
+        first = self.names(f"{row.name}_first")
+        self.lines += [
+            *opening,
+            f"{indent}// {s.items} consecutive points per thread along y share the point code's loops.",
+            f"{indent}for ({row_type} {first} = {row_lower}(blockIdx.y * blockDim.y + threadIdx.y) * {s.items}; "
+            f"{first} < {row_upper}; {first} += gridDim.y * blockDim.y * {s.items}) {{",
+            f"{indent}    const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.x + threadIdx.x;",
+            f"{indent}    if ({inner.name} < {upper}) {{"]
+        self.fused_points(row, first, row_type, row_upper, indent + "        ")
+        self.lines += [f"{indent}    }}", f"{indent}}}", *closing]
+        self.space_grid(s.block[0], s.block[1] * s.items)
 
     def scalar_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str,
                       statements: list[Stmt]) -> None:
@@ -283,13 +312,12 @@ class _Kernel:
             f"{indent}    const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
             f"{indent}    if ({inner.name} < {upper}) {{", *body, f"{indent}    }}", f"{indent}}}"]
 
-    def fused_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
-        """`items` consecutive points per thread running the point code's loops once for all of them: each loop
-        once, what depends on the point once per point inside it (locals renamed per point), what does not (a
-        weight, a row's condition) once. A thread whose points pass the space's end computes its last point in
-        their place and writes only its own."""
+    def fused_points(self, inner: ParallelIndex, first: str, ctype: str, upper: str, indent: str) -> None:
+        """`items` consecutive points of the index `inner` from `first` (below `upper`) running the point code's
+        loops once for all of them: each loop once, what depends on the point once per point inside it (locals
+        renamed per point), what does not (a weight, another index's condition) once. A thread whose points pass
+        the space's end computes its last point in their place and writes only its own."""
         items = self.schedule.items
-        first = self.names(f"{inner.name}_first")
         dependent = point_dependent(self.program.body, inner.name)
         points = [self.names(f"{inner.name}_{j}") for j in range(items)]
         renames = [{name: self.names(f"{name}_{j}") for name in dependent if name != inner.name}
@@ -308,17 +336,14 @@ class _Kernel:
             return [Binary(op="<", left=Const(text=f"{first} + {j}"), right=Const(text=upper)) if clamped else None
                     for j in range(items)]
 
-        whole = [*declared(False), *self.fused(self.program.body, dependent, renames, guards(False))]
-        tail = [*declared(True), *self.fused(self.program.body, dependent, renames, guards(True))]
+        body = conditions_pushed_into_loops(self.program.body, dependent)
+        whole = [*declared(False), *self.fused(body, dependent, renames, guards(False))]
+        tail = [*declared(True), *self.fused(body, dependent, renames, guards(True))]
         self.lines += [
-            f"{indent}// {items} consecutive points per thread share the point code's loops.",
-            f"{indent}const {ctype} {first} = {lower}(blockIdx.x * blockDim.x + threadIdx.x) * {items};",
-            f"{indent}if ({first} < {upper}) {{",
-            f"{indent}    if ({first} + {items} <= {upper}) {{",
-            *c_statements(whole, indent + "        "),
-            f"{indent}    }} else {{",
-            *c_statements(tail, indent + "        "),
-            f"{indent}    }}",
+            f"{indent}if ({first} + {items} <= {upper}) {{",
+            *c_statements(whole, indent + "    "),
+            f"{indent}}} else {{",
+            *c_statements(tail, indent + "    "),
             f"{indent}}}"]
 
     def fused(self, body: list[Stmt], dependent: set[str], renames: list[dict[str, str]],

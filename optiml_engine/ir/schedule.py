@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, constant, has_loops, linear, loop_reductions, names_of, point_dependent, reduction_update,
-    statement_exprs, stride, unit_stride, walk)
+    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, linear, loop_reductions, names_of,
+    point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions, substitute)
 from optiml_engine.model import Frozen
@@ -57,6 +57,7 @@ class Schedule(Frozen):
     k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
     splits: int = 1                       # reduce, contraction: blocks sharing each point's (tile's) loop
     fused: bool = False                   # map: a thread's `items` points consecutive, sharing the code's loops
+    fused_axis: Literal["x", "y"] = "x"   # map, fused: along the innermost index or the second innermost
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -68,8 +69,8 @@ class Schedule(Frozen):
             vector = f", {self.vector}-point vector accesses" if self.vector > 1 else ""
             shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
             if self.fused:
-                return (f"map: block {shape}, {self.items} consecutive points per thread sharing the point code's "
-                        f"loops (each loop-invariant value read once for all of them)")
+                return (f"map: block {shape}, {self.items} consecutive points per thread along {self.fused_axis} "
+                        f"sharing the point code's loops (what does not change between them read once)")
             return f"map: block {shape}, {self.items} point{'s' if self.items > 1 else ''} per thread{vector}"
         if self.family == "reduce":
             if self.lanes_axis == "x":
@@ -170,7 +171,8 @@ class Shape:
     window_bytes: int                        # stream: bytes per point and window element, all windows together
     splittable: bool                         # reduce: one pass (one loop) a point's blocks may share
     scan: Scan | None                        # scan: the loop and its carried value
-    fusable: bool = False                    # map: neighbouring points along x may share the point code's loops
+    fusable: tuple[str, ...] = ()            # map: the axes ("x", "y") along which neighbouring points may share
+                                             # the point code's loops
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -220,37 +222,45 @@ def shape_of(program: LoopProgram) -> Shape:
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
                  shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
-                 _fusable(program))
+                 tuple(axis for axis in ("x", "y") if _fusable(program, axis)))
 
 
-def _fusable(program: LoopProgram) -> bool:
+def _fusable(program: LoopProgram, axis: str) -> bool:
     """Loops whose bounds no point changes, reading memory (a stencil's taps, a convolution's channels): a thread
-    that takes neighbouring points along x can run each loop once for all of them, reading what does not depend on
-    the point once (weights, a row's shared taps). Conditions on the point may not hold loops (they would split the
-    shared loop)."""
-    innermost = program.space[-1].name
-    dependent = point_dependent(program.body, innermost)
-    loops = [stmt for stmt in walk(program.body) if isinstance(stmt, For)]
+    that takes neighbouring points along `axis` can run each loop once for all of them, reading what does not depend
+    on the point once (weights, the taps its points share). Conditions on the point may hold a loop only as its
+    whole body (pushed into it), or they would split the shared loop."""
+    if axis == "y" and len(program.space) < 2:
+        return False
+    index = program.space[-1 if axis == "x" else -2].name
+    dependent = point_dependent(program.body, index)
+    body = conditions_pushed_into_loops(program.body, dependent)
+    loops = [stmt for stmt in walk(body) if isinstance(stmt, For)]
     if any(names_of(e) & dependent for loop in loops for e in (loop.start, loop.stop, loop.step)):
         return False
-    # Worth it where points share reads: one no point changes (a weight), or taps (neighbouring points read
-    # neighbouring elements at offsets the loop moves), not where each point reads a row of its own.
-    assigned = [s.name for s in walk(program.body) if isinstance(s, (Let, Assign))]
-    once = {s.name: s.value for s in walk(program.body)
+    # Worth it where points share reads: one no point changes (a weight), or taps (neighbouring points read the
+    # same elements at offsets the loop moves: along x, unit-stride reads; along y, reads of rows the loop moves
+    # through), not where each point reads a row of its own.
+    assigned = [s.name for s in walk(body) if isinstance(s, (Let, Assign))]
+    once = {s.name: s.value for s in walk(body)
             if isinstance(s, Let) and s.value is not None and assigned.count(s.name) == 1}
-    variables = {loop.var for loop in loops}
+    moved = set().union(*(point_dependent(body, loop.var) for loop in loops)) if loops else set()
 
     def shared(load: Load) -> bool:
-        index = load.index
+        read_at = load.index
         for _ in range(len(once) + 1):
-            index = substitute(index, once)
-        return not names_of(index) & dependent or (bool(names_of(index) & variables) and
-                                                   unit_stride(index, innermost))
+            read_at = substitute(read_at, once)
+        names = names_of(read_at)
+        if not names & dependent:
+            return True
+        if not names & moved:
+            return False
+        return axis == "y" or unit_stride(read_at, index)
 
     if not any(shared(load) for loop in loops for load in all_loads(loop.body)):
         return False
     return not any(isinstance(stmt, If) and names_of(stmt.cond) & dependent and has_loops([*stmt.then, *stmt.other])
-                   for stmt in walk(program.body))
+                   for stmt in walk(body))
 
 
 def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
@@ -506,8 +516,8 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         two_d = len(shape.program.space) > 1
         blocks = [(32, 8), (64, 4), (128, 2), (32, 4), (64, 8), (128, 4), (256, 1)] if two_d else \
             [(128, 1), (256, 1), (512, 1), (1024, 1)]
-        fused = [Schedule(family="map", block=b, items=items, fused=True)
-                 for items in (2, 4) for b in blocks] if shape.fusable else []
+        fused = [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis)
+                 for axis in shape.fusable for items in (2, 4) for b in blocks]
         return [Schedule(family="map", block=b, items=items, vector=v)
                 for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks] + fused
     if family == "reduce":
@@ -582,9 +592,11 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         # Two neighbouring points sharing a stencil's or a convolution's loops. More lose more than they share:
         # a thread's points are consecutive, so a warp's accesses stride by the points per thread (H100: conv1d
         # 1.23x faster at 2 points a thread, 1.0x at 4, 0.5x at 8; bench/results/ir-h100/fused-points/).
+        # Along y a warp's accesses stay coalesced: 4 points a thread there.
         chosen += [max(matching, key=lambda s: s.block[0])
-                   for matching in [[s for s in points if s.fused and s.items == 2 and s.threads() == 256]]
-                   if matching]
+                   for axis, items in (("x", 2), ("y", 4))
+                   if (matching := [s for s in points if s.fused and s.fused_axis == axis and s.items == items and
+                                    s.threads() == 256])]
         return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":
