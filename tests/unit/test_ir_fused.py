@@ -1,0 +1,60 @@
+"""Map points fused along an axis (ir/schedule.py's `fused`, ir/emit.py's fused_points): where they apply, and that
+what they emit equals the program, tails included (the enumerated schedules of every kernel are also compiled and
+run by test_ir_emit.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.data import make_inputs
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.analysis import conditions_pushed_into_loops, point_dependent
+from optiml_engine.ir.emit import emit
+from optiml_engine.ir.interpret import run_program
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import For, If
+from optiml_engine.ir.schedule import Schedule, shape_of
+from optiml_engine.source.contract import resolve
+from tests.unit.test_ir_lift import ROOT, candidate_of
+
+
+@pytest.mark.parametrize("example, axes", [
+    ("blur3x3", ("y",)),             # clamped taps: rows shared along y; along x each point clamps its own column
+    ("row_max", ()),                 # each point reads a row of its own: nothing to share
+    ("gemv_rowmajor", ("x",)),       # x[c] read once for a thread's rows
+    ("vector_add", ()),              # no loop
+])
+def test_where_points_may_share_loops(example, axes):
+    assert shape_of(lift(candidate_of(ROOT / f"examples/{example}.cu"))).fusable == axes
+
+
+def test_a_condition_holding_a_whole_loop_is_pushed_into_it():
+    program = lift(candidate_of(ROOT / "tests/heldout/conv2d_3x3_multichan.cu"))
+    dependent = point_dependent(program.body, "oy")
+    assert {"oy", "iy", "acc"} <= dependent and "ox" not in dependent
+    pushed = conditions_pushed_into_loops(program.body, dependent)
+    (channels,) = [s for s in pushed if isinstance(s, For)]
+    (rows,) = channels.body
+    (columns,) = rows.body[1:]                       # after `iy = ...`: the row check moved inside the kx loop
+    assert isinstance(columns, For) and isinstance(columns.body[0], If)
+    assert shape_of(program).fusable == ("x", "y")
+
+
+@pytest.mark.parametrize("axis, items", [("x", 2), ("x", 4), ("y", 2), ("y", 4)])
+def test_fused_points_equal_the_program_with_tails(axis, items):
+    """Sizes that leave a thread's last points past the end: the tail path computes the last point in their
+    place and writes only its own."""
+    candidate = candidate_of(ROOT / "tests/heldout/conv2d_3x3_multichan.cu")
+    program = lift(candidate)
+    shape = shape_of(program)
+    emitted = emit(program, shape, Schedule(family="map", block=(32, 4), items=items, fused=True, fused_axis=axis),
+                   candidate)
+    for binding in ({"C": 2, "H": 13, "W": 37}, {"C": 1, "H": 1, "W": 3}, {"C": 3, "H": 5, "W": 1}):
+        resolved = resolve(candidate.contract, binding)
+        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=4)
+        expected = run_program(program, resolved, candidate.contract.arrays, inputs)
+        got = run_on_cpu(emitted, binding, inputs)
+        found = compare(np, "out", got["out"], expected["out"], "float32", 1e-5, None)
+        assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
