@@ -1,0 +1,373 @@
+"""The precise spec form of an intent: a NumPy/PyTorch-style expression with typed shapes,
+
+    y = softmax(x, axis=1); x: float32[4096, 393216]
+    out = sum(x, dim=0); x: float32[8192, 1024]
+    C = A @ B.T; A: float32[2048, 512]; B: float32[1024, 512]
+    y = silu(x) * g + 0.5; x: float32[1 << 20]; g: float32[1048576]
+
+read completely or refused: every name is declared, every declared array used, every keyword understood, and each
+operation either maps onto a generated family (generate/families.py builds the kernel, its contract and the NumPy
+oracle) or is refused naming it, with the forms that are generated. The expression is parsed by Python's `ast`
+(never evaluated). Activations are written out in the elementwise functions the generator has (silu as
+x * sigmoid(x), leaky_relu(x, 0.1) as max(x, 0) + 0.1 * min(x, 0)...).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from optiml_engine.generate.intent import IntentError
+from optiml_engine.model import KernelSpec
+
+DTYPES = {"float32": "float32", "float": "float32", "f32": "float32", "float64": "float64", "double": "float64",
+          "f64": "float64", "int32": "int32", "int": "int32", "i32": "int32"}
+DECLARATION = re.compile(r"^\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)\s*\[([^\]]*)\]\s*$")
+REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "amax": "max", "min": "min", "amin": "min",
+              "argmax": "argmax", "norm": "l2norm", "logsumexp": "logsumexp"}
+ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer_norm": "layernorm",
+                      "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm"}
+FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "abs", "sigmoid", "relu", "maximum", "minimum", "pow")
+# Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
+ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
+    "silu": ({}, "x * sigmoid(x)"), "swish": ({}, "x * sigmoid(x)"),
+    "softplus": ({}, "log(1 + exp(x))"),
+    "leaky_relu": ({"negative_slope": 0.01}, "max(x, 0) + negative_slope * min(x, 0)"),
+    "elu": ({"alpha": 1.0}, "max(x, 0) + alpha * (exp(min(x, 0)) - 1)"),
+    "selu": ({}, "1.0507009873554805 * (max(x, 0) + 1.6732632423543772 * (exp(min(x, 0)) - 1))"),
+    "hardtanh": ({"min_val": -1.0, "max_val": 1.0}, "min(max(x, min_val), max_val)"),
+    "hardsigmoid": ({}, "min(max(x / 6 + 0.5, 0), 1)"),
+    "hardswish": ({}, "x * min(max(x + 3, 0), 6) / 6"),
+    "softsign": ({}, "x / (1 + abs(x))"),
+    "mish": ({}, "x * tanh(log(1 + exp(x)))"),
+    "gelu_tanh": ({}, "0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))"),
+    "square": ({}, "x * x"), "rsqrt": ({}, "1 / sqrt(x)"), "reciprocal": ({}, "1 / x"),
+}
+GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh abs sigmoid relu maximum minimum pow, "
+             f"{', '.join(ACTIVATIONS)}, gelu(x, approximate='tanh')); sum mean max min argmax norm logsumexp over "
+             "axis 0, 1 (or -1) of a 2-D array or all of a 1-D one; softmax log_softmax layer_norm rms_norm over the "
+             "last axis of a 2-D array; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "cumsum of a 1-D array")
+
+
+def is_spec_form(text: str) -> bool:
+    """`out = expression; name: dtype[dims]...`: an assignment, then typed declarations."""
+    clauses = [c for c in text.split(";") if c.strip()]
+    return len(clauses) >= 2 and "=" in clauses[0] and all(DECLARATION.match(c) for c in clauses[1:])
+
+
+def parse_spec(text: str) -> KernelSpec:
+    """The spec the form states; an IntentError naming what is not understood."""
+    clauses = [c.strip() for c in text.split(";") if c.strip()]
+    output, _, expression = clauses[0].partition("=")
+    output = output.strip()
+    shapes: dict[str, list[int]] = {}
+    dtypes: dict[str, str] = {}
+    for clause in clauses[1:]:
+        name, dtype, dims = DECLARATION.match(clause).groups()
+        if dtype not in DTYPES:
+            raise IntentError(f"element type '{dtype}' of {name}", [], "float32, float64 or int32")
+        shapes[name], dtypes[name] = [_dimension(d, name) for d in dims.split(",")], DTYPES[dtype]
+    if not re.fullmatch(r"[A-Za-z_]\w*", output):
+        raise IntentError(f"'{output}' is not an output name", [], "NAME = expression; ...")
+    if output in shapes:
+        raise IntentError(f"the output {output} is declared as an input", [], "a new name for the output")
+    try:
+        tree = _plain_calls(ast.parse(expression.strip(), mode="eval").body, set(shapes))
+    except SyntaxError as error:
+        raise IntentError(f"'{expression.strip()}' is not an expression ({error.msg})", [], GENERATED) from None
+    functions = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in functions}
+    undeclared = sorted(used - set(shapes))
+    if undeclared:
+        raise IntentError(f"{', '.join(undeclared)} not declared", [], f"a declaration such as "
+                                                                         f"'{undeclared[0]}: float32[1024]'")
+    unused = sorted(set(shapes) - used)
+    if unused:
+        raise IntentError(f"{', '.join(unused)} declared but not used", [], "declarations of the inputs only")
+    kinds = set(dtypes.values())
+    if len(kinds) > 1:
+        raise IntentError(f"inputs of several element types ({', '.join(sorted(kinds))})", [], "one element type")
+    dtype = kinds.pop()
+    spec = _Reader(text, output, shapes, dtype).spec(tree)
+    if dtype == "int32" and spec.family not in ("elementwise", "transpose", "prefix_sum"):
+        raise IntentError(f"{spec.operation} of integers is not generated", [f"operation {spec.operation}"],
+                          "float32 or float64 data")
+    return spec
+
+
+MODULES = {"np", "numpy", "torch", "F", "jnp", "nn", "functional"}
+METHODS = {*REDUCTIONS, *ROW_NORMALIZATIONS, "cumsum", "permute", "transpose", "exp", "log", "sqrt", "abs", "tanh",
+           "sigmoid", "relu"}
+
+
+def _plain_calls(tree: ast.expr, arrays: set[str]) -> ast.expr:
+    """`np.sum(x, 1)`, `torch.softmax(x, dim=1)`, `F.relu(x)` and the method forms `x.sum(axis=1)`, `x.softmax(-1)`
+    as plain calls `sum(x, 1)`..."""
+    class Plain(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.expr:
+            self.generic_visit(node)
+            function = node.func
+            if isinstance(function, ast.Attribute):
+                owner = function.value
+                while isinstance(owner, ast.Attribute) and owner.attr in MODULES:
+                    owner = owner.value
+                if isinstance(owner, ast.Name) and owner.id in MODULES and owner.id not in arrays or \
+                        isinstance(owner, ast.Attribute) and owner.attr in MODULES:
+                    return ast.Call(func=ast.Name(id=function.attr), args=node.args, keywords=node.keywords)
+                if function.attr in METHODS:
+                    return ast.Call(func=ast.Name(id=function.attr), args=[function.value, *node.args],
+                                    keywords=node.keywords)
+            return node
+
+    return Plain().visit(tree)
+
+
+def _dimension(text: str, name: str) -> int:
+    text = text.strip().replace("_", "")
+    match = re.fullmatch(r"(\d+)\s*(?:<<\s*(\d+))?|2\s*\*\*\s*(\d+)", text)
+    if match is None:
+        raise IntentError(f"dimension '{text}' of {name}", [], "whole numbers, e.g. [4096, 1024] or [1 << 20]")
+    if match.group(3):
+        return 2 ** int(match.group(3))
+    return int(match.group(1)) << int(match.group(2) or 0)
+
+
+class _Reader:
+    def __init__(self, text: str, output: str, shapes: dict[str, list[int]], dtype: str):
+        self.text, self.output, self.shapes, self.dtype = " ".join(text.split()), output, shapes, dtype
+
+    def spec(self, tree: ast.expr) -> KernelSpec:
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in REDUCTIONS:
+            return self.reduction(tree, REDUCTIONS[tree.func.id])
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_NORMALIZATIONS:
+            return self.normalization(tree, ROW_NORMALIZATIONS[tree.func.id])
+        if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult) or \
+                isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("matmul", "mm"):
+            return self.product(tree)
+        if self.transposition(tree) is not None:
+            return self.transpose(tree)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "cumsum":
+            return self.cumsum(tree)
+        return self.elementwise(tree)
+
+    def base(self, **fields) -> KernelSpec:
+        return KernelSpec(intent=self.text, dtype=self.dtype, output=self.output, **fields)
+
+    def array(self, node: ast.expr, what: str) -> tuple[str, list[int]]:
+        if not isinstance(node, ast.Name) or node.id not in self.shapes:
+            raise IntentError(f"{what} of '{ast.unparse(node)}'", [], f"{what} of a declared array")
+        return node.id, self.shapes[node.id]
+
+    def keywords(self, call: ast.Call, allowed: dict[str, object]) -> dict[str, object]:
+        """The call's keywords (constants only), each one it allows; `dim` is `axis`."""
+        found = dict(allowed)
+        for keyword in call.keywords:
+            name = "axis" if keyword.arg == "dim" else keyword.arg
+            if name not in allowed or not isinstance(keyword.value, ast.Constant | ast.UnaryOp):
+                raise IntentError(f"keyword '{keyword.arg}' of {ast.unparse(call.func)}", [],
+                                  f"{', '.join(allowed) or 'no keywords'} (constants)")
+            found[name] = ast.literal_eval(keyword.value)
+        return found
+
+    def reduction(self, call: ast.Call, operation: str) -> KernelSpec:
+        if len(call.args) not in (1, 2):
+            raise IntentError(f"{ast.unparse(call)}", [], f"{ast.unparse(call.func)}(x, axis=...)")
+        name, shape = self.array(call.args[0], f"a {operation}")
+        options = self.keywords(call, {"axis": None, "keepdims": False})
+        axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
+        kernel = f"{operation}_{{}}_{name}"
+        if len(shape) == 1 or axis is None:
+            if operation not in ("sum", "mean", "max", "min"):
+                raise IntentError(f"a {operation} of all elements", [f"{name}: {shape}"],
+                                  "sum, mean, max or min of all elements; other reductions along an axis")
+            return self.base(family="global_reduction", operation=operation, kernel=kernel.format("all"),
+                             sizes={"n": _product(shape)}, inputs=[name])
+        if len(shape) != 2 or axis not in (0, 1, -1, -2):
+            raise IntentError(f"a {operation} over axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              "axis 0 or 1 of a 2-D array (other ranks are not generated yet)")
+        rows, cols = shape
+        if axis in (1, -1):
+            return self.base(family="row_reduction", operation=operation, kernel=kernel.format("rows"),
+                             sizes={"rows": rows, "cols": cols}, inputs=[name])
+        if operation not in ("sum", "mean", "max", "min"):
+            raise IntentError(f"a {operation} over axis 0", [f"{name}: {shape}"],
+                              "sum, mean, max or min over axis 0; the others over axis 1")
+        return self.base(family="column_reduction", operation=operation, kernel=kernel.format("cols"),
+                         sizes={"rows": rows, "cols": cols}, inputs=[name])
+
+    def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
+        if not call.args:
+            raise IntentError(ast.unparse(call), [], f"{ast.unparse(call.func)}(x, axis=-1)")
+        name, shape = self.array(call.args[0], f"a {operation}")
+        allowed: dict[str, object] = {"axis": -1}
+        if operation in ("layernorm", "rmsnorm"):
+            allowed["eps"] = 1e-5
+        options = self.keywords(call, allowed)
+        axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
+        if len(shape) != 2 or axis not in (1, -1):
+            raise IntentError(f"{operation} over axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              "the last axis of a 2-D array")
+        scalars = {"eps": float(options["eps"])} if "eps" in options else {}
+        assumed = ["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else []
+        return self.base(family="row_normalization", operation=operation, kernel=f"{operation}_rows_{name}",
+                         sizes={"rows": shape[0], "cols": shape[1]}, inputs=[name], scalars=scalars,
+                         assumed=assumed)
+
+    def product(self, tree: ast.expr) -> KernelSpec:
+        left, right = (tree.left, tree.right) if isinstance(tree, ast.BinOp) else tuple(tree.args)
+        transposed = self.transposition(right)
+        b_node = transposed if transposed is not None else right
+        a, a_shape = self.array(left, "a matrix product")
+        b, b_shape = self.array(b_node, "a matrix product")
+        if self.dtype != "float32":
+            raise IntentError(f"a matrix product in {self.dtype}", [], "float32 operands")
+        if len(a_shape) != 2:
+            raise IntentError(f"a product of a {len(a_shape)}-D {a}", [], "2-D matrices (batched: not generated)")
+        m, k = a_shape
+        if len(b_shape) == 1 and transposed is None:
+            if b_shape[0] != k:
+                raise IntentError(f"{a} is {m}x{k} but {b} has {b_shape[0]} elements", [], f"{b}: float32[{k}]")
+            return self.base(family="gemv", operation="gemv", kernel=f"gemv_{a}", sizes={"rows": m, "cols": k},
+                             inputs=[a, b])
+        if len(b_shape) != 2:
+            raise IntentError(f"a product with a {len(b_shape)}-D {b}", [], "a 2-D matrix or a vector")
+        n, inner = (b_shape[0], b_shape[1]) if transposed is not None else (b_shape[1], b_shape[0])
+        if inner != k:
+            raise IntentError(f"inner dimensions differ: {a} has {k}, {b} {'rows' if transposed is None else 'cols'} "
+                              f"{inner}", [], "matching inner dimensions")
+        return self.base(family="gemm", operation="gemm", kernel="sgemm_nt" if transposed is not None else "sgemm_nn",
+                         sizes={"M": m, "N": n, "K": k}, inputs=[a, b], transpose_b=transposed is not None)
+
+    def transposition(self, node: ast.expr) -> ast.expr | None:
+        """The array a 2-D transposition (`x.T`, `transpose(x)`, `x.t()`) is of."""
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            return node.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "t" and \
+                not node.args:
+            return node.func.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("transpose", "permute"):
+            return node.args[0] if node.args else None
+        return None
+
+    def transpose(self, tree: ast.expr) -> KernelSpec:
+        name, shape = self.array(self.transposition(tree), "a transpose")
+        axes = None
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
+            extra = [ast.literal_eval(a) for a in tree.args[1:]] + \
+                [ast.literal_eval(k.value) for k in tree.keywords if k.arg in ("axes", "dims")]
+            if extra and all(isinstance(e, int) for e in extra):
+                extra = [tuple(extra)]           # torch's x.permute(2, 0, 1)
+            if len(extra) > 1 or any(k.arg not in ("axes", "dims") for k in tree.keywords):
+                raise IntentError(ast.unparse(tree), [], "permute(x, (a, b, c))")
+            axes = list(extra[0]) if extra else None
+        if len(shape) == 2 and axes in (None, [1, 0]):
+            return self.base(family="transpose", operation="transpose", kernel=f"transpose_{name}",
+                             sizes={"rows": shape[0], "cols": shape[1]}, inputs=[name])
+        if len(shape) == 3 and axes is not None and sorted(axes) == [0, 1, 2] and axes != [0, 1, 2]:
+            return self.base(family="transpose", operation="permute", kernel=f"permute_{''.join(map(str, axes))}_{name}",
+                             sizes=dict(zip(("d0", "d1", "d2"), shape)), inputs=[name], axes=axes)
+        raise IntentError(f"{ast.unparse(tree)} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                          "x.T of a 2-D array, or permute(x, (a, b, c)) of a 3-D one moving an axis")
+
+    def cumsum(self, call: ast.Call) -> KernelSpec:
+        name, shape = self.array(call.args[0] if call.args else call, "a cumsum")
+        options = self.keywords(call, {"axis": 0})
+        if len(shape) != 1 or options["axis"] not in (0, -1):
+            raise IntentError(f"a cumsum of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              "a cumsum of a 1-D array (along rows: not generated yet)")
+        return self.base(family="prefix_sum", operation="prefix_sum", kernel=f"prefix_sum_{name}",
+                         sizes={"n": shape[0]}, inputs=[name])
+
+    def elementwise(self, tree: ast.expr) -> KernelSpec:
+        formula = self.formula(tree)
+        inputs = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in self.shapes},
+                        key=lambda name: formula.index(name))
+        full = max((self.shapes[name] for name in inputs), key=len)
+        row_vectors = []
+        for name in inputs:
+            shape = self.shapes[name]
+            if shape == full:
+                continue
+            if len(full) == 2 and shape == full[1:]:
+                row_vectors.append(name)     # broadcast over the rows, as NumPy does
+            else:
+                raise IntentError(f"{name} {shape} does not broadcast to {full}", [], f"{name}: the shape {full} "
+                                  f"or its last dimension")
+        if len(full) > 2:
+            raise IntentError(f"an elementwise formula over {len(full)}-D arrays", [],
+                              "1-D or 2-D arrays (flatten them: the formula is the same)")
+        sizes = {"rows": full[0], "cols": full[1]} if len(full) == 2 else {"n": full[0]}
+        return self.base(family="elementwise", operation="map", kernel=f"map_{self.output}", sizes=sizes,
+                         inputs=inputs, expression=formula, row_vectors=row_vectors)
+
+    def formula(self, node: ast.expr) -> str:
+        """The expression in the generator's formula syntax (source/expr.py with its functions)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+            return repr(float(node.value))
+        if isinstance(node, ast.Name) and node.id in self.shapes:
+            return node.id
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            inner = self.formula(node.operand)
+            return f"(-{inner})" if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.BinOp):
+            left, right = self.formula(node.left), self.formula(node.right)
+            if isinstance(node.op, ast.Pow):
+                return f"({left} * {left})" if right == "2.0" else f"pow({left}, {right})"
+            ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+            if type(node.op) not in ops:
+                raise IntentError(f"operator '{ast.unparse(node)}'", [], GENERATED)
+            return f"({left} {ops[type(node.op)]} {right})"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            return self.call(node)
+        raise IntentError(f"'{ast.unparse(node)}' is not generated", [], GENERATED)
+
+    def call(self, node: ast.Call) -> str:
+        name = node.func.id
+        args = [self.formula(a) for a in node.args]
+        if name == "gelu":
+            options = self.keywords(node, {"approximate": "none"})
+            if options["approximate"] != "tanh":
+                raise IntentError("gelu with the exact (erf) form", [], "gelu(x, approximate='tanh')")
+            name, node = "gelu_tanh", ast.Call(func=ast.Name(id="gelu_tanh"), args=node.args, keywords=[])
+        if name in ACTIVATIONS:
+            defaults, body = ACTIVATIONS[name]
+            if not node.args or len(node.args) - 1 > len(defaults):
+                raise IntentError(ast.unparse(node), [], f"{name}(x{''.join(', ' + k for k in defaults)})")
+            values = dict(defaults)
+            values.update({key: ast.literal_eval(value) for key, value in zip(defaults, node.args[1:])})
+            given = {k.arg for k in node.keywords}
+            values.update({k: v for k, v in self.keywords(node, defaults).items() if k in given})
+            expanded = ast.parse(body, mode="eval").body
+            substituted = self.formula_of(expanded, {"x": args[0], **{k: repr(float(v)) for k, v in values.items()}})
+            return f"({substituted})"
+        if node.keywords:
+            raise IntentError(f"keywords of {name}()", [], f"{name}(...) without keywords")
+        if name in ("maximum", "minimum"):
+            name = name[:3]
+        if name not in FUNCTIONS and name not in ("max", "min"):
+            raise IntentError(f"'{name}' is not an operation OptiML generates", [], GENERATED)
+        if name in ("max", "min", "pow") and len(args) != 2 or name not in ("max", "min", "pow") and len(args) != 1:
+            raise IntentError(ast.unparse(node), [], f"{name}() with {'two arguments' if name in ('max', 'min', 'pow') else 'one argument'}")
+        return f"{name}({', '.join(args)})"
+
+    def formula_of(self, node: ast.expr, values: dict[str, str]) -> str:
+        """An activation's formula with its parameters and `x` replaced by formula texts."""
+        if isinstance(node, ast.Name):
+            return values[node.id]
+        if isinstance(node, ast.Constant):
+            return repr(float(node.value))
+        if isinstance(node, ast.BinOp):
+            ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+            return f"({self.formula_of(node.left, values)} {ops[type(node.op)]} {self.formula_of(node.right, values)})"
+        if isinstance(node, ast.UnaryOp):
+            return f"(-{self.formula_of(node.operand, values)})"
+        assert isinstance(node, ast.Call)
+        return f"{node.func.id}({', '.join(self.formula_of(a, values) for a in node.args)})"
+
+
+def _product(shape: list[int]) -> int:
+    total = 1
+    for dim in shape:
+        total *= dim
+    return total

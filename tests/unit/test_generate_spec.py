@@ -1,0 +1,120 @@
+"""The spec form of an intent (optiml_engine/generate/spec.py): what each form parses to, what is refused and why,
+activations written out equal to independent definitions, and generated kernels that match their oracle on the
+CPU."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from optiml_engine.generate.families import generate_kernel
+from optiml_engine.generate.intent import IntentError, parse_intent
+from optiml_engine.generate.spec import ACTIVATIONS, is_spec_form
+from tests.unit.test_generate_on_cpu import comparisons_on_cpu
+
+PARSED = [
+    ("y = softmax(x, axis=1); x: float32[4096, 393216]", "row_normalization", "softmax",
+     {"rows": 4096, "cols": 393216}),
+    ("p = torch.log_softmax(logits, dim=-1); logits: float32[8192, 1000]", "row_normalization", "log_softmax",
+     {"rows": 8192, "cols": 1000}),
+    ("out = sum(x, dim=0); x: float32[8192, 1024]", "column_reduction", "sum", {"rows": 8192, "cols": 1024}),
+    ("out = x.mean(axis=1); x: float64[8192, 1024]", "row_reduction", "mean", {"rows": 8192, "cols": 1024}),
+    ("i = np.argmax(scores, axis=-1); scores: float32[4096, 50257]", "row_reduction", "argmax",
+     {"rows": 4096, "cols": 50257}),
+    ("t = max(x); x: float32[2**24]", "global_reduction", "max", {"n": 2 ** 24}),
+    ("C = A @ B.T; A: float32[2048, 512]; B: float32[1024, 512]", "gemm", "gemm", {"M": 2048, "N": 1024, "K": 512}),
+    ("C = torch.matmul(A, B); A: float32[2048, 512]; B: float32[512, 1024]", "gemm", "gemm",
+     {"M": 2048, "N": 1024, "K": 512}),
+    ("y = A @ v; A: float32[4096, 1024]; v: float32[1024]", "gemv", "gemv", {"rows": 4096, "cols": 1024}),
+    ("y = x.T; x: float32[4096, 2048]", "transpose", "transpose", {"rows": 4096, "cols": 2048}),
+    ("y = x.permute(2, 0, 1); x: float32[64, 512, 256]", "transpose", "permute", {"d0": 64, "d1": 512, "d2": 256}),
+    ("s = cumsum(x); x: float32[1_000_000]", "prefix_sum", "prefix_sum", {"n": 1000000}),
+    ("y = F.layer_norm(x, eps=1e-6); x: float32[4096, 1024]", "row_normalization", "layernorm",
+     {"rows": 4096, "cols": 1024}),
+    ("y = silu(x) * g + 0.5; x: float32[1 << 20]; g: float32[1048576]", "elementwise", "map", {"n": 1 << 20}),
+    ("y = leaky_relu(x, 0.2) + b; x: float32[1024, 4096]; b: float32[4096]", "elementwise", "map",
+     {"rows": 1024, "cols": 4096}),
+]
+
+
+@pytest.mark.parametrize("text, family, operation, sizes", PARSED, ids=[p[0][:40] for p in PARSED])
+def test_spec_forms_parse_to_their_operation(text, family, operation, sizes):
+    assert is_spec_form(text)
+    spec = parse_intent(text)
+    assert (spec.family, spec.operation, spec.sizes) == (family, operation, sizes)
+    assert spec.output == text.split("=")[0].strip()
+
+
+def test_the_forms_details_reach_the_spec():
+    assert parse_intent("C = A @ B.T; A: float32[64, 32]; B: float32[16, 32]").transpose_b
+    assert parse_intent("y = x.permute(2, 0, 1); x: float32[4, 5, 6]").axes == [2, 0, 1]
+    assert parse_intent("y = layer_norm(x, eps=1e-6); x: float32[8, 8]").scalars == {"eps": 1e-6}
+    spec = parse_intent("y = leaky_relu(x, 0.2) + b; x: float32[1024, 4096]; b: float32[4096]")
+    assert spec.row_vectors == ["b"] and spec.inputs == ["x", "b"]
+    assert parse_intent("m = max(x); x: float64[100]").dtype == "float64"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("y = gelu(x); x: float32[100]", "gelu with the exact (erf) form"),
+    ("y = softmax(x, axis=0); x: float32[100, 10]", "softmax over axis 0"),
+    ("y = sum(x, axis=1); x: float32[4, 100, 10]", "over axis 1 of a 3-D array"),
+    ("y = x + z; x: float32[100]", "z not declared"),
+    ("y = x + 1; x: float32[100]; w: float32[3]", "w declared but not used"),
+    ("y = conv1d(x, w); x: float32[100]; w: float32[3]", "'conv1d' is not an operation OptiML generates"),
+    ("y = x + v; x: float32[100, 10]; v: float32[100]", "does not broadcast"),
+    ("C = A @ B; A: float32[64, 32]; B: float32[16, 64]", "inner dimensions differ"),
+    ("m = max(x); x: int32[1024]", "max of integers is not generated"),
+    ("y = softmax(x, axis=1, temperature=2); x: float32[8, 8]", "keyword 'temperature'"),
+    ("y = x % 2; x: float32[8]", "operator"),
+    ("y = x; x: bfloat16[8]", "element type 'bfloat16'"),
+    ("y = x + 1; x: float32[n]", "dimension 'n'"),
+])
+def test_what_the_form_cannot_say_is_refused_naming_it(text, problem):
+    with pytest.raises(IntentError, match=re.escape(problem)):
+        parse_intent(text)
+
+
+def test_words_are_not_the_spec_form():
+    assert not is_spec_form("softmax of each row of x; rows x cols")
+    assert not is_spec_form("y = x + 1")
+
+
+# Independent definitions (PyTorch's documentation's formulas), not the spec's expansions.
+REFERENCE = {
+    "silu": lambda x: x / (1 + np.exp(-x)), "swish": lambda x: x / (1 + np.exp(-x)),
+    "softplus": lambda x: np.log1p(np.exp(x)),
+    "leaky_relu": lambda x: np.where(x >= 0, x, 0.01 * x),
+    "elu": lambda x: np.where(x > 0, x, np.expm1(x)),
+    "selu": lambda x: 1.0507009873554804934193349852946 * np.where(
+        x > 0, x, 1.6732632423543772848170429916717 * np.expm1(x)),
+    "hardtanh": lambda x: np.clip(x, -1, 1), "hardsigmoid": lambda x: np.clip(x + 3, 0, 6) / 6,
+    "hardswish": lambda x: x * np.clip(x + 3, 0, 6) / 6, "softsign": lambda x: x / (1 + np.abs(x)),
+    "mish": lambda x: x * np.tanh(np.log1p(np.exp(x))),
+    "gelu_tanh": lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3))),
+    "square": lambda x: x ** 2, "rsqrt": lambda x: 1 / np.sqrt(x), "reciprocal": lambda x: 1 / x,
+}
+NUMPY_NAMES = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "tanh": np.tanh, "abs": np.abs, "max": np.maximum,
+               "min": np.minimum, "sigmoid": lambda v: 1 / (1 + np.exp(-v)), "pow": np.power}
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+def test_each_activation_written_out_equals_its_definition(name):
+    source = "gelu(x, approximate='tanh')" if name == "gelu_tanh" else f"{name}(x)"
+    formula = parse_intent(f"y = {source}; x: float64[64]").expression
+    x = np.linspace(0.1 if name in ("rsqrt", "reciprocal") else -6, 6, 1001)
+    got = eval(formula, {"__builtins__": {}}, {**NUMPY_NAMES, "x": x})   # noqa: S307 - the test's own formula
+    np.testing.assert_allclose(got, REFERENCE[name](x), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("text", [
+    "y = hardswish(x) - 0.25 * softsign(b); x: float32[37, 129]; b: float32[129]",
+    "out = x.max(axis=0); x: float32[300, 70]",
+    "y = torch.rms_norm(x, eps=1e-6); x: float32[64, 200]",
+])
+def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
+    generated = generate_kernel(parse_intent(text))
+    for binding, result in comparisons_on_cpu(generated.text, generated.kernel, tmp_path):
+        assert result.ok, f"at {binding}: {result.reason}"
