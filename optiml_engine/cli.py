@@ -425,6 +425,7 @@ def generate(
     `optiml check FILE` then verifies it against the oracle on a GPU, and `optiml optimize FILE` makes it fast."""
     from optiml_engine.generate.families import compile_check, generate_kernel
     from optiml_engine.generate.intent import parse_intent
+    from optiml_engine.generate.spec import spec_form
 
     try:
         spec = parse_intent(intent)
@@ -447,6 +448,8 @@ def generate(
               f"({' '.join(f'{k}={v}' for k, v in spec.sizes.items())}, {spec.dtype})")
     for choice in spec.assumed:
         out.print(f"  assumed: {choice}", markup=False)
+    if (exactly := spec_form(spec)) is not None and exactly != " ".join(intent.split()):
+        out.print(f"  read as: {exactly}", markup=False)
     out.print(f"  reference: {generated.reference}", markup=False)
     out.print(f"  kernel: {generated.strategy}", markup=False)
     usage = result.resources

@@ -265,12 +265,18 @@ def _refuse_unused_numbers(text: str, spec: KernelSpec, understood: list[str]) -
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for, in the spec form (generate/spec.py) or in words; an IntentError when it is
     ambiguous or outside the families, or when the interpretation leaves a number of the intent unused."""
-    from optiml_engine.generate.spec import is_spec_form, parse_spec   # the spec form builds on this module
+    from optiml_engine.generate.spec import EXAMPLE, is_spec_form, parse_spec   # the spec form builds on this module
 
     if is_spec_form(intent):
         return parse_spec(intent)
-    spec = _parse(intent)
-    _refuse_unused_numbers(" ".join(intent.split()), spec, [f"operation {spec.operation.replace('_', ' ')}"])
+    try:
+        spec = _parse(intent)
+        _refuse_unused_numbers(" ".join(intent.split()), spec, [f"operation {spec.operation.replace('_', ' ')}"])
+    except IntentError as refused:
+        # Words the parser could not read may still be said exactly.
+        refused.expected = f"{refused.expected}; or exactly, in the spec form, e.g. '{EXAMPLE}' (docs/generate.md)"
+        refused.args = (str(refused),)
+        raise
     return spec
 
 

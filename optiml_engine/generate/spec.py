@@ -27,7 +27,7 @@ REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "amax": "max", "min": 
               "argmax": "argmax", "norm": "l2norm", "logsumexp": "logsumexp"}
 ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer_norm": "layernorm",
                       "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm"}
-FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "abs", "sigmoid", "relu", "maximum", "minimum", "pow")
+FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "abs", "sigmoid", "relu", "max", "min", "pow")
 # Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
 ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
     "silu": ({}, "x * sigmoid(x)"), "swish": ({}, "x * sigmoid(x)"),
@@ -45,9 +45,10 @@ ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
 }
 GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh abs sigmoid relu maximum minimum pow, "
              f"{', '.join(ACTIVATIONS)}, gelu(x, approximate='tanh')); sum mean max min argmax norm logsumexp over "
-             "axis 0, 1 (or -1) of a 2-D array or all of a 1-D one; softmax log_softmax layer_norm rms_norm over the "
-             "last axis of a 2-D array; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
-             "cumsum of a 1-D array")
+             "axis 0, 1 (or -1) of a 2-D array, sum mean max min of all of one; softmax log_softmax layer_norm "
+             "rms_norm over the last axis of a 2-D array; A @ B, A @ B.T, A @ x; x.T, transpose(x), "
+             "permute(x, (a, b, c)); cumsum of a 1-D array")
+EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
 
 def is_spec_form(text: str) -> bool:
@@ -190,9 +191,6 @@ class _Reader:
         if axis in (1, -1):
             return self.base(family="row_reduction", operation=operation, kernel=kernel.format("rows"),
                              sizes={"rows": rows, "cols": cols}, inputs=[name])
-        if operation not in ("sum", "mean", "max", "min"):
-            raise IntentError(f"a {operation} over axis 0", [f"{name}: {shape}"],
-                              "sum, mean, max or min over axis 0; the others over axis 1")
         return self.base(family="column_reduction", operation=operation, kernel=kernel.format("cols"),
                          sizes={"rows": rows, "cols": cols}, inputs=[name])
 
@@ -304,7 +302,7 @@ class _Reader:
     def formula(self, node: ast.expr) -> str:
         """The expression in the generator's formula syntax (source/expr.py with its functions)."""
         if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
-            return repr(float(node.value))
+            return repr(node.value)
         if isinstance(node, ast.Name) and node.id in self.shapes:
             return node.id
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
@@ -343,12 +341,16 @@ class _Reader:
             return f"({substituted})"
         if node.keywords:
             raise IntentError(f"keywords of {name}()", [], f"{name}(...) without keywords")
+        if name in ("max", "min", "amax", "amin", *REDUCTIONS):
+            raise IntentError(f"{ast.unparse(node)} inside a formula (a reduction, as in NumPy)", [],
+                              "maximum(a, b) or minimum(a, b) element by element; a reduction as the whole expression")
         if name in ("maximum", "minimum"):
             name = name[:3]
-        if name not in FUNCTIONS and name not in ("max", "min"):
+        if name not in FUNCTIONS:
             raise IntentError(f"'{name}' is not an operation OptiML generates", [], GENERATED)
-        if name in ("max", "min", "pow") and len(args) != 2 or name not in ("max", "min", "pow") and len(args) != 1:
-            raise IntentError(ast.unparse(node), [], f"{name}() with {'two arguments' if name in ('max', 'min', 'pow') else 'one argument'}")
+        two = name in ("max", "min", "pow")
+        if len(args) != (2 if two else 1):
+            raise IntentError(ast.unparse(node), [], f"{ast.unparse(node.func)}() with {'two arguments' if two else 'one argument'}")
         return f"{name}({', '.join(args)})"
 
     def formula_of(self, node: ast.expr, values: dict[str, str]) -> str:
@@ -371,3 +373,50 @@ def _product(shape: list[int]) -> int:
     for dim in shape:
         total *= dim
     return total
+
+
+SPEC_OPERATIONS = {"l2norm": "norm", "layernorm": "layer_norm", "rmsnorm": "rms_norm"}
+
+
+def spec_form(spec: KernelSpec) -> str | None:
+    """The spec form that states `spec` exactly (what an intent in words was read as); None for the families the
+    form does not express yet (stencils, histograms)."""
+    dtype = spec.dtype
+    sizes = spec.sizes
+    name = SPEC_OPERATIONS.get(spec.operation, spec.operation)
+    out, inputs = spec.output, spec.inputs
+
+    def declared(array: str, *dims: int) -> str:
+        return f"{array}: {dtype}[{', '.join(str(d) for d in dims)}]"
+
+    two_d = (sizes.get("rows"), sizes.get("cols"))
+    if spec.family == "elementwise":
+        formula = re.sub(r"\b(max|min)\(", lambda m: m.group(1) + "imum(", spec.expression or "")
+        shapes = [declared(a, two_d[1]) if a in spec.row_vectors else
+                  declared(a, *two_d) if "rows" in sizes else declared(a, sizes["n"]) for a in inputs]
+        return "; ".join([f"{out} = {formula}", *shapes])
+    if spec.family in ("row_reduction", "column_reduction"):
+        axis = 1 if spec.family == "row_reduction" else 0
+        return f"{out} = {name}({inputs[0]}, axis={axis}); {declared(inputs[0], *two_d)}"
+    if spec.family == "global_reduction":
+        return f"{out} = {name}({inputs[0]}); {declared(inputs[0], sizes['n'])}"
+    if spec.family == "row_normalization":
+        eps = f", eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
+        return f"{out} = {name}({inputs[0]}, axis=-1{eps}); {declared(inputs[0], *two_d)}"
+    if spec.family == "transpose" and spec.operation == "transpose":
+        return f"{out} = {inputs[0]}.T; {declared(inputs[0], *two_d)}"
+    if spec.family == "transpose":
+        order = ", ".join(map(str, spec.axes))
+        return f"{out} = {inputs[0]}.permute({order}); {declared(inputs[0], sizes['d0'], sizes['d1'], sizes['d2'])}"
+    if spec.family == "gemm":
+        a, b = inputs
+        m, n, k = sizes["M"], sizes["N"], sizes["K"]
+        if spec.transpose_b:
+            return f"{out} = {a} @ {b}.T; {declared(a, m, k)}; {declared(b, n, k)}"
+        return f"{out} = {a} @ {b}; {declared(a, m, k)}; {declared(b, k, n)}"
+    if spec.family == "gemv":
+        a, x = inputs
+        return f"{out} = {a} @ {x}; {declared(a, *two_d)}; {declared(x, two_d[1])}"
+    if spec.family == "prefix_sum":
+        return f"{out} = cumsum({inputs[0]}); {declared(inputs[0], sizes['n'])}"
+    return None

@@ -12,7 +12,8 @@ import pytest
 
 from optiml_engine.generate.families import generate_kernel
 from optiml_engine.generate.intent import IntentError, parse_intent
-from optiml_engine.generate.spec import ACTIVATIONS, is_spec_form
+from optiml_engine.generate.spec import ACTIVATIONS, is_spec_form, spec_form
+from tests.intents import INTENTS
 from tests.unit.test_generate_on_cpu import comparisons_on_cpu
 
 PARSED = [
@@ -118,3 +119,37 @@ def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))
     for binding, result in comparisons_on_cpu(generated.text, generated.kernel, tmp_path):
         assert result.ok, f"at {binding}: {result.reason}"
+
+
+def normalized(spec) -> dict:
+    from optiml_engine.generate.intent import ELEMENTWISE_FUNCTIONS, INTENT
+    from optiml_engine.source.expr import parse_expr
+
+    fields = spec.model_dump(include={"family", "operation", "sizes", "inputs", "output", "row_vectors", "scalars",
+                                      "axes", "transpose_b", "dtype", "expression"})
+    if spec.expression is not None:
+        fields["expression"] = str(parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS))
+    return fields
+
+
+@pytest.mark.parametrize("intent", [case[0] for case in INTENTS])
+def test_what_words_were_read_as_is_a_spec_form_that_reads_the_same(intent):
+    """The form an intent in words is shown as ('read as:'), read again, is the same spec: the user can check and
+    edit the interpretation in the exact language."""
+    spec = parse_intent(intent)
+    form = spec_form(spec)
+    if spec.family in ("stencil", "histogram"):
+        assert form is None
+        return
+    assert normalized(parse_intent(form)) == normalized(spec), form
+
+
+def test_a_refusal_in_words_shows_the_spec_form():
+    with pytest.raises(IntentError, match=r"or exactly, in the spec form, e\.g\. 'y = softmax\(x, axis=1\)"):
+        parse_intent("frobnicate the tensor x")
+
+
+def test_max_inside_a_formula_is_numpys_reduction_not_a_maximum():
+    with pytest.raises(IntentError, match=re.escape("maximum(a, b) or minimum(a, b) element by element")):
+        parse_intent("y = 1 + max(x, 0); x: float32[8]")
+    assert parse_intent("y = 1 + maximum(x, 0); x: float32[8]").expression == "(1 + max(x, 0))"
