@@ -389,8 +389,8 @@ class Measurement(Frozen):
 # Generation from an intent (generate/)
 
 GenerateFamily = Literal[
-    "elementwise", "row_reduction", "column_reduction", "global_reduction", "row_normalization", "transpose",
-    "gemm", "gemv", "stencil", "histogram", "prefix_sum",
+    "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
+    "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "softmax", "log_softmax", "logsumexp", "layernorm",

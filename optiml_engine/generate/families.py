@@ -41,7 +41,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
     """The built-in first kernel for `spec`, rendered as file text (comment, contract, kernel)."""
     draft = {
         "elementwise": _elementwise, "row_reduction": _row_reduction, "column_reduction": _column_reduction,
-        "global_reduction": _global_reduction, "row_normalization": _row_normalization, "transpose": _transpose,
+        "middle_reduction": _middle_reduction, "global_reduction": _global_reduction, "row_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
@@ -222,6 +222,44 @@ def _reduction_draft(spec: KernelSpec, along_rows: bool) -> Draft:
         reference=f"{out} = {NUMPY_REDUCTIONS[operation]}({_matrix(x)}, {axis})",
         checks=ROW_CHECKS if along_rows else COLUMN_CHECKS, flops="rows*cols",
         tol="1e-4")
+
+
+MIDDLE_CHECKS = "outer=3 extent=37 inner=33; outer=1 extent=1 inner=1; outer=5 extent=100 inner=1; " \
+                "outer=2 extent=1 inner=300"
+
+
+def _middle_reduction(spec: KernelSpec) -> Draft:
+    """A reduction over the middle axis of an outer x extent x inner array (the spec form's reduction over an axis
+    with axes on both sides): a thread per output element walks its axis, neighbouring threads neighbouring
+    inner elements."""
+    t, x, out, operation = _ctype(spec), spec.inputs[0], spec.output, spec.operation
+    element = f"{x}[((size_t)o_outer * extent + k) * inner + o_inner]"
+    out_type = "int" if operation == "argmax" else t
+    first = element.replace("+ k)", ")")
+    if operation == "logsumexp":
+        exp, log = ("expf", "logf") if t == "float" else ("exp", "log")
+        zero = "0.0f" if t == "float" else "0.0"
+        code = (f"{t} top = {first};\n"
+                f"for (int k = 1; k < extent; k++) {{\n    {t} v = {element};\n    if (v > top) top = v;\n}}\n"
+                f"{t} acc = {zero};\n"
+                f"for (int k = 0; k < extent; k++) {{\n    acc += {exp}({element} - top);\n}}\n"
+                f"{out}[o] = top + {log}(acc);")
+    else:
+        init, update, final = _accumulate(operation, t, first)
+        start = 1 if operation in ("max", "min", "argmax") else 0
+        code = (f"{init}\nfor (int k = {start}; k < extent; k++) {{\n    {t} v = {element};\n"
+                f"    {update.format(index='k')}\n}}\n{out}[o] = {final.format(count='extent')};")
+    body = ("int o = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "if (o < outer * inner) {\n    const int o_outer = o / inner, o_inner = o % inner;\n" +
+            "\n".join("    " + line for line in code.splitlines()) + "\n}")
+    words = {"l2norm": "L2 norm", "logsumexp": "log(sum(exp))"}.get(operation, operation)
+    return Draft(
+        description=f"{out}[a,c] = {words} over b of {x}[a,b,c]; {x} is outer x extent x inner row-major",
+        params=[f"const {t}* {x}", f"{out_type}* {out}"],
+        arrays=[(x, f"in  {t}[outer*extent*inner]"), (out, f"out {out_type}[outer*inner]")],
+        launch=f"grid=cdiv(outer*inner,{BLOCK}) block={BLOCK}", body=body,
+        reference=f"{out} = {NUMPY_REDUCTIONS[operation]}(reshape({x}, outer, extent, inner), 1)",
+        checks=MIDDLE_CHECKS, flops="outer*extent*inner", tol="1e-4")
 
 
 def _row_reduction(spec: KernelSpec) -> Draft:

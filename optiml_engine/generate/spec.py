@@ -45,8 +45,8 @@ ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
 }
 GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh abs sigmoid relu maximum minimum pow, "
              f"{', '.join(ACTIVATIONS)}, gelu(x, approximate='tanh')); sum mean max min argmax norm logsumexp over "
-             "axis 0, 1 (or -1) of a 2-D array, sum mean max min of all of one; softmax log_softmax layer_norm "
-             "rms_norm over the last axis of a 2-D array; A @ B, A @ B.T, A @ x; x.T, transpose(x), "
+             "any axis (or neighbouring axes) of an array of any rank, sum mean max min of all of one; softmax "
+             "log_softmax layer_norm rms_norm over the last axis; A @ B, A @ B.T, A @ x; x.T, transpose(x), "
              "permute(x, (a, b, c)); cumsum of a 1-D array")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
@@ -165,34 +165,42 @@ class _Reader:
         found = dict(allowed)
         for keyword in call.keywords:
             name = "axis" if keyword.arg == "dim" else keyword.arg
-            if name not in allowed or not isinstance(keyword.value, ast.Constant | ast.UnaryOp):
+            if name not in allowed or not isinstance(keyword.value, ast.Constant | ast.UnaryOp | ast.Tuple | ast.List):
                 raise IntentError(f"keyword '{keyword.arg}' of {ast.unparse(call.func)}", [],
                                   f"{', '.join(allowed) or 'no keywords'} (constants)")
             found[name] = ast.literal_eval(keyword.value)
         return found
 
     def reduction(self, call: ast.Call, operation: str) -> KernelSpec:
+        """Over one axis (or neighbouring axes) of an array of any rank: the axes before it are rows, those after
+        it columns, so it is a row reduction (nothing after), a column reduction (nothing before) or a reduction
+        over the middle axis; over every axis, a global one."""
         if len(call.args) not in (1, 2):
             raise IntentError(f"{ast.unparse(call)}", [], f"{ast.unparse(call.func)}(x, axis=...)")
         name, shape = self.array(call.args[0], f"a {operation}")
         options = self.keywords(call, {"axis": None, "keepdims": False})
         axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
+        axes = sorted({a % len(shape) for a in (axis if isinstance(axis, tuple | list) else [axis])}) \
+            if axis is not None else list(range(len(shape)))
+        if any(not isinstance(a, int) for a in axes) or axes != list(range(axes[0], axes[-1] + 1)):
+            raise IntentError(f"a {operation} over axes {axis}", [f"{name}: {shape}"], "one axis, or neighbouring axes")
+        before, over, after = (_product(shape[:axes[0]]), _product(shape[axes[0]:axes[-1] + 1]),
+                               _product(shape[axes[-1] + 1:]))
         kernel = f"{operation}_{{}}_{name}"
-        if len(shape) == 1 or axis is None:
+        if before == 1 and after == 1:
             if operation not in ("sum", "mean", "max", "min"):
                 raise IntentError(f"a {operation} of all elements", [f"{name}: {shape}"],
                                   "sum, mean, max or min of all elements; other reductions along an axis")
             return self.base(family="global_reduction", operation=operation, kernel=kernel.format("all"),
-                             sizes={"n": _product(shape)}, inputs=[name])
-        if len(shape) != 2 or axis not in (0, 1, -1, -2):
-            raise IntentError(f"a {operation} over axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
-                              "axis 0 or 1 of a 2-D array (other ranks are not generated yet)")
-        rows, cols = shape
-        if axis in (1, -1):
+                             sizes={"n": over}, inputs=[name])
+        if after == 1:
             return self.base(family="row_reduction", operation=operation, kernel=kernel.format("rows"),
-                             sizes={"rows": rows, "cols": cols}, inputs=[name])
-        return self.base(family="column_reduction", operation=operation, kernel=kernel.format("cols"),
-                         sizes={"rows": rows, "cols": cols}, inputs=[name])
+                             sizes={"rows": before, "cols": over}, inputs=[name])
+        if before == 1:
+            return self.base(family="column_reduction", operation=operation, kernel=kernel.format("cols"),
+                             sizes={"rows": over, "cols": after}, inputs=[name])
+        return self.base(family="middle_reduction", operation=operation, kernel=kernel.format("axis"),
+                         sizes={"outer": before, "extent": over, "inner": after}, inputs=[name])
 
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
         if not call.args:
@@ -203,13 +211,13 @@ class _Reader:
             allowed["eps"] = 1e-5
         options = self.keywords(call, allowed)
         axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
-        if len(shape) != 2 or axis not in (1, -1):
+        if len(shape) < 2 or not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
             raise IntentError(f"{operation} over axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
-                              "the last axis of a 2-D array")
+                              "the last axis of an array of 2 or more dimensions")
         scalars = {"eps": float(options["eps"])} if "eps" in options else {}
         assumed = ["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else []
         return self.base(family="row_normalization", operation=operation, kernel=f"{operation}_rows_{name}",
-                         sizes={"rows": shape[0], "cols": shape[1]}, inputs=[name], scalars=scalars,
+                         sizes={"rows": _product(shape[:-1]), "cols": shape[-1]}, inputs=[name], scalars=scalars,
                          assumed=assumed)
 
     def product(self, tree: ast.expr) -> KernelSpec:
@@ -287,15 +295,13 @@ class _Reader:
             shape = self.shapes[name]
             if shape == full:
                 continue
-            if len(full) == 2 and shape == full[1:]:
-                row_vectors.append(name)     # broadcast over the rows, as NumPy does
+            if len(full) >= 2 and shape == full[-1:]:
+                row_vectors.append(name)     # broadcast over the leading axes, as NumPy does
             else:
                 raise IntentError(f"{name} {shape} does not broadcast to {full}", [], f"{name}: the shape {full} "
                                   f"or its last dimension")
-        if len(full) > 2:
-            raise IntentError(f"an elementwise formula over {len(full)}-D arrays", [],
-                              "1-D or 2-D arrays (flatten them: the formula is the same)")
-        sizes = {"rows": full[0], "cols": full[1]} if len(full) == 2 else {"n": full[0]}
+        # Element by element, the rank does not matter: the leading axes are rows.
+        sizes = {"rows": _product(full[:-1]), "cols": full[-1]} if row_vectors else {"n": _product(full)}
         return self.base(family="elementwise", operation="map", kernel=f"map_{self.output}", sizes=sizes,
                          inputs=inputs, expression=formula, row_vectors=row_vectors)
 

@@ -38,6 +38,13 @@ PARSED = [
     ("y = silu(x) * g + 0.5; x: float32[1 << 20]; g: float32[1048576]", "elementwise", "map", {"n": 1 << 20}),
     ("y = leaky_relu(x, 0.2) + b; x: float32[1024, 4096]; b: float32[4096]", "elementwise", "map",
      {"rows": 1024, "cols": 4096}),
+    # Any rank: the axes before the reduced ones are rows, those after columns.
+    ("y = x.sum(axis=1); x: float32[64, 512, 256]", "middle_reduction", "sum",
+     {"outer": 64, "extent": 512, "inner": 256}),
+    ("y = amax(x, axis=(1, 2)); x: float32[64, 512, 256]", "row_reduction", "max", {"rows": 64, "cols": 131072}),
+    ("y = x.mean(dim=0); x: float32[3, 5, 7]", "column_reduction", "mean", {"rows": 3, "cols": 35}),
+    ("y = softmax(x, dim=-1); x: float32[8, 16, 1024]", "row_normalization", "softmax", {"rows": 128, "cols": 1024}),
+    ("y = tanh(x) * w; x: float32[8, 16, 1024]; w: float32[8, 16, 1024]", "elementwise", "map", {"n": 131072}),
 ]
 
 
@@ -61,7 +68,8 @@ def test_the_forms_details_reach_the_spec():
 @pytest.mark.parametrize("text, problem", [
     ("y = gelu(x); x: float32[100]", "gelu with the exact (erf) form"),
     ("y = softmax(x, axis=0); x: float32[100, 10]", "softmax over axis 0"),
-    ("y = sum(x, axis=1); x: float32[4, 100, 10]", "over axis 1 of a 3-D array"),
+    ("y = sum(x, axis=(0, 2)); x: float32[4, 100, 10]", "a sum over axes (0, 2)"),
+    ("y = softmax(x, axis=1); x: float32[4, 100, 10]", "softmax over axis 1 of a 3-D array"),
     ("y = x + z; x: float32[100]", "z not declared"),
     ("y = x + 1; x: float32[100]; w: float32[3]", "w declared but not used"),
     ("y = conv1d(x, w); x: float32[100]; w: float32[3]", "'conv1d' is not an operation OptiML generates"),
@@ -114,6 +122,9 @@ def test_each_activation_written_out_equals_its_definition(name):
     "y = hardswish(x) - 0.25 * softsign(b); x: float32[37, 129]; b: float32[129]",
     "out = x.max(axis=0); x: float32[300, 70]",
     "y = torch.rms_norm(x, eps=1e-6); x: float32[64, 200]",
+    "y = x.sum(axis=1); x: float32[4, 50, 6]",
+    "y = argmax(x, axis=-2); x: float64[4, 50, 6]",
+    "y = logsumexp(x, axis=1); x: float32[4, 50, 6]",
 ])
 def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))
