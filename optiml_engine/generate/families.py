@@ -184,10 +184,16 @@ NUMPY_REDUCTIONS = {"sum": "sum", "mean": "mean", "l2norm": "norm", "max": "max"
 
 def _reduction_draft(spec: KernelSpec, along_rows: bool) -> Draft:
     t, x, out, operation = _ctype(spec), spec.inputs[0], spec.output, spec.operation
+    tree = parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS) if spec.expression else None
+
+    def at(index: str) -> str:
+        """The reduced value at a flat index: an input's element, or the formula over the inputs there."""
+        return _c_formula(tree, spec, index) if tree is not None else f"{x}[{index}]"
+
     if along_rows:
-        outer, inner, count, element, first = "row", "c", "cols", f"{x}[row * cols + c]", f"{x}[row * cols]"
+        outer, inner, count, element, first = "row", "c", "cols", at("row * cols + c"), at("row * cols")
     else:
-        outer, inner, count, element, first = "col", "r", "rows", f"{x}[r * cols + col]", f"{x}[col]"
+        outer, inner, count, element, first = "col", "r", "rows", at("r * cols + col"), at("col")
     bound = "rows" if along_rows else "cols"
     out_type = "int" if operation == "argmax" else t
     if operation == "logsumexp":
@@ -213,13 +219,15 @@ def _reduction_draft(spec: KernelSpec, along_rows: bool) -> Draft:
             f"if ({outer} < {bound}) {{\n" + "\n".join("    " + line for line in code.splitlines()) + "\n}")
     axis = 1 if along_rows else 0
     words = {"l2norm": "L2 norm", "logsumexp": "log(sum(exp))"}.get(operation, operation)
+    of = f"({spec.expression})[r,c]" if tree is not None else f"{x}[r,c]"
     return Draft(
         description=f"{out}[{'r' if along_rows else 'c'}] = {words} over {'c' if along_rows else 'r'} of "
-                    f"{x}[r,c]; {x} is rows x cols row-major",
-        params=[f"const {t}* {x}", f"{out_type}* {out}"],
-        arrays=[(x, f"in  {t}[rows*cols]"), (out, f"out {out_type}[{bound}]")],
+                    f"{of}; {', '.join(spec.inputs)} rows x cols row-major",
+        params=[*(f"const {t}* {name}" for name in spec.inputs), f"{out_type}* {out}"],
+        arrays=[*((name, f"in  {t}[rows*cols]") for name in spec.inputs), (out, f"out {out_type}[{bound}]")],
         launch=f"grid=cdiv({bound},{BLOCK}) block={BLOCK}", body=body,
-        reference=f"{out} = {NUMPY_REDUCTIONS[operation]}({_matrix(x)}, {axis})",
+        reference=f"{out} = {NUMPY_REDUCTIONS[operation]}("
+                  f"{_numpy_formula(tree, spec, True) if tree is not None else _matrix(x)}, {axis})",
         checks=ROW_CHECKS if along_rows else COLUMN_CHECKS, flops="rows*cols",
         tol="1e-4")
 
@@ -274,11 +282,14 @@ def _global_reduction(spec: KernelSpec) -> Draft:
     """One atomic per element into a single accumulator (what the atomics rules cure). Inputs are drawn from
     [0, 1): a sum of n of them is about n/2, far from 0, so its relative error is meaningful."""
     t, x, out, operation = _ctype(spec), spec.inputs[0], spec.output, spec.operation
+    tree = parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS) if spec.expression else None
+    element = _c_formula(tree, spec, "i") if tree is not None else f"{x}[i]"
+    reduced = _numpy_formula(tree, spec, False) if tree is not None else x
     helpers, start = "", "const(0)"
     if operation in ("sum", "mean"):
-        value = f"{x}[i]" if operation == "sum" else f"{x}[i] / n"
+        value = element if operation == "sum" else f"{element} / n"
         update = f"atomicAdd({out}, {value});"
-        reference = f"{out} = {out} + {operation}({x})"
+        reference = f"{out} = {out} + {operation}({reduced})"
     else:
         bits, signed, unsigned = ("__float_as_int", "int", "unsigned int") if t == "float" else \
             ("__double_as_longlong", "long long", "unsigned long long")
@@ -292,13 +303,14 @@ def _global_reduction(spec: KernelSpec) -> Draft:
                    f"    }} else {{\n"
                    f"        {other}(({unsigned}*)address, {unsigned_bits}(value));\n"
                    f"    }}\n}}\n\n")
-        update = f"atomic_{operation}_{t}({out}, {x}[i]);"
+        update = f"atomic_{operation}_{t}({out}, {element});"
         start = "const(-1e30)" if operation == "max" else "const(1e30)"
-        reference = f"{out} = {'maximum' if operation == 'max' else 'minimum'}({out}, {operation}({x}))"
+        reference = f"{out} = {'maximum' if operation == 'max' else 'minimum'}({out}, {operation}({reduced}))"
+    of = f"({spec.expression})[i]" if tree is not None else f"{x}[i]"
     return Draft(
-        description=f"{out}[0] = {operation} of {out}[0] and every {x}[i] ({out} holds the starting value)",
-        params=[f"const {t}* {x}", f"{t}* {out}"],
-        arrays=[(x, f"in    {t}[n] uniform(0,1)"), (out, f"inout {t}[1] {start}")],
+        description=f"{out}[0] = {operation} of {out}[0] and every {of} ({out} holds the starting value)",
+        params=[*(f"const {t}* {name}" for name in spec.inputs), f"{t}* {out}"],
+        arrays=[*((name, f"in    {t}[n] uniform(0,1)") for name in spec.inputs), (out, f"inout {t}[1] {start}")],
         launch=f"grid=cdiv(n,{BLOCK}) block={BLOCK}",
         body=f"int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) {{\n    {update}\n}}",
         reference=reference, checks=VECTOR_CHECKS, flops="n",

@@ -47,7 +47,8 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh abs si
              f"{', '.join(ACTIVATIONS)}, gelu(x, approximate='tanh')); sum mean max min argmax norm logsumexp over "
              "any axis (or neighbouring axes) of an array of any rank, sum mean max min of all of one; softmax "
              "log_softmax layer_norm rms_norm over the last axis; A @ B, A @ B.T, A @ x; x.T, transpose(x), "
-             "permute(x, (a, b, c)); cumsum of a 1-D array")
+             "permute(x, (a, b, c)); cumsum of a 1-D array; a reduction of a formula (sum((a - b) ** 2)), "
+             "mse_loss, l1_loss")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
 
@@ -124,6 +125,27 @@ def _plain_calls(tree: ast.expr, arrays: set[str]) -> ast.expr:
     return Plain().visit(tree)
 
 
+LOSSES = {"mse_loss": "(a - b) ** 2", "l1_loss": "abs(a - b)"}
+
+
+def _losses_written_out(tree: ast.expr) -> ast.expr:
+    """`mse_loss(a, b)` as `mean((a - b) ** 2)`, `l1_loss(a, b, reduction='sum')` as `sum(abs(a - b))`."""
+    if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in LOSSES):
+        return tree
+    if len(tree.args) != 2 or any(k.arg != "reduction" for k in tree.keywords):
+        raise IntentError(ast.unparse(tree), [], f"{tree.func.id}(input, target, reduction='mean' or 'sum')")
+    reduction = next((ast.literal_eval(k.value) for k in tree.keywords), "mean")
+    if reduction not in ("mean", "sum"):
+        raise IntentError(f"reduction='{reduction}' of {tree.func.id}", [], "reduction='mean' or 'sum'")
+    body = ast.parse(LOSSES[tree.func.id], mode="eval").body
+
+    class Operands(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return {"a": tree.args[0], "b": tree.args[1]}.get(node.id, node)
+
+    return ast.Call(func=ast.Name(id=reduction), args=[Operands().visit(body)], keywords=[])
+
+
 def _dimension(text: str, name: str) -> int:
     text = text.strip().replace("_", "")
     match = re.fullmatch(r"(\d+)\s*(?:<<\s*(\d+))?|2\s*\*\*\s*(\d+)", text)
@@ -139,6 +161,7 @@ class _Reader:
         self.text, self.output, self.shapes, self.dtype = " ".join(text.split()), output, shapes, dtype
 
     def spec(self, tree: ast.expr) -> KernelSpec:
+        tree = _losses_written_out(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in REDUCTIONS:
             return self.reduction(tree, REDUCTIONS[tree.func.id])
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_NORMALIZATIONS:
@@ -177,7 +200,21 @@ class _Reader:
         over the middle axis; over every axis, a global one."""
         if len(call.args) not in (1, 2):
             raise IntentError(f"{ast.unparse(call)}", [], f"{ast.unparse(call.func)}(x, axis=...)")
-        name, shape = self.array(call.args[0], f"a {operation}")
+        reduced = call.args[0]
+        expression = None
+        if not isinstance(reduced, ast.Name):
+            # A formula reduced (a loss, a dot product): its inputs all of one shape, element by element.
+            expression = self.formula(reduced)
+            inputs = sorted({n.id for n in ast.walk(reduced) if isinstance(n, ast.Name) and n.id in self.shapes},
+                            key=expression.index)
+            shapes = {tuple(self.shapes[n]) for n in inputs}
+            if len(shapes) != 1 or operation == "logsumexp":
+                raise IntentError(f"a {operation} of {ast.unparse(reduced)}", [],
+                                  "a formula over inputs of one shape (no broadcasting), reduced by sum mean max min "
+                                  "argmax or norm")
+            reduced = ast.Name(id=inputs[0])
+        name, shape = self.array(reduced, f"a {operation}")
+        inputs = [name] if expression is None else inputs
         options = self.keywords(call, {"axis": None, "keepdims": False})
         axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
         axes = sorted({a % len(shape) for a in (axis if isinstance(axis, tuple | list) else [axis])}) \
@@ -192,13 +229,16 @@ class _Reader:
                 raise IntentError(f"a {operation} of all elements", [f"{name}: {shape}"],
                                   "sum, mean, max or min of all elements; other reductions along an axis")
             return self.base(family="global_reduction", operation=operation, kernel=kernel.format("all"),
-                             sizes={"n": over}, inputs=[name])
+                             sizes={"n": over}, inputs=inputs, expression=expression)
         if after == 1:
             return self.base(family="row_reduction", operation=operation, kernel=kernel.format("rows"),
-                             sizes={"rows": before, "cols": over}, inputs=[name])
+                             sizes={"rows": before, "cols": over}, inputs=inputs, expression=expression)
         if before == 1:
             return self.base(family="column_reduction", operation=operation, kernel=kernel.format("cols"),
-                             sizes={"rows": over, "cols": after}, inputs=[name])
+                             sizes={"rows": over, "cols": after}, inputs=inputs, expression=expression)
+        if expression is not None:
+            raise IntentError(f"a {operation} of a formula over a middle axis", [],
+                              "a formula reduced over the first or the last axes, or all of them")
         return self.base(family="middle_reduction", operation=operation, kernel=kernel.format("axis"),
                          sizes={"outer": before, "extent": over, "inner": after}, inputs=[name])
 
@@ -317,7 +357,7 @@ class _Reader:
         if isinstance(node, ast.BinOp):
             left, right = self.formula(node.left), self.formula(node.right)
             if isinstance(node.op, ast.Pow):
-                return f"({left} * {left})" if right == "2.0" else f"pow({left}, {right})"
+                return f"({left} * {left})" if right in ("2", "2.0") else f"pow({left}, {right})"
             ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
             if type(node.op) not in ops:
                 raise IntentError(f"operator '{ast.unparse(node)}'", [], GENERATED)
@@ -401,11 +441,16 @@ def spec_form(spec: KernelSpec) -> str | None:
         shapes = [declared(a, two_d[1]) if a in spec.row_vectors else
                   declared(a, *two_d) if "rows" in sizes else declared(a, sizes["n"]) for a in inputs]
         return "; ".join([f"{out} = {formula}", *shapes])
+    reduced = re.sub(r"\b(max|min)\(", lambda m: m.group(1) + "imum(", spec.expression) if spec.expression \
+        else inputs[0]
     if spec.family in ("row_reduction", "column_reduction"):
         axis = 1 if spec.family == "row_reduction" else 0
-        return f"{out} = {name}({inputs[0]}, axis={axis}); {declared(inputs[0], *two_d)}"
+        return "; ".join([f"{out} = {name}({reduced}, axis={axis})", *(declared(a, *two_d) for a in inputs)])
     if spec.family == "global_reduction":
-        return f"{out} = {name}({inputs[0]}); {declared(inputs[0], sizes['n'])}"
+        return "; ".join([f"{out} = {name}({reduced})", *(declared(a, sizes["n"]) for a in inputs)])
+    if spec.family == "middle_reduction":
+        dims = (sizes["outer"], sizes["extent"], sizes["inner"])
+        return f"{out} = {name}({inputs[0]}, axis=1); {declared(inputs[0], *dims)}"
     if spec.family == "row_normalization":
         eps = f", eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
         return f"{out} = {name}({inputs[0]}, axis=-1{eps}); {declared(inputs[0], *two_d)}"

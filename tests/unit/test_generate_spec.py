@@ -45,6 +45,10 @@ PARSED = [
     ("y = x.mean(dim=0); x: float32[3, 5, 7]", "column_reduction", "mean", {"rows": 3, "cols": 35}),
     ("y = softmax(x, dim=-1); x: float32[8, 16, 1024]", "row_normalization", "softmax", {"rows": 128, "cols": 1024}),
     ("y = tanh(x) * w; x: float32[8, 16, 1024]; w: float32[8, 16, 1024]", "elementwise", "map", {"n": 131072}),
+    # A formula reduced: losses and dot products.
+    ("l = F.mse_loss(p, t); p: float32[1 << 20]; t: float32[1048576]", "global_reduction", "mean", {"n": 1 << 20}),
+    ("d = sum(a * b, axis=1); a: float32[4096, 512]; b: float32[4096, 512]", "row_reduction", "sum",
+     {"rows": 4096, "cols": 512}),
 ]
 
 
@@ -79,6 +83,9 @@ def test_the_forms_details_reach_the_spec():
     ("y = softmax(x, axis=1, temperature=2); x: float32[8, 8]", "keyword 'temperature'"),
     ("y = x % 2; x: float32[8]", "operator"),
     ("y = x; x: bfloat16[8]", "element type 'bfloat16'"),
+    ("l = mse_loss(p, t, reduction='none'); p: float32[8]; t: float32[8]", "reduction='none' of mse_loss"),
+    ("d = sum(a * b, axis=1); a: float32[8, 4]; b: float32[4]", "a sum of a * b"),
+    ("d = sum(a * b, axis=1); a: float32[8, 4, 2]; b: float32[8, 4, 2]", "a sum of a formula over a middle axis"),
     ("y = x + 1; x: float32[n]", "dimension 'n'"),
 ])
 def test_what_the_form_cannot_say_is_refused_naming_it(text, problem):
@@ -125,6 +132,10 @@ def test_each_activation_written_out_equals_its_definition(name):
     "y = x.sum(axis=1); x: float32[4, 50, 6]",
     "y = argmax(x, axis=-2); x: float64[4, 50, 6]",
     "y = logsumexp(x, axis=1); x: float32[4, 50, 6]",
+    "l = F.mse_loss(p, t); p: float32[1000]; t: float32[1000]",
+    "l = l1_loss(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
+    "d = sum(a * b, axis=1); a: float32[40, 52]; b: float32[40, 52]",
+    "m = max(abs(a - b), axis=0); a: float32[30, 70]; b: float32[30, 70]",
 ])
 def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))
@@ -164,3 +175,13 @@ def test_max_inside_a_formula_is_numpys_reduction_not_a_maximum():
     with pytest.raises(IntentError, match=re.escape("maximum(a, b) or minimum(a, b) element by element")):
         parse_intent("y = 1 + max(x, 0); x: float32[8]")
     assert parse_intent("y = 1 + maximum(x, 0); x: float32[8]").expression == "(1 + max(x, 0))"
+
+
+@pytest.mark.parametrize("text", [
+    "l = F.mse_loss(p, t); p: float32[1000]; t: float32[1000]",
+    "m = max(abs(a - b), axis=0); a: float32[30, 70]; b: float32[30, 70]",
+    "y = x.sum(axis=1); x: float32[64, 512, 256]",
+])
+def test_the_spec_form_of_a_spec_form_reads_the_same(text):
+    spec = parse_intent(text)
+    assert normalized(parse_intent(spec_form(spec))) == normalized(spec)
