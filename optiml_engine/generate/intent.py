@@ -166,6 +166,27 @@ MODIFIERS = _words("abs", "absolute", "squares?", "squared", "exp", "exponential
                    "conjugate", "then")
 
 
+# Operations a reader would name (activations, reductions, losses, layers): one the intent names must be the one
+# read, or the reading is of something else ("gelu tanh approximation" is not tanh).
+OPERATION_WORDS = re.compile(
+    r"\b(gelu|silu|swish|mish|selu|elu|softplus|softsign|hardtanh|hard\s*tanh|hardsigmoid|hard\s*sigmoid|"
+    r"hardswish|hard\s*swish|prelu|leaky|argmin|cumprod|cumulative\s+product|product\s+reduction|prod|huber|hinge|kl|"
+    r"divergence|entropy|triplet|pool(?:ing)?|conv\w*|batch\s*norm\w*|instance\s*norm\w*|group\s*norm\w*|"
+    r"frobenius|dropout|embedding|attention)\b", re.IGNORECASE)
+
+
+def _refuse_unused_operations(text: str, spec: KernelSpec) -> None:
+    """An operation word of the intent that the reading does not use: refused, naming it."""
+    read = " ".join([spec.operation, spec.expression or "", spec.family]).lower().replace("_", " ")
+    for match in OPERATION_WORDS.finditer(text):
+        word = re.sub(r"\s+", " ", match.group(1).lower())
+        if word.replace(" ", "") not in read.replace(" ", "") and not (
+                spec.family == "stencil" and word.startswith("conv")):
+            raise IntentError(f"'{match.group(1)}' names an operation this reading ({spec.operation}) does not "
+                              f"compute", [f"operation {spec.operation.replace('_', ' ')}"],
+                              "the operations listed, each named once")
+
+
 def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> None:
     rest = found.pattern.sub(" ", text)
     rest = re.sub(r"matrix times (?:a )?vector|root[- ]mean[- ]square", " ", rest, flags=re.IGNORECASE)
@@ -272,6 +293,7 @@ def parse_intent(intent: str) -> KernelSpec:
     try:
         spec = _parse(intent)
         _refuse_unused_numbers(" ".join(intent.split()), spec, [f"operation {spec.operation.replace('_', ' ')}"])
+        _refuse_unused_operations(" ".join(intent.split()), spec)
     except IntentError as refused:
         # Words the parser could not read may still be said exactly.
         refused.expected = f"{refused.expected}; or exactly, in the spec form, e.g. '{EXAMPLE}' (docs/generate.md)"

@@ -185,3 +185,23 @@ def test_max_inside_a_formula_is_numpys_reduction_not_a_maximum():
 def test_the_spec_form_of_a_spec_form_reads_the_same(text):
     spec = parse_intent(text)
     assert normalized(parse_intent(spec_form(spec))) == normalized(spec)
+
+
+@pytest.mark.parametrize("intent", [
+    "apply mish to x, 1024 floats",
+    "tanh of x followed by dropout, n = 4096",
+    "relu of x then max pooling, 4096 floats",
+    "sum of each row of x after a huber transform (rows x cols)",
+])
+def test_an_operation_the_reading_leaves_out_is_refused(intent):
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
+def test_the_refusal_names_the_operation_left_out():
+    with pytest.raises(IntentError, match=r"'dropout' names an operation this reading \(map\) does not compute"):
+        parse_intent("tanh of x followed by dropout, n = 4096")
+
+
+def test_products_of_matrices_are_still_products():
+    assert parse_intent("matrix-vector product, A is 4096 x 1024").family == "gemv"
