@@ -178,6 +178,28 @@ def _accumulate(operation: str, t: str, first: str) -> tuple[str, str, str]:
     }[operation]
 
 
+def _walk(operation: str, t: str, element: str, first: str, var: str, count: str, target: str) -> str:
+    """One thread's reduction of `element` over `var` in [0, count) (`first` is its value at 0), into `target`."""
+    if operation == "logsumexp":
+        exp, log = ("expf", "logf") if t == "float" else ("exp", "log")
+        zero = "0.0f" if t == "float" else "0.0"
+        return (f"{t} top = {first};\n"
+                f"for (int {var} = 1; {var} < {count}; {var}++) {{\n"
+                f"    {t} v = {element};\n    if (v > top) top = v;\n}}\n"
+                f"{t} acc = {zero};\n"
+                f"for (int {var} = 0; {var} < {count}; {var}++) {{\n"
+                f"    acc += {exp}({element} - top);\n}}\n"
+                f"{target} = top + {log}(acc);")
+    init, update, final = _accumulate(operation, t, first)
+    start = 1 if operation in ("max", "min", "argmax") else 0
+    return (f"{init}\n"
+            f"for (int {var} = {start}; {var} < {count}; {var}++) {{\n"
+            f"    {t} v = {element};\n"
+            f"    {update.format(index=var)}\n"
+            f"}}\n"
+            f"{target} = {final.format(count=count)};")
+
+
 NUMPY_REDUCTIONS = {"sum": "sum", "mean": "mean", "l2norm": "norm", "max": "max", "min": "min", "argmax": "argmax",
                     "logsumexp": "logsumexp"}
 
@@ -196,25 +218,7 @@ def _reduction_draft(spec: KernelSpec, along_rows: bool) -> Draft:
         outer, inner, count, element, first = "col", "r", "rows", at("r * cols + col"), at("col")
     bound = "rows" if along_rows else "cols"
     out_type = "int" if operation == "argmax" else t
-    if operation == "logsumexp":
-        exp, log = ("expf", "logf") if t == "float" else ("exp", "log")
-        zero = "0.0f" if t == "float" else "0.0"
-        code = (f"{t} top = {first};\n"
-                f"for (int {inner} = 1; {inner} < {count}; {inner}++) {{\n"
-                f"    {t} v = {element};\n    if (v > top) top = v;\n}}\n"
-                f"{t} acc = {zero};\n"
-                f"for (int {inner} = 0; {inner} < {count}; {inner}++) {{\n"
-                f"    acc += {exp}({element} - top);\n}}\n"
-                f"{out}[{outer}] = top + {log}(acc);")
-    else:
-        init, update, final = _accumulate(operation, t, first)
-        start = 1 if operation in ("max", "min", "argmax") else 0
-        code = (f"{init}\n"
-                f"for (int {inner} = {start}; {inner} < {count}; {inner}++) {{\n"
-                f"    {t} v = {element};\n"
-                f"    {update.format(index=inner)}\n"
-                f"}}\n"
-                f"{out}[{outer}] = {final.format(count=count)};")
+    code = _walk(operation, t, element, first, inner, count, f"{out}[{outer}]")
     body = (f"int {outer} = blockIdx.x * blockDim.x + threadIdx.x;\n"
             f"if ({outer} < {bound}) {{\n" + "\n".join("    " + line for line in code.splitlines()) + "\n}")
     axis = 1 if along_rows else 0
@@ -243,20 +247,7 @@ def _middle_reduction(spec: KernelSpec) -> Draft:
     t, x, out, operation = _ctype(spec), spec.inputs[0], spec.output, spec.operation
     element = f"{x}[((size_t)o_outer * extent + k) * inner + o_inner]"
     out_type = "int" if operation == "argmax" else t
-    first = element.replace("+ k)", ")")
-    if operation == "logsumexp":
-        exp, log = ("expf", "logf") if t == "float" else ("exp", "log")
-        zero = "0.0f" if t == "float" else "0.0"
-        code = (f"{t} top = {first};\n"
-                f"for (int k = 1; k < extent; k++) {{\n    {t} v = {element};\n    if (v > top) top = v;\n}}\n"
-                f"{t} acc = {zero};\n"
-                f"for (int k = 0; k < extent; k++) {{\n    acc += {exp}({element} - top);\n}}\n"
-                f"{out}[o] = top + {log}(acc);")
-    else:
-        init, update, final = _accumulate(operation, t, first)
-        start = 1 if operation in ("max", "min", "argmax") else 0
-        code = (f"{init}\nfor (int k = {start}; k < extent; k++) {{\n    {t} v = {element};\n"
-                f"    {update.format(index='k')}\n}}\n{out}[o] = {final.format(count='extent')};")
+    code = _walk(operation, t, element, element.replace("+ k)", ")"), "k", "extent", f"{out}[o]")
     body = ("int o = blockIdx.x * blockDim.x + threadIdx.x;\n"
             "if (o < outer * inner) {\n    const int o_outer = o / inner, o_inner = o % inner;\n" +
             "\n".join("    " + line for line in code.splitlines()) + "\n}")
