@@ -736,18 +736,16 @@ def infer_contract_text(text: str, path: str, kernel_name: str, launch_sites: li
     launch, launch_why = reader.launch(unread)
     from_site = site_launch(kernel, site, symbols)
 
-    lengths, why_lengths, directions, _ = _lengths(text, path, kernel, lines, symbols, arrays, launch, from_site,
-                                                   reader.extents())
+    lengths, why_lengths, directions = _lengths(text, path, kernel, lines, symbols, arrays, launch, from_site,
+                                                reader.extents())
     sizes_used = [s for s in symbols if any(re.search(rf"\b{s}\b", v) for v in [launch, *lengths.values()])]
     sizes = default_sizes(sizes_used or symbols, list(lengths.values()))
     sizes.update({s: int(values[s]) for s in symbols if s in values})
     for s in symbols:
         sizes.setdefault(s, int(values.get(s, 16)))
-    result = []
-    if template:
-        result.append(lines[0])
-    result.append(_Line("sizes", " ".join(f"{s}={sizes[s]}" for s in symbols)) if symbols else None)
-    result = [line for line in result if line is not None]
+    result = lines[:1] if template else []
+    if symbols:
+        result.append(_Line("sizes", " ".join(f"{s}={sizes[s]}" for s in symbols)))
     for line in lines:
         if line.key == "template":
             continue
@@ -784,11 +782,11 @@ def launches_somewhere(launch: str, binding: dict[str, int]) -> bool:
 
 def _lengths(text: str, path: str, kernel: Kernel, lines: list[_Line], symbols: list[str], arrays: list,
              launch: str, from_site: str | None, extents: list[str]
-             ) -> tuple[dict[str, str], dict[str, str], dict[str, str], str]:
+             ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """Each array's length and direction from traced runs, and why an array's could not be found."""
     names = [p.name for p in arrays]
     if not names:
-        return {}, {}, {}, ""
+        return {}, {}, {}
     view = KernelView(text, path, kernel.name)
     traced = traced_text(view)
     atoms = size_atoms(symbols, extents)
@@ -811,10 +809,10 @@ def _lengths(text: str, path: str, kernel: Kernel, lines: list[_Line], symbols: 
             if best is None or len(found[0]) > len(best[0]):
                 best = found
             if len(best[0]) == len(names):
-                return (*best, "")
+                return best
     if best is None:
-        return {}, {name: why for name in names}, {}, why
-    return (*best, "")
+        return {}, {name: why for name in names}, {}
+    return best
 
 
 def _fitted(traces: list[_Trace], names: list[str], symbols: list[str], atoms: list[Atom], probe_length: int
