@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -35,7 +36,10 @@ def nameless(spec) -> dict:
     expression = None
     if spec.expression is not None:
         expression = renamed(str(parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS)))
-    return {"family": spec.family, "operation": spec.operation, "sizes": spec.sizes, "dtype": spec.dtype,
+    sizes = spec.sizes
+    if spec.family == "elementwise" and not spec.row_vectors:
+        sizes = {"n": math.prod(sizes.values())}     # element by element, rows x cols is n = rows * cols
+    return {"family": spec.family, "operation": spec.operation, "sizes": sizes, "dtype": spec.dtype,
             "inputs": len(spec.inputs), "expression": expression,
             "row_vectors": sorted(names[n] for n in spec.row_vectors), "scalars": spec.scalars, "axes": spec.axes,
             "transpose_b": spec.transpose_b}

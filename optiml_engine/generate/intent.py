@@ -9,6 +9,7 @@ says what was understood, what is missing, and what is supported. Never a guess 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -110,6 +111,9 @@ SHAPE = re.compile(rf"(?<![\w.])({_DIM})\s*(?:x|×|by)\s*({_DIM})(?:\s*(?:x|×|b
 SHAPE_SYMBOLS = {"rows", "cols", "columns", "M", "N", "K", "m", "n", "k", "B", "H", "W", "C", "batch", "height",
                  "width", "channels"}
 COMPACT_SHAPE = re.compile(r"(?<!\w)([A-Z])x([A-Z])(?:x([A-Z]))?(?!\w)")   # MxK, MxNxK
+# Numeric shapes written as a product or a tuple: 4096*393216, (16, 256, 256), [4096, 1024].
+NUMERIC_SHAPES = (re.compile(r"(?<![\w.*])(\d+)\s*\*\s*(\d+)(?:\s*\*\s*(\d+))?(?![\w.*])"),
+                  re.compile(r"[(\[]\s*(\d+)\s*,\s*(\d+)(?:\s*,\s*(\d+))?\s*,?\s*[)\]]"))
 ASSIGNED_SIZE = re.compile(rf"\b(n|N|M|K|rows|cols|length|size|bins)\s*(?:=|:|is)\s*({_NUMBER})", re.IGNORECASE)
 ROWS_OF = re.compile(rf"({_NUMBER})\s+rows\s+(?:of|with|and|by|x)\s+({_NUMBER})(?:\s+(?:columns|cols|elements))?",
                      re.IGNORECASE)
@@ -249,6 +253,10 @@ def _refuse_unused_numbers(text: str, spec: KernelSpec, understood: list[str]) -
         used.add(float(spec.width))
     if spec.expression:
         used.update(float(m.group(0)) for m in DECIMAL.finditer(spec.expression))
+    # A shape flattened into one size ('(16, 16384)' for n = 262144, element by element): its dimensions are used.
+    for dims in _shapes(text):
+        if all(_is_number(d) for d in dims) and math.prod(number(d) for d in dims) in spec.sizes.values():
+            used.update(float(number(d)) for d in dims)
     rest = text
     dims = 3 if spec.family == "transpose" and len(spec.axes) == 3 else 1 if spec.family in (
         "elementwise", "global_reduction", "histogram", "prefix_sum") or spec.operation == "conv1d" else 2
@@ -378,8 +386,9 @@ def _float_dtype(dtype: str | None, assumed: list[str], operation: str) -> str:
 def _shapes(text: str) -> list[list[str]]:
     """Every 2-D or 3-D shape written in the intent, dims as written ('4096', 'rows', 'M')."""
     found = []
-    for match in COMPACT_SHAPE.finditer(text):
-        found.append((match.start(), [d for d in match.groups() if d]))
+    for pattern in (COMPACT_SHAPE, *NUMERIC_SHAPES):
+        for match in pattern.finditer(text):
+            found.append((match.start(), [d for d in match.groups() if d]))
     position = 0
     while match := SHAPE.search(text, position):
         dims = [d.strip() for d in match.groups() if d]
@@ -754,7 +763,9 @@ def _elementwise(text: str, assignment: tuple[str, str], dtype: str | None, unde
     if row_vectors and len(row_vectors) == len(inputs):
         raise IntentError("every input is a row vector", understood, "at least one full rows x cols input")
     if sizes is None:
-        sizes = _one_dimension(text, assumed)
+        # Element by element, a tensor's shape flattens: (16, 16384) is n = 262144.
+        shaped = [dims for dims in _shapes(text) if all(_is_number(d) for d in dims)]
+        sizes = {"n": math.prod(number(d) for d in shaped[0])} if shaped else _one_dimension(text, assumed)
     return KernelSpec(intent=text, family="elementwise", operation="map", kernel=f"map_{output}",
                       dtype=_float_dtype(dtype, assumed, "an elementwise formula"), sizes=sizes, inputs=inputs,
                       output=output, expression=str(tree), row_vectors=row_vectors, assumed=assumed)

@@ -350,7 +350,7 @@ def test_an_oracles_cached_outputs_are_keyed_by_the_scalars_it_reads():
 
 @pytest.mark.parametrize("intent, message", [
     ("softmax of each row of x, 16384 rows, 2048 columns", "the number 2048 of the intent is not used"),
-    ("sum of x where x has 4096*393216 floats", "the number 4096 of the intent is not used"),
+    ("sum of x where x has 4096*393216 floats", "a sum of a matrix, but not along which axis"),
     ("sum over dim 1 of a 3-D tensor x", "'3-D' data is not what sum is generated for here"),
     ("max of each row of a 4096 x 1024 matrix, then keep the top 8", "'then' changes what max computes"),
     ("relu of x for 3 streams, n = 1M floats", "the number 3 of the intent is not used"),
