@@ -42,7 +42,7 @@ def nameless(spec) -> dict:
     return {"family": spec.family, "operation": spec.operation, "sizes": sizes, "dtype": spec.dtype,
             "inputs": len(spec.inputs), "expression": expression,
             "row_vectors": sorted(names[n] for n in spec.row_vectors), "scalars": spec.scalars, "axes": spec.axes,
-            "transpose_b": spec.transpose_b}
+            "transpose_b": spec.transpose_b, "reverse": spec.reverse, "exclusive": spec.exclusive}
 
 
 def main() -> int:

@@ -390,11 +390,11 @@ class Measurement(Frozen):
 
 GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
-    "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum",
+    "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "softmax", "log_softmax", "logsumexp", "layernorm",
-    "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
+    "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum", "cumprod",
 ]
 
 
@@ -416,6 +416,8 @@ class KernelSpec(Frozen):
     axes: list[int] = Field(default_factory=list)          # permute: output axis i is input axis axes[i]
     width: int = 0                        # stencil: filter width (square in 2-D); histogram: bins
     transpose_b: bool = False             # gemm: C = A B^T (B stored N x K)
+    reverse: bool = False                 # row_scan: from the row's end to its start
+    exclusive: bool = False               # row_scan: each element the scan of those before it
     assumed: list[str] = Field(default_factory=list)
 
 

@@ -86,6 +86,8 @@ def vocabulary(xp: Any) -> dict[str, Callable[..., Any]]:
             xp.exp(a - softmax_shift(a, axis)), axis=axis, keepdims=True),
         "log_softmax": lambda a, axis: a - logsumexp(a, axis),
         "cumsum": lambda a, axis=0: xp.cumsum(a, axis=axis),
+        "cumprod": lambda a, axis=0: xp.cumprod(a, axis=axis),
+        "flip": lambda a, axis: xp.flip(a, axis=axis),
         "bincount": lambda a, bins: xp.bincount(a, minlength=bins)[:bins],
         "correlate1d": _correlate1d(xp),
         "correlate2d": _correlate2d(xp),

@@ -43,6 +43,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "elementwise": _elementwise, "row_reduction": _row_reduction, "column_reduction": _column_reduction,
         "middle_reduction": _middle_reduction, "global_reduction": _global_reduction, "row_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
+        "row_scan": _row_scan,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
 
@@ -550,3 +551,39 @@ def _prefix_sum(spec: KernelSpec) -> Draft:
         launch=f"grid=1 block={SCAN_THREADS}", body=body, reference=f"{y} = cumsum({x})",
         checks="n=1000003; n=1; n=1025", flops="n", tol="1e-5" if integer else "1e-4",
         atol=None if integer else "1e-3")
+
+
+def _row_scan(spec: KernelSpec) -> Draft:
+    """A thread per row walks it (from its end when reversed), writing the running sum or product after each
+    element (before it when exclusive): the scan schedules of the loop-nest program make it fast."""
+    t, x, y = _ctype(spec), spec.inputs[0], spec.output
+    product = spec.operation == "cumprod"
+    one = "1" if t == "int" else ("1.0f" if t == "float" else "1.0")
+    zero = "0" if t == "int" else ("0.0f" if t == "float" else "0.0")
+    column = "cols - 1 - i" if spec.reverse else "i"
+    update = f"acc {'*' if product else '+'}= {x}[at];"
+    write = f"{y}[at] = acc;"
+    steps = [write, update] if spec.exclusive else [update, write]
+    body = (f"int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            f"if (row < rows) {{\n"
+            f"    {t} acc = {one if product else zero};\n"
+            f"    for (int i = 0; i < cols; i++) {{\n"
+            f"        const size_t at = (size_t)row * cols + {column};\n"
+            + "".join(f"        {step}\n" for step in steps) +
+            "    }\n}")
+    scan = f"{'cumprod' if product else 'cumsum'}({{}}, 1)"
+    matrix = _matrix(x)
+    reference = scan.format(f"flip({matrix}, 1)") if spec.reverse else scan.format(matrix)
+    if spec.reverse:
+        reference = f"flip({reference}, 1)"
+    if spec.exclusive:
+        reference = f"{reference} - {matrix}"
+    words = ("exclusive " if spec.exclusive else "") + ("reverse " if spec.reverse else "") + \
+        ("cumulative product" if product else "cumulative sum")
+    return Draft(
+        description=f"{y}[r,:] = {words} of {x}[r,:] for each row; {x} and {y} are rows x cols row-major",
+        params=[f"const {t}* {x}", f"{t}* {y}"],
+        arrays=[(x, f"in  {t}[rows*cols]" + (" uniform(0.5,1.5)" if product else "")), (y, f"out {t}[rows*cols]")],
+        launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body, reference=f"{y} = {reference}",
+        checks="rows=37 cols=100; rows=1 cols=3; rows=300 cols=1; rows=5 cols=17", flops="rows*cols",
+        tol="1e-4")

@@ -47,7 +47,7 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh abs si
              f"{', '.join(ACTIVATIONS)}, gelu(x, approximate='tanh')); sum mean max min argmax norm logsumexp over "
              "any axis (or neighbouring axes) of an array of any rank, sum mean max min of all of one; softmax "
              "log_softmax layer_norm rms_norm over the last axis; A @ B, A @ B.T, A @ x; x.T, transpose(x), "
-             "permute(x, (a, b, c)); cumsum of a 1-D array; a reduction of a formula (sum((a - b) ** 2)), "
+             "permute(x, (a, b, c)); cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula (sum((a - b) ** 2)), "
              "mse_loss, l1_loss")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
@@ -171,7 +171,7 @@ class _Reader:
             return self.product(tree)
         if self.transposition(tree) is not None:
             return self.transpose(tree)
-        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "cumsum":
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("cumsum", "cumprod"):
             return self.cumsum(tree)
         return self.elementwise(tree)
 
@@ -317,13 +317,24 @@ class _Reader:
                           "x.T of a 2-D array, or permute(x, (a, b, c)) of a 3-D one moving an axis")
 
     def cumsum(self, call: ast.Call) -> KernelSpec:
-        name, shape = self.array(call.args[0] if call.args else call, "a cumsum")
-        options = self.keywords(call, {"axis": 0})
-        if len(shape) != 1 or options["axis"] not in (0, -1):
-            raise IntentError(f"a cumsum of a {len(shape)}-D array", [f"{name}: {shape}"],
-                              "a cumsum of a 1-D array (along rows: not generated yet)")
-        return self.base(family="prefix_sum", operation="prefix_sum", kernel=f"prefix_sum_{name}",
-                         sizes={"n": shape[0]}, inputs=[name])
+        """cumsum or cumprod along the last axis (`exclusive=`, `reverse=`): of a vector, the one-block prefix sum;
+        along the rows of any array, a scan per row."""
+        product = call.func.id == "cumprod"
+        name, shape = self.array(call.args[0] if call.args else call, f"a {call.func.id}")
+        options = self.keywords(call, {"axis": -1 if len(shape) > 1 else 0, "exclusive": False, "reverse": False})
+        axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
+        if not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
+            raise IntentError(f"a {call.func.id} along axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              "the last axis (along rows)")
+        if product and options["exclusive"]:
+            raise IntentError("an exclusive cumprod", [f"{name}: {shape}"], "an inclusive cumprod")
+        if len(shape) == 1 and not (product or options["exclusive"] or options["reverse"]):
+            return self.base(family="prefix_sum", operation="prefix_sum", kernel=f"prefix_sum_{name}",
+                             sizes={"n": shape[0]}, inputs=[name])
+        operation = "cumprod" if product else "prefix_sum"
+        return self.base(family="row_scan", operation=operation, kernel=f"{call.func.id}_rows_{name}",
+                         sizes={"rows": _product(shape[:-1]), "cols": shape[-1]}, inputs=[name],
+                         reverse=bool(options["reverse"]), exclusive=bool(options["exclusive"]))
 
     def elementwise(self, tree: ast.expr) -> KernelSpec:
         formula = self.formula(tree)
@@ -470,4 +481,8 @@ def spec_form(spec: KernelSpec) -> str | None:
         return f"{out} = {a} @ {x}; {declared(a, *two_d)}; {declared(x, two_d[1])}"
     if spec.family == "prefix_sum":
         return f"{out} = cumsum({inputs[0]}); {declared(inputs[0], sizes['n'])}"
+    if spec.family == "row_scan":
+        flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))
+        scan = "cumprod" if spec.operation == "cumprod" else "cumsum"
+        return f"{out} = {scan}({inputs[0]}, axis=-1{flags}); {declared(inputs[0], *two_d)}"
     return None

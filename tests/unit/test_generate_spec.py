@@ -83,6 +83,8 @@ def test_the_forms_details_reach_the_spec():
     ("y = softmax(x, axis=1, temperature=2); x: float32[8, 8]", "keyword 'temperature'"),
     ("y = x % 2; x: float32[8]", "operator"),
     ("y = x; x: bfloat16[8]", "element type 'bfloat16'"),
+    ("y = cumsum(x, axis=0); x: float32[128, 4000]", "a cumsum along axis 0"),
+    ("y = cumprod(x, exclusive=True); x: float32[8, 4]", "an exclusive cumprod"),
     ("l = mse_loss(p, t, reduction='none'); p: float32[8]; t: float32[8]", "reduction='none' of mse_loss"),
     ("d = sum(a * b, axis=1); a: float32[8, 4]; b: float32[4]", "a sum of a * b"),
     ("d = sum(a * b, axis=1); a: float32[8, 4, 2]; b: float32[8, 4, 2]", "a sum of a formula over a middle axis"),
@@ -136,6 +138,11 @@ def test_each_activation_written_out_equals_its_definition(name):
     "l = l1_loss(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
     "d = sum(a * b, axis=1); a: float32[40, 52]; b: float32[40, 52]",
     "m = max(abs(a - b), axis=0); a: float32[30, 70]; b: float32[30, 70]",
+    "y = cumsum(x, axis=1); x: float32[12, 40]",
+    "y = cumsum(x, dim=-1, reverse=True); x: float32[3, 4, 50]",
+    "y = cumsum(x, axis=1, exclusive=True, reverse=True); x: float64[16, 30]",
+    "y = cumsum(x, exclusive=True); x: float32[16, 30]",
+    "y = torch.cumprod(x, dim=1); x: float32[8, 20]",
 ])
 def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))
@@ -148,7 +155,7 @@ def normalized(spec) -> dict:
     from optiml_engine.source.expr import parse_expr
 
     fields = spec.model_dump(include={"family", "operation", "sizes", "inputs", "output", "row_vectors", "scalars",
-                                      "axes", "transpose_b", "dtype", "expression"})
+                                      "axes", "transpose_b", "dtype", "expression", "reverse", "exclusive"})
     if spec.expression is not None:
         fields["expression"] = str(parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS))
     return fields
@@ -181,6 +188,8 @@ def test_max_inside_a_formula_is_numpys_reduction_not_a_maximum():
     "l = F.mse_loss(p, t); p: float32[1000]; t: float32[1000]",
     "m = max(abs(a - b), axis=0); a: float32[30, 70]; b: float32[30, 70]",
     "y = x.sum(axis=1); x: float32[64, 512, 256]",
+    "y = cumsum(x, axis=1, exclusive=True, reverse=True); x: float64[16, 300]",
+    "s = cumsum(x, reverse=True); x: float32[1000]",
 ])
 def test_the_spec_form_of_a_spec_form_reads_the_same(text):
     spec = parse_intent(text)
