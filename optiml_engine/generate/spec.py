@@ -91,7 +91,12 @@ def parse_spec(text: str) -> KernelSpec:
     if len(kinds) > 1:
         raise IntentError(f"inputs of several element types ({', '.join(sorted(kinds))})", [], "one element type")
     dtype = kinds.pop()
-    spec = _Reader(text, output, shapes, dtype).spec(tree)
+    try:
+        spec = _Reader(text, output, shapes, dtype).spec(tree)
+    except (ValueError, TypeError, IndexError, ZeroDivisionError) as error:
+        # A value where a constant belongs (`axis=k`), an empty tuple...: one located line, as every input error.
+        raise IntentError(f"cannot read '{expression.strip()}' ({type(error).__name__}: {error})", [],
+                          GENERATED) from None
     if dtype == "int32" and spec.family not in ("elementwise", "transpose", "prefix_sum"):
         raise IntentError(f"{spec.operation} of integers is not generated", [f"operation {spec.operation}"],
                           "float32 or float64 data")
@@ -219,7 +224,7 @@ class _Reader:
         axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
         axes = sorted({a % len(shape) for a in (axis if isinstance(axis, tuple | list) else [axis])}) \
             if axis is not None else list(range(len(shape)))
-        if any(not isinstance(a, int) for a in axes) or axes != list(range(axes[0], axes[-1] + 1)):
+        if not axes or any(not isinstance(a, int) for a in axes) or axes != list(range(axes[0], axes[-1] + 1)):
             raise IntentError(f"a {operation} over axes {axis}", [f"{name}: {shape}"], "one axis, or neighbouring axes")
         before, over, after = (_product(shape[:axes[0]]), _product(shape[axes[0]:axes[-1] + 1]),
                                _product(shape[axes[-1] + 1:]))
@@ -261,6 +266,8 @@ class _Reader:
                          assumed=assumed)
 
     def product(self, tree: ast.expr) -> KernelSpec:
+        if isinstance(tree, ast.Call) and (len(tree.args) != 2 or tree.keywords):
+            raise IntentError(ast.unparse(tree), [], "matmul(A, B) or A @ B")
         left, right = (tree.left, tree.right) if isinstance(tree, ast.BinOp) else tuple(tree.args)
         transposed = self.transposition(right)
         b_node = transposed if transposed is not None else right
