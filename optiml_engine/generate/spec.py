@@ -15,6 +15,7 @@ x * sigmoid(x), leaky_relu(x, 0.1) as max(x, 0) + 0.1 * min(x, 0)...).
 from __future__ import annotations
 
 import ast
+import math
 import re
 
 from optiml_engine.generate.intent import IntentError
@@ -32,12 +33,12 @@ FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "abs", "sigmoid", "relu
 ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
     "silu": ({}, "x * sigmoid(x)"), "swish": ({}, "x * sigmoid(x)"),
     "softplus": ({}, "log(1 + exp(x))"),
-    "leaky_relu": ({"negative_slope": 0.01}, "max(x, 0) + negative_slope * min(x, 0)"),
-    "elu": ({"alpha": 1.0}, "max(x, 0) + alpha * (exp(min(x, 0)) - 1)"),
-    "selu": ({}, "1.0507009873554805 * (max(x, 0) + 1.6732632423543772 * (exp(min(x, 0)) - 1))"),
-    "hardtanh": ({"min_val": -1.0, "max_val": 1.0}, "min(max(x, min_val), max_val)"),
-    "hardsigmoid": ({}, "min(max(x / 6 + 0.5, 0), 1)"),
-    "hardswish": ({}, "x * min(max(x + 3, 0), 6) / 6"),
+    "leaky_relu": ({"negative_slope": 0.01}, "maximum(x, 0) + negative_slope * minimum(x, 0)"),
+    "elu": ({"alpha": 1.0}, "maximum(x, 0) + alpha * (exp(minimum(x, 0)) - 1)"),
+    "selu": ({}, "1.0507009873554805 * (maximum(x, 0) + 1.6732632423543772 * (exp(minimum(x, 0)) - 1))"),
+    "hardtanh": ({"min_val": -1.0, "max_val": 1.0}, "minimum(maximum(x, min_val), max_val)"),
+    "hardsigmoid": ({}, "minimum(maximum(x / 6 + 0.5, 0), 1)"),
+    "hardswish": ({}, "x * minimum(maximum(x + 3, 0), 6) / 6"),
     "softsign": ({}, "x / (1 + abs(x))"),
     "mish": ({}, "x * tanh(log(1 + exp(x)))"),
     "gelu_tanh": ({}, "0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))"),
@@ -226,8 +227,8 @@ class _Reader:
             if axis is not None else list(range(len(shape)))
         if not axes or any(not isinstance(a, int) for a in axes) or axes != list(range(axes[0], axes[-1] + 1)):
             raise IntentError(f"a {operation} over axes {axis}", [f"{name}: {shape}"], "one axis, or neighbouring axes")
-        before, over, after = (_product(shape[:axes[0]]), _product(shape[axes[0]:axes[-1] + 1]),
-                               _product(shape[axes[-1] + 1:]))
+        before, over, after = (math.prod(shape[:axes[0]]), math.prod(shape[axes[0]:axes[-1] + 1]),
+                               math.prod(shape[axes[-1] + 1:]))
         kernel = f"{operation}_{{}}_{name}"
         if before == 1 and after == 1:
             if operation not in ("sum", "mean", "max", "min"):
@@ -262,7 +263,7 @@ class _Reader:
         scalars = {"eps": float(options["eps"])} if "eps" in options else {}
         assumed = ["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else []
         return self.base(family="row_normalization", operation=operation, kernel=f"{operation}_rows_{name}",
-                         sizes={"rows": _product(shape[:-1]), "cols": shape[-1]}, inputs=[name], scalars=scalars,
+                         sizes={"rows": math.prod(shape[:-1]), "cols": shape[-1]}, inputs=[name], scalars=scalars,
                          assumed=assumed)
 
     def product(self, tree: ast.expr) -> KernelSpec:
@@ -340,7 +341,7 @@ class _Reader:
                              sizes={"n": shape[0]}, inputs=[name])
         operation = "cumprod" if product else "prefix_sum"
         return self.base(family="row_scan", operation=operation, kernel=f"{call.func.id}_rows_{name}",
-                         sizes={"rows": _product(shape[:-1]), "cols": shape[-1]}, inputs=[name],
+                         sizes={"rows": math.prod(shape[:-1]), "cols": shape[-1]}, inputs=[name],
                          reverse=bool(options["reverse"]), exclusive=bool(options["exclusive"]))
 
     def elementwise(self, tree: ast.expr) -> KernelSpec:
@@ -359,7 +360,7 @@ class _Reader:
                 raise IntentError(f"{name} {shape} does not broadcast to {full}", [], f"{name}: the shape {full} "
                                   f"or its last dimension")
         # Element by element, the rank does not matter: the leading axes are rows.
-        sizes = {"rows": _product(full[:-1]), "cols": full[-1]} if row_vectors else {"n": _product(full)}
+        sizes = {"rows": math.prod(full[:-1]), "cols": full[-1]} if row_vectors else {"n": math.prod(full)}
         return self.base(family="elementwise", operation="map", kernel=f"map_{self.output}", sizes=sizes,
                          inputs=inputs, expression=formula, row_vectors=row_vectors)
 
@@ -400,9 +401,13 @@ class _Reader:
             values.update({key: ast.literal_eval(value) for key, value in zip(defaults, node.args[1:])})
             given = {k.arg for k in node.keywords}
             values.update({k: v for k, v in self.keywords(node, defaults).items() if k in given})
-            expanded = ast.parse(body, mode="eval").body
-            substituted = self.formula_of(expanded, {"x": args[0], **{k: repr(float(v)) for k, v in values.items()}})
-            return f"({substituted})"
+            operands = {"x": node.args[0], **{k: ast.Constant(value=float(v)) for k, v in values.items()}}
+
+            class Operands(ast.NodeTransformer):
+                def visit_Name(self, name: ast.Name) -> ast.expr:
+                    return operands.get(name.id, name)
+
+            return f"({self.formula(Operands().visit(ast.parse(body, mode='eval').body))})"
         if node.keywords:
             raise IntentError(f"keywords of {name}()", [], f"{name}(...) without keywords")
         if name in ("max", "min", "amax", "amin", *REDUCTIONS):
@@ -416,27 +421,6 @@ class _Reader:
         if len(args) != (2 if two else 1):
             raise IntentError(ast.unparse(node), [], f"{ast.unparse(node.func)}() with {'two arguments' if two else 'one argument'}")
         return f"{name}({', '.join(args)})"
-
-    def formula_of(self, node: ast.expr, values: dict[str, str]) -> str:
-        """An activation's formula with its parameters and `x` replaced by formula texts."""
-        if isinstance(node, ast.Name):
-            return values[node.id]
-        if isinstance(node, ast.Constant):
-            return repr(float(node.value))
-        if isinstance(node, ast.BinOp):
-            ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
-            return f"({self.formula_of(node.left, values)} {ops[type(node.op)]} {self.formula_of(node.right, values)})"
-        if isinstance(node, ast.UnaryOp):
-            return f"(-{self.formula_of(node.operand, values)})"
-        assert isinstance(node, ast.Call)
-        return f"{node.func.id}({', '.join(self.formula_of(a, values) for a in node.args)})"
-
-
-def _product(shape: list[int]) -> int:
-    total = 1
-    for dim in shape:
-        total *= dim
-    return total
 
 
 SPEC_OPERATIONS = {"l2norm": "norm", "layernorm": "layer_norm", "rmsnorm": "rms_norm"}

@@ -8,7 +8,6 @@ only come from bindings the contract has not seen, and point at the block.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import math
 import re
@@ -16,14 +15,14 @@ from dataclasses import dataclass
 from typing import NamedTuple, get_args
 
 from optiml_engine.model import (
-    ArraySpec, Comment, Contract, Direction, Dtype, InitSpec, Kernel, LaunchRule, LaunchSite, Location, OptimlError,
+    ArraySpec, Comment, Contract, Direction, Dtype, InitSpec, Kernel, LaunchRule, Location, OptimlError,
     Param, Position, ResolvedContract, ScalarSpec,
 )
 from optiml_engine.source.ctypes import (
     KNOWN_SPELLINGS, c_name, dtype_of, integer_bounds, is_float, is_integer, itemsize,
 )
 from optiml_engine.source.expr import (
-    Binary, Call, Expr, Locate, Name, Neg, Num, Number, located, parse_expr, parse_expr_in,
+    Expr, Locate, Name, Num, Number, located, parse_expr, parse_expr_in,
 )
 
 RESERVED_KEYS = ("sizes", "check", "launch", "flops", "bytes", "tol", "atol", "template", "reference")
@@ -96,7 +95,7 @@ def _one_of(names: list[str] | tuple[str, ...], wrong: str | None = None) -> str
     return f"one of: {', '.join(names) or 'none'}{_did_you_mean(wrong, names) if wrong else ''}"
 
 
-def _split_ranges(text: str, start: int, end: int, separator: str) -> list[tuple[int, int]]:
+def split_ranges(text: str, start: int, end: int, separator: str) -> list[tuple[int, int]]:
     """The stretches of text[start:end] between separators that stand outside parentheses."""
     ranges, depth, piece_start = [], 0, start
     for i in range(start, end):
@@ -168,7 +167,7 @@ class _ContractParser:
         return start, start + len(stripped.rstrip())
 
     def split(self, start: int, end: int, separator: str) -> list[tuple[int, int]]:
-        return [self.strip(*piece) for piece in _split_ranges(self.text, start, end, separator)]
+        return [self.strip(*piece) for piece in split_ranges(self.text, start, end, separator)]
 
     # -- the block ---------------------------------------------------------------------------------------------
 

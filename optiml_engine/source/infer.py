@@ -36,7 +36,7 @@ from tree_sitter import Node
 
 from optiml_engine.model import Comment, Kernel, LaunchSite, Location, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, bare, builtin_dim, unparenthesized
-from optiml_engine.source.contract import parse_contract
+from optiml_engine.source.contract import parse_contract, split_ranges
 from optiml_engine.source.ctypes import dtype_of, is_float, is_integer
 from optiml_engine.source.expr import Binary, Call, Expr, Name, Neg, Num, parse_expr
 
@@ -169,19 +169,21 @@ class _LaunchReader:
         """What each used dimension's guard bounds its index by."""
         return [found[2] for dim in self.used if (found := self.bound(dim)) is not None]
 
-    def contract_expr(self, node: Node) -> str | None:
-        """A C expression of size parameters and constants as a contract expression, or None."""
-        text = self.substituted(self.view.text(node), frozenset())
+    def parsed(self, text: str) -> Expr | None:
+        """A C expression as a contract expression, the file's constants put in and integer casts dropped; None
+        when the contract's expressions cannot say it."""
         for name, value in self.constants.items():
             text = re.sub(rf"\b{name}\b", str(value), text)
         text = re.sub(r"\(\s*(?:size_t|int|long|unsigned|long long|unsigned int|int64_t)\s*\)", "", text)
         try:
-            tree = parse_expr(text, _NOWHERE)
+            return parse_expr(text, _NOWHERE)
         except OptimlError:
             return None
-        if not tree.symbols() <= set(self.symbols):
-            return None
-        return str(tree)
+
+    def contract_expr(self, node: Node) -> str | None:
+        """A C expression of size parameters and constants as a contract expression, or None."""
+        tree = self.parsed(self.substituted(self.view.text(node), frozenset()))
+        return str(tree) if tree is not None and tree.symbols() <= set(self.symbols) else None
 
     def substituted(self, text: str, seen: frozenset[str]) -> str:
         """`text` with each local replaced by its initializer (`n_out` by `(n - K + 1)`), recursively."""
@@ -205,13 +207,8 @@ class _LaunchReader:
         return None
 
     def constant_text(self, text: str) -> int | None:
-        for name, value in self.constants.items():
-            text = re.sub(rf"\b{name}\b", str(value), text)
-        try:
-            tree = parse_expr(text, _NOWHERE)
-        except OptimlError:
-            return None
-        return int(tree.evaluate({})) if not tree.symbols() else None
+        tree = self.parsed(text)
+        return int(tree.evaluate({})) if tree is not None and not tree.symbols() else None
 
     def block(self) -> tuple[int, ...]:
         dims = len(self.used)
@@ -570,21 +567,16 @@ def _translate_launch_expr(text: str, renames: dict[str, str]) -> str | None:
 def _translate_dims(text: str, renames: dict[str, str]) -> str | None:
     text = text.strip()
     match = re.fullmatch(r"dim3\s*\((.*)\)", text, re.S)
-    elements = _top_level_split(match.group(1)) if match else [text]
+    elements = _top_level_pieces(match.group(1)) if match else [text]
     translated = [t for t in (_translate_launch_expr(e, renames) for e in elements) if t is not None]
     if len(translated) != len(elements) or len(translated) > 3:
         return None
     return translated[0] if len(translated) == 1 else f"({','.join(translated)})"
 
 
-def _top_level_split(text: str) -> list[str]:
-    pieces, depth, start = [], 0, 0
-    for i, char in enumerate(text):
-        depth += char in "([" and 1 or char in ")]" and -1 or 0
-        if char == "," and depth == 0:
-            pieces.append(text[start:i])
-            start = i + 1
-    return [*pieces, text[start:]]
+def _top_level_pieces(text: str) -> list[str]:
+    """The comma-separated pieces of `text` outside parentheses (`cdiv(n,16),m` is two)."""
+    return [text[start:end] for start, end in split_ranges(text, 0, len(text), ",")]
 
 
 def site_launch(kernel: Kernel, site: LaunchSite | None, symbols: list[str]) -> str | None:
@@ -773,7 +765,7 @@ def infer_contract_text(text: str, path: str, kernel_name: str, launch_sites: li
 def launches_somewhere(launch: str, binding: dict[str, int]) -> bool:
     """Whether every grid extent of the launch is at least 1 at the binding (`cdiv(n-K+1,256)` is not at K > n)."""
     grid = re.match(r"grid=(\S+)", launch).group(1)
-    extents = _top_level_split(grid[1:-1]) if grid.startswith("(") else [grid]
+    extents = _top_level_pieces(grid[1:-1]) if grid.startswith("(") else [grid]
     try:
         return all(parse_expr(e, _NOWHERE).evaluate(binding) >= 1 for e in extents)
     except OptimlError:

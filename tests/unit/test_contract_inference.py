@@ -8,8 +8,12 @@ import random
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from optiml_engine.candidate import original_candidate
+from optiml_engine.gpu.data import make_inputs, poisoned
+from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.source.contract import parse_contract, resolve
 from optiml_engine.source.infer import fit_length, infer_contract_text, size_atoms
 from optiml_engine.source.parse import CudaDocument
@@ -69,14 +73,24 @@ def test_inference_recovers_the_examples_contracts(path, kernel):
         assert spec.direction == wanted.direction or (spec.direction, wanted.direction) == ("inout", "out") and \
             wanted.param in ("y",), f"{spec.param}: {spec.direction} != {wanted.direction}"
     assert bool(marked) == (kernel in DATA_DEPENDENT), contract_text
-    # The launch covers the same outputs as the hand-written one: same dimensionality, every thread the guard
-    # needs (checked at the truth's own check sizes).
+    if kernel in DATA_DEPENDENT:
+        return
+    # The kernel under the inferred contract (its launch, lengths, directions, scalars from the launch site)
+    # computes what it computes under the hand-written one, at the hand-written contract's check sizes.
+    original = original_candidate(CudaDocument(path.read_text(), str(path)), kernel)
+    at = text.find(next(line for line in text.splitlines() if kernel + "(" in line and "__global__" in line))
+    mine = original_candidate(CudaDocument(text[:at] + contract_text + "\n" + text[at:], str(path)), kernel)
     for binding in truth.checks:
-        mine, theirs = resolve(contract, binding), resolve(truth, binding)
-        threads = [g * b for g, b in zip(mine.grid, mine.block)]
-        assert all(t >= min(g * b, t) for t, g, b in zip(threads, theirs.grid, theirs.block))
-        assert sum(t > 1 for t in threads) == sum(g * b > 1 for g, b in zip(theirs.grid, theirs.block)) or \
-            any(t == 1 for t in threads)
+        resolved = resolve(truth, binding)
+        assert resolve(contract, binding).scalars == resolved.scalars
+        inputs = make_inputs(np, truth.arrays, resolved.lengths, seed=3)
+        for spec in contract.arrays:     # an output the inference calls inout starts as the verifier's poison
+            if spec.direction == "inout" and spec.param not in inputs:
+                inputs[spec.param] = poisoned(np, spec.dtype, resolved.lengths[spec.param], 0)
+        expected = run_on_cpu(original, binding, inputs)
+        got = run_on_cpu(mine, binding, inputs)
+        for name, values in expected.items():
+            np.testing.assert_array_equal(got[name], values, err_msg=f"{name} at {binding}")
 
 
 KERNELS = r"""
