@@ -189,6 +189,8 @@ def run_kernel(path: Path, which: str, peers: dict, evaluator: Evaluator, device
         offered_ms=final.timing.median_ms if result.accepted and final.timing else original.timing.median_ms,
         final_verdict=final.verdict, sanitizer_clean=all(r.ok for r in result.sanitizer) if result.sanitizer else None)
     row["offered_over_sol"] = row["offered_ms"] / floor if floor else None
+    row["search_seconds"] = {**result.seconds.model_dump(), "other": result.seconds.other}
+    row["seconds_to_90pct"] = seconds_to_fraction(result.history, original.timing.median_ms, 0.9)
     row["schedule_in_trajectory"] = any(step.startswith("schedule_") for step in row["trajectory"])
     if kernel in peers:
         row["peers"] = peers_row(device, peers[kernel], naive, floor)
@@ -200,6 +202,15 @@ def run_kernel(path: Path, which: str, peers: dict, evaluator: Evaluator, device
           f"{row['offered_over_sol'] or 0:.2f}x ({row['speedup']:.2f}x), torch.compile "
           f"{row['peers'].get('compiled_over_sol', float('nan')):.2f}x; {row['stop_reason']}", flush=True)
     return row
+
+
+def seconds_to_fraction(history: list[tuple[int, float, float]], original_ms: float, fraction: float) -> float | None:
+    """Search seconds until the best's speedup first reached `fraction` of the search's final one (its log: 90%
+    of a 10x speedup is 7.9x), from the search's (evaluated, elapsed s, best ms) history; None without one."""
+    if not history:
+        return None
+    final = math.log(original_ms / history[-1][2])
+    return next(elapsed for _, elapsed, best_ms in history if math.log(original_ms / best_ms) >= fraction * final)
 
 
 def geomean(values: list[float]) -> float:
@@ -254,6 +265,19 @@ def markdown(results: list[dict]) -> str:
                   f"{len(compared)}; not: {', '.join(r['kernel'] for r in compared if not r['faster_than_compile'])}",
                   f"- faster than naive (speedup > 1.02): {sum(r['speedup'] > 1.02 for r in chosen)} of {len(chosen)}"
                   f"; not: {', '.join(r['kernel'] for r in chosen if r['speedup'] <= 1.02) or 'none'}", ""]
+    timed = [r for r in rows if r.get("search_seconds")]
+    if timed:
+        spent = {part: sum(r["search_seconds"][part] for r in timed)
+                 for part in ("total", "proposing", "profiling", "measuring", "other")}
+        evaluated = sum(r["evaluated"] for r in timed)
+        to_90 = [r["seconds_to_90pct"] for r in timed if r.get("seconds_to_90pct") is not None]
+        lines += [f"## Where the search's time went ({len(timed)} searches, {evaluated} candidates)", "",
+                  f"- {spent['total']:.0f} s in all, {60 * evaluated / spent['total']:.1f} candidates per minute: "
+                  + ", ".join(f"{part} {spent[part]:.0f} s ({100 * spent[part] / spent['total']:.0f}%)"
+                              for part in ("measuring", "proposing", "profiling", "other")),
+                  f"- seconds until 90% of the final speedup (log scale): median {statistics.median(to_90):.0f}, "
+                  f"longest {max(to_90):.0f} ({max(timed, key=lambda r: r.get('seconds_to_90pct') or 0)['kernel']})"
+                  if to_90 else "- no search history", ""]
     for which in ("examples", "heldout"):
         chosen = [r for r in rows if r["set"] == which]
         if not chosen:

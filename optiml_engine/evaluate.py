@@ -6,13 +6,14 @@ compile (NVRTC, for the device's own architecture) -> verify against the referen
 
 from __future__ import annotations
 
+import functools
 import time
 
 import diskcache
 
 from optiml_engine.cache import content_key, open_cache
 from optiml_engine.diagnosis import Diagnosis, diagnose, timing_only
-from optiml_engine.gpu.compile import compile_nvrtc
+from optiml_engine.gpu.compile import compile_ahead, compile_nvrtc
 from optiml_engine.gpu.device import CEILINGS_PREFIX, device_ceilings
 from optiml_engine.gpu.pool import WorkerPool
 from optiml_engine.gpu.profile import KernelProfile, ProfileRun, ProfileTarget, profile_kernels
@@ -110,6 +111,11 @@ class Evaluator:
             kernel = CompiledKernel(key=candidate_key(candidate), cubin=result.cubin, lowered_name=result.lowered_name,
                                     params=candidate.params, contract=candidate.contract)
         return result.model_copy(update={"cubin": None}), kernel
+
+    def compile_ahead(self, candidates: list[Candidate]) -> None:
+        """Compile on the compile threads now, without waiting: `evaluate` later finds the results ready."""
+        for candidate in candidates:
+            compile_ahead(functools.partial(self.compile, candidate))
 
     def kernel(self, candidate: Candidate) -> CompiledKernel:
         result, kernel = self.compile(candidate)

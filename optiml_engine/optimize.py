@@ -20,7 +20,8 @@ from optiml_engine.evaluate import Evaluator
 from optiml_engine.gpu.sanitize import SanitizerReport
 from optiml_engine.model import Candidate, DeviceInfo, Frozen, Location, Measurement, OptimlError
 from optiml_engine.policies.base import Policy
-from optiml_engine.search.mcts import Mcts, Rejection, SearchBudget, SearchConfig, SearchProgress, Step
+from optiml_engine.search.mcts import (
+    Mcts, Rejection, SearchBudget, SearchConfig, SearchProgress, SearchSeconds, Step)
 from optiml_engine.source.edit import apply_candidate
 from optiml_engine.source.parse import CudaDocument
 
@@ -45,6 +46,7 @@ class OptimizationResult(Frozen):
     stop_reason: str = ""
     history: list[tuple[int, float, float]] = Field(default_factory=list)
     rejections: list[Rejection] = Field(default_factory=list)   # candidates that failed verification, and why
+    seconds: SearchSeconds = Field(default_factory=SearchSeconds)
     diff: str = ""
     new_text: str = ""
     notes: list[str] = Field(default_factory=list)
@@ -99,10 +101,12 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
         (found,) = evaluator.profile([(candidate, measurement)])
         return found.diagnosis, found.metrics.metrics if found.metrics else {}
 
-    search = Mcts(evaluate, policies, budget, config, diagnose=diagnose if profile else None, device=evaluator.device)
+    search = Mcts(evaluate, policies, budget, config, diagnose=diagnose if profile else None, device=evaluator.device,
+                  prepare=evaluator.compile_ahead)
     outcome = search.run(original, original_measurement, progress, stop)
     summary = dict(trajectory=outcome.trajectory, evaluated=outcome.evaluated, rejected=outcome.rejected,
-                   stop_reason=outcome.stop_reason, history=outcome.history, rejections=outcome.rejections)
+                   stop_reason=outcome.stop_reason, history=outcome.history, rejections=outcome.rejections,
+                   seconds=outcome.seconds)
     if outcome.best is original:
         return OptimizationResult(**base, original=original_measurement, best=original_measurement,
                                   final=original_measurement, accepted=False, **summary,

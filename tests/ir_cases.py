@@ -56,16 +56,16 @@ def scheduled(path: Path, digits: bool) -> tuple[Candidate, LoopProgram, Shape]:
 
 
 def cases(every: bool) -> list[tuple[Path, bool, Schedule]]:
-    """(kernel file, over its digits, schedule): every lifted kernel's schedules, and the stage schedules the policy
-    takes over the digits of a flat index."""
+    """(kernel file, over its digits, schedule): every lifted kernel's schedules, and those the policy takes over
+    the digits of a flat index."""
     out = []
     for path in KERNEL_FILES:
         _, program = lifted(path)
         if isinstance(program, LoopProgram):
             out += [(path, False, schedule) for schedule in enumerated(shape_of(program), every)]
             digits = delinearized(program)
-            if digits is not program and "stage" in (shape := shape_of(digits)).families:
-                out += [(path, True, schedule) for schedule in enumerated(shape, every) if schedule.family == "stage"]
+            if digits is not program:
+                out += [(path, True, schedule) for schedule in enumerated(shape_of(digits), every)]
     return out
 
 

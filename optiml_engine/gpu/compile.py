@@ -14,6 +14,7 @@ themselves; the parser only adds the column from the caret line.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import shutil
 import subprocess
@@ -21,8 +22,10 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from cuda.bindings import nvrtc
 from cuda.pathfinder import locate_nvidia_header_directory
@@ -54,23 +57,56 @@ _SYNTHETIC_FILES = frozenset({"__nv_name_map", _INSTANCE_FILE})
 
 COMPILED_KEPT = 512
 _compiled: OrderedDict[tuple[str, str, tuple[str, ...]], CompileResult] = OrderedDict()
+_compiling: dict[tuple[str, str, tuple[str, ...]], Future] = {}    # compiles in progress, which a second asker joins
 _compiled_lock = threading.Lock()
+# NVRTC releases the GIL while it compiles: a policy's dozen candidates compile at once on as many cores, and the
+# search compiles the next candidates while the GPU measures the current one.
+_threads = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="optiml-nvrtc")
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def on_compile_threads(work: Callable[[Item], Result], items: Iterable[Item]) -> list[Result]:
+    """`work` on every item, on the compile threads, results in order: for work that is mostly NVRTC."""
+    return list(_threads.map(work, items))
+
+
+def compile_ahead(work: Callable[[], object]) -> None:
+    """Start `work` (a compile whose result lands in a cache) on the compile threads without waiting for it."""
+    _threads.submit(work)
 
 
 def compile_nvrtc(unit: CompileUnit, arch: str = "sm_90", flags: Sequence[str] = ()) -> CompileResult:
     """Compile in-process with NVRTC, once per (unit, arch, flags) while the process keeps the result: a template
     compiles each instance to prune it by its resource report, and the evaluator compiles the same instance again to
-    run it (a tenth of a second to a second each)."""
+    run it (a tenth of a second to a second each). A second caller asking while the first compiles waits for it."""
     key = (unit.model_dump_json(), arch, tuple(flags))
     with _compiled_lock:
         if key in _compiled:
             _compiled.move_to_end(key)
             return _compiled[key]
-    result = _compile_nvrtc(unit, arch, flags)
+        running = _compiling.get(key)
+        if running is None:
+            running = _compiling[key] = Future()
+            mine = True
+        else:
+            mine = False
+    if not mine:
+        return running.result()
+    try:
+        result = _compile_nvrtc(unit, arch, flags)
+    except BaseException as error:
+        with _compiled_lock:
+            del _compiling[key]
+        running.set_exception(error)
+        raise
     with _compiled_lock:
         _compiled[key] = result
         while len(_compiled) > COMPILED_KEPT:
             _compiled.popitem(last=False)
+        del _compiling[key]
+    running.set_result(result)
     return result
 
 

@@ -144,9 +144,10 @@ class _Names:
 
     def scoped(self, wanted: str) -> str:
         """A name clear of the kernel's, for a variable of a scope of its own (reused by the next such scope)."""
-        name = wanted
+        name, count = wanted, 1
         while name in self.taken:
-            name += "_"
+            count += 1
+            name = f"{wanted}_{count}"
         return name
 
 

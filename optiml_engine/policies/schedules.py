@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.ir.analysis import extent
 from optiml_engine.ir.delinearize import delinearized
@@ -38,6 +39,7 @@ LOG = logging.getLogger(__name__)
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
 TWO_PASS = ("of the program with its online maximum and rescaled sum as two plain passes, a maximum then a sum, "
             "which a thread group shares as softmax's")
+DIGITS = "over the row and column digits of the flat index, so that each operand's unit stride shows"
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
@@ -136,8 +138,8 @@ class SchedulePolicy(Policy):
             return []
 
     def first_schedules(self, node: Candidate, context: PolicyContext) -> list[Edit]:
-        """Each family's first schedules, of the lifted program (and over the digits of its flat index for
-        stage), the family whose symptom the profiler reports first."""
+        """Each family's first schedules, of the lifted program and over the digits of its flat index, the family
+        whose symptom the profiler reports first."""
         program = lift(node)
         if isinstance(program, NotLiftable):
             return []
@@ -145,10 +147,13 @@ class SchedulePolicy(Policy):
         points = points_at_sizes(program, node.contract)
         found: list[tuple[str, LoopProgram, Shape, str | None]] = [
             (family, program, shape, None) for family in shape.families]
-        # Over the digits of a flat index (ir/delinearize.py), a strided access shows and a tile can fix it.
+        # Over the digits of a flat index (ir/delinearize.py), a strided access shows and a tile can fix it, and a
+        # read at `row * stride + col` becomes a vector access along the column digit (the flat index's `/` and `%`
+        # hide that it is unit-stride).
         digits = delinearized(program)
-        if digits is not program and "stage" in (digit_shape := shape_of(digits)).families:
-            found.append(("stage", digits, digit_shape, None))
+        if digits is not program:
+            digit_shape = shape_of(digits)
+            found += [(family, digits, digit_shape, DIGITS) for family in digit_shape.families]
         # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks;
         # an online softmax normalizer made two passes (ir/online.py): a thread group may then share them.
         for rewritten, why in ((one_pass_moments(program), ONE_PASS),
@@ -168,13 +173,14 @@ class SchedulePolicy(Policy):
         """The schedules emitted, less those that do not compile or spill (an NVRTC compile each, as the templates'
         pruning)."""
         compile = self.compile or default_compiler(context.device)
-        found = []
+        emitted = []
         for schedule in schedules:
             try:
-                candidate = emit(program, shape, schedule, base)
+                emitted.append((schedule, emit(program, shape, schedule, base)))
             except EmitError:
                 continue
-            compiled = compile(candidate)
+        found = []
+        for (schedule, candidate), compiled in zip(emitted, on_compile_threads(compile, [c for _, c in emitted])):
             if not compiled.ok or compiled.resources is None or compiled.resources.spill_store_bytes:
                 continue
             with self.lock:

@@ -84,6 +84,19 @@ class SearchProgress(Frozen):
     elapsed_s: float
 
 
+class SearchSeconds(Frozen):
+    """Where a search's wall time went, as its loop saw it (seconds)."""
+
+    total: float = 0.0
+    proposing: float = 0.0        # the policies: lifting, emitting, and the compiles that prune their edits
+    profiling: float = 0.0        # Nsight Compute on the candidates that improved on their parent
+    measuring: float = 0.0        # waiting for candidates in flight: compile (unless ahead), verify, time
+
+    @property
+    def other(self) -> float:
+        return max(self.total - self.proposing - self.profiling - self.measuring, 0.0)
+
+
 class SearchOutcome(Frozen):
     original: Candidate
     original_measurement: Measurement
@@ -94,6 +107,7 @@ class SearchOutcome(Frozen):
     stop_reason: str
     history: list[tuple[int, float, float]] = Field(default_factory=list)   # (evaluated, elapsed s, best ms)
     rejections: list[Rejection] = Field(default_factory=list)
+    seconds: SearchSeconds = Field(default_factory=SearchSeconds)
 
     @property
     def rejected(self) -> int:
@@ -143,8 +157,12 @@ def candidate_identity(candidate: Candidate) -> tuple[str, str, str]:
 
 class Mcts:
     def __init__(self, evaluate: Evaluate, policies: list[Policy], budget: SearchBudget | None = None,
-                 config: SearchConfig | None = None, diagnose: Diagnose | None = None, device: DeviceInfo | None = None):
+                 config: SearchConfig | None = None, diagnose: Diagnose | None = None, device: DeviceInfo | None = None,
+                 prepare: Callable[[list[Candidate]], None] | None = None):
         self.evaluate = evaluate
+        # Told of each node's proposals as they are made, to compile them while the GPU measures others.
+        self.prepare = prepare
+        self.spent = {"proposing": 0.0, "profiling": 0.0}
         self.policies = policies
         self.budget = budget or SearchBudget()
         self.config = config or SearchConfig()
@@ -166,12 +184,17 @@ class Mcts:
         return mean + self.config.exploration * math.sqrt(math.log(parent.visits + parent.in_flight + 1) / visits)
 
     def proposals(self, node: Node) -> list[Edit]:
+        began = time.perf_counter()
         context = PolicyContext(diagnosis=node.diagnosis, sol=node.measurement.sol, device=self.device,
                                 tried=node.rules())
         edits = [edit for policy in self.policies for edit in policy.propose(node.candidate, context)]
         keyed = [(symptom_rank(edit.symptom, node.diagnosis), self.rng.random(), index, edit)
                  for index, edit in enumerate(edits)]
-        return [edit for *_, edit in sorted(keyed)]
+        ordered = [edit for *_, edit in sorted(keyed)]
+        if self.prepare is not None:
+            self.prepare([edit.candidate for edit in ordered])
+        self.spent["proposing"] += time.perf_counter() - began
+        return ordered
 
     def expandable(self, node: Node) -> bool:
         if node.untried is None:
@@ -180,8 +203,12 @@ class Mcts:
                     # Its parent's bottleneck still stands: a profile (seconds of Nsight Compute) would say little
                     # new, and the search evaluates several candidates in that time.
                     node.diagnosis, node.metrics = node.parent.diagnosis, node.parent.metrics
-                elif (found := self.diagnose(node.candidate, node.measurement)) is not None:
-                    node.diagnosis, node.metrics = found
+                else:
+                    began = time.perf_counter()
+                    found = self.diagnose(node.candidate, node.measurement)
+                    self.spent["profiling"] += time.perf_counter() - began
+                    if found is not None:
+                        node.diagnosis, node.metrics = found
             node.untried = self.proposals(node)
         return bool(node.untried) and len(node.children) < self.widening_limit(node)
 
@@ -212,6 +239,8 @@ class Mcts:
         if not original_measurement.ok or original_measurement.timing is None:
             raise ValueError(f"the original kernel must verify first: {original_measurement.reason}")
         began = time.perf_counter()
+        self.spent = {"proposing": 0.0, "profiling": 0.0}
+        measuring = 0.0
         original_ms = original_measurement.timing.median_ms
         root = Node(original, original_measurement, None, None, 0.0)
         root.visits = 1
@@ -271,7 +300,9 @@ class Mcts:
                 if not in_flight:
                     stop_reason = reason or stopping() or stop_reason   # the polish may end on seen edits
                     break
+                waited = time.perf_counter()
                 done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+                measuring += time.perf_counter() - waited
                 for future in done:
                     parent, edit = in_flight.pop(future)
                     for node in parent.path():
@@ -300,7 +331,9 @@ class Mcts:
         return SearchOutcome(original=original, original_measurement=original_measurement, best=best.candidate,
                              best_measurement=best.measurement, trajectory=self.trajectory(best, original_ms),
                              evaluated=evaluated, stop_reason=stop_reason, history=history,
-                             rejections=rejections)
+                             rejections=rejections,
+                             seconds=SearchSeconds(total=time.perf_counter() - began, measuring=measuring,
+                                                   **self.spent))
 
     def trajectory(self, best: Node, original_ms: float) -> list[Step]:
         steps = []

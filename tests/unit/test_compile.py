@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
 
-from optiml_engine.gpu.compile import compile_nvcc, compile_nvrtc, kernel_location, parse_ptxas_report
+from optiml_engine.gpu.compile import (
+    compile_nvcc, compile_nvrtc, kernel_location, on_compile_threads, parse_ptxas_report)
 from optiml_engine.model import CompileUnit, Location, ResourceUsage
 from optiml_engine.source.contract import parse_contract
 from optiml_engine.source.parse import CudaDocument
@@ -88,6 +90,23 @@ def test_simple_kernel(compile_unit):
     assert result.diagnostics == []
     assert result.arch == "sm_90"
     assert result.seconds > 0
+
+
+def test_concurrent_compiles_of_one_unit_share_one_nvrtc_run_and_compile_threads_keep_order():
+    """The search compiles a proposal ahead while the evaluator may ask for it: the second asker joins the first
+    compile (the same result object), and work on the compile threads comes back in the order given."""
+    fresh = unit(SAXPY.text.split("\n", 1)[1].replace("saxpy", "saxpy_joined"), "saxpy_joined")
+    start = threading.Barrier(2)
+
+    def compile_after_barrier(_):
+        start.wait()
+        return compile_nvrtc(fresh)
+
+    first, second = on_compile_threads(compile_after_barrier, range(2))
+    assert first.ok and first is second
+    names = on_compile_threads(lambda k: compile_nvrtc(unit(
+        SAXPY.text.split("\n", 1)[1].replace("saxpy", f"saxpy_{k}"), f"saxpy_{k}")).kernel, range(4))
+    assert names == [f"saxpy_{k}" for k in range(4)]
 
 
 def test_backend_names_and_versions():

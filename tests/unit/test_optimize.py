@@ -26,8 +26,15 @@ class SyntheticEvaluator:
         self.sanitizer_ok = sanitizer_ok
         self.fresh_seeds: list[int] = []
         self.profiled = 0
+        self.prepared: set[str] = set()
+        self.unprepared: list[str] = []    # search candidates evaluated without having been compiled ahead
+
+    def compile_ahead(self, candidates):
+        self.prepared |= {candidate.unit.text for candidate in candidates}
 
     def evaluate(self, candidate, reference=None, incumbent=None, fresh_seed=None):
+        if candidate.description != "original" and fresh_seed is None and candidate.unit.text not in self.prepared:
+            self.unprepared.append(candidate.description)
         measurement = measure(candidate)
         if fresh_seed is not None:
             self.fresh_seeds.append(fresh_seed)
@@ -64,6 +71,9 @@ def test_accepted_result_with_diff_trajectory_and_fresh_seed_final_check(tmp_pat
     assert result.accepted and result.speedup > 5
     assert evaluator.fresh_seeds == [5 + 7919]                  # the final check used inputs the search never saw
     assert evaluator.profiled >= 1                              # nodes were profiled to guide the search
+    assert evaluator.unprepared == []                           # each was handed to compile ahead when proposed
+    assert result.seconds.total >= result.seconds.proposing + result.seconds.profiling + result.seconds.measuring
+    assert result.seconds.proposing > 0 and result.seconds.measuring > 0
     assert result.diff.startswith("--- a/examples/vector_add.cu") and "// edit" in result.diff
     assert result.trajectory and result.trajectory[-1].speedup > 5
     saved = tmp_path / "result.json"

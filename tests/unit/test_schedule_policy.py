@@ -57,6 +57,47 @@ def test_a_transpose_over_a_flat_index_gets_a_tile_over_its_digits() -> None:
     assert stage and "__shared__ float x_tile[32][33];" in stage[0].candidate.unit.text
 
 
+GATED_FLAT = """
+/* @optiml
+   sizes: rows=512 cols=1024
+   check: rows=3 cols=37; rows=2 cols=8
+   x: in float[rows*2*cols]
+   y: out float[rows*cols]
+   launch: grid=cdiv(rows*cols,256) block=256
+*/
+__global__ void gated(const float* x, float* y, int rows, int cols)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < rows * cols) {
+        int r = i / cols, c = i % cols;
+        y[i] = x[r * 2 * cols + c] * x[r * 2 * cols + cols + c];
+    }
+}
+"""
+
+
+def test_a_map_over_a_flat_index_reads_each_row_segment_as_vectors_over_its_digits() -> None:
+    """`i / cols` and `i % cols` hide that both halves of a row are read at unit stride; over the digits, each is a
+    vector load, and the kernel, run on the CPU emulator, still equals the original where a row is not a whole
+    number of vectors."""
+    import numpy as np
+
+    from optiml_engine.gpu.data import make_inputs
+    from optiml_engine.gpu.emulate import run_on_cpu
+    from optiml_engine.source.contract import resolve
+    from tests.unit.test_ir_lift import candidate_of
+    naive = candidate_of("user.cu", GATED_FLAT)
+    edits = [e for e in SchedulePolicy().propose(naive, PolicyContext()) if e.rule == "schedule_map"]
+    vectors = [e for e in edits if "digits of the flat index" in e.description
+               and "optiml_lanes<float, 4> x_lanes_2 = " in e.candidate.unit.text]
+    assert vectors, [e.description for e in edits]
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=3)
+        expected = run_on_cpu(naive, binding, inputs)["y"]
+        for edit in vectors:
+            assert np.array_equal(run_on_cpu(edit.candidate, binding, inputs)["y"], expected), edit.description
+
+
 def test_an_atomic_sum_into_one_element_is_privatized() -> None:
     edits = SchedulePolicy().propose(original(ROOT / "examples/dot_atomic.cu"), PolicyContext())
     privatize = [edit for edit in edits if edit.rule == "schedule_privatize"]

@@ -13,6 +13,7 @@ import pkgutil
 import threading
 from collections import OrderedDict
 
+from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.model import Candidate
 from optiml_engine.policies.base import Edit, Policy, PolicyContext
 from optiml_engine.policies.kernel_view import KernelView
@@ -70,8 +71,9 @@ class TemplatePolicy(Policy):
     def edits(self, template: Template, match: TemplateMatch, points: list[Params], context: PolicyContext,
               why: str | None) -> list[Edit]:
         found = []
-        for params in points:
-            instance = template.instance(match, params, context.device, self.compile)
+        instances = on_compile_threads(lambda params: template.instance(match, params, context.device, self.compile),
+                                       points)
+        for params, instance in zip(points, instances):
             if instance.pruned is None:
                 # Remembered by kernel text: a node of the tree carries no provenance, and rendering is deterministic.
                 with self.lock:
