@@ -98,7 +98,7 @@ GLOBAL_WORDS = _words("all (?:the )?(?:elements|values|entries)", "total", "glob
                       "grand", "overall", "of a vector", "of the vector", "everything")
 
 DTYPES = (
-    ("float64", _words("double", "fp64", "float64", "f64")),
+    ("float64", _words("double", "doubles", "fp64", "float64", "f64")),
     ("float32", _words("float", "floats", "fp32", "float32", "f32", "single")),
     ("int32", _words("int", "ints", "int32", "integers?", "i32")),
 )
@@ -173,8 +173,8 @@ MODIFIERS = _words("abs", "absolute", "squares?", "squared", "exp", "exponential
 # Operations a reader would name (activations, reductions, losses, layers): one the intent names must be the one
 # read, or the reading is of something else ("gelu tanh approximation" is not tanh).
 OPERATION_WORDS = re.compile(
-    r"\b(gelu|silu|swish|mish|selu|elu|softplus|softsign|hardtanh|hard\s*tanh|hardsigmoid|hard\s*sigmoid|"
-    r"hardswish|hard\s*swish|prelu|leaky|argmin|cumprod|cumulative\s+product|product\s+reduction|prod|huber|hinge|kl|"
+    r"\b(square\s+roots?|gelu|silu|swish|mish|selu|elu|softplus|softsign|hard[\s_-]*tanh|hard[\s_-]*sigmoid|"
+    r"hard[\s_-]*swish|prelu|leaky|argmin|cumprod|cumulative\s+product|product\s+reduction|prod|huber|hinge|kl|"
     r"divergence|entropy|triplet|pool(?:ing)?|conv\w*|batch\s*norm\w*|instance\s*norm\w*|group\s*norm\w*|"
     r"frobenius|dropout|embedding|attention)\b", re.IGNORECASE)
 
@@ -293,21 +293,70 @@ def _refuse_unused_numbers(text: str, spec: KernelSpec, understood: list[str]) -
 
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for, in the spec form (generate/spec.py) or in words; an IntentError when it is
-    ambiguous or outside the families, or when the interpretation leaves a number of the intent unused."""
-    from optiml_engine.generate.spec import EXAMPLE, is_spec_form, parse_spec   # the spec form builds on this module
+    ambiguous or outside the families, or when the interpretation leaves a number of the intent unused.
+
+    Words have two readers: the families' (below) and the translation into the spec form (generate/words.py). A
+    reading stands when the other reader agrees, or refuses without finding the intent contradicting it; readings
+    that differ, or one the other reader finds contradicted (a size the operation cannot take, a number or an
+    operation word left over), are refused."""
+    from optiml_engine.generate.spec import EXAMPLE, is_spec_form, parse_spec, spec_form   # they build on this one
+    from optiml_engine.generate.words import Contradiction, spec_from_words
 
     if is_spec_form(intent):
         return parse_spec(intent)
     try:
-        spec = _parse(intent)
-        _refuse_unused_numbers(" ".join(intent.split()), spec, [f"operation {spec.operation.replace('_', ' ')}"])
-        _refuse_unused_operations(" ".join(intent.split()), spec)
+        family_reading = family_refusal = words_reading = words_refusal = None
+        try:
+            family_reading = _parse(intent)
+            _refuse_unused_numbers(" ".join(intent.split()), family_reading,
+                                   [f"operation {family_reading.operation.replace('_', ' ')}"])
+            _refuse_unused_operations(" ".join(intent.split()), family_reading)
+        except IntentError as refused:
+            family_reading, family_refusal = None, refused
+        try:
+            written, assumed = spec_from_words(intent)
+            words_reading = parse_spec(written)
+            words_reading = words_reading.model_copy(update={"intent": intent,
+                                                             "assumed": [*words_reading.assumed, *assumed]})
+        except IntentError as refused:
+            words_refusal = refused
+        if family_reading is not None and words_reading is not None:
+            if reading_key(family_reading) != reading_key(words_reading):
+                raise IntentError(f"two readings disagree: {spec_form(family_reading) or family_reading.operation} "
+                                  f"and {spec_form(words_reading)}", [], "the intent in the spec form")
+            return family_reading
+        if family_reading is not None:
+            if isinstance(words_refusal, Contradiction):
+                raise words_refusal
+            return family_reading
+        if words_reading is not None:
+            return words_reading
+        raise family_refusal
     except IntentError as refused:
         # Words the parser could not read may still be said exactly.
         refused.expected = f"{refused.expected}; or exactly, in the spec form, e.g. '{EXAMPLE}' (docs/generate.md)"
         refused.args = (str(refused),)
         raise
-    return spec
+
+
+def reading_key(spec: KernelSpec) -> dict:
+    """What a spec computes, its arrays named by position (inputs a0, a1..., the output out): two readings of an
+    intent agree when their keys are equal."""
+    names = {name: f"a{i}" for i, name in enumerate(spec.inputs)} | {spec.output: "out"}
+
+    def renamed(text: str) -> str:
+        return re.sub(r"[A-Za-z_]\w*", lambda m: names.get(m.group(), m.group()), text)
+
+    expression = None
+    if spec.expression is not None:
+        expression = renamed(str(parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS)))
+    sizes = spec.sizes
+    if spec.family == "elementwise" and not spec.row_vectors:
+        sizes = {"n": math.prod(sizes.values())}     # element by element, rows x cols is n = rows * cols
+    return {"family": spec.family, "operation": spec.operation, "sizes": sizes, "dtype": spec.dtype,
+            "inputs": len(spec.inputs), "expression": expression,
+            "row_vectors": sorted(names[n] for n in spec.row_vectors), "scalars": spec.scalars, "axes": spec.axes,
+            "transpose_b": spec.transpose_b, "reverse": spec.reverse, "exclusive": spec.exclusive}
 
 
 def _parse(intent: str) -> KernelSpec:
@@ -463,9 +512,16 @@ def _output(text: str, default: str, taken: list[str]) -> str:
 # Families
 
 
+def _refuse_three_dimensions(text: str, operation: str, understood: list[str]) -> None:
+    """These families are rows and columns: an array of three dimensions is the spec translation's to read."""
+    if any(len(dims) == 3 for dims in _shapes(text)):
+        raise IntentError(f"a {operation} of a 3-D array", understood, "the axis and shape in the spec form")
+
+
 def _reduction(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
     assumed: list[str] = []
     operation = found.operation
+    _refuse_three_dimensions(text, operation, understood)
     sizes = _two_dimensions(text, assumed)
     row, column, total = ROW_WORDS.search(text), COLUMN_WORDS.search(text), GLOBAL_WORDS.search(text)
     if operation == "logsumexp" and not column:
@@ -501,6 +557,7 @@ def _row_normalization(text: str, found: Operation, dtype: str | None, understoo
     if COLUMN_WORDS.search(text) or re.search(r"\bcolumn\b", text, re.IGNORECASE):
         raise IntentError(f"{found.operation} over columns is not generated", understood,
                           f"{found.operation} over each row (the last dimension)")
+    _refuse_three_dimensions(text, found.operation, understood)
     sizes = _two_dimensions(text, assumed)
     if sizes is None:
         sizes = dict(DEFAULT_SIZES["2d"])

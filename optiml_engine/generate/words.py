@@ -1,0 +1,466 @@
+"""An intent in words translated into the spec form (generate/spec.py), never beyond it.
+
+The translation reads three things and nothing else: one operation (a name from the vocabulary below, with the
+parameters the vocabulary gives it: a slope, an axis, an epsilon, a scalar), the shapes of its operands, and an
+element type. Every number and every operation word of the intent must be used by that reading, or the intent is
+refused naming what was left over; a parameter the intent does not give takes its default and is listed as assumed.
+The spec it writes is then read by the spec form's own parser, so the words add no operation of their own:
+
+    "leaky ReLU (negative_slope=0.2) of a 1024 x 1024 matrix"  ->  y = leaky_relu(x, 0.2); x: float32[1024, 1024]
+    "torch.sum(x, dim=2) for x of shape (32, 128, 1024)"        ->  y = sum(x, axis=2); x: float32[32, 128, 1024]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from optiml_engine.generate.intent import IntentError
+
+_NUM = r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?"
+_INT = r"\d+"
+# Shapes, each a list of dimensions: 64 x 512 x 256, (16, 256, 256), [8, 65536], 128*2048.
+SHAPE_PATTERNS = (
+    re.compile(rf"(?<![\w.])({_INT}(?:\s*[x×]\s*{_INT})+)(?![\w.])"),
+    re.compile(rf"[(\[]\s*({_INT}(?:\s*,\s*{_INT})+)\s*,?\s*[)\]]"),
+    re.compile(rf"(?<![\w.*])({_INT}(?:\s*\*\s*{_INT})+)(?![\w.*])"),
+)
+ROWS_OF = re.compile(rf"\b({_INT})\s+rows\s+(?:of|with|by)\s+({_INT})\s*(?:floats|doubles|elements|columns|values)?")
+LENGTH = re.compile(rf"(?:\blength\s*=?\s*|\bof\s+({_INT})\s+(?:floats|doubles|ints|elements|entries|values)\b|"
+                    rf"\b({_INT})[- ](?:element|entry)\b|\bn\s*=\s*)({_INT})?", re.IGNORECASE)
+SQUARE = re.compile(rf"\bN\s*=\s*({_INT})\b")
+SUFFIXED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([kKmMgG])(?![a-zA-Z])")
+NUMBER = re.compile(rf"(?<![\w.])({_NUM})(?![\w])")
+DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints|int32|integers?"),
+               ("float32", r"float|floats|fp32|float32|single"))
+UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
+# Operations the spec form does not generate: named in the refusal rather than read as something else.
+NOT_GENERATED = re.compile(
+    r"\b(pool\w*|conv\w*|sort\w*|top-?k|huber|hinge|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
+    r"batch(?:ed)?\s+mat\w*|bmm|instance[- ]?norm\w*|group[- ]?norm\w*|attention|gather|scatter|dropout|embedding|"
+    r"fft|histogram\w*|stencil|blur)\b", re.IGNORECASE)
+
+
+class Contradiction(IntentError):
+    """The intent says something its operation cannot be: operands whose sizes do not fit it, an axis its array
+    lacks. Another reader's reading of it is refused too (a word or number this translation leaves over is only
+    its own limit: a formula the families' reader reads may hold several)."""
+
+
+@dataclass
+class _Reading:
+    """The intent's text with what the translation has used marked, so that what is left can be refused."""
+
+    text: str
+    used: list[bool] = field(default_factory=list)
+    assumed: list[str] = field(default_factory=list)
+    found_shapes: list[list[int]] | None = None
+
+    def __post_init__(self) -> None:
+        self.used = [False] * len(self.text)
+
+    def take(self, match: re.Match, group: int = 0) -> re.Match:
+        for i in range(match.start(group), match.end(group)):
+            self.used[i] = True
+        return match
+
+    def search(self, pattern: re.Pattern | str) -> re.Match | None:
+        pattern = re.compile(pattern, re.IGNORECASE) if isinstance(pattern, str) else pattern
+        return next((m for m in pattern.finditer(self.text) if not any(self.used[m.start():m.end()])), None)
+
+    def take_search(self, pattern: re.Pattern | str) -> re.Match | None:
+        found = self.search(pattern)
+        return self.take(found) if found else None
+
+    def parameter(self, names: str, default: float, describe: str) -> str:
+        """A number the intent gives after one of `names` ('negative_slope=0.2', 'alpha 0.5'), else the default,
+        assumed."""
+        found = self.take_search(rf"\b(?:{names})\b\s*(?:=|:|of|is)?\s*\(?\s*({_NUM})")
+        if found is None:
+            self.assumed.append(f"{describe} {default:g} (not given)")
+            return f"{default:g}"
+        return found.group(1)
+
+    def shapes(self) -> list[list[int]]:
+        """The shapes the intent writes (read once, after the operation's parameters); refused when none."""
+        if self.found_shapes is None:
+            self.found_shapes = _shapes(self)
+        if not self.found_shapes:
+            raise IntentError("no shape given", [], "the shape, e.g. '4096 x 1024' or '(16, 256, 256)'")
+        return self.found_shapes
+
+    def left_over(self, pattern: re.Pattern) -> list[str]:
+        return [m.group(0) for m in pattern.finditer(self.text) if not all(self.used[m.start():m.end()])]
+
+
+@dataclass(frozen=True)
+class _Operation:
+    """A name of the vocabulary and how it becomes the spec: `write(reading, match)` takes its parameters from the
+    text, then the shapes (so that a bracketed parameter is not read as one), and returns the assignment and the
+    operands' shapes, in the order the assignment names them."""
+
+    pattern: re.Pattern
+    write: Callable[[_Reading, re.Match], tuple[str, list[list[int]]]]
+    takes: tuple[int | str, ...] = (0,)     # the groups of the name's match that are the name (not a shape inside)
+
+
+def _words(*alternatives: str) -> re.Pattern:
+    return re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])", re.IGNORECASE)
+
+
+def _one(reading: _Reading, what: str) -> list[int]:
+    shapes = reading.shapes()
+    if len(shapes) != 1:
+        raise Contradiction(f"{what} of {len(shapes)} shapes", [], f"the shape of the one input of {what}")
+    return shapes[0]
+
+
+def _unary(call: str) -> Callable:
+    def write(reading: _Reading, match: re.Match) -> tuple[str, list[list[int]]]:
+        return f"y = {call.format(x='x', reading=reading)}", [_one(reading, call.split('(')[0])]
+    return write
+
+
+def _leaky_relu(reading: _Reading, match):
+    slope = reading.parameter(r"negative[_ ]slope|slope|alpha", 0.01, "negative slope")
+    return f"y = leaky_relu(x, {slope})", [_one(reading, "leaky_relu")]
+
+
+def _elu(reading: _Reading, match):
+    return f"y = elu(x, {reading.parameter('alpha', 1.0, 'alpha')})", [_one(reading, "elu")]
+
+
+def _hardtanh(reading: _Reading, match):
+    bounds = reading.take_search(rf"(?:\[\s*({_NUM})\s*,\s*({_NUM})\s*\]|between\s+({_NUM})\s+and\s+({_NUM}))")
+    if bounds is not None:
+        low, high = [g for g in bounds.groups() if g is not None]
+    else:
+        low = reading.parameter(r"min(?:_val)?|minimum|lower", -1.0, "lower bound")
+        high = reading.parameter(r"max(?:_val)?|maximum|upper", 1.0, "upper bound")
+    return f"y = hardtanh(x, {float(low)!r}, {float(high)!r})", [_one(reading, "hardtanh")]
+
+
+def _gelu(reading: _Reading, match):
+    if reading.take_search(_words(r"tanh(?:[- ]approx\w*)?", r"approximate\s*=\s*['\"]?tanh['\"]?")) is None:
+        raise IntentError("GELU without its form: the erf form is not generated", ["operation gelu"],
+                          "'gelu tanh approximation', or the formula itself")
+    reading.take_search(_words(r"approx\w*"))
+    return "y = gelu(x, approximate='tanh')", [_one(reading, "gelu")]
+
+
+def _scalar(operator: str) -> Callable:
+    def write(reading: _Reading, match):
+        value = match.group("value")
+        if value is None:
+            raise IntentError("a scalar operation without its scalar", [], "the number, e.g. 'scale x by 0.5'")
+        return f"y = x {operator} {value}", [_one(reading, "a scalar operation")]
+    return write
+
+
+def _binary(operator: str) -> Callable:
+    def write(reading: _Reading, match):
+        shapes = reading.shapes()
+        if len(shapes) == 1:
+            shapes = shapes * 2
+        if len(shapes) != 2 or shapes[0] != shapes[1]:
+            raise Contradiction("an elementwise operation of operands of different shapes", [],
+                                "two operands of one shape")
+        return f"y = a {operator} b", shapes
+    return write
+
+
+def _bias(reading: _Reading, match):
+    shapes = reading.shapes()
+    if len(shapes) != 2 or len(shapes[0]) == len(shapes[1]):
+        raise IntentError("a bias without a matrix and a vector", [], "the matrix's and the bias's shapes")
+    matrix, bias = sorted(shapes, key=len, reverse=True)
+    if bias != matrix[-1:]:
+        raise Contradiction(f"a bias of length {bias[0]} for rows of {matrix[-1]}", [], "matching lengths")
+    return "y = x + b", [matrix, bias]
+
+
+AXIS_PHRASES: tuple[tuple[str, Callable[[int], tuple[int, ...] | None]], ...] = (
+    (r"(?:dims?|dimensions?|axis|axes)\s*=?\s*\(?\s*(-?\d)\s*(?:,|and)\s*(-?\d)\s*\)?", None),   # two axes: below
+    (r"(?:dim|dimension|axis)\s*=?\s*(-?\d)", None),
+    (r"(?:each|every|per|of each|for each)\s+rows?|row-?wise|rows?wise|along\s+(?:the\s+)?rows?|"
+     r"(?:over|along|across)\s+(?:the\s+)?last\s+(?:axis|dim\w*)", lambda rank: (rank - 1,)),
+    (r"(?:each|every|per|of each|for each)\s+col(?:umn)?s?|col(?:umn)?-?wise|along\s+(?:the\s+)?col(?:umn)?s?",
+     lambda rank: (0,) if rank == 2 else None),
+    (r"(?:over|along|across)\s+(?:the\s+)?middle\s+(?:axis|dim\w*)", lambda rank: (1,) if rank == 3 else None),
+    (r"(?:over|along|across)\s+(?:the\s+)?first\s+(?:axis|dim\w*)", lambda rank: (0,)),
+    (r"(?:of\s+)?all\s+(?:the\s+)?(?:\d+\s+)?(?:elements|entries|values)|\btotal\b|\bwhole\b|\bentire\b|\bglobal\b",
+     lambda rank: ()),
+)
+
+
+def _axis_phrase(reading: _Reading) -> tuple[re.Match, Callable | None] | None:
+    """The words naming the axes (taken before the shapes, so that 'dims (1, 2)' is not read as a shape)."""
+    for phrase, resolve in AXIS_PHRASES:
+        found = reading.take_search(re.compile(phrase, re.IGNORECASE))
+        if found is not None:
+            return found, resolve
+    return None
+
+
+def _axes(phrase: tuple[re.Match, Callable | None] | None, rank: int, what: str) -> tuple[int, ...] | None:
+    """The axes a reduction or normalization runs over, as the intent says them; None when it does not."""
+    if phrase is None:
+        return None
+    found, resolve = phrase
+    if resolve is None:
+        axes = tuple(int(g) % rank if -rank <= int(g) < rank else rank for g in found.groups() if g is not None)
+        if any(a >= rank for a in axes):
+            raise Contradiction(f"{what} over an axis a {rank}-D array lacks", [], f"an axis below {rank}")
+        return axes
+    axes = resolve(rank)
+    if axes is None:
+        raise IntentError(f"'{found.group(0)}' of a {rank}-D array", [], "the axis by number, e.g. 'dim=1'")
+    return axes
+
+
+def _reduction(function: str) -> Callable:
+    def write(reading: _Reading, match):
+        phrase = _axis_phrase(reading)
+        shape = _one(reading, function)
+        axes = _axes(phrase, len(shape), function)
+        if axes is None:
+            if len(shape) > 1:
+                raise IntentError(f"{function} of a {len(shape)}-D array without its axis", [f"operation {function}"],
+                                  "'over dim 1', 'of each row', 'of all elements'...")
+            axes = ()
+        if not axes:
+            return f"y = {function}(x)", [shape]
+        axis = str(axes[0]) if len(axes) == 1 else f"({', '.join(map(str, axes))})"
+        return f"y = {function}(x, axis={axis})", [shape]
+    return write
+
+
+def _dot(reading: _Reading, match):
+    shapes = reading.shapes()
+    if len(shapes) == 1:
+        shapes = shapes * 2
+    if len(shapes) != 2 or shapes[0] != shapes[1] or len(shapes[0]) != 1:
+        raise Contradiction("a dot product of operands that are not two vectors of one length", [], "two vectors")
+    return "y = sum(a * b)", shapes
+
+
+def _normalization(function: str, eps: bool) -> Callable:
+    def write(reading: _Reading, match):
+        phrase = _axis_phrase(reading)
+        shape = _one(reading, function)
+        axes = _axes(phrase, len(shape), function)
+        if axes is None:
+            reading.assumed.append(f"{function} over the last axis (no axis given)")
+            axes = (len(shape) - 1,)
+        if len(axes) != 1:
+            raise IntentError(f"{function} over several axes", [], "one axis")
+        if not eps:
+            return f"y = {function}(x, axis={axes[0]})", [shape]
+        epsilon = reading.parameter(r"eps|epsilon", 1e-5, "epsilon")
+        return f"y = {function}(x, axis={axes[0] - len(shape)}, eps={float(epsilon)!r})", [shape]
+    return write
+
+
+def _scan(function: str) -> Callable:
+    def write(reading: _Reading, match):
+        phrase = _axis_phrase(reading)
+        shape = _one(reading, function)
+        axes = _axes(phrase, len(shape), function)
+        if axes is None and len(shape) > 1:
+            raise IntentError(f"{function} of a {len(shape)}-D array without its axis", [], "'along each row'...")
+        keywords = ""
+        if reading.take_search(_words("reverse", "reversed", "from the end", "right to left", "backwards?")):
+            keywords += ", reverse=True"
+        if reading.take_search(_words("exclusive")):
+            keywords += ", exclusive=True"
+        reading.take_search(_words("inclusive"))
+        axis = (axes or (0,))[0]
+        return f"y = {function}(x, axis={axis}{keywords})", [shape]
+    return write
+
+
+def _matmul(reading: _Reading, match):
+    # B^T, B.T, 'B transposed': the second operand stored N x K.
+    transposed = reading.take_search(r"\^\s*T\b|\.T\b|\btransposed\b") is not None
+    shapes = reading.shapes()
+    if len(shapes) == 1 and len(shapes[0]) == 2 and shapes[0][0] == shapes[0][1] and \
+            reading.search(_words("square", "two", "both", "each")) is not None:
+        shapes = shapes * 2
+    inner = 0 if transposed else 1
+    if len(shapes) != 2 or any(len(s) != 2 for s in shapes) or shapes[0][1] != shapes[1][1 - inner]:
+        raise Contradiction("a matrix product without two matrices whose inner sizes agree", ["operation matmul"],
+                            "both shapes, e.g. 'A 1024 x 512 and B 512 x 2048'")
+    return ("C = A @ B.T" if transposed else "C = A @ B"), shapes
+
+
+def _matvec(reading: _Reading, match):
+    shapes = reading.shapes()
+    if len(shapes) == 1 and len(shapes[0]) == 2:
+        shapes = [shapes[0], [shapes[0][1]]]
+    if len(shapes) != 2 or len(shapes[0]) != 2 or shapes[1] != shapes[0][1:]:
+        raise Contradiction("a matrix-vector product without a matrix and a vector of its width", [], "both shapes")
+    return "y = A @ x", shapes
+
+
+def _transpose(reading: _Reading, match):
+    shape = _one(reading, "transpose")
+    if len(shape) != 2:
+        raise IntentError(f"transpose of a {len(shape)}-D array", [], "a matrix, or 'permute ... to order (2, 0, 1)'")
+    return "y = x.T", [shape]
+
+
+def _permute(reading: _Reading, match):
+    order = reading.take_search(r"(?:order|to|axes|dims)\s*\(\s*(\d)\s*,\s*(\d)\s*,\s*(\d)\s*\)")
+    if order is None:
+        raise IntentError("a permutation without its order", [], "'to order (2, 0, 1)'")
+    shape = _one(reading, "permute")
+    return f"y = permute(x, ({', '.join(order.groups())}))", [shape]
+
+
+def _loss(formula: str) -> Callable:
+    def write(reading: _Reading, match):
+        shapes = reading.shapes()
+        if len(shapes) == 1:
+            shapes = shapes * 2
+        if len(shapes) != 2 or shapes[0] != shapes[1]:
+            raise Contradiction("a loss of operands of different shapes", [], "two operands of one shape")
+        return f"l = {formula}", shapes
+    return write
+
+
+_SCALAR_VALUE = rf"(?:an?\s+)?(?:scalar\s+|constant\s+|factor\s+(?:of\s+)?)?(?P<value>{_NUM})?"
+# Longest names first where one contains another (square root before square, log softmax before softmax).
+OPERATIONS: tuple[_Operation, ...] = (
+    _Operation(_words(r"log[- _]?softmax"), _normalization("log_softmax", eps=False)),
+    _Operation(_words("softmax"), _normalization("softmax", eps=False)),
+    _Operation(_words(r"layer[- _]?norm\w*", r"layer normali[sz]ation"), _normalization("layer_norm", eps=True)),
+    _Operation(_words(r"rms[- _]?norm\w*", r"rms normali[sz]ation", r"root[- ]mean[- ]square normali[sz]ation"),
+               _normalization("rms_norm", eps=True)),
+    _Operation(_words(r"mean[- ]squared?[- ]error", "mse(?: loss)?"), _loss("mean((p - t) ** 2)")),
+    _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("mean(abs(a - b))")),
+    _Operation(_words(r"cumulative[- ]sums?", "cumsum", r"prefix[- ]sums?", r"running[- ]sums?", r"inclusive scan"),
+               _scan("cumsum")),
+    _Operation(_words(r"cumulative[- ]products?", "cumprod"), _scan("cumprod")),
+    _Operation(_words(r"matrix[- ]vector(?: product| multiplication)?", r"matrix times (?:a )?vector", "gemv",
+                      "mat-?vec"), _matvec),
+    _Operation(_words("matmul", "gemm", r"matrix[- ]multipl\w*", r"matrix[- ]products?",
+                      r"multiply(?= (?:two )?(?:\d+ ?x ?\d+ )?matrices)", r"[A-Z]\s*=\s*[A-Z]\s*@\s*[A-Z]"), _matmul),
+    _Operation(_words(r"dot[- ]product"), _dot),
+    _Operation(_words(r"permut\w*"), _permute),
+    _Operation(_words(r"transpos\w*"), _transpose),
+    _Operation(_words(r"leaky[- _]?relu"), _leaky_relu),
+    _Operation(_words(r"hard[- _]?tanh"), _hardtanh),
+    _Operation(_words(r"hard[- _]?sigmoid"), _unary("hardsigmoid(x)")),
+    _Operation(_words(r"hard[- _]?swish"), _unary("hardswish(x)")),
+    _Operation(_words("selu"), _unary("selu(x)")),
+    _Operation(_words("elu"), _elu),
+    _Operation(_words("gelu"), _gelu),
+    _Operation(_words("silu", "swish"), _unary("x * sigmoid(x)")),
+    _Operation(_words("mish"), _unary("mish(x)")),
+    _Operation(_words("softplus"), _unary("softplus(x)")),
+    _Operation(_words("softsign"), _unary("softsign(x)")),
+    _Operation(_words("relu"), _unary("relu(x)")),
+    _Operation(_words("sigmoid", "logistic"), _unary("sigmoid(x)")),
+    _Operation(_words("tanh"), _unary("tanh(x)")),
+    _Operation(_words(r"square[- ]roots?", "sqrt"), _unary("sqrt(x)")),
+    _Operation(_words("exp", "exponentials?"), _unary("exp(x)")),
+    _Operation(_words(r"natural log\w*", "log", "logarithms?"), _unary("log(x)")),
+    _Operation(_words(r"absolute values?", "abs"), _unary("abs(x)")),
+    _Operation(_words(r"elementwise product", r"element-wise product", r"hadamard product"), _binary("*")),
+    _Operation(_words(r"elementwise (?:sum|addition)", r"element-wise (?:sum|addition)"), _binary("+")),
+    _Operation(_words(r"elementwise difference", r"element-wise difference"), _binary("-")),
+    _Operation(_words(r"add (?:a )?bias(?: vector)?(?: \w+)?"), _bias),
+    _Operation(re.compile(rf"\b(?P<verb>scale|multiply)\b[^.;]*?(?P<by>\bby\s+{_SCALAR_VALUE})", re.I), _scalar("*"),
+               takes=("verb", "by")),
+    _Operation(re.compile(rf"\b(?P<verb>divide)\b[^.;]*?(?P<by>\bby\s+{_SCALAR_VALUE})", re.I), _scalar("/"),
+               takes=("verb", "by")),
+    _Operation(re.compile(rf"\badd\s+{_SCALAR_VALUE}\s+to\b", re.I), _scalar("+")),
+    _Operation(re.compile(rf"\bsubtract\s+{_SCALAR_VALUE}\s+from\b", re.I), _scalar("-")),
+    _Operation(_words("argmax", r"arg max"), _reduction("argmax")),
+    _Operation(_words("argmin", r"arg min"), _reduction("argmin")),
+    _Operation(_words(r"l2[- ]norms?", r"euclidean norms?", "norms?"), _reduction("norm")),
+    _Operation(_words("mean", "average", "avg"), _reduction("mean")),
+    _Operation(_words("sum", "sums", r"reduce-?sum", r"with a sum"), _reduction("sum")),
+    _Operation(_words("max", "maximum", "amax"), _reduction("max")),
+    _Operation(_words("min", "minimum", "amin"), _reduction("min")),
+    _Operation(_words("product", "prod"), _reduction("prod")),
+)
+# Every name of the vocabulary (the scalar phrases aside: 'multiply' is also said of matrices), to find those the
+# reading leaves over.
+OPERATION_WORDS = re.compile("|".join(f"(?:{op.pattern.pattern})" for op in OPERATIONS if not op.pattern.groupindex),
+                             re.IGNORECASE)
+
+
+def _shapes(reading: _Reading) -> list[list[int]]:
+    """Every shape the intent writes, in order, each taken from the text."""
+    found: list[tuple[int, list[int]]] = []
+    for pattern in SHAPE_PATTERNS:
+        for match in pattern.finditer(reading.text):
+            if not any(reading.used[match.start():match.end()]):
+                reading.take(match)
+                found.append((match.start(), [int(d) for d in re.findall(r"\d+", match.group(1))]))
+    for match in ROWS_OF.finditer(reading.text):
+        if not any(reading.used[match.start():match.end()]):
+            reading.take(match)
+            found.append((match.start(), [int(match.group(1)), int(match.group(2))]))
+    for match in SQUARE.finditer(reading.text):
+        if not any(reading.used[match.start():match.end()]):
+            reading.take(match)
+            found.append((match.start(), [int(match.group(1))] * 2))
+    for match in LENGTH.finditer(reading.text):
+        value = next((g for g in match.groups() if g is not None), None)
+        if value is not None and not any(reading.used[match.start():match.end()]):
+            reading.take(match)
+            found.append((match.start(), [int(value)]))
+    return [shape for _, shape in sorted(found)]
+
+
+def _dtype(reading: _Reading) -> str:
+    if (unsupported := UNSUPPORTED_DTYPES.search(reading.text)) is not None:
+        raise IntentError(f"element type '{unsupported.group(1)}' is not generated", [], "float32, float64 or int32")
+    kinds = {dtype for dtype, words in DTYPE_WORDS if re.search(rf"\b(?:{words})\b", reading.text, re.IGNORECASE)}
+    if len(kinds) > 1:
+        raise IntentError(f"several element types ({', '.join(sorted(kinds))})", [], "one element type")
+    if not kinds:
+        reading.assumed.append("float32 data (no element type given)")
+    return kinds.pop() if kinds else "float32"
+
+
+def spec_from_words(intent: str) -> tuple[str, list[str]]:
+    """The spec form an intent in words states, and what it assumed; IntentError naming what was not understood."""
+    binary: list[str] = []
+
+    def written_out(match: re.Match) -> str:
+        # As the families' reader and docs/generate.md have it: K, M, G are powers of two (16M = 16 * 2**20).
+        value = int(float(match.group(1)) * (1 << 10 * " kmg".index(match.group(2).lower())))
+        binary.append(f"{match.group(0)} read as {value} (K, M and G are powers of two)")
+        return str(value)
+
+    reading = _Reading(SUFFIXED.sub(written_out, " ".join(intent.split())), assumed=binary)
+    if (unsupported := NOT_GENERATED.search(reading.text)) is not None:
+        raise IntentError(f"'{unsupported.group(0)}' is not an operation the spec form generates", [],
+                          "an operation the spec form lists (docs/generate.md)")
+    dtype = _dtype(reading)
+    matches = [(op, m) for op in OPERATIONS if (m := reading.search(op.pattern)) is not None]
+    if not matches:
+        raise IntentError("no operation named", [], "an operation the spec form lists (docs/generate.md)")
+    operation, match = matches[0]
+    for group in operation.takes:
+        if match.group(group) is not None:
+            reading.take(match, group)
+    assignment, operand_shapes = operation.write(reading, match)
+    left = reading.left_over(OPERATION_WORDS)
+    if left:
+        raise IntentError(f"'{left[0]}' names an operation this reading ({match.group(0)}) does not use",
+                          [f"operation {match.group(0)}"], "one operation a sentence, or the spec form")
+    numbers = reading.left_over(NUMBER)
+    if numbers:
+        raise IntentError(f"the number {numbers[0]} is not used by this reading ({assignment})",
+                          [f"operation {match.group(0)}"], "only the numbers the operation takes")
+    names = re.findall(r"\b([A-Za-z_]\w*)\b(?!\s*\()", assignment.partition("=")[2])
+    keywords = ("axis", "eps", "reverse", "exclusive", "True", "approximate", "tanh", "T")
+    operands = list(dict.fromkeys(n for n in names if n not in keywords))
+    declarations = "; ".join(f"{name}: {dtype}[{', '.join(map(str, shape))}]"
+                             for name, shape in zip(operands, operand_shapes))
+    return f"{assignment}; {declarations}", reading.assumed

@@ -1,0 +1,148 @@
+"""Intents in words read through their translation into the spec form (generate/words.py) when the families' reader
+does not know them: KernelBench level-1's operations, each phrased in several styles (docstring, terse, formula
+first, PyTorch calls in prose; shapes as `A x B`, `A*B`, `(A, B)`, `[A, B]`, `N = ...`, `... rows of ... floats`),
+each read as the spec form given, names aside; and the refusals: a number or an operation word the reading leaves
+over, an ambiguous size, an operation the spec form does not generate. The held-out intents
+(tests/heldout/intents_*.py) are not these."""
+
+from __future__ import annotations
+
+import pytest
+
+from optiml_engine.generate.families import generate_kernel
+from optiml_engine.generate.intent import IntentError, parse_intent, reading_key
+from optiml_engine.generate.spec import parse_spec, spec_form
+from optiml_engine.generate.words import spec_from_words
+from tests.unit.test_generate_on_cpu import comparisons_on_cpu
+
+READINGS = [
+    # Activations, one input
+    ("Applies ReLU to a tensor of shape (8, 4096)", "y = relu(x); x: float32[8, 4096]"),
+    ("relu, 512x512 floats", "y = relu(x); x: float32[512, 512]"),
+    ("sigmoid of x, x: 100 x 200", "y = sigmoid(x); x: float32[100, 200]"),
+    ("logistic function applied to 4*1024 values", "y = sigmoid(x); x: float32[4, 1024]"),
+    ("tanh over [64, 64]", "y = tanh(x); x: float32[64, 64]"),
+    ("LeakyReLU with slope 0.05 on (32, 1000)", "y = leaky_relu(x, 0.05); x: float32[32, 1000]"),
+    ("leaky_relu(x) for x of shape 16 x 16", "y = leaky_relu(x, 0.01); x: float32[16, 16]"),
+    ("ELU activation on a 300 x 300 double matrix", "y = elu(x, 1.0); x: float64[300, 300]"),
+    ("apply SELU to an input of size 8 x 8192", "y = selu(x); x: float32[8, 8192]"),
+    ("GELU (tanh approximation) on a (4, 4096) tensor", "y = gelu(x, approximate='tanh'); x: float32[4, 4096]"),
+    ("hard-sigmoid of every element, shape 64 x 128", "y = hardsigmoid(x); x: float32[64, 128]"),
+    ("HardTanh between -0.5 and 0.5 of a 32 x 32 matrix", "y = hardtanh(x, -0.5, 0.5); x: float32[32, 32]"),
+    ("hardtanh of x (16, 16), min_val=-3, max_val=3", "y = hardtanh(x, -3.0, 3.0); x: float32[16, 16]"),
+    ("swish on 2 x 65536", "y = x * sigmoid(x); x: float32[2, 65536]"),
+    ("softsign activation of a vector of length 4096", "y = softsign(x); x: float32[4096]"),
+    ("Softplus, input shape [128, 256]", "y = softplus(x); x: float32[128, 256]"),
+    ("mish of a (10, 10) tensor", "y = mish(x); x: float32[10, 10]"),
+    ("natural logarithm of each entry of a 50 x 60 matrix", "y = log(x); x: float32[50, 60]"),
+    ("absolute value of x, 7 x 9", "y = abs(x); x: float32[7, 9]"),
+    ("square root of a vector of 1000 doubles", "y = sqrt(x); x: float64[1000]"),
+    # Scalars, pairs, broadcast
+    ("multiply a 64 x 64 matrix by 2.5", "y = x * 2.5; x: float32[64, 64]"),
+    ("divide each element of a (128, 128) tensor by 3", "y = x / 3; x: float32[128, 128]"),
+    ("subtract 0.5 from every entry of a 256 x 256 matrix", "y = x - 0.5; x: float32[256, 256]"),
+    ("hadamard product of two 100 x 100 matrices", "y = a * b; a: float32[100, 100]; b: float32[100, 100]"),
+    ("add bias b of length 64 to every row of x (1024, 64)", "y = x + b; x: float32[1024, 64]; b: float32[64]"),
+    # Reductions over an axis or all
+    ("torch.mean(x, dim=0) with x of shape 512 x 64", "y = mean(x, axis=0); x: float32[512, 64]"),
+    ("Sum over dim -1 of a (4, 8, 16) tensor", "y = sum(x, axis=2); x: float32[4, 8, 16]"),
+    ("maximum along axis 1 of a tensor of shape (32, 64, 8)", "y = max(x, axis=1); x: float32[32, 64, 8]"),
+    ("min of each column of a 1000 x 10 matrix", "y = min(x, axis=0); x: float32[1000, 10]"),
+    ("argmax of every row, 256 x 1000", "y = argmax(x, axis=1); x: float32[256, 1000]"),
+    ("average over the middle axis of a (8, 100, 32) array", "y = mean(x, axis=1); x: float32[8, 100, 32]"),
+    ("euclidean norm of each row of a 4096 x 64 matrix", "y = norm(x, axis=1); x: float32[4096, 64]"),
+    ("sum of all elements of a 2048 x 2048 matrix", "y = sum(x); x: float32[2048, 2048]"),
+    ("sum over dims 1 and 2 of a (8, 16, 32) tensor", "y = sum(x, axis=(1, 2)); x: float32[8, 16, 32]"),
+    ("global max of a vector of length 100000", "y = max(x); x: float32[100000]"),
+    ("dot product of two vectors of length 4096", "y = sum(a * b); a: float32[4096]; b: float32[4096]"),
+    # Normalizations
+    ("Softmax over dim=1 of an input of shape (64, 1000)",
+     "y = softmax(x, axis=1); x: float32[64, 1000]"),
+    ("softmax along the last axis of a (2, 8, 128) tensor", "y = softmax(x, axis=2); x: float32[2, 8, 128]"),
+    ("LogSoftmax of logits, 128 x 50000, over the last dimension", "y = log_softmax(x, axis=1); x: float32[128, 50000]"),
+    ("layer normalization of a (64, 768) tensor over its last dim, epsilon 1e-12",
+     "y = layer_norm(x, axis=-1, eps=1e-12); x: float32[64, 768]"),
+    ("RMSNorm over the last dimension of x with shape [32, 4096]",
+     "y = rms_norm(x, axis=-1, eps=1e-05); x: float32[32, 4096]"),
+    # Products
+    ("Matrix multiplication of A (256 x 128) and B (128 x 64)",
+     "C = A @ B; A: float32[256, 128]; B: float32[128, 64]"),
+    ("gemm with A: 512x1024, B: 1024x256", "C = A @ B; A: float32[512, 1024]; B: float32[1024, 256]"),
+    ("Performs square matrix multiplication with N = 1024", "C = A @ B; A: float32[1024, 1024]; B: float32[1024, 1024]"),
+    ("multiply two 512 x 512 matrices", "C = A @ B; A: float32[512, 512]; B: float32[512, 512]"),
+    ("matrix-vector multiplication, matrix 2048 x 512", "y = A @ x; A: float32[2048, 512]; x: float32[512]"),
+    # Scans and data movement
+    ("prefix sum of each row of a 64 x 4096 matrix", "y = cumsum(x, axis=1); x: float32[64, 4096]"),
+    ("exclusive cumsum along dim 1 of (16, 1024)", "y = cumsum(x, axis=1, exclusive=True); x: float32[16, 1024]"),
+    ("cumulative product of every row of a 32 x 32 matrix", "y = cumprod(x, axis=1); x: float32[32, 32]"),
+    ("running sum of a vector of 65536 floats", "y = cumsum(x, axis=0); x: float32[65536]"),
+    ("Transpose of a 1000 x 2000 matrix", "y = x.T; x: float32[1000, 2000]"),
+    ("permute axes of a (4, 5, 6) tensor to order (1, 2, 0)", "y = permute(x, (1, 2, 0)); x: float32[4, 5, 6]"),
+    # Losses
+    ("MSE loss between predictions and targets of shape (32, 10)",
+     "l = mean((p - t) ** 2); p: float32[32, 10]; t: float32[32, 10]"),
+    ("mean absolute error of two 100 x 100 matrices", "l = mean(abs(a - b)); a: float32[100, 100]; b: float32[100, 100]"),
+]
+
+REFUSALS = [
+    ("sum over dim 1 of a (4, 8, 16) tensor times 3", "the number 3 is not used"),
+    ("softmax and then relu of a 64 x 64 matrix", "'relu' names an operation"),
+    ("GELU on (8, 8)", "GELU without its form"),
+    ("max of a 64 x 64 matrix", "without its axis"),
+    ("mean over the middle axis of a 64 x 64 matrix", "of a 2-D array"),
+    ("average pooling 3x3 of a (8, 3, 32, 32) image", "'pooling' is not an operation"),
+    ("group norm of (8, 32, 16, 16) with 4 groups", "'group norm' is not an operation"),
+    ("relu in half precision, 128 x 128", "element type 'half'"),
+    ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
+    ("permute a (4, 5, 6) tensor", "without its order"),
+    ("sum over dim 3 of a (4, 8, 16) tensor", "over an axis a 3-D array lacks"),
+]
+
+
+@pytest.mark.parametrize(("intent", "expected"), READINGS, ids=[r[0][:40] for r in READINGS])
+def test_an_intent_in_words_is_read_as_its_spec_form(intent, expected):
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+@pytest.mark.parametrize(("intent", "problem"), REFUSALS, ids=[r[0][:40] for r in REFUSALS])
+def test_what_the_words_leave_unread_is_refused_naming_it(intent, problem):
+    with pytest.raises(IntentError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+        spec_from_words(intent)
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
+def test_readings_that_differ_are_refused_showing_both():
+    """'each row of 1024 doubles': the families' reader takes 1024 for the row length (rows assumed), the
+    translation for the whole vector; neither guess is offered."""
+    with pytest.raises(IntentError, match=r"two readings disagree: out = sum\(x, axis=1\); x: float64\[16384, 1024\] "
+                                          r"and y = sum\(x\); x: float64\[1024\]"):
+        parse_intent("sum of each row of 1024 doubles")
+
+
+def test_a_contradiction_the_translation_finds_refuses_the_other_reading():
+    with pytest.raises(IntentError, match="inner sizes agree"):
+        parse_intent("matrix multiplication of A (256 x 128) and B (64 x 64)")
+
+
+def test_a_size_with_a_suffix_is_binary_and_said_so():
+    spec = parse_intent("relu of a 2M-element vector")
+    assert reading_key(spec) == reading_key(parse_spec("y = relu(x); x: float32[2097152]"))
+    assert "2M read as 2097152 (K, M and G are powers of two)" in spec.assumed
+
+
+def test_a_default_the_intent_does_not_give_is_listed_as_assumed():
+    spec = parse_intent("leaky_relu(x) for x of shape 16 x 16")
+    assert any("negative slope 0.01 (not given)" in said for said in spec.assumed)
+    assert any("float32 data" in said for said in spec.assumed)
+    assert spec.intent == "leaky_relu(x) for x of shape 16 x 16"
+
+
+@pytest.mark.parametrize("intent", ["ELU activation on a 300 x 300 double matrix",
+                                    "sum over dims 1 and 2 of a (8, 16, 32) tensor",
+                                    "hadamard product of two 100 x 100 matrices",
+                                    "exclusive cumsum along dim 1 of (16, 1024)"])
+def test_kernels_of_words_readings_match_their_oracle_on_the_cpu(intent, tmp_path):
+    generated = generate_kernel(parse_intent(intent))
+    comparisons = comparisons_on_cpu(generated.text, generated.kernel, tmp_path)
+    assert comparisons and all(found.ok for _, found in comparisons), comparisons
