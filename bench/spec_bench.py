@@ -1,6 +1,7 @@
 """GPU evidence for the spec form (issue 17 item 4): each spec-form intent below generated, its first kernel run on
 the GPU at the declared shapes, and its outputs compared with an independent PyTorch implementation of the operation
-written here (not derived from the spec, not the contract's NumPy oracle), by the verifier's own comparison.
+written here (not derived from the spec, not the contract's NumPy oracle), by the verifier's own comparison; then
+the same for intents in words, read through their translation into the spec form.
 
     source scripts/gpu-env.sh; python3 bench/spec_bench.py OUT_DIR
 
@@ -28,6 +29,7 @@ from optiml_engine.gpu.data import make_inputs  # noqa: E402
 from optiml_engine.gpu.worker import CompiledKernel, Device, run_once  # noqa: E402
 from optiml_engine.generate.families import generate_kernel  # noqa: E402
 from optiml_engine.generate.intent import parse_intent  # noqa: E402
+from optiml_engine.generate.spec import is_spec_form, spec_form  # noqa: E402
 from optiml_engine.source.contract import resolve  # noqa: E402
 from optiml_engine.source.parse import CudaDocument  # noqa: E402
 
@@ -68,9 +70,32 @@ CASES = [
      lambda t: t["x"] ** 2 + torch.exp(-t["x"]) / (1 + t["w"].abs())),
 ]
 
+# Intents in words (generate/words.py reads them into the spec form; names as it gives them), same check.
+WORD_CASES = [
+    ("hardtanh of x (16, 16), min_val=-3, max_val=3", lambda t: F.hardtanh(t["x"], -3.0, 3.0)),
+    ("LeakyReLU with slope 0.05 on (32, 1000)", lambda t: F.leaky_relu(t["x"], 0.05)),
+    ("ELU activation on a 300 x 300 double matrix", lambda t: F.elu(t["x"])),
+    ("Hardswish activation for an input of shape (32, 4096)", lambda t: F.hardswish(t["x"])),
+    ("sum over dims 1 and 2 of a (8, 16, 32) tensor", lambda t: t["x"].reshape(8, 16, 32).sum((1, 2))),
+    ("mean over the middle dimension of a 64 x 512 x 256 tensor", lambda t: t["x"].mean(1)),
+    ("dot product of two vectors of length 4096", lambda t: (t["a"] * t["b"]).sum()),
+    ("add bias b of length 64 to every row of x (1024, 64)", lambda t: t["x"] + t["b"]),
+    ("mean absolute error of two 100 x 100 matrices", lambda t: F.l1_loss(t["a"], t["b"])),
+    ("MSE loss between predictions and targets of shape (32, 10)", lambda t: F.mse_loss(t["p"], t["t"])),
+    ("exclusive cumsum along dim 1 of (16, 1024)",
+     lambda t: torch.cumsum(t["x"], 1) - t["x"]),
+    ("reverse cumsum of x (256, 8192) along the last axis", lambda t: torch.cumsum(t["x"].flip(1), 1).flip(1)),
+    ("cumulative product of every row of a 32 x 32 matrix", lambda t: torch.cumprod(t["x"], 1)),
+    ("matrix multiply A (512x256) by B^T, B stored 384x256", lambda t: t["A"] @ t["B"].T),
+    ("layer normalization of a (64, 768) tensor over its last dim, epsilon 1e-12",
+     lambda t: F.layer_norm(t["x"], (768,), eps=1e-12)),
+    ("maximum along axis 1 of a tensor of shape (32, 64, 8)", lambda t: t["x"].amax(1)),
+]
+
 
 def check(device: Device, text: str, reference) -> dict:
     spec = parse_intent(text)
+    form = text if is_spec_form(text) else spec_form(spec)
     generated = generate_kernel(spec)
     document = CudaDocument(generated.text, "spec.cu")
     candidate = original_candidate(document, generated.kernel)
@@ -84,7 +109,7 @@ def check(device: Device, text: str, reference) -> dict:
                             params=candidate.params, contract=contract)
     inputs = make_inputs(device.cp, contract.arrays, resolved.lengths, seed=11)
     outputs = run_once(device, kernel, resolved, inputs, poison=0)
-    declared = {clause.split(":")[0].strip(): clause for clause in text.split(";")[1:]}
+    declared = {clause.split(":")[0].strip(): clause for clause in form.split(";")[1:]}
     tensors = {}
     for name, values in inputs.items():
         if name not in declared:
@@ -95,7 +120,7 @@ def check(device: Device, text: str, reference) -> dict:
     got = outputs[spec.output]
     result = compare(device.cp, spec.output, got, device.cp.asarray(expected), array.dtype, contract.tol,
                      contract.atol)
-    return {"spec": text, "family": spec.family, "operation": spec.operation, "kernel": generated.kernel,
+    return {"spec": text, "read_as": form, "family": spec.family, "operation": spec.operation, "kernel": generated.kernel,
             "verdict": result.verdict, "error": result.rel_err, "reason": result.reason}
 
 
@@ -111,7 +136,7 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     device = Device(0)
     rows = []
-    for text, reference in CASES:
+    for text, reference in CASES + WORD_CASES:
         try:
             rows.append(check(device, text, reference))
         except Exception as error:  # noqa: BLE001 - a case that fails to run is a failed case, said
