@@ -158,15 +158,19 @@ def _scalar(operator: str) -> Callable:
     return write
 
 
+def _pair(reading: _Reading, what: str) -> list[list[int]]:
+    """Two operands of one shape ('both 256 x 1024', 'two 100 x 100 matrices': one shape written for both)."""
+    shapes = reading.shapes()
+    if len(shapes) == 1:
+        shapes = shapes * 2
+    if len(shapes) != 2 or shapes[0] != shapes[1]:
+        raise Contradiction(f"{what} of operands of different shapes", [], "two operands of one shape")
+    return shapes
+
+
 def _binary(operator: str) -> Callable:
     def write(reading: _Reading, match):
-        shapes = reading.shapes()
-        if len(shapes) == 1:
-            shapes = shapes * 2
-        if len(shapes) != 2 or shapes[0] != shapes[1]:
-            raise Contradiction("an elementwise operation of operands of different shapes", [],
-                                "two operands of one shape")
-        return f"y = a {operator} b", shapes
+        return f"y = a {operator} b", _pair(reading, "an elementwise operation")
     return write
 
 
@@ -219,11 +223,16 @@ def _axes(phrase: tuple[re.Match, Callable | None] | None, rank: int, what: str)
     return axes
 
 
+def _shape_and_axes(reading: _Reading, function: str) -> tuple[list[int], tuple[int, ...] | None]:
+    """The one operand's shape and the axes the intent names for it (None: none named)."""
+    phrase = _axis_phrase(reading)
+    shape = _one(reading, function)
+    return shape, _axes(phrase, len(shape), function)
+
+
 def _reduction(function: str) -> Callable:
     def write(reading: _Reading, match):
-        phrase = _axis_phrase(reading)
-        shape = _one(reading, function)
-        axes = _axes(phrase, len(shape), function)
+        shape, axes = _shape_and_axes(reading, function)
         if axes is None:
             if len(shape) > 1:
                 raise IntentError(f"{function} of a {len(shape)}-D array without its axis", [f"operation {function}"],
@@ -237,19 +246,15 @@ def _reduction(function: str) -> Callable:
 
 
 def _dot(reading: _Reading, match):
-    shapes = reading.shapes()
-    if len(shapes) == 1:
-        shapes = shapes * 2
-    if len(shapes) != 2 or shapes[0] != shapes[1] or len(shapes[0]) != 1:
-        raise Contradiction("a dot product of operands that are not two vectors of one length", [], "two vectors")
+    shapes = _pair(reading, "a dot product")
+    if len(shapes[0]) != 1:
+        raise Contradiction(f"a dot product of {len(shapes[0])}-D operands", [], "two vectors")
     return "y = sum(a * b)", shapes
 
 
 def _normalization(function: str, eps: bool) -> Callable:
     def write(reading: _Reading, match):
-        phrase = _axis_phrase(reading)
-        shape = _one(reading, function)
-        axes = _axes(phrase, len(shape), function)
+        shape, axes = _shape_and_axes(reading, function)
         if axes is None:
             reading.assumed.append(f"{function} over the last axis (no axis given)")
             axes = (len(shape) - 1,)
@@ -264,9 +269,7 @@ def _normalization(function: str, eps: bool) -> Callable:
 
 def _scan(function: str) -> Callable:
     def write(reading: _Reading, match):
-        phrase = _axis_phrase(reading)
-        shape = _one(reading, function)
-        axes = _axes(phrase, len(shape), function)
+        shape, axes = _shape_and_axes(reading, function)
         if axes is None and len(shape) > 1:
             raise IntentError(f"{function} of a {len(shape)}-D array without its axis", [], "'along each row'...")
         keywords = ""
@@ -320,12 +323,7 @@ def _permute(reading: _Reading, match):
 
 def _loss(formula: str) -> Callable:
     def write(reading: _Reading, match):
-        shapes = reading.shapes()
-        if len(shapes) == 1:
-            shapes = shapes * 2
-        if len(shapes) != 2 or shapes[0] != shapes[1]:
-            raise Contradiction("a loss of operands of different shapes", [], "two operands of one shape")
-        return f"l = {formula}", shapes
+        return f"l = {formula}", _pair(reading, "a loss")
     return write
 
 
