@@ -66,6 +66,10 @@ CASES = [
     ("y = softsign(x); x: float32[100000]", lambda t: F.softsign(t["x"])),
     ("y = mish(x); x: float32[100000]", lambda t: F.mish(t["x"])),
     ("y = gelu(x, approximate='tanh'); x: float32[100000]", lambda t: F.gelu(t["x"], approximate="tanh")),
+    ("y = gelu(x); x: float32[100000]", lambda t: F.gelu(t["x"])),
+    ("i = argmin(x, axis=0); x: float32[700, 300]", lambda t: t["x"].argmin(0).int()),
+    ("i = argmin(x, axis=1); x: float32[6, 80, 9]", lambda t: t["x"].argmin(1).int()),
+    ("p = prod(x, axis=1); x: float64[300, 40]", lambda t: t["x"].prod(1)),
     ("y = x ** 2 + torch.exp(-x) / (1 + abs(w)); x: float64[4096]; w: float64[4096]",
      lambda t: t["x"] ** 2 + torch.exp(-t["x"]) / (1 + t["w"].abs())),
 ]
@@ -90,6 +94,8 @@ WORD_CASES = [
     ("layer normalization of a (64, 768) tensor over its last dim, epsilon 1e-12",
      lambda t: F.layer_norm(t["x"], (768,), eps=1e-12)),
     ("maximum along axis 1 of a tensor of shape (32, 64, 8)", lambda t: t["x"].amax(1)),
+    ("exact GELU of a (64, 1024) tensor", lambda t: F.gelu(t["x"])),
+    ("argmin along dim 0 of a 4096 x 256 matrix", lambda t: t["x"].argmin(0).int()),
 ]
 
 

@@ -393,8 +393,9 @@ GenerateFamily = Literal[
     "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan",
 ]
 GenerateOperation = Literal[
-    "map", "sum", "mean", "max", "min", "l2norm", "argmax", "softmax", "log_softmax", "logsumexp", "layernorm",
-    "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum", "cumprod",
+    "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
+    "layernorm", "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
+    "cumprod",
 ]
 
 

@@ -15,6 +15,7 @@ Array-API generic (`xp` is NumPy or CuPy): the worker evaluates on the GPU what 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -33,10 +34,19 @@ def _reduction(xp: Any, name: str) -> Callable[..., Any]:
     return reduce
 
 
-def _argmax(xp: Any) -> Callable[..., Any]:
-    def argmax(a: Any, axis: int = 0) -> Any:
-        return xp.expand_dims(xp.argmax(a, axis=axis), axis)
-    return argmax
+def _arg(xp: Any, name: str) -> Callable[..., Any]:
+    def arg(a: Any, axis: int = 0) -> Any:
+        return xp.expand_dims(getattr(xp, name)(a, axis=axis), axis)
+    return arg
+
+
+def _erf(xp: Any) -> Callable[[Any], Any]:
+    """NumPy has no erf: math.erf element by element on the CPU (where oracles run at check sizes), CuPy's special
+    function on the GPU."""
+    if xp is numpy:
+        return numpy.vectorize(math.erf, otypes=[numpy.float64])
+    from cupyx.scipy.special import erf
+    return erf
 
 
 def _logsumexp(xp: Any) -> Callable[..., Any]:
@@ -74,11 +84,12 @@ def vocabulary(xp: Any) -> dict[str, Callable[..., Any]]:
         "permute": lambda a, *axes: xp.transpose(a, axes),
         "matmul": xp.matmul,
         "exp": xp.exp, "log": xp.log, "sqrt": xp.sqrt, "abs": xp.abs, "sin": xp.sin, "cos": xp.cos,
-        "tanh": xp.tanh, "maximum": xp.maximum, "minimum": xp.minimum, "pow": xp.power,
+        "tanh": xp.tanh, "erf": _erf(xp), "maximum": xp.maximum, "minimum": xp.minimum, "pow": xp.power,
         "sigmoid": lambda a: 1.0 / (1.0 + xp.exp(-a)),
         "relu": lambda a: xp.maximum(a, 0.0),
         "sum": _reduction(xp, "sum"), "mean": _reduction(xp, "mean"), "max": _reduction(xp, "max"),
-        "min": _reduction(xp, "min"), "var": _reduction(xp, "var"), "argmax": _argmax(xp),
+        "min": _reduction(xp, "min"), "var": _reduction(xp, "var"), "argmax": _arg(xp, "argmax"),
+        "argmin": _arg(xp, "argmin"), "prod": _reduction(xp, "prod"),
         "ones": lambda *shape: xp.ones(shape),
         "norm": lambda a, axis=None: xp.sqrt(xp.sum(a * a, axis=axis, keepdims=True)),
         "logsumexp": logsumexp,

@@ -167,7 +167,7 @@ def _elementwise(spec: KernelSpec) -> Draft:
 
 def _accumulate(operation: str, t: str, first: str) -> tuple[str, str, str]:
     """(initialisation, update with `v`, final value) of a reduction whose first element is `first`."""
-    zero = "0.0f" if t == "float" else "0.0"
+    zero, one = ("0.0f", "1.0f") if t == "float" else ("0.0", "1.0")
     sqrt = "sqrtf" if t == "float" else "sqrt"
     return {
         "sum": (f"{t} acc = {zero};", "acc += v;", "acc"),
@@ -176,6 +176,8 @@ def _accumulate(operation: str, t: str, first: str) -> tuple[str, str, str]:
         "max": (f"{t} acc = {first};", "if (v > acc) acc = v;", "acc"),
         "min": (f"{t} acc = {first};", "if (v < acc) acc = v;", "acc"),
         "argmax": (f"{t} acc = {first};\nint best = 0;", "if (v > acc) {{ acc = v; best = {index}; }}", "best"),
+        "argmin": (f"{t} acc = {first};\nint best = 0;", "if (v < acc) {{ acc = v; best = {index}; }}", "best"),
+        "prod": (f"{t} acc = {one};", "acc *= v;", "acc"),
     }[operation]
 
 
@@ -192,7 +194,7 @@ def _walk(operation: str, t: str, element: str, first: str, var: str, count: str
                 f"    acc += {exp}({element} - top);\n}}\n"
                 f"{target} = top + {log}(acc);")
     init, update, final = _accumulate(operation, t, first)
-    start = 1 if operation in ("max", "min", "argmax") else 0
+    start = 1 if operation in ("max", "min", "argmax", "argmin") else 0
     return (f"{init}\n"
             f"for (int {var} = {start}; {var} < {count}; {var}++) {{\n"
             f"    {t} v = {element};\n"
@@ -202,7 +204,8 @@ def _walk(operation: str, t: str, element: str, first: str, var: str, count: str
 
 
 NUMPY_REDUCTIONS = {"sum": "sum", "mean": "mean", "l2norm": "norm", "max": "max", "min": "min", "argmax": "argmax",
-                    "logsumexp": "logsumexp"}
+                    "argmin": "argmin", "prod": "prod", "logsumexp": "logsumexp"}
+INDEX_REDUCTIONS = ("argmax", "argmin")      # their output is an index (int)
 
 
 def _reduction_draft(spec: KernelSpec, along_rows: bool) -> Draft:
@@ -218,7 +221,7 @@ def _reduction_draft(spec: KernelSpec, along_rows: bool) -> Draft:
     else:
         outer, inner, count, element, first = "col", "r", "rows", at("r * cols + col"), at("col")
     bound = "rows" if along_rows else "cols"
-    out_type = "int" if operation == "argmax" else t
+    out_type = "int" if operation in INDEX_REDUCTIONS else t
     code = _walk(operation, t, element, first, inner, count, f"{out}[{outer}]")
     body = (f"int {outer} = blockIdx.x * blockDim.x + threadIdx.x;\n"
             f"if ({outer} < {bound}) {{\n" + "\n".join("    " + line for line in code.splitlines()) + "\n}")
@@ -247,7 +250,7 @@ def _middle_reduction(spec: KernelSpec) -> Draft:
     inner elements."""
     t, x, out, operation = _ctype(spec), spec.inputs[0], spec.output, spec.operation
     element = f"{x}[((size_t)o_outer * extent + k) * inner + o_inner]"
-    out_type = "int" if operation == "argmax" else t
+    out_type = "int" if operation in INDEX_REDUCTIONS else t
     code = _walk(operation, t, element, element.replace("+ k)", ")"), "k", "extent", f"{out}[o]")
     body = ("int o = blockIdx.x * blockDim.x + threadIdx.x;\n"
             "if (o < outer * inner) {\n    const int o_outer = o / inner, o_inner = o % inner;\n" +

@@ -26,7 +26,8 @@ SUPPORTED = (
 )
 
 # Functions an elementwise formula may call (each has a CUDA and a NumPy rendering in generate/families.py).
-ELEMENTWISE_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "abs", "sigmoid", "relu", "max", "min", "pow")
+ELEMENTWISE_FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "erf", "abs", "sigmoid", "relu", "max", "min",
+                         "pow")
 
 DEFAULT_SIZES: dict[str, dict[str, int]] = {
     "1d": {"n": 1 << 24},

@@ -25,10 +25,10 @@ DTYPES = {"float32": "float32", "float": "float32", "f32": "float32", "float64":
           "f64": "float64", "int32": "int32", "int": "int32", "i32": "int32"}
 DECLARATION = re.compile(r"^\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)\s*\[([^\]]*)\]\s*$")
 REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "amax": "max", "min": "min", "amin": "min",
-              "argmax": "argmax", "norm": "l2norm", "logsumexp": "logsumexp"}
+              "argmax": "argmax", "argmin": "argmin", "prod": "prod", "norm": "l2norm", "logsumexp": "logsumexp"}
 ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer_norm": "layernorm",
                       "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm"}
-FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "abs", "sigmoid", "relu", "max", "min", "pow")
+FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "erf", "abs", "sigmoid", "relu", "max", "min", "pow")
 # Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
 ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
     "silu": ({}, "x * sigmoid(x)"), "swish": ({}, "x * sigmoid(x)"),
@@ -42,10 +42,11 @@ ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
     "softsign": ({}, "x / (1 + abs(x))"),
     "mish": ({}, "x * tanh(log(1 + exp(x)))"),
     "gelu_tanh": ({}, "0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))"),
+    "gelu_erf": ({}, "0.5 * x * (1 + erf(x * 0.7071067811865476))"),
     "square": ({}, "x * x"), "rsqrt": ({}, "1 / sqrt(x)"), "reciprocal": ({}, "1 / x"),
 }
 GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh abs sigmoid relu maximum minimum pow, "
-             f"{', '.join(ACTIVATIONS)}, gelu(x, approximate='tanh')); sum mean max min argmax norm logsumexp over "
+             f"{', '.join(ACTIVATIONS)}, gelu(x) and gelu(x, approximate='tanh')); sum mean max min argmax argmin prod norm logsumexp over "
              "any axis (or neighbouring axes) of an array of any rank, sum mean max min of all of one; softmax "
              "log_softmax layer_norm rms_norm over the last axis; A @ B, A @ B.T, A @ x; x.T, transpose(x), "
              "permute(x, (a, b, c)); cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula (sum((a - b) ** 2)), "
@@ -389,10 +390,12 @@ class _Reader:
         name = node.func.id
         args = [self.formula(a) for a in node.args]
         if name == "gelu":
+            # PyTorch's gelu: the exact (erf) form unless approximate='tanh'.
             options = self.keywords(node, {"approximate": "none"})
-            if options["approximate"] != "tanh":
-                raise IntentError("gelu with the exact (erf) form", [], "gelu(x, approximate='tanh')")
-            name, node = "gelu_tanh", ast.Call(func=ast.Name(id="gelu_tanh"), args=node.args, keywords=[])
+            if options["approximate"] not in ("none", "tanh"):
+                raise IntentError(f"gelu(approximate='{options['approximate']}')", [], "approximate='none' or 'tanh'")
+            name = "gelu_tanh" if options["approximate"] == "tanh" else "gelu_erf"
+            node = ast.Call(func=ast.Name(id=name), args=node.args, keywords=[])
         if name in ACTIVATIONS:
             defaults, body = ACTIVATIONS[name]
             if not node.args or len(node.args) - 1 > len(defaults):

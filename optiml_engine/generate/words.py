@@ -142,11 +142,15 @@ def _hardtanh(reading: _Reading, match):
 
 
 def _gelu(reading: _Reading, match):
-    if reading.take_search(_words(r"tanh(?:[- ]approx\w*)?", r"approximate\s*=\s*['\"]?tanh['\"]?")) is None:
-        raise IntentError("GELU without its form: the erf form is not generated", ["operation gelu"],
-                          "'gelu tanh approximation', or the formula itself")
-    reading.take_search(_words(r"approx\w*"))
-    return "y = gelu(x, approximate='tanh')", [_one(reading, "gelu")]
+    """GELU in words names its form: 'tanh approximation', or 'exact' / 'erf' (both are in use, and a bare 'GELU'
+    is either: PyTorch's default is erf, GPT-2's tanh)."""
+    if reading.take_search(_words(r"tanh(?:[- ]approx\w*)?", r"approximate\s*=\s*['\"]?tanh['\"]?")) is not None:
+        reading.take_search(_words(r"approx\w*"))
+        return "y = gelu(x, approximate='tanh')", [_one(reading, "gelu")]
+    if reading.take_search(_words("exact", "erf", r"erf[- ]based", r"approximate\s*=\s*['\"]?none['\"]?")) is not None:
+        return "y = gelu(x)", [_one(reading, "gelu")]
+    raise IntentError("GELU without its form", ["operation gelu"],
+                      "'exact GELU' (erf), 'GELU tanh approximation', or the spec form")
 
 
 def _scalar(operator: str) -> Callable:
