@@ -70,6 +70,15 @@ CASES = [
     ("i = argmin(x, axis=0); x: float32[700, 300]", lambda t: t["x"].argmin(0).int()),
     ("i = argmin(x, axis=1); x: float32[6, 80, 9]", lambda t: t["x"].argmin(1).int()),
     ("p = prod(x, axis=1); x: float64[300, 40]", lambda t: t["x"].prod(1)),
+    ("y = instance_norm(x); x: float32[8, 32, 64, 64]", lambda t: F.instance_norm(t["x"])),
+    ("y = group_norm(x, 4, eps=1e-6); x: float32[4, 32, 16, 16]", lambda t: F.group_norm(t["x"], 4, eps=1e-6)),
+    ("y = layer_norm(x, axis=(-2, -1)); x: float32[16, 64, 128]", lambda t: F.layer_norm(t["x"], (64, 128))),
+    ("l = huber_loss(p, q, delta=0.5); p: float32[128, 4096]; q: float32[128, 4096]",
+     lambda t: F.huber_loss(t["p"], t["q"], delta=0.5)),
+    ("l = smooth_l1_loss(p, q); p: float32[128, 4096]; q: float32[128, 4096]",
+     lambda t: F.smooth_l1_loss(t["p"], t["q"])),
+    ("l = hinge_loss(p, q); p: float32[32768]; q: float32[32768]",
+     lambda t: torch.clamp(1 - t["p"] * t["q"], min=0).mean()),
     ("y = x ** 2 + torch.exp(-x) / (1 + abs(w)); x: float64[4096]; w: float64[4096]",
      lambda t: t["x"] ** 2 + torch.exp(-t["x"]) / (1 + t["w"].abs())),
 ]
@@ -96,6 +105,10 @@ WORD_CASES = [
     ("maximum along axis 1 of a tensor of shape (32, 64, 8)", lambda t: t["x"].amax(1)),
     ("exact GELU of a (64, 1024) tensor", lambda t: F.gelu(t["x"])),
     ("argmin along dim 0 of a 4096 x 256 matrix", lambda t: t["x"].argmin(0).int()),
+    ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
+     lambda t: F.group_norm(t["x"].reshape(2, 64, 16, 16), 8, eps=1e-6)),
+    ("Huber loss (delta=0.5) between predictions and targets, both 256 x 256",
+     lambda t: F.huber_loss(t["p"], t["t"], delta=0.5)),
 ]
 
 

@@ -27,7 +27,8 @@ DECLARATION = re.compile(r"^\s*([A-Za-z_]\w*)\s*:\s*([A-Za-z_]\w*)\s*\[([^\]]*)\
 REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "amax": "max", "min": "min", "amin": "min",
               "argmax": "argmax", "argmin": "argmin", "prod": "prod", "norm": "l2norm", "logsumexp": "logsumexp"}
 ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer_norm": "layernorm",
-                      "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm"}
+                      "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm",
+                      "instance_norm": "layernorm", "group_norm": "layernorm"}
 FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "erf", "abs", "sigmoid", "relu", "max", "min", "pow")
 # Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
 ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
@@ -132,22 +133,39 @@ def _plain_calls(tree: ast.expr, arrays: set[str]) -> ast.expr:
     return Plain().visit(tree)
 
 
-LOSSES = {"mse_loss": "(a - b) ** 2", "l1_loss": "abs(a - b)"}
+# Element losses, written out: (parameters with defaults, formula over `a` (input) and `b` (target) and them).
+LOSSES: dict[str, tuple[dict[str, float], str]] = {
+    "mse_loss": ({}, "(a - b) ** 2"), "l1_loss": ({}, "abs(a - b)"),
+    "huber_loss": ({"delta": 1.0}, "0.5 * minimum(abs(a - b), delta) ** 2 + "
+                                   "delta * (abs(a - b) - minimum(abs(a - b), delta))"),
+    "smooth_l1_loss": ({"beta": 1.0}, "(0.5 * minimum(abs(a - b), beta) ** 2 + "
+                                      "beta * (abs(a - b) - minimum(abs(a - b), beta))) / beta"),
+    "hinge_loss": ({}, "maximum(1 - a * b, 0)"),     # KernelBench's: mean(clamp(1 - predictions * targets, min=0))
+}
 
 
 def _losses_written_out(tree: ast.expr) -> ast.expr:
-    """`mse_loss(a, b)` as `mean((a - b) ** 2)`, `l1_loss(a, b, reduction='sum')` as `sum(abs(a - b))`."""
+    """`mse_loss(a, b)` as `mean((a - b) ** 2)`, `l1_loss(a, b, reduction='sum')` as `sum(abs(a - b))`,
+    `huber_loss(a, b, delta=0.5)` with its delta in the formula."""
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in LOSSES):
         return tree
-    if len(tree.args) != 2 or any(k.arg != "reduction" for k in tree.keywords):
-        raise IntentError(ast.unparse(tree), [], f"{tree.func.id}(input, target, reduction='mean' or 'sum')")
-    reduction = next((ast.literal_eval(k.value) for k in tree.keywords), "mean")
+    defaults, formula = LOSSES[tree.func.id]
+    usage = f"{tree.func.id}(input, target{''.join(f', {k}=...' for k in defaults)}, reduction='mean' or 'sum')"
+    if len(tree.args) != 2 or any(k.arg not in ("reduction", *defaults) for k in tree.keywords):
+        raise IntentError(ast.unparse(tree), [], usage)
+    given = {k.arg: ast.literal_eval(k.value) for k in tree.keywords}
+    reduction = given.pop("reduction", "mean")
     if reduction not in ("mean", "sum"):
         raise IntentError(f"reduction='{reduction}' of {tree.func.id}", [], "reduction='mean' or 'sum'")
-    body = ast.parse(LOSSES[tree.func.id], mode="eval").body
+    values = {**defaults, **given}
+    if any(not isinstance(v, int | float) or v <= 0 for v in values.values()):
+        raise IntentError(f"{ast.unparse(tree)}: parameters must be positive numbers", [], usage)
+    body = ast.parse(formula, mode="eval").body
 
     class Operands(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.expr:
+            if node.id in values:
+                return ast.Constant(value=float(values[node.id]))
             return {"a": tree.args[0], "b": tree.args[1]}.get(node.id, node)
 
     return ast.Call(func=ast.Name(id=reduction), args=[Operands().visit(body)], keywords=[])
@@ -250,22 +268,49 @@ class _Reader:
                          sizes={"outer": before, "extent": over, "inner": after}, inputs=[name])
 
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
+        """Over the last axis, or (layer and RMS norm) the last axes: a row normalization of the rows the axes
+        before them make. Instance norm of an N x C x ... array is a layer norm over the axes after C; group norm
+        with G groups, one over each group's C/G channels and the axes after them (PyTorch's, without affine)."""
+        function = ast.unparse(call.func)
         if not call.args:
-            raise IntentError(ast.unparse(call), [], f"{ast.unparse(call.func)}(x, axis=-1)")
-        name, shape = self.array(call.args[0], f"a {operation}")
+            raise IntentError(ast.unparse(call), [], f"{function}(x, axis=-1)")
+        name, shape = self.array(call.args[0], f"a {function}")
+        if function in ("instance_norm", "group_norm"):
+            return self.channel_normalization(call, function, name, shape)
         allowed: dict[str, object] = {"axis": -1}
         if operation in ("layernorm", "rmsnorm"):
             allowed["eps"] = 1e-5
         options = self.keywords(call, allowed)
         axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
-        if len(shape) < 2 or not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
+        axes = sorted({a % len(shape) for a in axis} if isinstance(axis, tuple | list) and axis and
+                      all(isinstance(a, int) for a in axis) else {axis % len(shape)} if isinstance(axis, int) else {-1})
+        trailing = axes == list(range(len(shape) - len(axes), len(shape))) and axes[0] >= 1
+        if len(shape) < 2 or not trailing or len(axes) > 1 and operation not in ("layernorm", "rmsnorm"):
             raise IntentError(f"{operation} over axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
-                              "the last axis of an array of 2 or more dimensions")
+                              "the last axis of an array of 2 or more dimensions (the last axes for layer_norm "
+                              "and rms_norm)")
         scalars = {"eps": float(options["eps"])} if "eps" in options else {}
         assumed = ["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else []
         return self.base(family="row_normalization", operation=operation, kernel=f"{operation}_rows_{name}",
-                         sizes={"rows": math.prod(shape[:-1]), "cols": shape[-1]}, inputs=[name], scalars=scalars,
-                         assumed=assumed)
+                         sizes={"rows": math.prod(shape[:axes[0]]), "cols": math.prod(shape[axes[0]:])},
+                         inputs=[name], scalars=scalars, assumed=assumed)
+
+    def channel_normalization(self, call: ast.Call, function: str, name: str, shape: list[int]) -> KernelSpec:
+        allowed: dict[str, object] = {"eps": 1e-5} | ({"num_groups": None} if function == "group_norm" else {})
+        options = self.keywords(call, allowed)
+        groups = ast.literal_eval(call.args[1]) if len(call.args) == 2 and function == "group_norm" \
+            else options.get("num_groups", 0)
+        if len(shape) < 3 or len(call.args) > (2 if function == "group_norm" else 1):
+            raise IntentError(f"{ast.unparse(call)} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              f"{function}(x{', num_groups' if function == 'group_norm' else ''}, eps=...) of an "
+                              f"N x C x ... array")
+        if function == "group_norm" and (not isinstance(groups, int) or groups < 1 or shape[1] % groups):
+            raise IntentError(f"{groups} groups of {shape[1]} channels", [f"{name}: {shape}"],
+                              "a number of groups that divides the channels")
+        groups = shape[1] if function == "instance_norm" else groups
+        return self.base(family="row_normalization", operation="layernorm", kernel=f"{function}_{name}",
+                         sizes={"rows": shape[0] * groups, "cols": math.prod(shape[1:]) // groups}, inputs=[name],
+                         scalars={"eps": float(options["eps"])}, assumed=["no affine weight or bias"])
 
     def product(self, tree: ast.expr) -> KernelSpec:
         if isinstance(tree, ast.Call) and (len(tree.args) != 2 or tree.keywords):

@@ -37,9 +37,9 @@ DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
-    r"\b(pool\w*|conv\w*|sort\w*|top-?k|huber|hinge|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
-    r"batch(?:ed)?\s+mat\w*|bmm|instance[- ]?norm\w*|group[- ]?norm\w*|attention|gather|scatter|dropout|embedding|"
-    r"fft|histogram\w*|stencil|blur)\b", re.IGNORECASE)
+    r"\b(pool\w*|conv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
+    r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
+    re.IGNORECASE)
 
 
 class Contradiction(IntentError):
@@ -271,6 +271,29 @@ def _normalization(function: str, eps: bool) -> Callable:
     return write
 
 
+def _instance_norm(reading: _Reading, match):
+    epsilon = reading.parameter(r"eps|epsilon", 1e-5, "epsilon")
+    shape = _one(reading, "instance_norm")
+    return f"y = instance_norm(x, eps={float(epsilon)!r})", [shape]
+
+
+def _group_norm(reading: _Reading, match):
+    groups = reading.take_search(r"\b(\d+)\s+groups\b|\b(?:num_)?groups\s*=?\s*(\d+)")
+    if groups is None:
+        raise IntentError("group norm without its number of groups", ["operation group norm"], "'with 8 groups'")
+    epsilon = reading.parameter(r"eps|epsilon", 1e-5, "epsilon")
+    shape = _one(reading, "group_norm")
+    count = next(g for g in groups.groups() if g is not None)
+    return f"y = group_norm(x, {count}, eps={float(epsilon)!r})", [shape]
+
+
+def _parameterized_loss(function: str, parameter: str) -> Callable:
+    def write(reading: _Reading, match):
+        value = reading.parameter(parameter, 1.0, parameter)
+        return f"l = {function}(a, b, {parameter}={value})", _pair(reading, function)
+    return write
+
+
 def _scan(function: str) -> Callable:
     def write(reading: _Reading, match):
         shape, axes = _shape_and_axes(reading, function)
@@ -340,7 +363,12 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"rms[- _]?norm\w*", r"rms normali[sz]ation", r"root[- ]mean[- ]square normali[sz]ation"),
                _normalization("rms_norm", eps=True)),
     _Operation(_words(r"mean[- ]squared?[- ]error", "mse(?: loss)?"), _loss("mean((p - t) ** 2)")),
+    _Operation(_words(r"huber(?: loss)?(?: \(smooth[- ]l1\))?"), _parameterized_loss("huber_loss", "delta")),
+    _Operation(_words(r"smooth[- ]l1(?: loss)?"), _parameterized_loss("smooth_l1_loss", "beta")),
+    _Operation(_words(r"hinge(?: loss)?"), _loss("hinge_loss(a, b)")),
     _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("mean(abs(a - b))")),
+    _Operation(_words(r"instance[- ]?norm\w*", r"instance normali[sz]ation"), _instance_norm),
+    _Operation(_words(r"group[- ]?norm\w*", r"group normali[sz]ation"), _group_norm),
     _Operation(_words(r"cumulative[- ]sums?", "cumsum", r"prefix[- ]sums?", r"running[- ]sums?", r"inclusive scan"),
                _scan("cumsum")),
     _Operation(_words(r"cumulative[- ]products?", "cumprod"), _scan("cumprod")),

@@ -72,6 +72,9 @@ def test_the_forms_details_reach_the_spec():
 @pytest.mark.parametrize("text, problem", [
     ("y = gelu(x, approximate='sigmoid'); x: float32[100]", "gelu(approximate='sigmoid')"),
     ("y = softmax(x, axis=0); x: float32[100, 10]", "softmax over axis 0"),
+    ("y = instance_norm(x); x: float32[64, 64]", "instance_norm(x) of a 2-D array"),
+    ("y = group_norm(x, 3); x: float32[2, 8, 5]", "3 groups of 8 channels"),
+    ("l = huber_loss(p, t, delta=-1.0); p: float32[10]; t: float32[10]", "parameters must be positive numbers"),
     ("y = sum(x, axis=(0, 2)); x: float32[4, 100, 10]", "a sum over axes (0, 2)"),
     ("y = softmax(x, axis=1); x: float32[4, 100, 10]", "softmax over axis 1 of a 3-D array"),
     ("y = x + z; x: float32[100]", "z not declared"),
@@ -132,6 +135,23 @@ def test_each_activation_written_out_equals_its_definition(name):
     np.testing.assert_allclose(got, REFERENCE[name](x), rtol=1e-12, atol=1e-12)
 
 
+LOSS_DEFINITIONS = {
+    "huber_loss(a, b, delta=0.7)": lambda d, a, b: np.where(abs(d) < 0.7, 0.5 * d * d, 0.7 * (abs(d) - 0.35)),
+    "smooth_l1_loss(a, b, beta=0.5)": lambda d, a, b: np.where(abs(d) < 0.5, 0.5 * d * d / 0.5, abs(d) - 0.25),
+    "hinge_loss(a, b)": lambda d, a, b: np.maximum(1 - a * b, 0),
+}
+
+
+@pytest.mark.parametrize("loss", sorted(LOSS_DEFINITIONS))
+def test_each_loss_written_out_equals_its_definition(loss):
+    """The summed formula of each loss, evaluated by NumPy, against the piecewise definition (PyTorch's)."""
+    rng = np.random.default_rng(3)
+    a, b = rng.uniform(-3, 3, 2001), rng.uniform(-3, 3, 2001)
+    spec = parse_intent(f"l = {loss[:-1]}, reduction='sum'); a: float64[2001]; b: float64[2001]")
+    got = eval(spec.expression, {"__builtins__": {}}, {**NUMPY_NAMES, "a": a, "b": b})   # noqa: S307 - the test's own formula
+    np.testing.assert_allclose(got, LOSS_DEFINITIONS[loss](a - b, a, b), rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("text", [
     "y = hardswish(x) - 0.25 * softsign(b); x: float32[37, 129]; b: float32[129]",
     "out = x.max(axis=0); x: float32[300, 70]",
@@ -151,6 +171,12 @@ def test_each_activation_written_out_equals_its_definition(name):
     "y = F.gelu(x) * g; x: float32[3, 333]; g: float32[333]",
     "i = argmin(x, axis=0); x: float32[50, 37]",
     "p = prod(x, axis=1); x: float64[4, 30, 5]",
+    "y = instance_norm(x, eps=1e-6); x: float32[2, 3, 5, 7]",
+    "y = group_norm(x, 2); x: float32[3, 4, 9]",
+    "y = layer_norm(x, axis=(-2, -1)); x: float32[5, 6, 7]",
+    "l = huber_loss(p, t, delta=0.3); p: float32[20, 30]; t: float32[20, 30]",
+    "l = smooth_l1_loss(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
+    "l = hinge_loss(p, t); p: float32[5000]; t: float32[5000]",
 ])
 def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))

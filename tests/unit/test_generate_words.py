@@ -82,6 +82,14 @@ READINGS = [
     ("Transpose of a 1000 x 2000 matrix", "y = x.T; x: float32[1000, 2000]"),
     ("permute axes of a (4, 5, 6) tensor to order (1, 2, 0)", "y = permute(x, (1, 2, 0)); x: float32[4, 5, 6]"),
     # Losses
+    ("Huber loss (delta=0.5) between predictions and targets, both 256 x 256",
+     "l = huber_loss(p, t, delta=0.5); p: float32[256, 256]; t: float32[256, 256]"),
+    ("smooth L1 loss of two (32, 100) tensors", "l = smooth_l1_loss(p, t); p: float32[32, 100]; t: float32[32, 100]"),
+    ("hinge loss of predictions and targets of length 8192", "l = hinge_loss(p, t); p: float32[8192]; t: float32[8192]"),
+    # Normalizations over channels
+    ("instance normalization of a (4, 16, 32, 32) tensor", "y = instance_norm(x); x: float32[4, 16, 32, 32]"),
+    ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
+     "y = group_norm(x, 8, eps=1e-6); x: float32[2, 64, 16, 16]"),
     ("MSE loss between predictions and targets of shape (32, 10)",
      "l = mean((p - t) ** 2); p: float32[32, 10]; t: float32[32, 10]"),
     ("mean absolute error of two 100 x 100 matrices", "l = mean(abs(a - b)); a: float32[100, 100]; b: float32[100, 100]"),
@@ -94,7 +102,7 @@ REFUSALS = [
     ("max of a 64 x 64 matrix", "without its axis"),
     ("mean over the middle axis of a 64 x 64 matrix", "of a 2-D array"),
     ("average pooling 3x3 of a (8, 3, 32, 32) image", "'pooling' is not an operation"),
-    ("group norm of (8, 32, 16, 16) with 4 groups", "'group norm' is not an operation"),
+    ("group norm of (8, 32, 16, 16)", "without its number of groups"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
     ("permute a (4, 5, 6) tensor", "without its order"),
