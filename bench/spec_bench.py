@@ -108,7 +108,7 @@ WORD_CASES = [
     ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
      lambda t: F.group_norm(t["x"].reshape(2, 64, 16, 16), 8, eps=1e-6)),
     ("Huber loss (delta=0.5) between predictions and targets, both 256 x 256",
-     lambda t: F.huber_loss(t["p"], t["t"], delta=0.5)),
+     lambda t: F.huber_loss(t["a"], t["b"], delta=0.5)),
 ]
 
 
