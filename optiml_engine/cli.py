@@ -360,18 +360,10 @@ def optimize(
                                         SearchConfig(parallel=len(pool.workers), seed=seed), profile=profile,
                                         progress=on_progress, stop=stop))
 
-        worker = threading.Thread(target=job, daemon=True)
-        with progress:
-            worker.start()
-            while worker.is_alive():
-                try:
-                    worker.join(0.2)
-                except KeyboardInterrupt:
-                    stop.set()
-                    progress.update(task, description="stopping (keeping the best so far)")
+        error = interruptibly(job, progress, task, stop, "stopping (keeping the best so far)")
         ceilings = evaluator.ceilings
     if not outcome:
-        raise fail(f"{path}: error: the optimization failed (see the messages above)")
+        raise fail(f"{path}: error: the optimization failed: {error!r}")
     result = outcome[0]
     result_file = result_path or path.with_name(path.name + ".optiml.json")
     result_file.write_text(result.model_dump_json(indent=2))
@@ -398,6 +390,87 @@ def optimize(
             raise fail(f"{path}: error: the file changed while optimizing; not written (the diff is in {result_file})")
         path.write_text(result.new_text, encoding="utf-8")
         out.print(f"wrote {path}")
+
+
+def interruptibly(work, progress, task, stop, stopping: str) -> BaseException | None:
+    """`work` on a thread under the progress display; Ctrl-C sets `stop` (the work ends early, keeping what it has)
+    and says `stopping`. Returns what the work raised, if anything."""
+    import threading
+
+    raised: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            work()
+        except BaseException as error:   # noqa: BLE001 - returned to the caller, who says it
+            raised.append(error)
+
+    worker = threading.Thread(target=guarded, daemon=True)
+    with progress:
+        worker.start()
+        while worker.is_alive():
+            try:
+                worker.join(0.2)
+            except KeyboardInterrupt:
+                stop.set()
+                progress.update(task, description=stopping)
+    return raised[0] if raised else None
+
+
+@app.command("optimize-all")
+def optimize_all(
+    paths: Annotated[list[Path], typer.Argument(help="CUDA files or directories")],
+    out_dir: Annotated[Path, typer.Option("--out", help="folder for the result files and the summary")] = Path(
+        "optiml-results"),
+    budget: Annotated[int, typer.Option(help="candidates a kernel at most")] = 60,
+    time_limit: Annotated[float, typer.Option("--time", help="wall-time budget a kernel, in seconds")] = 600.0,
+    cluster: Annotated[Optional[str], typer.Option(help="address of a running Ray cluster (default: this host)")] = None,
+    workers: Annotated[Optional[int], typer.Option(help="searches at once (default: one per GPU)")] = None,
+    llm: Annotated[bool, typer.Option("--llm", help="also ask the configured OpenAI-compatible endpoint")] = False,
+    seed: Annotated[int, typer.Option(help="search seed")] = 0,
+) -> None:
+    """Optimize every kernel with a contract under PATHS: one search each, spread over every GPU (one worker each,
+    on Ray; --cluster for several hosts), a result file per kernel and summary.html in --out. Interrupt with Ctrl-C
+    and run again to resume: kernels whose result is there for the same source are not searched again."""
+    import threading
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from optiml_engine.batch import BatchBudget, find_jobs, run_batch
+
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise fail(f"{missing[0]}: error: no such file or directory")
+    jobs, skipped = find_jobs(cuda_files(paths))
+    for line in skipped:
+        out.print(f"skipped: {line}", markup=False)
+    if not jobs:
+        raise fail("error: no kernel with an @optiml contract under " + ", ".join(str(p) for p in paths))
+    stop = threading.Event()
+    rows: list = []
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                        TimeElapsedColumn(), console=out)
+    task = progress.add_task(f"optimizing {len(jobs)} kernels", total=len(jobs))
+
+    def on_progress(row, done: int, total: int) -> None:
+        progress.update(task, completed=done)
+        if row is not None:
+            speed = f"{row.speedup:.2f}x" if row.speedup else "no improvement offered"
+            progress.console.print(f"{row.file}: {row.kernel}: {speed} ({row.evaluated} candidates, {row.worker})",
+                                   markup=False)
+
+    def batch() -> None:
+        rows.extend(run_batch(jobs, skipped, out_dir, BatchBudget(candidates=budget, seconds=time_limit, llm=llm,
+                                                                   seed=seed),
+                              address=cluster, workers=workers, progress=on_progress, stop=stop))
+
+    error = interruptibly(batch, progress, task, stop, "stopping: finished kernels are kept; run again to resume")
+    if error is not None:
+        raise fail(str(error) if isinstance(error, OptimlError) else f"error: the batch failed: {error!r}",
+                   EXIT_ENVIRONMENT)
+    offered = sum(row.accepted for row in rows)
+    left = len(jobs) - len(rows)
+    out.print(f"{offered} of {len(rows)} kernels improved (verified); {left} not searched yet; "
+              f"summary in {out_dir / 'summary.html'}")
 
 
 def print_dry_run(document, kernel: str, policies: list, why: str) -> None:
