@@ -79,6 +79,15 @@ CASES = [
      lambda t: F.smooth_l1_loss(t["p"], t["q"])),
     ("l = hinge_loss(p, q); p: float32[32768]; q: float32[32768]",
      lambda t: torch.clamp(1 - t["p"] * t["q"], min=0).mean()),
+    ("y = max_pool2d(x, 3, stride=2, padding=1); x: float32[16, 32, 112, 112]",
+     lambda t: F.max_pool2d(t["x"], 3, stride=2, padding=1)),
+    ("y = avg_pool2d(x, kernel_size=3, stride=2, padding=1); x: float32[8, 32, 56, 56]",
+     lambda t: F.avg_pool2d(t["x"], 3, stride=2, padding=1)),
+    ("y = max_pool1d(x, 4, stride=2, padding=2, dilation=3); x: float32[16, 64, 8192]",
+     lambda t: F.max_pool1d(t["x"], 4, stride=2, padding=2, dilation=3)),
+    ("y = avg_pool3d(x, 2); x: float64[2, 4, 32, 32, 32]", lambda t: F.avg_pool3d(t["x"], 2)),
+    ("y = max_pool3d(x, kernel_size=3, stride=2, padding=1, dilation=(1, 2, 1)); x: float32[2, 3, 16, 32, 32]",
+     lambda t: F.max_pool3d(t["x"], 3, stride=2, padding=1, dilation=(1, 2, 1))),
     ("y = x ** 2 + torch.exp(-x) / (1 + abs(w)); x: float64[4096]; w: float64[4096]",
      lambda t: t["x"] ** 2 + torch.exp(-t["x"]) / (1 + t["w"].abs())),
 ]
@@ -107,6 +116,7 @@ WORD_CASES = [
     ("argmin along dim 0 of a 4096 x 256 matrix", lambda t: t["x"].argmin(0).int()),
     ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
      lambda t: F.group_norm(t["x"].reshape(2, 64, 16, 16), 8, eps=1e-6)),
+    ("2x2 max pooling of x (8, 3, 64, 64)", lambda t: F.max_pool2d(t["x"].reshape(8, 3, 64, 64), 2)),
     ("Huber loss (delta=0.5) between predictions and targets, both 256 x 256",
      lambda t: F.huber_loss(t["a"], t["b"], delta=0.5)),
 ]

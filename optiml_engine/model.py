@@ -390,12 +390,12 @@ class Measurement(Frozen):
 
 GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
-    "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan",
+    "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
     "layernorm", "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
-    "cumprod",
+    "cumprod", "max_pool", "avg_pool",
 ]
 
 
@@ -419,6 +419,10 @@ class KernelSpec(Frozen):
     transpose_b: bool = False             # gemm: C = A B^T (B stored N x K)
     reverse: bool = False                 # row_scan: from the row's end to its start
     exclusive: bool = False               # row_scan: each element the scan of those before it
+    window: list[int] = Field(default_factory=list)     # pooling, per spatial axis: kernel size,
+    stride: list[int] = Field(default_factory=list)     # stride,
+    padding: list[int] = Field(default_factory=list)    # padding on both sides,
+    dilation: list[int] = Field(default_factory=list)   # and dilation
     assumed: list[str] = Field(default_factory=list)
 
 

@@ -15,6 +15,7 @@ Array-API generic (`xp` is NumPy or CuPy): the worker evaluates on the GPU what 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -47,6 +48,28 @@ def _erf(xp: Any) -> Callable[[Any], Any]:
         return numpy.vectorize(math.erf, otypes=[numpy.float64])
     from cupyx.scipy.special import erf
     return erf
+
+
+def _pool(xp: Any, reduction: str) -> Callable[..., Any]:
+    def pool(a: Any, *parameters: int) -> Any:
+        """Max or average pooling of `a` (planes x spatial axes): the kernel sizes, strides, paddings and
+        dilations, one per spatial axis each, in that order; padding is -inf for max, zeros counted for average
+        (PyTorch's count_include_pad)."""
+        axes = a.ndim - 1
+        kernel, stride, padding, dilation = (parameters[i * axes:(i + 1) * axes] for i in range(4))
+        fill = -xp.inf if reduction == "max" else 0.0
+        padded = xp.pad(a, [(0, 0)] + [(p, p) for p in padding], constant_values=fill)
+        out = [(a.shape[1 + i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+               for i in range(axes)]
+        result = None
+        for offset in itertools.product(*(range(k) for k in kernel)):
+            window = padded[(slice(None),) + tuple(
+                slice(o * dilation[i], o * dilation[i] + stride[i] * (out[i] - 1) + 1, stride[i])
+                for i, o in enumerate(offset))]
+            result = window if result is None else xp.maximum(result, window) if reduction == "max" else \
+                result + window
+        return result if reduction == "max" else result / math.prod(kernel)
+    return pool
 
 
 def _logsumexp(xp: Any) -> Callable[..., Any]:
@@ -102,6 +125,7 @@ def vocabulary(xp: Any) -> dict[str, Callable[..., Any]]:
         "bincount": lambda a, bins: xp.bincount(a, minlength=bins)[:bins],
         "correlate1d": _correlate1d(xp),
         "correlate2d": _correlate2d(xp),
+        "max_pool": _pool(xp, "max"), "avg_pool": _pool(xp, "avg"),
     }
 
 

@@ -6,6 +6,7 @@ compares the kernel with the oracle before any search starts from it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from optiml_engine.candidate import original_candidate
@@ -43,7 +44,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "elementwise": _elementwise, "row_reduction": _row_reduction, "column_reduction": _column_reduction,
         "middle_reduction": _middle_reduction, "global_reduction": _global_reduction, "row_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
-        "row_scan": _row_scan,
+        "row_scan": _row_scan, "pooling": _pooling,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
 
@@ -590,3 +591,67 @@ def _row_scan(spec: KernelSpec) -> Draft:
         launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body, reference=f"{y} = {reference}",
         checks="rows=37 cols=100; rows=1 cols=3; rows=300 cols=1; rows=5 cols=17", flops="rows*cols",
         tol="1e-4")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pooling
+
+
+POOLING_CHECKS = {1: [{"planes": 3, "w": 37}, {"planes": 1, "w": 1}, {"planes": 5, "w": 100}],
+                  2: [{"planes": 3, "h": 19, "w": 23}, {"planes": 1, "h": 1, "w": 1}, {"planes": 2, "h": 40, "w": 11}],
+                  3: [{"planes": 2, "d": 9, "h": 11, "w": 13}, {"planes": 1, "d": 1, "h": 1, "w": 1}]}
+
+
+def _pooling_checks(spec: KernelSpec, axes: list[str]) -> str:
+    """Check sizes, each spatial one at least a window's reach (so that one output exists) and no less."""
+    reach = {a: d * (k - 1) + 1 - 2 * p for a, k, p, d in zip(axes, spec.window, spec.padding, spec.dilation)}
+    return "; ".join(" ".join(f"{name}={max(value, reach.get(name, 1))}" for name, value in check.items())
+                     for check in POOLING_CHECKS[len(axes)])
+
+
+def _pooling(spec: KernelSpec) -> Draft:
+    """Max or average pooling over the spatial axes of planes (N*C) x spatial: a thread per output element walks its
+    window, skipping what falls in the padding (-inf for max; zeros, counted, for average: PyTorch's defaults)."""
+    t, x, y = _ctype(spec), spec.inputs[0], spec.output
+    axes = [name for name in spec.sizes if name != "planes"]
+    outs = {a: f"(({a} + {2 * p} - {d * (k - 1)} - 1) / {s} + 1)"
+            for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation)}
+    lines = [f"const int out_{a} = {outs[a]};" for a in axes]
+    total = " * ".join(["planes", *(f"out_{a}" for a in axes)])
+    lines += ["const int i = blockIdx.x * blockDim.x + threadIdx.x;", f"if (i >= {total}) return;"]
+    rest = "i"
+    for a in reversed(axes):
+        lines.append(f"const int o{a} = {rest} % out_{a};")
+        rest = f"{rest} / out_{a}"
+    lines.append(f"const int plane = {rest};")
+    maximum = spec.operation == "max_pool"
+    lines.append(f"{t} acc = {'-INFINITY' if maximum else ('0.0f' if t == 'float' else '0.0')};")
+    indent = ""
+    for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation):
+        lines += [f"{indent}for (int k{a} = 0; k{a} < {k}; ++k{a}) {{",
+                  f"{indent}    const int i{a} = o{a} * {s} - {p} + k{a} * {d};",
+                  f"{indent}    if (i{a} < 0 || i{a} >= {a}) continue;"]
+        indent += "    "
+    flat = "plane"
+    for a in axes:
+        flat = f"({flat}) * {a} + i{a}" if flat != "plane" else f"(size_t)plane * {a} + i{a}"
+    update = f"acc = fmax{'f' if t == 'float' else ''}(acc, {x}[{flat}]);" if maximum else f"acc += {x}[{flat}];"
+    lines.append(f"{indent}{update}")
+    for _ in axes:
+        indent = indent[:-4]
+        lines.append(f"{indent}}}")
+    volume = math.prod(spec.window)
+    lines.append(f"{y}[i] = acc;" if maximum else f"{y}[i] = acc / {volume};")
+    parameters = [f"{list(values)}" for values in (spec.window, spec.stride, spec.padding, spec.dilation)]
+    words = "max" if maximum else "average"
+    return Draft(
+        description=f"{y} = {words} pooling of {x} (planes x {' x '.join(axes)}, row-major) with kernel "
+                    f"{parameters[0]}, stride {parameters[1]}, padding {parameters[2]}, dilation {parameters[3]}",
+        params=[f"const {t}* {x}", f"{t}* {y}"],
+        arrays=[(x, f"in  {t}[planes*{'*'.join(axes)}]"),
+                (y, f"out {t}[planes*{'*'.join(outs[a] for a in axes)}]")],
+        launch=f"grid=cdiv(planes*{'*'.join(outs[a] for a in axes)},{BLOCK}) block={BLOCK}",
+        body="\n".join(lines),
+        reference=f"{y} = {spec.operation}(reshape({x}, planes, {', '.join(axes)}), "
+                  f"{', '.join(str(v) for values in (spec.window, spec.stride, spec.padding, spec.dilation) for v in values)})",
+        checks=_pooling_checks(spec, axes), flops=None, tol="1e-5")

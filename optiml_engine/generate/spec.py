@@ -111,6 +111,9 @@ METHODS = {*REDUCTIONS, *ROW_NORMALIZATIONS, "cumsum", "permute", "transpose", "
            "sigmoid", "relu"}
 
 
+POOLINGS = {f"{kind}_pool{axes}d": (f"{kind}_pool", axes) for kind in ("max", "avg") for axes in (1, 2, 3)}
+
+
 def _plain_calls(tree: ast.expr, arrays: set[str]) -> ast.expr:
     """`np.sum(x, 1)`, `torch.softmax(x, dim=1)`, `F.relu(x)` and the method forms `x.sum(axis=1)`, `x.softmax(-1)`
     as plain calls `sum(x, 1)`..."""
@@ -198,6 +201,8 @@ class _Reader:
             return self.transpose(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("cumsum", "cumprod"):
             return self.cumsum(tree)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in POOLINGS:
+            return self.pooling(tree)
         return self.elementwise(tree)
 
     def base(self, **fields) -> KernelSpec:
@@ -266,6 +271,46 @@ class _Reader:
                               "a formula reduced over the first or the last axes, or all of them")
         return self.base(family="middle_reduction", operation=operation, kernel=kernel.format("axis"),
                          sizes={"outer": before, "extent": over, "inner": after}, inputs=[name])
+
+    def pooling(self, call: ast.Call) -> KernelSpec:
+        """max_pool1d/2d/3d(x, kernel_size, stride=kernel_size, padding=0, dilation=1), avg_pool1d/2d/3d(x,
+        kernel_size, stride, padding) as PyTorch has them (floor mode; the average counts the padding), over the
+        last 1 to 3 axes of x; the axes before them are planes."""
+        function = call.func.id
+        operation, axes = POOLINGS[function]
+        names = ["kernel_size", "stride", "padding"] + (["dilation"] if operation == "max_pool" else [])
+        if not call.args or len(call.args) > 1 + len(names):
+            raise IntentError(ast.unparse(call), [], f"{function}(x, {', '.join(names)})")
+        name, shape = self.array(call.args[0], f"a {function}")
+        options = self.keywords(call, {n: None for n in names})
+        options.update({n: ast.literal_eval(a) for n, a in zip(names, call.args[1:])})
+        if options["kernel_size"] is None:
+            raise IntentError(f"{function} without kernel_size", [f"{name}: {shape}"], f"{function}(x, kernel_size=2)")
+
+        def per_axis(key: str, default) -> list[int]:
+            value = options.get(key)
+            value = default if value is None else value
+            values = list(value) if isinstance(value, tuple | list) else [value] * axes
+            if len(values) != axes or any(not isinstance(v, int) or v < 0 for v in values):
+                raise IntentError(f"{key}={value!r} of {function}", [], f"a whole number or {axes} of them")
+            return values
+
+        window = per_axis("kernel_size", None)
+        stride, padding = per_axis("stride", window), per_axis("padding", 0)
+        dilation = per_axis("dilation", 1)
+        if len(shape) < axes + 1:
+            raise IntentError(f"{function} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              f"planes (N, C...) and {axes} spatial axes")
+        if any(k < 1 or s < 1 or d < 1 or 2 * p > k for k, s, p, d in zip(window, stride, padding, dilation)):
+            raise IntentError(f"{function} with kernel {window}, stride {stride}, padding {padding}", [],
+                              "kernels, strides and dilations of 1 or more, padding at most half the kernel")
+        spatial = shape[-axes:]
+        if any(n + 2 * p - d * (k - 1) - 1 < 0 for n, k, p, d in zip(spatial, window, padding, dilation)):
+            raise IntentError(f"a window larger than {name}'s {spatial}", [], "a window that fits the input")
+        symbols = ["d", "h", "w"][3 - axes:]
+        return self.base(family="pooling", operation=operation, kernel=f"{function}_{name}",
+                         sizes={"planes": math.prod(shape[:-axes]), **dict(zip(symbols, spatial))}, inputs=[name],
+                         window=window, stride=stride, padding=padding, dilation=dilation)
 
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
         """Over the last axis, or (layer and RMS norm) the last axes: a row normalization of the rows the axes
@@ -520,6 +565,13 @@ def spec_form(spec: KernelSpec) -> str | None:
         return f"{out} = {a} @ {x}; {declared(a, *two_d)}; {declared(x, two_d[1])}"
     if spec.family == "prefix_sum":
         return f"{out} = cumsum({inputs[0]}); {declared(inputs[0], sizes['n'])}"
+    if spec.family == "pooling":
+        axes = len(spec.window)
+        options = [f"kernel_size={tuple(spec.window)}", f"stride={tuple(spec.stride)}", f"padding={tuple(spec.padding)}"]
+        if spec.operation == "max_pool":
+            options.append(f"dilation={tuple(spec.dilation)}")
+        return (f"{out} = {spec.operation}{axes}d({inputs[0]}, {', '.join(options)}); "
+                f"{declared(inputs[0], *sizes.values())}")
     if spec.family == "row_scan":
         flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))
         scan = "cumprod" if spec.operation == "cumprod" else "cumsum"

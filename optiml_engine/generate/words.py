@@ -37,7 +37,7 @@ DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
-    r"\b(pool\w*|conv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
+    r"\b(conv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
 
@@ -294,6 +294,38 @@ def _parameterized_loss(function: str, parameter: str) -> Callable:
     return write
 
 
+def _pooling(kind: str) -> Callable:
+    """'max pooling 2x2 stride 2', 'avg_pool1d kernel 4 padding 1', 'MaxPool3d(kernel_size=3, stride=2)'. The
+    number of spatial axes comes from the name (1d, 2d, 3d) or the kernel (3x3); the stride defaults to the kernel,
+    as in PyTorch."""
+    def write(reading: _Reading, match):
+        named = re.search(r"([123])\s*-?\s*d", match.group(0), re.IGNORECASE)
+        # The kernel: by keyword ('kernel_size=3', 'window (2, 2)'), or written A x B right beside the name
+        # ('2x2 max pooling', 'max pooling 3x3').
+        kernel = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*=?\s*\(?\s*({_INT}(?:\s*[x×,]\s*{_INT})*)\s*\)?")
+        if kernel is None:
+            kernel = reading.take_search(rf"(?:(?<=pool\s)|(?<=pooling\s)|(?<=d\s))({_INT}(?:\s*[x×]\s*{_INT})+)\b|"
+                                         rf"\b({_INT}(?:\s*[x×]\s*{_INT})+)(?=\s*-?\s*(?:max|average|avg)?[\s_-]*pool)")
+        if kernel is None:
+            raise IntentError(f"{kind} pooling without its kernel size", [f"operation {kind} pooling"],
+                              "'2x2 max pooling', 'kernel_size=3'")
+        sizes = [int(v) for v in re.findall(r"\d+", next(g for g in kernel.groups() if g is not None))]
+        axes = int(named.group(1)) if named else len(sizes) if len(sizes) > 1 else None
+        if axes is None:
+            raise IntentError(f"{kind} pooling over how many axes", [f"operation {kind} pooling"],
+                              "'max_pool2d', or the kernel per axis: '3x3'")
+        options = {"kernel_size": sizes[0] if len(sizes) == 1 else tuple(sizes)}
+        for keyword in ("stride", "padding") + (("dilation",) if kind == "max" else ()):
+            given = reading.take_search(rf"\b{keyword}\s*(?:=|of|:)?\s*\(?\s*({_INT}(?:\s*[x×,]\s*{_INT})*)\s*\)?")
+            if given is not None:
+                values = [int(v) for v in re.findall(r"\d+", given.group(1))]
+                options[keyword] = values[0] if len(values) == 1 else tuple(values)
+        shape = _one(reading, f"{kind} pooling")
+        arguments = ", ".join(f"{key}={value}" for key, value in options.items())
+        return f"y = {kind}_pool{axes}d(x, {arguments})", [shape]
+    return write
+
+
 def _scan(function: str) -> Callable:
     def write(reading: _Reading, match):
         shape, axes = _shape_and_axes(reading, function)
@@ -367,6 +399,9 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"smooth[- ]l1(?: loss)?"), _parameterized_loss("smooth_l1_loss", "beta")),
     _Operation(_words(r"hinge(?: loss)?"), _loss("hinge_loss(a, b)")),
     _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("mean(abs(a - b))")),
+    _Operation(_words(r"max[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"max[- _]?pool[123]d"), _pooling("max")),
+    _Operation(_words(r"(?:avg|average)[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"avg[- _]?pool[123]d"),
+               _pooling("avg")),
     _Operation(_words(r"instance[- ]?norm\w*", r"instance normali[sz]ation"), _instance_norm),
     _Operation(_words(r"group[- ]?norm\w*", r"group normali[sz]ation"), _group_norm),
     _Operation(_words(r"cumulative[- ]sums?", "cumsum", r"prefix[- ]sums?", r"running[- ]sums?", r"inclusive scan"),

@@ -73,6 +73,9 @@ def test_the_forms_details_reach_the_spec():
     ("y = gelu(x, approximate='sigmoid'); x: float32[100]", "gelu(approximate='sigmoid')"),
     ("y = softmax(x, axis=0); x: float32[100, 10]", "softmax over axis 0"),
     ("y = instance_norm(x); x: float32[64, 64]", "instance_norm(x) of a 2-D array"),
+    ("y = max_pool2d(x, 3, padding=2); x: float32[4, 16, 16]", "padding at most half the kernel"),
+    ("y = avg_pool2d(x); x: float32[4, 16, 16]", "avg_pool2d without kernel_size"),
+    ("y = max_pool2d(x, 5); x: float32[4, 3, 3]", "a window larger than x's [3, 3]"),
     ("y = group_norm(x, 3); x: float32[2, 8, 5]", "3 groups of 8 channels"),
     ("l = huber_loss(p, t, delta=-1.0); p: float32[10]; t: float32[10]", "parameters must be positive numbers"),
     ("y = sum(x, axis=(0, 2)); x: float32[4, 100, 10]", "a sum over axes (0, 2)"),
@@ -135,6 +138,36 @@ def test_each_activation_written_out_equals_its_definition(name):
     np.testing.assert_allclose(got, REFERENCE[name](x), rtol=1e-12, atol=1e-12)
 
 
+def pooled_by_loops(x: np.ndarray, kind: str, kernel, stride, padding, dilation) -> np.ndarray:
+    """Pooling written as its definition: every output position, every window element, bounds checked."""
+    spatial = x.shape[1:]
+    out_shape = [(n + 2 * p - d * (k - 1) - 1) // s + 1 for n, k, s, p, d in zip(spatial, kernel, stride, padding,
+                                                                                  dilation)]
+    out = np.empty((x.shape[0], *out_shape))
+    for plane in range(x.shape[0]):
+        for position in np.ndindex(*out_shape):
+            values = []
+            for offset in np.ndindex(*kernel):
+                index = [o * s - p + k * d for o, s, p, k, d in zip(position, stride, padding, offset, dilation)]
+                inside = all(0 <= i < n for i, n in zip(index, spatial))
+                values.append(x[(plane, *index)] if inside else (-np.inf if kind == "max" else 0.0))
+            out[(plane, *position)] = max(values) if kind == "max" else sum(values) / len(values)
+    return out
+
+
+@pytest.mark.parametrize("kind, kernel, stride, padding, dilation, shape", [
+    ("max", (3,), (2,), (1,), (2,), (3, 20)),
+    ("avg", (3, 2), (2, 1), (1, 1), (1, 1), (2, 9, 7)),
+    ("max", (2, 3, 2), (1, 2, 2), (1, 1, 0), (2, 1, 1), (2, 6, 7, 5)),
+])
+def test_the_oracles_pooling_equals_its_definition(kind, kernel, stride, padding, dilation, shape):
+    from optiml_engine.oracle import vocabulary
+
+    x = np.random.default_rng(5).normal(size=shape)
+    got = vocabulary(np)[f"{kind}_pool"](x, *kernel, *stride, *padding, *dilation)
+    np.testing.assert_allclose(got, pooled_by_loops(x, kind, kernel, stride, padding, dilation), rtol=1e-12)
+
+
 LOSS_DEFINITIONS = {
     "huber_loss(a, b, delta=0.7)": lambda d, a, b: np.where(abs(d) < 0.7, 0.5 * d * d, 0.7 * (abs(d) - 0.35)),
     "smooth_l1_loss(a, b, beta=0.5)": lambda d, a, b: np.where(abs(d) < 0.5, 0.5 * d * d / 0.5, abs(d) - 0.25),
@@ -177,6 +210,9 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "l = huber_loss(p, t, delta=0.3); p: float32[20, 30]; t: float32[20, 30]",
     "l = smooth_l1_loss(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
     "l = hinge_loss(p, t); p: float32[5000]; t: float32[5000]",
+    "y = max_pool2d(x, 3, stride=2, padding=1); x: float32[2, 3, 17, 20]",
+    "y = F.avg_pool1d(x, kernel_size=4, stride=3, padding=2); x: float64[3, 50]",
+    "y = max_pool3d(x, kernel_size=(2, 3, 2), dilation=(1, 2, 1)); x: float32[2, 9, 12, 10]",
 ])
 def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))

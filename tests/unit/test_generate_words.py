@@ -86,6 +86,13 @@ READINGS = [
      "l = huber_loss(p, t, delta=0.5); p: float32[256, 256]; t: float32[256, 256]"),
     ("smooth L1 loss of two (32, 100) tensors", "l = smooth_l1_loss(p, t); p: float32[32, 100]; t: float32[32, 100]"),
     ("hinge loss of predictions and targets of length 8192", "l = hinge_loss(p, t); p: float32[8192]; t: float32[8192]"),
+    # Pooling
+    ("2x2 max pooling of x (8, 3, 64, 64)", "y = max_pool2d(x, 2); x: float32[8, 3, 64, 64]"),
+    ("MaxPool2d(kernel_size=3, stride=2, padding=1) on (16, 32, 112, 112)",
+     "y = max_pool2d(x, 3, stride=2, padding=1); x: float32[16, 32, 112, 112]"),
+    ("avg_pool1d with kernel 4 and stride 2 on (8, 32, 1000)", "y = avg_pool1d(x, 4, 2); x: float32[8, 32, 1000]"),
+    ("3x3 average pooling, stride 1, padding 1, input 4 x 16 x 32 x 32",
+     "y = avg_pool2d(x, 3, 1, 1); x: float32[4, 16, 32, 32]"),
     # Normalizations over channels
     ("instance normalization of a (4, 16, 32, 32) tensor", "y = instance_norm(x); x: float32[4, 16, 32, 32]"),
     ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
@@ -101,8 +108,8 @@ REFUSALS = [
     ("GELU on (8, 8)", "GELU without its form"),
     ("max of a 64 x 64 matrix", "without its axis"),
     ("mean over the middle axis of a 64 x 64 matrix", "of a 2-D array"),
-    ("average pooling 3x3 of a (8, 3, 32, 32) image", "'pooling' is not an operation"),
     ("group norm of (8, 32, 16, 16)", "without its number of groups"),
+    ("max pooling kernel 3 of (8, 8, 32, 32)", "max pooling over how many axes"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
     ("permute a (4, 5, 6) tensor", "without its order"),
