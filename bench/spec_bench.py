@@ -86,6 +86,17 @@ CASES = [
     ("y = max_pool1d(x, 4, stride=2, padding=2, dilation=3); x: float32[16, 64, 8192]",
      lambda t: F.max_pool1d(t["x"], 4, stride=2, padding=2, dilation=3)),
     ("y = avg_pool3d(x, 2); x: float64[2, 4, 32, 32, 32]", lambda t: F.avg_pool3d(t["x"], 2)),
+    ("y = conv2d(x, w, padding=1); x: float32[8, 64, 56, 56]; w: float32[128, 64, 3, 3]",
+     lambda t: F.conv2d(t["x"], t["w"], padding=1)),
+    ("y = conv2d(x, w, b, stride=2, padding=(1, 2), dilation=(2, 1), groups=4); x: float32[4, 32, 40, 41]; "
+     "w: float32[48, 8, 3, 5]; b: float32[48]",
+     lambda t: F.conv2d(t["x"], t["w"], t["b"], stride=2, padding=(1, 2), dilation=(2, 1), groups=4)),
+    ("y = conv1d(x, w, stride=2, padding=3); x: float32[16, 32, 4096]; w: float32[64, 32, 7]",
+     lambda t: F.conv1d(t["x"], t["w"], stride=2, padding=3)),
+    ("y = conv3d(x, w, padding=1); x: float32[2, 8, 16, 32, 32]; w: float32[16, 8, 3, 3, 3]",
+     lambda t: F.conv3d(t["x"], t["w"], padding=1)),
+    ("y = conv2d(x, w, groups=64, padding=1); x: float64[4, 64, 64, 64]; w: float64[64, 1, 3, 3]",
+     lambda t: F.conv2d(t["x"], t["w"], groups=64, padding=1)),
     ("y = max_pool3d(x, kernel_size=3, stride=2, padding=1, dilation=(1, 2, 1)); x: float32[2, 3, 16, 32, 32]",
      lambda t: F.max_pool3d(t["x"], 3, stride=2, padding=1, dilation=(1, 2, 1))),
     ("y = x ** 2 + torch.exp(-x) / (1 + abs(w)); x: float64[4096]; w: float64[4096]",
@@ -117,6 +128,8 @@ WORD_CASES = [
     ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
      lambda t: F.group_norm(t["x"].reshape(2, 64, 16, 16), 8, eps=1e-6)),
     ("2x2 max pooling of x (8, 3, 64, 64)", lambda t: F.max_pool2d(t["x"].reshape(8, 3, 64, 64), 2)),
+    ("conv2d with 64 output channels, 3x3 kernel, padding 1 on (8, 3, 224, 224)",
+     lambda t: F.conv2d(t["x"], t["w"], padding=1)),
     ("Huber loss (delta=0.5) between predictions and targets, both 256 x 256",
      lambda t: F.huber_loss(t["a"], t["b"], delta=0.5)),
 ]
@@ -161,6 +174,9 @@ def _declared_shape(clause: str) -> list[int]:
 
 
 def main() -> int:
+    # The comparison is with fp32 arithmetic: cuDNN's TF32 convolutions would round the reference itself.
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     device = Device(0)

@@ -390,12 +390,12 @@ class Measurement(Frozen):
 
 GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
-    "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling",
+    "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling", "convolution",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
     "layernorm", "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
-    "cumprod", "max_pool", "avg_pool",
+    "cumprod", "max_pool", "avg_pool", "conv",
 ]
 
 
@@ -422,7 +422,8 @@ class KernelSpec(Frozen):
     window: list[int] = Field(default_factory=list)     # pooling, per spatial axis: kernel size,
     stride: list[int] = Field(default_factory=list)     # stride,
     padding: list[int] = Field(default_factory=list)    # padding on both sides,
-    dilation: list[int] = Field(default_factory=list)   # and dilation
+    dilation: list[int] = Field(default_factory=list)   # and dilation (convolution: the same, window = the weight's)
+    groups: int = 1                       # convolution: channel groups
     assumed: list[str] = Field(default_factory=list)
 
 

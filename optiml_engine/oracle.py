@@ -72,6 +72,29 @@ def _pool(xp: Any, reduction: str) -> Callable[..., Any]:
     return pool
 
 
+def _conv(xp: Any) -> Callable[..., Any]:
+    def conv(x: Any, w: Any, *parameters: int) -> Any:
+        """PyTorch's convolution (cross-correlation) of x (N x Cin x spatial) with w (Cout x Cin/groups x kernel):
+        the strides, paddings and dilations, one per spatial axis each, then the groups."""
+        axes = x.ndim - 2
+        stride, padding, dilation = (parameters[i * axes:(i + 1) * axes] for i in range(3))
+        groups = parameters[3 * axes]
+        (n, cin), cout, kernel = x.shape[:2], w.shape[0], w.shape[2:]
+        padded = xp.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+        out = [(x.shape[2 + i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+               for i in range(axes)]
+        inputs = padded.reshape(n, groups, cin // groups, *padded.shape[2:])
+        weights = w.reshape(groups, cout // groups, cin // groups, *kernel)
+        result = xp.zeros((n, groups, cout // groups, *out))
+        for offset in itertools.product(*(range(k) for k in kernel)):
+            window = inputs[(slice(None),) * 3 + tuple(
+                slice(o * dilation[i], o * dilation[i] + stride[i] * (out[i] - 1) + 1, stride[i])
+                for i, o in enumerate(offset))]
+            result += xp.einsum("ngc...,gkc->ngk...", window, weights[(slice(None),) * 3 + offset])
+        return result.reshape(n, cout, *out)
+    return conv
+
+
 def _logsumexp(xp: Any) -> Callable[..., Any]:
     def logsumexp(a: Any, axis: int | None = None) -> Any:
         top = xp.max(a, axis=axis, keepdims=True)
@@ -125,7 +148,7 @@ def vocabulary(xp: Any) -> dict[str, Callable[..., Any]]:
         "bincount": lambda a, bins: xp.bincount(a, minlength=bins)[:bins],
         "correlate1d": _correlate1d(xp),
         "correlate2d": _correlate2d(xp),
-        "max_pool": _pool(xp, "max"), "avg_pool": _pool(xp, "avg"),
+        "max_pool": _pool(xp, "max"), "avg_pool": _pool(xp, "avg"), "conv": _conv(xp),
     }
 
 

@@ -44,7 +44,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "elementwise": _elementwise, "row_reduction": _row_reduction, "column_reduction": _column_reduction,
         "middle_reduction": _middle_reduction, "global_reduction": _global_reduction, "row_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
-        "row_scan": _row_scan, "pooling": _pooling,
+        "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
 
@@ -597,15 +597,46 @@ def _row_scan(spec: KernelSpec) -> Draft:
 # Pooling
 
 
-POOLING_CHECKS = {1: [{"planes": 3, "w": 37}, {"planes": 1, "w": 1}, {"planes": 5, "w": 100}],
-                  2: [{"planes": 3, "h": 19, "w": 23}, {"planes": 1, "h": 1, "w": 1}, {"planes": 2, "h": 40, "w": 11}],
-                  3: [{"planes": 2, "d": 9, "h": 11, "w": 13}, {"planes": 1, "d": 1, "h": 1, "w": 1}]}
+def _window_outputs(spec: KernelSpec, axes: list[str]) -> dict[str, str]:
+    """Each spatial axis's output extent in the contract's arithmetic: (n + 2p - d(k - 1) - 1) / s + 1."""
+    return {a: f"(({a} + {2 * p} - {d * (k - 1)} - 1) / {s} + 1)"
+            for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation)}
+
+
+def _output_position(axes: list[str], outs: dict[str, str], leading: list[str]) -> tuple[list[str], str]:
+    """A thread's output element: the extents, the bound check and each spatial coordinate `o<axis>`; returns the
+    lines and the index of the leading (plane or channel) coordinates."""
+    lines = [f"const int out_{a} = {outs[a]};" for a in axes]
+    lines += ["const int i = blockIdx.x * blockDim.x + threadIdx.x;",
+              f"if (i >= {' * '.join([*leading, *(f'out_{a}' for a in axes)])}) return;"]
+    rest = "i"
+    for a in reversed(axes):
+        lines.append(f"const int o{a} = {rest} % out_{a};")
+        rest = f"{rest} / out_{a}"
+    return lines, rest
+
+
+def _window_loops(spec: KernelSpec, axes: list[str], indent: str) -> tuple[list[str], str]:
+    """Nested loops over the window, each skipping the padding: `i<axis>` is the input coordinate; returns the
+    lines and the innermost indent."""
+    lines = []
+    for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation):
+        lines += [f"{indent}for (int k{a} = 0; k{a} < {k}; ++k{a}) {{",
+                  f"{indent}    const int i{a} = o{a} * {s} - {p} + k{a} * {d};",
+                  f"{indent}    if (i{a} < 0 || i{a} >= {a}) continue;"]
+        indent += "    "
+    return lines, indent
+
+
+POOLING_CHECKS = {1: [[3, 37], [1, 1], [5, 100]], 2: [[3, 19, 23], [1, 1, 1], [2, 40, 11]],
+                  3: [[2, 9, 11, 13], [1, 1, 1, 1]]}
 
 
 def _pooling_checks(spec: KernelSpec, axes: list[str]) -> str:
-    """Check sizes, each spatial one at least a window's reach (so that one output exists) and no less."""
-    reach = {a: d * (k - 1) + 1 - 2 * p for a, k, p, d in zip(axes, spec.window, spec.padding, spec.dilation)}
-    return "; ".join(" ".join(f"{name}={max(value, reach.get(name, 1))}" for name, value in check.items())
+    """Check sizes (planes, then each spatial axis), each spatial one at least a window's reach, so that one output
+    exists."""
+    reach = [d * (k - 1) + 1 - 2 * p for k, p, d in zip(spec.window, spec.padding, spec.dilation)]
+    return "; ".join(" ".join([f"planes={check[0]}", *(f"{a}={max(v, r)}" for a, v, r in zip(axes, check[1:], reach))])
                      for check in POOLING_CHECKS[len(axes)])
 
 
@@ -614,24 +645,13 @@ def _pooling(spec: KernelSpec) -> Draft:
     window, skipping what falls in the padding (-inf for max; zeros, counted, for average: PyTorch's defaults)."""
     t, x, y = _ctype(spec), spec.inputs[0], spec.output
     axes = [name for name in spec.sizes if name != "planes"]
-    outs = {a: f"(({a} + {2 * p} - {d * (k - 1)} - 1) / {s} + 1)"
-            for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation)}
-    lines = [f"const int out_{a} = {outs[a]};" for a in axes]
-    total = " * ".join(["planes", *(f"out_{a}" for a in axes)])
-    lines += ["const int i = blockIdx.x * blockDim.x + threadIdx.x;", f"if (i >= {total}) return;"]
-    rest = "i"
-    for a in reversed(axes):
-        lines.append(f"const int o{a} = {rest} % out_{a};")
-        rest = f"{rest} / out_{a}"
+    outs = _window_outputs(spec, axes)
+    lines, rest = _output_position(axes, outs, ["planes"])
     lines.append(f"const int plane = {rest};")
     maximum = spec.operation == "max_pool"
     lines.append(f"{t} acc = {'-INFINITY' if maximum else ('0.0f' if t == 'float' else '0.0')};")
-    indent = ""
-    for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation):
-        lines += [f"{indent}for (int k{a} = 0; k{a} < {k}; ++k{a}) {{",
-                  f"{indent}    const int i{a} = o{a} * {s} - {p} + k{a} * {d};",
-                  f"{indent}    if (i{a} < 0 || i{a} >= {a}) continue;"]
-        indent += "    "
+    loops, indent = _window_loops(spec, axes, "")
+    lines += loops
     flat = "plane"
     for a in axes:
         flat = f"({flat}) * {a} + i{a}" if flat != "plane" else f"(size_t)plane * {a} + i{a}"
@@ -655,3 +675,54 @@ def _pooling(spec: KernelSpec) -> Draft:
         reference=f"{y} = {spec.operation}(reshape({x}, planes, {', '.join(axes)}), "
                   f"{', '.join(str(v) for values in (spec.window, spec.stride, spec.padding, spec.dilation) for v in values)})",
         checks=_pooling_checks(spec, axes), flops=None, tol="1e-5")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Convolution
+
+
+def _convolution(spec: KernelSpec) -> Draft:
+    """PyTorch's convolution (cross-correlation, NC + spatial layout, weights Cout x Cin/groups x kernel, optional
+    bias): a thread per output element sums its group's input channels over its window; the window's size is the
+    weight's, constant in the code."""
+    t, y, groups = _ctype(spec), spec.output, spec.groups
+    x, w, *bias = spec.inputs
+    axes = [name for name in spec.sizes if name not in ("n", "cin", "cout")]
+    outs = _window_outputs(spec, axes)
+    lines, rest = _output_position(axes, outs, ["n", "cout"])
+    lines += [f"const int co = {rest} % cout;", f"const int batch = {rest} / cout;",
+              f"const int per_group = cin / {groups};",
+              f"const int first_channel = co / (cout / {groups}) * per_group;",
+              f"{t} acc = {bias[0] + '[co]' if bias else ('0.0f' if t == 'float' else '0.0')};",
+              "for (int ci = 0; ci < per_group; ++ci) {"]
+    loops, indent = _window_loops(spec, axes, "    ")
+    lines += loops
+    source, weight = "((size_t)batch * cin + first_channel + ci)", "((size_t)co * per_group + ci)"
+    for a, k in zip(axes, spec.window):
+        source, weight = f"({source} * {a} + i{a})", f"({weight} * {k} + k{a})"
+    lines.append(f"{indent}acc += {x}[{source[1:-1]}] * {w}[{weight[1:-1]}];")
+    for _ in range(len(axes) + 1):
+        indent = indent[:-4]
+        lines.append(f"{indent}}}")
+    lines.append(f"{y}[i] = acc;")
+    volume = math.prod(spec.window)
+    spatial = "*".join(axes)
+    out_spatial = "*".join(outs[a] for a in axes)
+    parameters = ", ".join(str(v) for values in (spec.stride, spec.padding, spec.dilation) for v in values)
+    bias_term = f" + reshape({bias[0]}, 1, cout{', 1' * len(axes)})" if bias else ""
+    checks = "; ".join(" ".join(f"{k}={v}" for k, v in check.items()) for check in (
+        {"n": 2, "cin": 2 * groups, "cout": 3 * groups,
+         **{a: max(7, d * (k - 1) + 2 - 2 * p) for a, k, p, d in zip(axes, spec.window, spec.padding, spec.dilation)}},
+        {"n": 1, "cin": groups, "cout": groups,
+         **{a: max(1, d * (k - 1) + 1 - 2 * p) for a, k, p, d in zip(axes, spec.window, spec.padding, spec.dilation)}}))
+    return Draft(
+        description=f"{y} = convolution of {x} (n x cin x {' x '.join(axes)}) with {w} (cout x cin/{groups} x "
+                    f"{' x '.join(map(str, spec.window))}){' plus ' + bias[0] if bias else ''}, stride {spec.stride}, "
+                    f"padding {spec.padding}, dilation {spec.dilation}, {groups} group(s)",
+        params=[f"const {t}* {x}", f"const {t}* {w}", *(f"const {t}* {b}" for b in bias), f"{t}* {y}"],
+        arrays=[(x, f"in  {t}[n*cin*{spatial}]"), (w, f"in  {t}[cout*(cin/{groups})*{volume}]"),
+                *((b, f"in  {t}[cout]") for b in bias), (y, f"out {t}[n*cout*{out_spatial}]")],
+        launch=f"grid=cdiv(n*cout*{out_spatial},{BLOCK}) block={BLOCK}", body="\n".join(lines),
+        reference=f"{y} = conv(reshape({x}, n, cin, {', '.join(axes)}), reshape({w}, cout, cin/{groups}, "
+                  f"{', '.join(map(str, spec.window))}), {parameters}, {groups}){bias_term}",
+        checks=checks, flops=f"2*n*cout*{out_spatial}*(cin/{groups})*{volume}", tol="1e-4")

@@ -112,6 +112,12 @@ METHODS = {*REDUCTIONS, *ROW_NORMALIZATIONS, "cumsum", "permute", "transpose", "
 
 
 POOLINGS = {f"{kind}_pool{axes}d": (f"{kind}_pool", axes) for kind in ("max", "avg") for axes in (1, 2, 3)}
+CONVOLUTIONS = {f"conv{axes}d": axes for axes in (1, 2, 3)}
+
+
+def _spatial_symbols(axes: int, arrays: set[str]) -> list[str]:
+    """Size names of the last `axes` spatial axes, clear of the arrays' names (a weight is often called w)."""
+    return [name if name not in arrays else f"{name}_size" for name in ("depth", "height", "width")[3 - axes:]]
 
 
 def _plain_calls(tree: ast.expr, arrays: set[str]) -> ast.expr:
@@ -203,6 +209,8 @@ class _Reader:
             return self.cumsum(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in POOLINGS:
             return self.pooling(tree)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in CONVOLUTIONS:
+            return self.convolution(tree)
         return self.elementwise(tree)
 
     def base(self, **fields) -> KernelSpec:
@@ -307,10 +315,56 @@ class _Reader:
         spatial = shape[-axes:]
         if any(n + 2 * p - d * (k - 1) - 1 < 0 for n, k, p, d in zip(spatial, window, padding, dilation)):
             raise IntentError(f"a window larger than {name}'s {spatial}", [], "a window that fits the input")
-        symbols = ["d", "h", "w"][3 - axes:]
+        symbols = _spatial_symbols(axes, set(self.shapes))
         return self.base(family="pooling", operation=operation, kernel=f"{function}_{name}",
                          sizes={"planes": math.prod(shape[:-axes]), **dict(zip(symbols, spatial))}, inputs=[name],
                          window=window, stride=stride, padding=padding, dilation=dilation)
+
+    def convolution(self, call: ast.Call) -> KernelSpec:
+        """conv1d/2d/3d(x, w, b=None, stride=1, padding=0, dilation=1, groups=1) as PyTorch has them: x is
+        N x Cin x spatial, w Cout x Cin/groups x kernel, b Cout; padding a number (or 'same' is refused)."""
+        function = call.func.id
+        axes = CONVOLUTIONS[function]
+        names = ["stride", "padding", "dilation", "groups"]
+        if len(call.args) < 2 or len(call.args) > 3 + len(names):
+            raise IntentError(ast.unparse(call), [], f"{function}(x, w, b, stride, padding, dilation, groups)")
+        x, x_shape = self.array(call.args[0], f"a {function}'s input")
+        w, w_shape = self.array(call.args[1], f"a {function}'s weight")
+        bias = []
+        if len(call.args) > 2 and not (isinstance(call.args[2], ast.Constant) and call.args[2].value is None):
+            bias = [self.array(call.args[2], f"a {function}'s bias")]
+        options = self.keywords(call, {"bias": None, **{n: None for n in names}})
+        options.update({n: ast.literal_eval(a) for n, a in zip(names, call.args[3:])})
+        if options["bias"] is not None:
+            raise IntentError(f"bias= of {function}", [], f"{function}(x, w, b, ...) with b a declared array")
+        groups = options["groups"] or 1
+
+        def per_axis(key: str, default: int) -> list[int]:
+            value = default if options[key] is None else options[key]
+            values = list(value) if isinstance(value, tuple | list) else [value] * axes
+            if len(values) != axes or any(not isinstance(v, int) or v < 0 for v in values):
+                raise IntentError(f"{key}={value!r} of {function}", [], f"a whole number or {axes} of them")
+            return values
+
+        stride, padding, dilation = per_axis("stride", 1), per_axis("padding", 0), per_axis("dilation", 1)
+        if len(x_shape) != axes + 2 or len(w_shape) != axes + 2:
+            raise IntentError(f"{function} of {x} {x_shape} with {w} {w_shape}", [],
+                              f"x as N x Cin x {axes} spatial axes, w as Cout x Cin/groups x {axes} kernel axes")
+        (n, cin), cout, window = x_shape[:2], w_shape[0], w_shape[2:]
+        if not isinstance(groups, int) or groups < 1 or cin % groups or cout % groups or w_shape[1] != cin // groups:
+            raise IntentError(f"{w} {w_shape} for {cin} input channels in {groups} group(s)", [],
+                              "w's second axis Cin / groups, and groups dividing Cin and Cout")
+        if bias and bias[0][1] != [cout]:
+            raise IntentError(f"a bias of shape {bias[0][1]} for {cout} output channels", [], f"b: [{cout}]")
+        if any(s < 1 or d < 1 for s, d in zip(stride, dilation)) or any(
+                m + 2 * p - d * (k - 1) - 1 < 0 for m, k, p, d in zip(x_shape[2:], window, padding, dilation)):
+            raise IntentError(f"{function} with stride {stride}, padding {padding}, dilation {dilation} of {x_shape}",
+                              [], "strides and dilations of 1 or more, and a window that fits the padded input")
+        symbols = _spatial_symbols(axes, set(self.shapes))
+        return self.base(family="convolution", operation="conv", kernel=f"{function}_{x}",
+                         sizes={"n": n, "cin": cin, "cout": cout, **dict(zip(symbols, x_shape[2:]))},
+                         inputs=[x, w, *(b for b, _ in bias)], window=window, stride=stride, padding=padding,
+                         dilation=dilation, groups=groups)
 
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
         """Over the last axis, or (layer and RMS norm) the last axes: a row normalization of the rows the axes
@@ -572,6 +626,16 @@ def spec_form(spec: KernelSpec) -> str | None:
             options.append(f"dilation={tuple(spec.dilation)}")
         return (f"{out} = {spec.operation}{axes}d({inputs[0]}, {', '.join(options)}); "
                 f"{declared(inputs[0], *sizes.values())}")
+    if spec.family == "convolution":
+        axes = len(spec.window)
+        x, w, *bias = inputs
+        spatial = [value for name, value in sizes.items() if name not in ("n", "cin", "cout")]
+        declarations = [declared(x, sizes["n"], sizes["cin"], *spatial),
+                        declared(w, sizes["cout"], sizes["cin"] // spec.groups, *spec.window),
+                        *(declared(b, sizes["cout"]) for b in bias)]
+        options = (f"stride={tuple(spec.stride)}, padding={tuple(spec.padding)}, dilation={tuple(spec.dilation)}, "
+                   f"groups={spec.groups}")
+        return f"{out} = conv{axes}d({', '.join([x, w, *bias])}, {options}); {'; '.join(declarations)}"
     if spec.family == "row_scan":
         flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))
         scan = "cumprod" if spec.operation == "cumprod" else "cumsum"

@@ -37,7 +37,7 @@ DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
-    r"\b(conv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
+    r"\b(transposed conv\w*|conv\w*[- _]?transpose\w*|deconv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
 
@@ -299,31 +299,85 @@ def _pooling(kind: str) -> Callable:
     number of spatial axes comes from the name (1d, 2d, 3d) or the kernel (3x3); the stride defaults to the kernel,
     as in PyTorch."""
     def write(reading: _Reading, match):
-        named = re.search(r"([123])\s*-?\s*d", match.group(0), re.IGNORECASE)
-        # The kernel: by keyword ('kernel_size=3', 'window (2, 2)'), or written A x B right beside the name
-        # ('2x2 max pooling', 'max pooling 3x3').
-        kernel = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*=?\s*\(?\s*({_INT}(?:\s*[x×,]\s*{_INT})*)\s*\)?")
-        if kernel is None:
-            kernel = reading.take_search(rf"(?:(?<=pool\s)|(?<=pooling\s)|(?<=d\s))({_INT}(?:\s*[x×]\s*{_INT})+)\b|"
-                                         rf"\b({_INT}(?:\s*[x×]\s*{_INT})+)(?=\s*-?\s*(?:max|average|avg)?[\s_-]*pool)")
-        if kernel is None:
+        sizes = _kernel_sizes(reading, match)
+        if sizes is None:
             raise IntentError(f"{kind} pooling without its kernel size", [f"operation {kind} pooling"],
                               "'2x2 max pooling', 'kernel_size=3'")
-        sizes = [int(v) for v in re.findall(r"\d+", next(g for g in kernel.groups() if g is not None))]
-        axes = int(named.group(1)) if named else len(sizes) if len(sizes) > 1 else None
+        axes = _axes_named(match, reading, sizes)
         if axes is None:
             raise IntentError(f"{kind} pooling over how many axes", [f"operation {kind} pooling"],
                               "'max_pool2d', or the kernel per axis: '3x3'")
-        options = {"kernel_size": sizes[0] if len(sizes) == 1 else tuple(sizes)}
-        for keyword in ("stride", "padding") + (("dilation",) if kind == "max" else ()):
-            given = reading.take_search(rf"\b{keyword}\s*(?:=|of|:)?\s*\(?\s*({_INT}(?:\s*[x×,]\s*{_INT})*)\s*\)?")
-            if given is not None:
-                values = [int(v) for v in re.findall(r"\d+", given.group(1))]
-                options[keyword] = values[0] if len(values) == 1 else tuple(values)
+        options = {"kernel_size": sizes[0] if len(sizes) == 1 else tuple(sizes),
+                   **_keyword_values(reading, ("stride", "padding") + (("dilation",) if kind == "max" else ()))}
         shape = _one(reading, f"{kind} pooling")
         arguments = ", ".join(f"{key}={value}" for key, value in options.items())
         return f"y = {kind}_pool{axes}d(x, {arguments})", [shape]
     return write
+
+
+def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
+    """A window's sizes: by keyword ('kernel_size=3', 'window (2, 2)', '3x3 kernel'), or written A x B right beside
+    the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
+    found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*=?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
+                                rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b")
+    if found is not None:
+        return [int(v) for v in re.findall(r"\d+", next(g for g in found.groups() if g))]
+    after = re.compile(rf"[\s_-]*({_INT}(?:\s*[x×]\s*{_INT})+)\b").match(reading.text, name.end())
+    before = re.compile(rf"\b({_INT}(?:\s*[x×]\s*{_INT})+)[\s_-]*$").search(reading.text[:name.start()])
+    beside = after or before
+    if beside is None or any(reading.used[beside.start(1):beside.end(1)]):
+        return None
+    reading.take(beside, 1)
+    return [int(v) for v in re.findall(r"\d+", beside.group(1))]
+
+
+def _keyword_values(reading: _Reading, keywords: tuple[str, ...]) -> dict[str, int | tuple[int, ...]]:
+    """'stride 2', 'padding=(1, 2)', 'dilation of 3': the numbers each keyword the intent gives."""
+    options: dict[str, int | tuple[int, ...]] = {}
+    for keyword in keywords:
+        given = reading.take_search(rf"\b{keyword}\s*(?:=|of|:)?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
+                                    rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)")
+        if given is not None:
+            values = [int(v) for v in re.findall(r"\d+", given.group(1) or given.group(2))]
+            options[keyword] = values[0] if len(values) == 1 else tuple(values)
+    return options
+
+
+def _axes_named(match: re.Match, reading: _Reading, sizes: list[int]) -> int | None:
+    """Spatial axes from the name ('max_pool2d', '2-D convolution') or from a kernel written per axis."""
+    named = re.search(r"([123])\s*-?\s*d", match.group(0), re.IGNORECASE) or \
+        reading.take_search(r"\b([123])\s*-?\s*d\b")
+    return int(named.group(1)) if named else len(sizes) if len(sizes) > 1 else None
+
+
+def _convolution(reading: _Reading, match):
+    """'conv2d with 64 output channels, kernel 3, padding 1 on (8, 3, 224, 224)': the weight is Cout x Cin/groups x
+    kernel, Cin from the input's second axis; a bias only when the words say so."""
+    sizes = _kernel_sizes(reading, match)
+    if sizes is None:
+        raise IntentError("a convolution without its kernel size", ["operation convolution"], "'3x3', 'kernel_size=5'")
+    axes = _axes_named(match, reading, sizes)
+    if axes is None:
+        raise IntentError("a convolution over how many axes", ["operation convolution"], "'conv2d', or '3x3'")
+    channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|\bout_channels\s*=\s*({_INT})|"
+                                   rf"\b(?:to|into)\s+({_INT})\s+channels\b")
+    if channels is None:
+        raise IntentError("a convolution without its output channels", ["operation convolution"],
+                          "'64 output channels' or 'out_channels=64'")
+    cout = int(next(g for g in channels.groups() if g))
+    options = _keyword_values(reading, ("stride", "padding", "dilation", "groups"))
+    bias = reading.take_search(_words(r"with(?: a)? bias", "bias=True", "plus bias", "and bias")) is not None
+    if not bias:
+        reading.assumed.append("no bias (not mentioned)")
+    shape = _one(reading, "convolution")
+    groups = options.get("groups", 1)
+    if len(shape) != axes + 2 or not isinstance(groups, int) or shape[1] % groups or cout % groups:
+        raise Contradiction(f"a {axes}-D convolution of {shape} in {groups} group(s) to {cout} channels", [],
+                            "an N x Cin x spatial input whose channels the groups divide")
+    kernel = sizes * axes if len(sizes) == 1 else sizes
+    weight = [cout, shape[1] // groups, *kernel]
+    arguments = "".join(f", {key}={value}" for key, value in options.items())
+    return f"y = conv{axes}d(x, w{', b' if bias else ''}{arguments})", [shape, weight] + ([[cout]] if bias else [])
 
 
 def _scan(function: str) -> Callable:
@@ -402,6 +456,8 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"max[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"max[- _]?pool[123]d"), _pooling("max")),
     _Operation(_words(r"(?:avg|average)[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"avg[- _]?pool[123]d"),
                _pooling("avg")),
+    _Operation(_words(r"conv(?:olution)?[- _]?(?:[123][- ]?d)?", r"[123][- ]?d conv(?:olution)?", r"conv[123]d"),
+               _convolution),
     _Operation(_words(r"instance[- ]?norm\w*", r"instance normali[sz]ation"), _instance_norm),
     _Operation(_words(r"group[- ]?norm\w*", r"group normali[sz]ation"), _group_norm),
     _Operation(_words(r"cumulative[- ]sums?", "cumsum", r"prefix[- ]sums?", r"running[- ]sums?", r"inclusive scan"),

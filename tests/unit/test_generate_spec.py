@@ -76,13 +76,18 @@ def test_the_forms_details_reach_the_spec():
     ("y = max_pool2d(x, 3, padding=2); x: float32[4, 16, 16]", "padding at most half the kernel"),
     ("y = avg_pool2d(x); x: float32[4, 16, 16]", "avg_pool2d without kernel_size"),
     ("y = max_pool2d(x, 5); x: float32[4, 3, 3]", "a window larger than x's [3, 3]"),
+    ("y = conv2d(x, w, groups=2); x: float32[1, 4, 8, 8]; w: float32[6, 4, 3, 3]",
+     "w [6, 4, 3, 3] for 4 input channels in 2 group(s)"),
+    ("y = conv2d(x, w, b); x: float32[1, 4, 8, 8]; w: float32[6, 4, 3, 3]; b: float32[4]",
+     "a bias of shape [4] for 6 output channels"),
+    ("y = conv2d(x, w); x: float32[1, 4, 2, 2]; w: float32[6, 4, 3, 3]", "a window that fits the padded input"),
     ("y = group_norm(x, 3); x: float32[2, 8, 5]", "3 groups of 8 channels"),
     ("l = huber_loss(p, t, delta=-1.0); p: float32[10]; t: float32[10]", "parameters must be positive numbers"),
     ("y = sum(x, axis=(0, 2)); x: float32[4, 100, 10]", "a sum over axes (0, 2)"),
     ("y = softmax(x, axis=1); x: float32[4, 100, 10]", "softmax over axis 1 of a 3-D array"),
     ("y = x + z; x: float32[100]", "z not declared"),
     ("y = x + 1; x: float32[100]; w: float32[3]", "w declared but not used"),
-    ("y = conv1d(x, w); x: float32[100]; w: float32[3]", "'conv1d' is not an operation OptiML generates"),
+    ("y = conv1d(x, w); x: float32[100]; w: float32[3]", "x as N x Cin x 1 spatial axes"),
     ("y = x + v; x: float32[100, 10]; v: float32[100]", "does not broadcast"),
     ("C = A @ B; A: float32[64, 32]; B: float32[16, 64]", "inner dimensions differ"),
     ("m = max(x); x: int32[1024]", "max of integers is not generated"),
@@ -213,6 +218,10 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "y = max_pool2d(x, 3, stride=2, padding=1); x: float32[2, 3, 17, 20]",
     "y = F.avg_pool1d(x, kernel_size=4, stride=3, padding=2); x: float64[3, 50]",
     "y = max_pool3d(x, kernel_size=(2, 3, 2), dilation=(1, 2, 1)); x: float32[2, 9, 12, 10]",
+    "y = conv2d(x, w, b, stride=2, padding=(1, 2), dilation=(2, 1), groups=2); x: float32[2, 4, 11, 12]; "
+    "w: float32[6, 2, 3, 5]; b: float32[6]",
+    "y = F.conv1d(x, w, None, 1, 2, 1, 4); x: float64[2, 8, 30]; w: float64[4, 2, 5]",
+    "y = conv3d(x, w, stride=2); x: float32[1, 2, 6, 7, 5]; w: float32[3, 2, 3, 3, 3]",
 ])
 def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))

@@ -93,6 +93,13 @@ READINGS = [
     ("avg_pool1d with kernel 4 and stride 2 on (8, 32, 1000)", "y = avg_pool1d(x, 4, 2); x: float32[8, 32, 1000]"),
     ("3x3 average pooling, stride 1, padding 1, input 4 x 16 x 32 x 32",
      "y = avg_pool2d(x, 3, 1, 1); x: float32[4, 16, 32, 32]"),
+    # Convolutions
+    ("conv2d with 64 output channels, 3x3 kernel, padding 1 on (8, 3, 224, 224)",
+     "y = conv2d(x, w, padding=1); x: float32[8, 3, 224, 224]; w: float32[64, 3, 3, 3]"),
+    ("depthwise 3x3 conv2d, groups=32, 32 output channels, on (2, 32, 56, 56)",
+     "y = conv2d(x, w, groups=32); x: float32[2, 32, 56, 56]; w: float32[32, 1, 3, 3]"),
+    ("1-D convolution, kernel_size=5, out_channels=32, stride 2, with bias, input (4, 16, 4096)",
+     "y = conv1d(x, w, b, stride=2); x: float32[4, 16, 4096]; w: float32[32, 16, 5]; b: float32[32]"),
     # Normalizations over channels
     ("instance normalization of a (4, 16, 32, 32) tensor", "y = instance_norm(x); x: float32[4, 16, 32, 32]"),
     ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
@@ -110,6 +117,8 @@ REFUSALS = [
     ("mean over the middle axis of a 64 x 64 matrix", "of a 2-D array"),
     ("group norm of (8, 32, 16, 16)", "without its number of groups"),
     ("max pooling kernel 3 of (8, 8, 32, 32)", "max pooling over how many axes"),
+    ("3x3 convolution with padding 1 of an (8, 3, 224, 224) image", "without its output channels"),
+    ("transposed convolution 3x3 of (8, 64, 32, 32) to 32 channels", "'transposed convolution' is not an operation"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
     ("permute a (4, 5, 6) tensor", "without its order"),
