@@ -4,6 +4,7 @@ CPU."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -171,6 +172,37 @@ def test_the_oracles_pooling_equals_its_definition(kind, kernel, stride, padding
     x = np.random.default_rng(5).normal(size=shape)
     got = vocabulary(np)[f"{kind}_pool"](x, *kernel, *stride, *padding, *dilation)
     np.testing.assert_allclose(got, pooled_by_loops(x, kind, kernel, stride, padding, dilation), rtol=1e-12)
+
+
+def convolved_by_loops(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups: int) -> np.ndarray:
+    """Convolution written as its definition: every output element sums its group's channels over the window."""
+    (n, cin), cout, kernel, spatial = x.shape[:2], w.shape[0], w.shape[2:], x.shape[2:]
+    out_shape = [(m + 2 * p - d * (k - 1) - 1) // s + 1 for m, k, s, p, d in zip(spatial, kernel, stride, padding,
+                                                                                  dilation)]
+    out = np.zeros((n, cout, *out_shape))
+    per_group, outs_per_group = cin // groups, cout // groups
+    for b, co in np.ndindex(n, cout):
+        for position in np.ndindex(*out_shape):
+            for ci, offset in itertools.product(range(per_group), np.ndindex(*kernel)):
+                index = [o * s - p + k * d for o, s, p, k, d in zip(position, stride, padding, offset, dilation)]
+                if all(0 <= i < m for i, m in zip(index, spatial)):
+                    out[(b, co, *position)] += x[(b, co // outs_per_group * per_group + ci, *index)] * \
+                        w[(co, ci, *offset)]
+    return out
+
+
+@pytest.mark.parametrize("shape, weight, stride, padding, dilation, groups", [
+    ((2, 4, 9, 8), (6, 2, 3, 2), (2, 1), (1, 1), (1, 2), 2),
+    ((1, 3, 11), (4, 3, 3), (1,), (2,), (2,), 1),
+    ((1, 2, 5, 6, 5), (2, 1, 2, 3, 2), (1, 2, 1), (0, 1, 1), (1, 1, 2), 2),
+])
+def test_the_oracles_convolution_equals_its_definition(shape, weight, stride, padding, dilation, groups):
+    from optiml_engine.oracle import vocabulary
+
+    rng = np.random.default_rng(7)
+    x, w = rng.normal(size=shape), rng.normal(size=weight)
+    got = vocabulary(np)["conv"](x, w, *stride, *padding, *dilation, groups)
+    np.testing.assert_allclose(got, convolved_by_loops(x, w, stride, padding, dilation, groups), rtol=1e-10)
 
 
 LOSS_DEFINITIONS = {
