@@ -188,9 +188,10 @@ class Evaluator:
             if self.profiler_unavailable is not None:
                 run = ProfileRun(profiles=[], counters_available=False, note=self.profiler_unavailable)
             else:
-                run = profile_kernels([ProfileTarget(kernel=self.kernel(measured[i][0]),
-                                                     binding=measured[i][0].contract.sizes) for i in todo],
-                                      self.device.index)
+                targets = [ProfileTarget(kernel=self.kernel(measured[i][0]), binding=measured[i][0].contract.sizes)
+                           for i in todo]
+                # On a GPU of the pool held for it: a search on several GPUs measures on the others meanwhile.
+                run = self.pool.exclusively(lambda device_index: profile_kernels(targets, device_index)).result()
                 if not run.counters_available and not run.profiles:
                     # Said once: later profiles of this evaluator go straight to the timing-only diagnosis.
                     self.profiler_unavailable = run.note

@@ -11,6 +11,7 @@ import os
 import queue
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
@@ -141,13 +142,21 @@ class WorkerPool:
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                future.set_result(worker.run(job, timeout_s))
+                # A callable is work that needs the device to itself (a profiler run): done here, in this worker's
+                # turn, so that no timing job shares the GPU with it.
+                future.set_result(job(worker.device_index) if callable(job) else worker.run(job, timeout_s))
             except Exception as exc:
                 future.set_exception(exc)
 
     def submit(self, job: EvaluateJob | CeilingsJob, timeout_s: float) -> Future:
         future: Future = Future()
         self.jobs.put((job, timeout_s, future))
+        return future
+
+    def exclusively(self, work: Callable[[int], Any]) -> Future:
+        """`work(device_index)` on whichever GPU is free, with that GPU held from every other job meanwhile."""
+        future: Future = Future()
+        self.jobs.put((work, None, future))
         return future
 
     def ceilings(self) -> DeviceCeilings:

@@ -91,6 +91,7 @@ class SearchSeconds(Frozen):
     proposing: float = 0.0        # the policies: lifting, emitting, and the compiles that prune their edits
     profiling: float = 0.0        # Nsight Compute on the candidates that improved on their parent
     measuring: float = 0.0        # waiting for candidates in flight: compile (unless ahead), verify, time
+    profiling_beside: float = 0.0  # with several GPUs: profiles run beside the search, off its critical path
 
     @property
     def other(self) -> float:
@@ -162,7 +163,12 @@ class Mcts:
         self.evaluate = evaluate
         # Told of each node's proposals as they are made, to compile them while the GPU measures others.
         self.prepare = prepare
-        self.spent = {"proposing": 0.0, "profiling": 0.0}
+        self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
+        # With several GPUs, a profile runs on its own thread (and a GPU the evaluator holds for it) while the
+        # others measure: the node is expanded at once on its parent's diagnosis, and its edits are put in order
+        # again when its own arrives. With one GPU it runs in line, as there is nothing to measure meanwhile.
+        self.profiler: ThreadPoolExecutor | None = None
+        self.pending: dict[int, tuple[Node, Future]] = {}
         self.policies = policies
         self.budget = budget or SearchBudget()
         self.config = config or SearchConfig()
@@ -203,6 +209,10 @@ class Mcts:
                     # Its parent's bottleneck still stands: a profile (seconds of Nsight Compute) would say little
                     # new, and the search evaluates several candidates in that time.
                     node.diagnosis, node.metrics = node.parent.diagnosis, node.parent.metrics
+                elif self.profiler is not None:
+                    self.pending[id(node)] = (node, self.profiler.submit(self.profiled, node))
+                    if node.parent is not None:
+                        node.diagnosis, node.metrics = node.parent.diagnosis, node.parent.metrics
                 else:
                     began = time.perf_counter()
                     found = self.diagnose(node.candidate, node.measurement)
@@ -211,6 +221,23 @@ class Mcts:
                         node.diagnosis, node.metrics = found
             node.untried = self.proposals(node)
         return bool(node.untried) and len(node.children) < self.widening_limit(node)
+
+    def profiled(self, node: Node) -> tuple[Diagnosis, dict[str, float]] | None:
+        began = time.perf_counter()
+        found = self.diagnose(node.candidate, node.measurement)
+        self.spent["profiling_beside"] += time.perf_counter() - began
+        return found
+
+    def settle_profiles(self) -> None:
+        """Profiles that arrived: the node's diagnosis, and its untried edits in the order its symptoms give."""
+        for key, (node, future) in list(self.pending.items()):
+            if future.done():
+                del self.pending[key]
+                found = future.result()
+                if found is not None:
+                    node.diagnosis, node.metrics = found
+                    if node.untried:
+                        node.untried.sort(key=lambda edit: symptom_rank(edit.symptom, node.diagnosis))
 
     def select(self, root: Node) -> Node | None:
         """The node to expand next: descend by UCT while the current node may not widen. With nowhere to descend
@@ -239,7 +266,10 @@ class Mcts:
         if not original_measurement.ok or original_measurement.timing is None:
             raise ValueError(f"the original kernel must verify first: {original_measurement.reason}")
         began = time.perf_counter()
-        self.spent = {"proposing": 0.0, "profiling": 0.0}
+        self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
+        self.pending = {}
+        self.profiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="optiml-profile") \
+            if self.diagnose is not None and self.config.parallel > 1 else None
         measuring = 0.0
         original_ms = original_measurement.timing.median_ms
         root = Node(original, original_measurement, None, None, 0.0)
@@ -284,6 +314,7 @@ class Mcts:
 
         with ThreadPoolExecutor(max_workers=self.config.parallel) as pool:
             while True:
+                self.settle_profiles()
                 reason = stopping()
                 while reason is None and len(in_flight) < self.config.parallel:
                     parent = next_parent()
@@ -328,6 +359,8 @@ class Mcts:
                             best_speedup=original_ms / best.measurement.timing.median_ms,
                             best_percent_of_sol=sol.percent_of_sol if sol else None,
                             elapsed_s=time.perf_counter() - began))
+        if self.profiler is not None:
+            self.profiler.shutdown(wait=True, cancel_futures=True)
         return SearchOutcome(original=original, original_measurement=original_measurement, best=best.candidate,
                              best_measurement=best.measurement, trajectory=self.trajectory(best, original_ms),
                              evaluated=evaluated, stop_reason=stop_reason, history=history,

@@ -107,6 +107,45 @@ def test_only_nodes_faster_than_their_parent_are_profiled():
     assert explained and all(step.diagnosis_after == f"profile of {rules[:k + 1]}" for k, step in explained)
 
 
+@pytest.mark.parametrize("parallel", [1, 2])
+def test_with_several_gpus_profiles_run_beside_the_measurements(parallel):
+    """A profile takes as long as several evaluations. With two candidates in flight (two GPUs) the search goes on
+    measuring while a profile runs, and each profile still reaches its node; with one GPU the profile runs in line
+    and nothing is measured meanwhile."""
+    import threading
+    import time as clock
+
+    from optiml_engine.diagnosis import Diagnosis
+
+    profiling = threading.Event()
+    measured_while_profiling: list[str] = []
+    profiled: list[list[str]] = []
+
+    def slow_measure(candidate):
+        if profiling.is_set():
+            measured_while_profiling.append(candidate.description)
+        clock.sleep(0.02)
+        return measure(candidate)
+
+    def diagnose(candidate, measurement):
+        profiling.set()
+        clock.sleep(0.15)
+        profiling.clear()
+        profiled.append(applied(candidate))
+        return Diagnosis(bound="memory", headline=f"profile of {applied(candidate)}", explanation="", findings=[],
+                         top_stalls=[]), {}
+
+    start = original()
+    outcome = Mcts(slow_measure, [SyntheticPolicy()], SearchBudget(candidates=40, seconds=60, sol_stop=1.0),
+                   SearchConfig(parallel=parallel), diagnose=diagnose).run(start, measure(start))
+    assert outcome.best_measurement.timing.median_ms < ORIGINAL_MS / 5 and len(profiled) > 1
+    if parallel == 1:
+        assert measured_while_profiling == [] and outcome.seconds.profiling > 0.15
+    else:
+        assert measured_while_profiling and outcome.seconds.profiling == 0
+        assert outcome.seconds.profiling_beside >= 0.15 * len(profiled) - 1e-6
+
+
 def test_candidate_budget_is_respected():
     outcome = search(SearchBudget(candidates=5, seconds=60, sol_stop=1.0))
     assert outcome.evaluated == 5 and "candidate budget" in outcome.stop_reason
