@@ -42,7 +42,8 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
     """The built-in first kernel for `spec`, rendered as file text (comment, contract, kernel)."""
     draft = {
         "elementwise": _elementwise, "row_reduction": _row_reduction, "column_reduction": _column_reduction,
-        "middle_reduction": _middle_reduction, "global_reduction": _global_reduction, "row_normalization": _row_normalization, "transpose": _transpose,
+        "middle_reduction": _middle_reduction, "global_reduction": _global_reduction,
+        "row_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
         "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
     }[spec.family](spec)
@@ -662,18 +663,17 @@ def _pooling(spec: KernelSpec) -> Draft:
         lines.append(f"{indent}}}")
     volume = math.prod(spec.window)
     lines.append(f"{y}[i] = acc;" if maximum else f"{y}[i] = acc / {volume};")
-    parameters = [f"{list(values)}" for values in (spec.window, spec.stride, spec.padding, spec.dilation)]
+    parameters = [*spec.window, *spec.stride, *spec.padding, *spec.dilation]
     words = "max" if maximum else "average"
     return Draft(
         description=f"{y} = {words} pooling of {x} (planes x {' x '.join(axes)}, row-major) with kernel "
-                    f"{parameters[0]}, stride {parameters[1]}, padding {parameters[2]}, dilation {parameters[3]}",
+                    f"{spec.window}, stride {spec.stride}, padding {spec.padding}, dilation {spec.dilation}",
         params=[f"const {t}* {x}", f"{t}* {y}"],
         arrays=[(x, f"in  {t}[planes*{'*'.join(axes)}]"),
                 (y, f"out {t}[planes*{'*'.join(outs[a] for a in axes)}]")],
         launch=f"grid=cdiv(planes*{'*'.join(outs[a] for a in axes)},{BLOCK}) block={BLOCK}",
         body="\n".join(lines),
-        reference=f"{y} = {spec.operation}(reshape({x}, planes, {', '.join(axes)}), "
-                  f"{', '.join(str(v) for values in (spec.window, spec.stride, spec.padding, spec.dilation) for v in values)})",
+        reference=f"{y} = {spec.operation}(reshape({x}, planes, {', '.join(axes)}), {', '.join(map(str, parameters))})",
         checks=_pooling_checks(spec, axes), flops=None, tol="1e-5")
 
 

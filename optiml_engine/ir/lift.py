@@ -309,7 +309,7 @@ class _Lifter:
             if value is not None and self.whole_grid(value, stride_dim):
                 self.grid_strides[name] = stride_dim    # `int stride = blockDim.x * gridDim.x;`
                 return True
-        dim = global_index_dim(value) if value is not None else None
+        dim = global_index_dim(value) or self.fixed_block_index_dim(value) if value is not None else None
         block_dim = builtin_dim(value, "blockIdx") if value is not None and dim is None else None
         if dim is None and block_dim is None:
             return False
@@ -319,6 +319,32 @@ class _Lifter:
                                     block_only=block_dim is not None)
         self.names.add(name)
         return True
+
+    def fixed_block_index_dim(self, node: Node) -> str | None:
+        """`blockIdx.d * 16 + threadIdx.d` where the contract launches blocks of exactly 16 along d at every size:
+        the global index with the block size written as a number, as users often do."""
+        node = bare(node)
+        if node.type != "binary_expression" or self.text(node.child_by_field_name("operator")) != "+":
+            return None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        for thread, product in ((left, right), (right, left)):
+            dim, product = builtin_dim(thread, "threadIdx"), bare(product)
+            if dim is None or product.type != "binary_expression" or \
+                    self.text(product.child_by_field_name("operator")) != "*":
+                continue
+            a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
+            for block, size in ((a, b), (b, a)):
+                digits = self.text(bare(size)).rstrip("uUlL")
+                if builtin_dim(block, "blockIdx") == dim and bare(size).type == "number_literal" and \
+                        digits.isdigit() and self.block_size_is(dim, int(digits)):
+                    return dim
+        return None
+
+    def block_size_is(self, dim: str, threads: int) -> bool:
+        contract = self.candidate.contract
+        axis = "xyz".index(dim)
+        return all(axis < len(resolved.block) and resolved.block[axis] == threads
+                   for resolved in (resolve(contract, binding) for binding in [contract.sizes, *contract.checks]))
 
     def grid_stride(self, node: Node) -> bool:
         """`for (int i = <global index>; i < n; i += blockDim.x * gridDim.x)`: the parallel index i over [0, n).

@@ -185,3 +185,30 @@ def test_digits_that_do_not_tile_the_extent_keep_the_flat_index() -> None:
     from optiml_engine.ir.delinearize import delinearized
     program = delinearized(lift(candidate_of("user.cu", text)))
     assert isinstance(program, LoopProgram) and [i.name for i in program.space] == ["idx"]
+
+
+LITERAL_BLOCK = """
+/* @optiml
+   sizes: rows=64 cols=48
+   check: rows=3 cols=5; rows=17 cols=33
+   x: in float[rows*cols]
+   y: out float[cols*rows]
+   launch: grid=(cdiv(cols,16),cdiv(rows,16)) block=(16,16)
+*/
+__global__ void literal_block(const float* x, float* y, int rows, int cols)
+{
+    int c = blockIdx.x * 16 + threadIdx.x;
+    int r = 16 * blockIdx.y + threadIdx.y;
+    if (r < rows && c < cols) y[c * rows + r] = x[r * cols + c];
+}
+"""
+
+
+def test_a_block_size_written_as_a_number_is_the_launchs_block():
+    """`blockIdx.x * 16 + threadIdx.x` is the global index when the contract launches 16 threads along x; with
+    another block size it is not, and the kernel is refused, located."""
+    program = lift(candidate_of("user.cu", LITERAL_BLOCK))
+    assert isinstance(program, LoopProgram), str(program)
+    assert [index.name for index in program.space] == ["r", "c"]
+    other = lift(candidate_of("user.cu", LITERAL_BLOCK.replace("block=(16,16)", "block=(32,8)")))
+    assert isinstance(other, NotLiftable) and "user.cu:11:" in str(other)
