@@ -210,6 +210,7 @@ def _taint(body: list[Stmt], found: set[str], conditional: bool) -> None:
 class Reduction:
     variable: str
     op: str                   # "+", "*", "max", "min"
+    index: str | None = None  # max and min: the variable keeping where the extremum is (argmax, argmin)
 
 
 _MAX_CALLS = {"fmaxf": "max", "fmax": "max", "max": "max", "fminf": "min", "fmin": "min", "min": "min"}
@@ -244,6 +245,16 @@ def reduction_update(stmt: Stmt) -> Reduction | None:
             op = _select_extremum(stmt.cond, assign.value, Ref(name=assign.name), assign.name)
             if op is not None:
                 return Reduction(assign.name, op)
+    if isinstance(stmt, If) and not stmt.other and len(stmt.then) == 2 and \
+            all(isinstance(a, Assign) and a.op == "=" for a in stmt.then):
+        # `if (v > best) { best = v; where = j; }`: an extremum and where it is (the first place, as the strict
+        # comparison keeps it).
+        for value, where in (stmt.then, stmt.then[::-1]):
+            names = {value.name, where.name}
+            if value.name != where.name and not mentions(value.value, names) and not mentions(where.value, names):
+                op = _select_extremum(stmt.cond, value.value, Ref(name=value.name), value.name)
+                if op is not None and isinstance(stmt.cond, Binary) and stmt.cond.op in ("<", ">"):
+                    return Reduction(value.name, op, index=where.name)
     return None
 
 
@@ -275,7 +286,7 @@ def loop_reductions(loop: For) -> list[Reduction] | None:
             found[reduction.variable] = reduction
         else:
             others.append(stmt)
-    carried = set(found)
+    carried = set(found) | {r.index for r in found.values() if r.index}
     for stmt in others:
         if any(isinstance(s, Assign) and s.name not in declared_inside for s in walk([stmt])):
             return None

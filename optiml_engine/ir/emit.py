@@ -88,6 +88,21 @@ __device__ __forceinline__ T optiml_warp_min(T value)
 }
 """,
 }
+_HELPERS.update({f"arg{op}": f"""// The {op}imum across a warp and where it is: the first place on ties, as a loop keeps it.
+template <typename T, typename I>
+__device__ __forceinline__ void optiml_warp_arg{op}(T& value, I& index)
+{{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {{
+        const T other = __shfl_xor_sync(0xffffffffu, value, offset);
+        const I other_index = __shfl_xor_sync(0xffffffffu, index, offset);
+        if ({"other > value" if op == "max" else "other < value"} || (other == value && other_index < index)) {{
+            value = other;
+            index = other_index;
+        }}
+    }}
+}}
+""" for op in ("max", "min")})
 _WARP_FUNCTION = {"+": "optiml_warp_sum", "*": "optiml_warp_product", "max": "optiml_warp_max",
                   "min": "optiml_warp_min"}
 _SCAN_FUNCTION = {"+": "optiml_warp_inclusive_sum", "*": "optiml_warp_inclusive_product",
@@ -113,6 +128,13 @@ __device__ __forceinline__ T {_SCAN_FUNCTION[op]}(T value)
 def combined(op: str, a: str, b: str) -> str:
     return {"+": f"{a} + {b}", "*": f"{a} * {b}", "max": f"{b} > {a} ? {b} : {a}",
             "min": f"{b} < {a} ? {b} : {a}"}[op]
+
+
+def arg_better(op: str, value: str, index: str, than_value: str, than_index: str) -> str:
+    """Whether (value, index) should replace (than_value, than_index) in an argmax or argmin: a better value, or
+    the same value at an earlier place."""
+    compare = ">" if op == "max" else "<"
+    return f"{value} {compare} {than_value} || ({value} == {than_value} && {index} < {than_index})"
 
 
 def identity(op: str, ctype: str) -> str | None:
@@ -613,6 +635,9 @@ class _Kernel:
         return True
 
     def combine(self, reduction: Reduction, indent: str) -> None:
+        if reduction.index:
+            self.combine_arg(reduction, indent)
+            return
         s, var = self.schedule, reduction.variable
         ctype = reduction_type(self.program, reduction)
         partials = self.names(f"{var}_partials")
@@ -644,6 +669,52 @@ class _Kernel:
                 f"{indent}}}",
                 f"{indent}__syncthreads();",
                 f"{indent}{var} = {partials}[0][threadIdx.x];"]
+        if self.repeats:
+            self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
+
+    def combine_arg(self, reduction: Reduction, indent: str) -> None:
+        """An argmax or argmin: the (value, place) pairs of the lanes combined, the first place kept on ties."""
+        s, var, at = self.schedule, reduction.variable, reduction.index
+        ctype = reduction_type(self.program, reduction)
+        index_type = reduction_type(self.program, Reduction(at, "+"))
+        values, places = self.names(f"{var}_partials"), self.names(f"{at}_partials")
+
+        def take(value: str, place: str) -> str:
+            return f"if ({arg_better(reduction.op, value, place, var, at)}) {{ {var} = {value}; {at} = {place}; }}"
+
+        if s.lanes_axis == "x":
+            self.use(f"arg{reduction.op}")
+            self.lines.append(f"{indent}optiml_warp_arg{reduction.op}({var}, {at});")
+            if s.lanes == 32:
+                return
+            warps, w = s.lanes // 32, self.names("warp")
+            self.lines += [
+                f"{indent}__shared__ {ctype} {values}[{warps}];",
+                f"{indent}__shared__ {index_type} {places}[{warps}];",
+                f"{indent}if ({self.lane} % 32 == 0) {{ {values}[{self.lane} / 32] = {var}; "
+                f"{places}[{self.lane} / 32] = {at}; }}",
+                f"{indent}__syncthreads();",
+                f"{indent}{var} = {values}[0];",
+                f"{indent}{at} = {places}[0];",
+                f"{indent}for (int {w} = 1; {w} < {warps}; ++{w}) {take(f'{values}[{w}]', f'{places}[{w}]')}"]
+        else:
+            w = self.names("row")
+            points, lanes = s.block
+            self.lines += [
+                f"{indent}__shared__ {ctype} {values}[{lanes}][{points}];",
+                f"{indent}__shared__ {index_type} {places}[{lanes}][{points}];",
+                f"{indent}{values}[threadIdx.y][threadIdx.x] = {var};",
+                f"{indent}{places}[threadIdx.y][threadIdx.x] = {at};",
+                f"{indent}__syncthreads();",
+                f"{indent}if (threadIdx.y == 0) {{",
+                f"{indent}    for (int {w} = 1; {w} < {lanes}; ++{w}) "
+                f"{take(f'{values}[{w}][threadIdx.x]', f'{places}[{w}][threadIdx.x]')}",
+                f"{indent}    {values}[0][threadIdx.x] = {var};",
+                f"{indent}    {places}[0][threadIdx.x] = {at};",
+                f"{indent}}}",
+                f"{indent}__syncthreads();",
+                f"{indent}{var} = {values}[0][threadIdx.x];",
+                f"{indent}{at} = {places}[0][threadIdx.x];"]
         if self.repeats:
             self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
 

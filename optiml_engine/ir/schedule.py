@@ -305,7 +305,9 @@ def _splittable(program: LoopProgram, loops: list[For]) -> bool:
         return False
     loop = loops[0]
     reductions = loop_reductions(loop)
-    return bool(reductions) and not any(isinstance(s, (Store, Atomic)) for s in walk(loop.body))
+    # An argmax's partials would be pairs: not split across blocks (one block per point reduces it).
+    return bool(reductions) and not any(r.index for r in reductions) and \
+        not any(isinstance(s, (Store, Atomic)) for s in walk(loop.body))
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:

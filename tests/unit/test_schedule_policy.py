@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from optiml_engine.diagnosis import Diagnosis, Finding
 from optiml_engine.policies.base import PolicyContext
 from optiml_engine.policies.schedules import SchedulePolicy
@@ -185,3 +187,84 @@ __global__ void mm(const float* A, const float* B, float* C, int M, int N, int K
     assert "if (!last_block) continue;" in split[0].candidate.unit.text
     large = SchedulePolicy().propose(candidate_of("large.cu", text.format(m=4096, k=4096)), PolicyContext())
     assert not any("split across" in e.description for e in large if e.rule == "schedule_contraction")
+
+
+ARGMAX_QUANTIZED = """
+/* @optiml
+   sizes: rows=64 cols=3000
+   check: rows=3 cols=700; rows=5 cols=33; rows=2 cols=1
+   x: in float[rows*cols]
+   where: out int[rows]
+   launch: grid=cdiv(rows,64) block=64
+*/
+__global__ void argmax_rows(const float* x, int* where, int rows, int cols)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    float best = floorf(x[r * cols] * 2.0f);
+    int at = 0;
+    for (int c = 1; c < cols; ++c) {
+        float v = floorf(x[r * cols + c] * 2.0f);
+        if (v > best) {
+            best = v;
+            at = c;
+        }
+    }
+    where[r] = at;
+}
+"""
+
+
+ARGMIN_COLUMNS_QUANTIZED = """
+/* @optiml
+   sizes: rows=3000 cols=64
+   check: rows=700 cols=3; rows=33 cols=5; rows=1 cols=2
+   x: in float[rows*cols]
+   where: out int[cols]
+   launch: grid=cdiv(cols,64) block=64
+*/
+__global__ void argmin_columns(const float* x, int* where, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= cols) return;
+    float best = floorf(x[c] * 2.0f);
+    int at = 0;
+    for (int r = 1; r < rows; ++r) {
+        float v = floorf(x[r * cols + c] * 2.0f);
+        if (v < best) {
+            best = v;
+            at = r;
+        }
+    }
+    where[c] = at;
+}
+"""
+
+
+@pytest.mark.parametrize("source, lanes_axis", [(ARGMAX_QUANTIZED, "x"), (ARGMIN_COLUMNS_QUANTIZED, "y")])
+def test_an_argmax_is_a_thread_group_reduction_keeping_the_first_place_on_ties(source, lanes_axis):
+    """The value and where it is are reduced together: every reduce schedule of the program (a warp to a block per
+    point; lanes along x for rows, along y for columns; vector accesses), run on the CPU emulator, gives the
+    original's indices where the quantized values tie at many places (the first place wins, as the loop's strict
+    comparison keeps it). Never split across blocks: the partials would be pairs."""
+    import numpy as np
+
+    from optiml_engine.gpu.data import make_inputs
+    from optiml_engine.gpu.emulate import run_on_cpu
+    from optiml_engine.ir.emit import emit
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.schedule import shape_of, space
+    from optiml_engine.source.contract import resolve
+    from tests.unit.test_ir_lift import candidate_of
+    naive = candidate_of("user.cu", source)
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "reduce" in shape.families and shape.reductions[0].index == "at" and shape.lanes_axis == lanes_axis
+    schedules = space(shape, "reduce")
+    assert schedules and all(s.splits == 1 for s in schedules) and any(s.lanes > 32 for s in schedules)
+    for binding in naive.contract.checks[:2]:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        expected = run_on_cpu(naive, binding, inputs)["where"]
+        for schedule in schedules:
+            emitted = emit(program, shape, schedule, naive)
+            assert np.array_equal(run_on_cpu(emitted, binding, inputs)["where"], expected), schedule.describe()
