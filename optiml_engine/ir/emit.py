@@ -635,86 +635,61 @@ class _Kernel:
         return True
 
     def combine(self, reduction: Reduction, indent: str) -> None:
+        """The lanes' partials of a reduction combined, every lane left with the result: a sum, product, maximum
+        or minimum; or an argmax or argmin, whose (value, place) pairs keep the first place on ties."""
+        var, op = reduction.variable, reduction.op
+        carried = [(var, reduction_type(self.program, reduction))]
         if reduction.index:
-            self.combine_arg(reduction, indent)
-            return
-        s, var = self.schedule, reduction.variable
-        ctype = reduction_type(self.program, reduction)
-        partials = self.names(f"{var}_partials")
-        if s.lanes_axis == "x":
-            self.use(reduction.op)
-            self.lines.append(f"{indent}{var} = {_WARP_FUNCTION[reduction.op]}({var});")
-            if s.lanes == 32:
-                return
-            warps = s.lanes // 32
-            w = self.names("warp")
-            self.lines += [
-                f"{indent}__shared__ {ctype} {partials}[{warps}];",
-                f"{indent}if ({self.lane} % 32 == 0) {partials}[{self.lane} / 32] = {var};",
-                f"{indent}__syncthreads();",
-                f"{indent}{var} = {partials}[0];",
-                f"{indent}for (int {w} = 1; {w} < {warps}; ++{w}) {var} = "
-                f"{combined(reduction.op, var, f'{partials}[{w}]')};"]
+            at = reduction.index
+            carried.append((at, reduction_type(self.program, Reduction(at, "+"))))
+            helper, call = f"arg{op}", f"optiml_warp_arg{op}({var}, {at});"
+
+            def merge(other: list[str]) -> str:
+                better = arg_better(op, other[0], other[1], var, at)
+                return f"if ({better}) {{ {var} = {other[0]}; {at} = {other[1]}; }}"
         else:
-            w = self.names("row")
-            points, lanes = s.block
-            self.lines += [
-                f"{indent}__shared__ {ctype} {partials}[{lanes}][{points}];",
-                f"{indent}{partials}[threadIdx.y][threadIdx.x] = {var};",
-                f"{indent}__syncthreads();",
-                f"{indent}if (threadIdx.y == 0) {{",
-                f"{indent}    for (int {w} = 1; {w} < {lanes}; ++{w}) {var} = "
-                f"{combined(reduction.op, var, f'{partials}[{w}][threadIdx.x]')};",
-                f"{indent}    {partials}[0][threadIdx.x] = {var};",
-                f"{indent}}}",
-                f"{indent}__syncthreads();",
-                f"{indent}{var} = {partials}[0][threadIdx.x];"]
-        if self.repeats:
-            self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
+            helper, call = op, f"{var} = {_WARP_FUNCTION[op]}({var});"
 
-    def combine_arg(self, reduction: Reduction, indent: str) -> None:
-        """An argmax or argmin: the (value, place) pairs of the lanes combined, the first place kept on ties."""
-        s, var, at = self.schedule, reduction.variable, reduction.index
-        ctype = reduction_type(self.program, reduction)
-        index_type = reduction_type(self.program, Reduction(at, "+"))
-        values, places = self.names(f"{var}_partials"), self.names(f"{at}_partials")
+            def merge(other: list[str]) -> str:
+                return f"{var} = {combined(op, var, other[0])};"
+        self.exchange(carried, helper, call, merge, indent)
 
-        def take(value: str, place: str) -> str:
-            return f"if ({arg_better(reduction.op, value, place, var, at)}) {{ {var} = {value}; {at} = {place}; }}"
-
+    def exchange(self, carried: list[tuple[str, str]], helper: str, warp_call: str,
+                 merge: Callable[[list[str]], str], indent: str) -> None:
+        """Lanes along x: a warp combines by shuffles (`warp_call`), the warps of a block through shared memory;
+        lanes along y: through shared memory, row 0 merging. `merge(others)` folds another lane's values in."""
+        s = self.schedule
+        partials = [self.names(f"{name}_partials") for name, _ in carried]
         if s.lanes_axis == "x":
-            self.use(f"arg{reduction.op}")
-            self.lines.append(f"{indent}optiml_warp_arg{reduction.op}({var}, {at});")
+            self.use(helper)
+            self.lines.append(f"{indent}{warp_call}")
             if s.lanes == 32:
                 return
             warps, w = s.lanes // 32, self.names("warp")
+            self.lines += [f"{indent}__shared__ {ctype} {array}[{warps}];"
+                           for (_, ctype), array in zip(carried, partials)]
             self.lines += [
-                f"{indent}__shared__ {ctype} {values}[{warps}];",
-                f"{indent}__shared__ {index_type} {places}[{warps}];",
-                f"{indent}if ({self.lane} % 32 == 0) {{ {values}[{self.lane} / 32] = {var}; "
-                f"{places}[{self.lane} / 32] = {at}; }}",
+                f"{indent}if ({self.lane} % 32 == 0) {{ " + " ".join(
+                    f"{array}[{self.lane} / 32] = {name};" for (name, _), array in zip(carried, partials)) + " }",
                 f"{indent}__syncthreads();",
-                f"{indent}{var} = {values}[0];",
-                f"{indent}{at} = {places}[0];",
-                f"{indent}for (int {w} = 1; {w} < {warps}; ++{w}) {take(f'{values}[{w}]', f'{places}[{w}]')}"]
+                *(f"{indent}{name} = {array}[0];" for (name, _), array in zip(carried, partials)),
+                f"{indent}for (int {w} = 1; {w} < {warps}; ++{w}) {merge([f'{array}[{w}]' for array in partials])}"]
         else:
             w = self.names("row")
             points, lanes = s.block
+            self.lines += [f"{indent}__shared__ {ctype} {array}[{lanes}][{points}];"
+                           for (_, ctype), array in zip(carried, partials)]
             self.lines += [
-                f"{indent}__shared__ {ctype} {values}[{lanes}][{points}];",
-                f"{indent}__shared__ {index_type} {places}[{lanes}][{points}];",
-                f"{indent}{values}[threadIdx.y][threadIdx.x] = {var};",
-                f"{indent}{places}[threadIdx.y][threadIdx.x] = {at};",
+                *(f"{indent}{array}[threadIdx.y][threadIdx.x] = {name};"
+                  for (name, _), array in zip(carried, partials)),
                 f"{indent}__syncthreads();",
                 f"{indent}if (threadIdx.y == 0) {{",
                 f"{indent}    for (int {w} = 1; {w} < {lanes}; ++{w}) "
-                f"{take(f'{values}[{w}][threadIdx.x]', f'{places}[{w}][threadIdx.x]')}",
-                f"{indent}    {values}[0][threadIdx.x] = {var};",
-                f"{indent}    {places}[0][threadIdx.x] = {at};",
+                f"{merge([f'{array}[{w}][threadIdx.x]' for array in partials])}",
+                *(f"{indent}    {array}[0][threadIdx.x] = {name};" for (name, _), array in zip(carried, partials)),
                 f"{indent}}}",
                 f"{indent}__syncthreads();",
-                f"{indent}{var} = {values}[0][threadIdx.x];",
-                f"{indent}{at} = {places}[0][threadIdx.x];"]
+                *(f"{indent}{name} = {array}[0][threadIdx.x];" for (name, _), array in zip(carried, partials))]
         if self.repeats:
             self.lines.append(f"{indent}__syncthreads();   // the partials are written again for the next point")
 

@@ -71,7 +71,7 @@ def _passes(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None
     variables = {loop.var} | {s.var for s in walk(loop.body) if isinstance(s, For)}
     locals_ = {s.name: s.value for s in walk(loop.body) if isinstance(s, Let) and s.value is not None}
     operands = [_inlined(e.args[0].left, locals_) for e in exponentials]
-    elements = [operand for operand in operands if _reads_at(operand, variables)]
+    elements = [operand for operand in operands if reads_at(operand, variables)]
     if not elements:
         return None
     element = elements[0]
@@ -105,7 +105,8 @@ def _inlined(expr: Expr, locals_: dict[str, Expr]) -> Expr:
     return expr
 
 
-def _reads_at(expr: Expr, variables: set[str]) -> bool:
+def reads_at(expr: Expr, variables: set[str]) -> bool:
+    """Whether `expr` reads memory at an index that mentions one of `variables`."""
     stack = [expr]
     while stack:
         node = stack.pop()

@@ -27,6 +27,7 @@ from optiml_engine.ir.lift import lift
 from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.online import two_pass_normalizer
+from optiml_engine.ir.welford import shifted_sums
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
 from optiml_engine.model import Candidate, Contract
@@ -40,6 +41,8 @@ SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers
 TWO_PASS = ("of the program with its online maximum and rescaled sum as two plain passes, a maximum then a sum, "
             "which a thread group shares as softmax's")
 DIGITS = "over the row and column digits of the flat index, so that each operand's unit stride shows"
+SHIFTED_SUMS = ("of the program with its running (Welford) mean and M2 as two shifted sums, which a thread group "
+                "shares")
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
@@ -155,9 +158,11 @@ class SchedulePolicy(Policy):
             digit_shape = shape_of(digits)
             found += [(family, digits, digit_shape, DIGITS) for family in digit_shape.families]
         # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks;
-        # an online softmax normalizer made two passes (ir/online.py): a thread group may then share them.
-        for rewritten, why in ((one_pass_moments(program), ONE_PASS),
-                               (two_pass_normalizer(program, agrees_at_checks(program, node.contract)), TWO_PASS)):
+        # an online softmax normalizer made two passes (ir/online.py), a Welford mean and M2 two shifted sums
+        # (ir/welford.py): a thread group may then share them.
+        agrees = agrees_at_checks(program, node.contract)
+        for rewritten, why in ((one_pass_moments(program), ONE_PASS), (two_pass_normalizer(program, agrees), TWO_PASS),
+                               (shifted_sums(program, agrees), SHIFTED_SUMS)):
             if rewritten is not program:
                 rewritten_shape = shape_of(rewritten)
                 found += [(family, rewritten, rewritten_shape, why) for family in rewritten_shape.families
