@@ -123,8 +123,18 @@ def test_an_evaluator_asks_ncu_once_when_the_counters_are_refused(monkeypatch):
         return profile.ProfileRun(profiles=[], counters_available=False, note="counters refused (ERR_NVGPUCTRPERM)")
 
     monkeypatch.setattr(evaluate, "profile_kernels", refused)
+    from concurrent.futures import Future
+
+    class InlinePool:
+        """The pool's one duty here: hand profile work a device (index 0) it holds."""
+
+        def exclusively(self, work):
+            done = Future()
+            done.set_result(work(0))
+            return done
+
     evaluator = evaluate.Evaluator.__new__(evaluate.Evaluator)       # no GPU pool: only profile() is exercised
-    evaluator.cache, evaluator.profiler_unavailable = None, None
+    evaluator.cache, evaluator.profiler_unavailable, evaluator.pool = None, None, InlinePool()
     evaluator.device = type("Device", (), {"index": 0, "sm_count": 132, "arch": lambda self: "sm_90",
                                            "model_dump_json": lambda self, **_: "{}"})()
     evaluator.arch = "sm_90"
