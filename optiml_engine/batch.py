@@ -135,13 +135,16 @@ def summary_html(rows: list[BatchRow], pending: list[BatchJob], skipped: list[st
     def number(value: float | None, suffix: str = "x") -> str:
         return "-" if value is None else f"{value:.2f}{suffix}"
 
+    def link(name: str) -> str:
+        return f'<a href="{html.escape(name)}">result</a>' if name else ""   # a failed search wrote none
+
     cells = "".join(
         f"<tr><td>{html.escape(r.file)}</td><td>{html.escape(r.kernel)}</td>"
         f"<td>{'yes' if r.accepted else 'no'}</td><td>{html.escape(r.verdict)}</td><td>{number(r.speedup)}</td>"
         f"<td>{number(r.original_over_sol)}</td><td>{number(r.offered_over_sol)}</td>"
         f"<td>{r.evaluated} ({r.rejected} rejected)</td><td>{html.escape(', '.join(r.tried))}</td>"
-        f"<td>{html.escape(r.stop_reason)}{'; resumed' if r.resumed else ''}</td>"
-        f"<td><a href=\"{html.escape(r.result_file)}\">result</a></td></tr>" for r in rows)
+        f"<td>{html.escape('; '.join([r.stop_reason, *r.notes]))}{'; resumed' if r.resumed else ''}</td>"
+        f"<td>{link(r.result_file)}</td></tr>" for r in rows)
     accepted = [r for r in rows if r.accepted]
     waiting = "".join(f"<li>{html.escape(f'{job.file}: {job.kernel}')}</li>" for job in pending)
     passed = "".join(f"<li>{html.escape(line)}</li>" for line in skipped)
@@ -152,7 +155,7 @@ def summary_html(rows: list[BatchRow], pending: list[BatchJob], skipped: list[st
         f"<h1>OptiML: {len(rows)} kernels searched</h1><p>{stamp}. Offered (verified, sanitizer-clean, faster than the "
         f"original): {len(accepted)} of {len(rows)}. time/SOL: median time over the speed-of-light floor.</p>"
         "<table><tr><th>file</th><th>kernel</th><th>offered</th><th>final check</th><th>speedup</th>"
-        "<th>original x SOL</th><th>offered x SOL</th><th>candidates</th><th>what was tried</th><th>stop</th>"
+        "<th>original x SOL</th><th>offered x SOL</th><th>candidates</th><th>what was tried</th><th>stop, notes</th>"
         f"<th></th></tr>{cells}</table>"
         + (f"<h2>Not searched yet</h2><ul>{waiting}</ul>" if waiting else "")
         + (f"<h2>Skipped</h2><ul>{passed}</ul>" if passed else "") + "</body></html>")
@@ -232,7 +235,8 @@ def run_batch(jobs: list[BatchJob], skipped: list[str], out: Path, budget: Batch
             raise OptimlError(Location(file=address or "<this host>", line=1),
                               f"the Ray cluster{' at ' + address if address else ''} has no GPU",
                               "a cluster whose nodes were started with GPUs (ray start --num-gpus=N)")
-        count = workers or (gpus if engine is None else max(int(resources.get("CPU", 1)), 1))
+        # A GPU worker holds its GPU for life: more of them than GPUs would wait forever.
+        count = min(workers or gpus, gpus) if engine is None else workers or max(int(resources.get("CPU", 1)), 1)
         actor = ray.remote(num_gpus=0 if engine else 1, num_cpus=1 if engine else 0, max_restarts=0)(SearchWorker)
         idle = [actor.remote(budget, engine) for _ in range(min(count, len(queue)))]
         running: dict = {}

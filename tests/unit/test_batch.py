@@ -125,3 +125,14 @@ def test_without_a_gpu_the_batch_says_so(tmp_path):
     assert run.returncode == 2
     assert "has no GPU" in run.stdout + run.stderr and "ray start --num-gpus" in run.stdout + run.stderr
     assert not list((tmp_path / "results").glob("*.optiml.json"))
+
+
+def test_a_search_that_fails_is_said_in_the_summary_and_the_others_finish(tmp_path):
+    source = tree(tmp_path, ["steady", "exploding_kernel"])
+    run = optimize_all(tmp_path, str(source), "--out", "results", "--workers", "2")
+    assert run.returncode == 0, run.stdout + run.stderr
+    rows = {r["kernel"]: r for r in summary(tmp_path / "results")["kernels"]}
+    assert rows["steady"]["accepted"] and rows["exploding_kernel"]["verdict"] == "error"
+    assert "fails on purpose" in rows["exploding_kernel"]["notes"][0] and rows["exploding_kernel"]["result_file"] == ""
+    assert not list((tmp_path / "results").glob("*exploding_kernel*"))
+    assert "fails on purpose" in (tmp_path / "results" / "summary.html").read_text()
