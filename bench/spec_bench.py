@@ -86,6 +86,8 @@ CASES = [
     ("y = max_pool1d(x, 4, stride=2, padding=2, dilation=3); x: float32[16, 64, 8192]",
      lambda t: F.max_pool1d(t["x"], 4, stride=2, padding=2, dilation=3)),
     ("y = avg_pool3d(x, 2); x: float64[2, 4, 32, 32, 32]", lambda t: F.avg_pool3d(t["x"], 2)),
+    ("y = softmax(x, axis=0); x: float32[8192, 64]", lambda t: torch.softmax(t["x"], 0)),
+    ("y = log_softmax(x, dim=1); x: float32[16, 1000, 64]", lambda t: F.log_softmax(t["x"], 1)),
     ("y = conv2d(x, w, padding=1); x: float32[8, 64, 56, 56]; w: float32[128, 64, 3, 3]",
      lambda t: F.conv2d(t["x"], t["w"], padding=1)),
     ("y = conv2d(x, w, b, stride=2, padding=(1, 2), dilation=(2, 1), groups=4); x: float32[4, 32, 40, 41]; "

@@ -391,6 +391,7 @@ class Measurement(Frozen):
 GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
     "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling", "convolution",
+    "axis_normalization",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",

@@ -43,7 +43,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
     draft = {
         "elementwise": _elementwise, "row_reduction": _row_reduction, "column_reduction": _column_reduction,
         "middle_reduction": _middle_reduction, "global_reduction": _global_reduction,
-        "row_normalization": _row_normalization, "transpose": _transpose,
+        "row_normalization": _row_normalization, "axis_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
         "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
     }[spec.family](spec)
@@ -319,50 +319,67 @@ def _global_reduction(spec: KernelSpec) -> Draft:
 
 
 def _row_normalization(spec: KernelSpec) -> Draft:
+    """Softmax, log-softmax, layer or RMS norm along the last axis (rows x cols: a thread per row), or along any
+    other axis (outer x extent x inner, the axis in the middle: a thread per (outer, inner) line, its elements
+    `inner` apart)."""
     t, x, y, operation = _ctype(spec), spec.inputs[0], spec.output, spec.operation
     f = "f" if t == "float" else ""
     zero = f"0.0{f}"
-    element = f"{x}[row * cols + c]"
-    X = _matrix(x)
+    along_rows = spec.family == "row_normalization"
+    if along_rows:
+        cols, at, X = "cols", "row * cols + {}", _matrix(x)
+        start = "int row = blockIdx.x * blockDim.x + threadIdx.x;\nif (row < rows) {\n"
+        shape, launch_count, checks = "rows x cols", "rows", ROW_CHECKS
+    else:
+        cols, at, X = "extent", "((size_t)o * extent + {}) * inner + i", f"reshape({x}, outer, extent, inner)"
+        start = ("int line = blockIdx.x * blockDim.x + threadIdx.x;\nif (line < outer * inner) {\n"
+                 "    const int o = line / inner, i = line % inner;\n")
+        shape, launch_count, checks = "outer x extent x inner", "outer*inner", MIDDLE_CHECKS
+    element = f"{x}[{at.format('c')}]"
+    first = f"{x}[{at.format('0')}]"
+    out = f"{y}[{at.format('c')}]"
     loops = {
-        "softmax": (f"{t} top = {x}[row * cols];\n"
-                    f"for (int c = 1; c < cols; c++) {{\n    if ({element} > top) top = {element};\n}}\n"
+        "softmax": (f"{t} top = {first};\n"
+                    f"for (int c = 1; c < {cols}; c++) {{\n    if ({element} > top) top = {element};\n}}\n"
                     f"{t} total = {zero};\n"
-                    f"for (int c = 0; c < cols; c++) {{\n    total += exp{f}({element} - top);\n}}\n"
-                    f"for (int c = 0; c < cols; c++) {{\n    {y}[row * cols + c] = exp{f}({element} - top) / total;\n}}",
+                    f"for (int c = 0; c < {cols}; c++) {{\n    total += exp{f}({element} - top);\n}}\n"
+                    f"for (int c = 0; c < {cols}; c++) {{\n    {out} = exp{f}({element} - top) / total;\n}}",
                     f"{y} = softmax({X}, 1)", "5*rows*cols", "1e-5"),
-        "log_softmax": (f"{t} top = {x}[row * cols];\n"
-                        f"for (int c = 1; c < cols; c++) {{\n    if ({element} > top) top = {element};\n}}\n"
+        "log_softmax": (f"{t} top = {first};\n"
+                        f"for (int c = 1; c < {cols}; c++) {{\n    if ({element} > top) top = {element};\n}}\n"
                         f"{t} total = {zero};\n"
-                        f"for (int c = 0; c < cols; c++) {{\n    total += exp{f}({element} - top);\n}}\n"
+                        f"for (int c = 0; c < {cols}; c++) {{\n    total += exp{f}({element} - top);\n}}\n"
                         f"{t} shift = top + log{f}(total);\n"
-                        f"for (int c = 0; c < cols; c++) {{\n    {y}[row * cols + c] = {element} - shift;\n}}",
+                        f"for (int c = 0; c < {cols}; c++) {{\n    {out} = {element} - shift;\n}}",
                         f"{y} = log_softmax({X}, 1)", "4*rows*cols", "1e-5"),
         "layernorm": (f"{t} sum = {zero};\n"
-                      f"for (int c = 0; c < cols; c++) {{\n    sum += {element};\n}}\n"
-                      f"{t} mean = sum / cols;\n"
+                      f"for (int c = 0; c < {cols}; c++) {{\n    sum += {element};\n}}\n"
+                      f"{t} mean = sum / {cols};\n"
                       f"{t} var = {zero};\n"
-                      f"for (int c = 0; c < cols; c++) {{\n    {t} d = {element} - mean;\n    var += d * d;\n}}\n"
-                      f"{t} inv = 1.0{f} / sqrt{f}(var / cols + eps);\n"
-                      f"for (int c = 0; c < cols; c++) {{\n    {y}[row * cols + c] = ({element} - mean) * inv;\n}}",
+                      f"for (int c = 0; c < {cols}; c++) {{\n    {t} d = {element} - mean;\n    var += d * d;\n}}\n"
+                      f"{t} inv = 1.0{f} / sqrt{f}(var / {cols} + eps);\n"
+                      f"for (int c = 0; c < {cols}; c++) {{\n    {out} = ({element} - mean) * inv;\n}}",
                       f"{y} = ({X} - mean({X}, 1)) / sqrt(var({X}, 1) + eps)", "6*rows*cols", "1e-4"),
         "rmsnorm": (f"{t} squares = {zero};\n"
-                    f"for (int c = 0; c < cols; c++) {{\n    squares += {element} * {element};\n}}\n"
-                    f"{t} inv = 1.0{f} / sqrt{f}(squares / cols + eps);\n"
-                    f"for (int c = 0; c < cols; c++) {{\n    {y}[row * cols + c] = {element} * inv;\n}}",
+                    f"for (int c = 0; c < {cols}; c++) {{\n    squares += {element} * {element};\n}}\n"
+                    f"{t} inv = 1.0{f} / sqrt{f}(squares / {cols} + eps);\n"
+                    f"for (int c = 0; c < {cols}; c++) {{\n    {out} = {element} * inv;\n}}",
                     f"{y} = {X} / sqrt(mean({X} * {X}, 1) + eps)", "3*rows*cols", "1e-4"),
     }
     code, reference, flops, tol = loops[operation]
-    body = ("int row = blockIdx.x * blockDim.x + threadIdx.x;\nif (row < rows) {\n"
-            + "\n".join("    " + line for line in code.splitlines()) + "\n}")
+    body = start + "\n".join("    " + line for line in code.splitlines()) + "\n}"
+    if not along_rows:
+        flops = flops.replace("rows*cols", "outer*extent*inner")
     scalars = [(name, repr(value)) for name, value in spec.scalars.items()]
     words = {"softmax": "softmax", "log_softmax": "log-softmax", "layernorm": "layer normalization (no affine)",
              "rmsnorm": "RMS normalization (no weight)"}[operation]
-    return Draft(description=f"{y}[r,:] = {words} of {x}[r,:] for each row; {x} and {y} are rows x cols row-major",
+    size = "rows*cols" if along_rows else "outer*extent*inner"
+    which = "each row" if along_rows else "each line along the middle axis"
+    return Draft(description=f"{words} of {x} along {which}; {x} and {y} are {shape} row-major",
                  params=[f"const {t}* {x}", f"{t}* {y}"] + [f"{t} {name}" for name in spec.scalars],
-                 arrays=[(x, f"in  {t}[rows*cols]"), (y, f"out {t}[rows*cols]")], scalars=scalars,
-                 launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body, reference=reference,
-                 checks=ROW_CHECKS, flops=flops, tol=tol)
+                 arrays=[(x, f"in  {t}[{size}]"), (y, f"out {t}[{size}]")], scalars=scalars,
+                 launch=f"grid=cdiv({launch_count},{BLOCK}) block={BLOCK}", body=body, reference=reference,
+                 checks=checks, flops=flops, tol=tol)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -46,12 +46,14 @@ ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
     "gelu_erf": ({}, "0.5 * x * (1 + erf(x * 0.7071067811865476))"),
     "square": ({}, "x * x"), "rsqrt": ({}, "1 / sqrt(x)"), "reciprocal": ({}, "1 / x"),
 }
-GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh abs sigmoid relu maximum minimum pow, "
-             f"{', '.join(ACTIVATIONS)}, gelu(x) and gelu(x, approximate='tanh')); sum mean max min argmax argmin prod norm logsumexp over "
-             "any axis (or neighbouring axes) of an array of any rank, sum mean max min of all of one; softmax "
-             "log_softmax layer_norm rms_norm over the last axis; A @ B, A @ B.T, A @ x; x.T, transpose(x), "
-             "permute(x, (a, b, c)); cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula (sum((a - b) ** 2)), "
-             "mse_loss, l1_loss")
+GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf abs sigmoid relu maximum minimum pow, "
+             f"{', '.join(ACTIVATIONS)}, gelu(x) and gelu(x, approximate='tanh')); sum mean max min argmax argmin "
+             "prod norm logsumexp over any axis (or neighbouring axes) of an array of any rank, sum mean max min of "
+             "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
+             "axes too), instance_norm, group_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
+             "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss; max_pool and avg_pool "
+             "1d/2d/3d; conv1d/2d/3d")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
 
@@ -384,11 +386,18 @@ class _Reader:
         axes = sorted({a % len(shape) for a in axis} if isinstance(axis, tuple | list) and axis and
                       all(isinstance(a, int) for a in axis) else {axis % len(shape)} if isinstance(axis, int) else {-1})
         trailing = axes == list(range(len(shape) - len(axes), len(shape))) and axes[0] >= 1
+        scalars = {"eps": float(options["eps"])} if "eps" in options else {}
+        if len(shape) >= 2 and len(axes) == 1 and not trailing:
+            # Along a first or middle axis: each line along it, the axes before it outer, those after it inner.
+            (axis,) = axes
+            return self.base(family="axis_normalization", operation=operation, kernel=f"{operation}_axis_{name}",
+                             sizes={"outer": math.prod(shape[:axis]), "extent": shape[axis],
+                                    "inner": math.prod(shape[axis + 1:])}, inputs=[name], scalars=scalars,
+                             assumed=["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else [])
         if len(shape) < 2 or not trailing or len(axes) > 1 and operation not in ("layernorm", "rmsnorm"):
             raise IntentError(f"{operation} over axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
                               "the last axis of an array of 2 or more dimensions (the last axes for layer_norm "
                               "and rms_norm)")
-        scalars = {"eps": float(options["eps"])} if "eps" in options else {}
         assumed = ["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else []
         return self.base(family="row_normalization", operation=operation, kernel=f"{operation}_rows_{name}",
                          sizes={"rows": math.prod(shape[:axes[0]]), "cols": math.prod(shape[axes[0]:])},
@@ -600,6 +609,10 @@ def spec_form(spec: KernelSpec) -> str | None:
     if spec.family == "middle_reduction":
         dims = (sizes["outer"], sizes["extent"], sizes["inner"])
         return f"{out} = {name}({inputs[0]}, axis=1); {declared(inputs[0], *dims)}"
+    if spec.family == "axis_normalization":
+        eps = f", eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
+        dims = (sizes["outer"], sizes["extent"], sizes["inner"])
+        return f"{out} = {name}({inputs[0]}, axis=1{eps}); {declared(inputs[0], *dims)}"
     if spec.family == "row_normalization":
         eps = f", eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
         return f"{out} = {name}({inputs[0]}, axis=-1{eps}); {declared(inputs[0], *two_d)}"
@@ -621,7 +634,8 @@ def spec_form(spec: KernelSpec) -> str | None:
         return f"{out} = cumsum({inputs[0]}); {declared(inputs[0], sizes['n'])}"
     if spec.family == "pooling":
         axes = len(spec.window)
-        options = [f"kernel_size={tuple(spec.window)}", f"stride={tuple(spec.stride)}", f"padding={tuple(spec.padding)}"]
+        options = [f"kernel_size={tuple(spec.window)}", f"stride={tuple(spec.stride)}",
+                   f"padding={tuple(spec.padding)}"]
         if spec.operation == "max_pool":
             options.append(f"dilation={tuple(spec.dilation)}")
         return (f"{out} = {spec.operation}{axes}d({inputs[0]}, {', '.join(options)}); "

@@ -37,7 +37,8 @@ DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
-    r"\b(transposed conv\w*|conv\w*[- _]?transpose\w*|deconv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
+    r"\b(transposed conv\w*|conv\w*[- _]?transpose\w*|deconv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|"
+    r"cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
 
@@ -319,7 +320,8 @@ def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
     """A window's sizes: by keyword ('kernel_size=3', 'window (2, 2)', '3x3 kernel'), or written A x B right beside
     the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
     found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*=?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
-                                rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b")
+                                rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|"
+                                rf"\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b")
     if found is not None:
         return [int(v) for v in re.findall(r"\d+", next(g for g in found.groups() if g))]
     after = re.compile(rf"[\s_-]*({_INT}(?:\s*[x×]\s*{_INT})+)\b").match(reading.text, name.end())
