@@ -56,7 +56,8 @@ def create_server() -> LanguageServer:
     register(server, types.CODE_ACTION_RESOLVE, code_actions.resolve)
     register(server, types.TEXT_DOCUMENT_CODE_LENS, KernelLenses(documents, ResultFiles()).code_lens,
              types.CodeLensOptions(resolve_provider=False))
-    register(server, types.TEXT_DOCUMENT_HOVER, ProfileHover(documents).hover)
+    kernel_hover = ProfileHover(documents)
+    register(server, types.TEXT_DOCUMENT_HOVER, lambda params: generation.hover(params) or kernel_hover.hover(params))
     register(server, types.WINDOW_WORK_DONE_PROGRESS_CANCEL, jobs.cancel)
 
     async def shutdown(_: None) -> None:

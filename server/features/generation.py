@@ -19,6 +19,7 @@ from optiml_engine.generate.llm import GenerationLlm, llm_seed
 from optiml_engine.gpu.pool import NoDevice
 from optiml_engine.policies.llm import LlmSettings
 from optiml_engine.generate.intent import IntentComment, intent_comments, parse_intent
+from optiml_engine.generate.spec import spec_form
 from optiml_engine.model import GeneratedKernel, OptimlError
 from server.documents import Documents, OpenDocument
 from server.features.commands import GENERATE, show
@@ -46,12 +47,37 @@ class GenerationJobs:
         self._tasks: set[asyncio.Task] = set()
 
     def code_actions(self, document: OpenDocument, line: int) -> list[types.CodeAction]:
+        """"Generate kernel", its title saying how the intent is read (the spec form) before anything is inserted;
+        the intent itself when it is not understood (running the action then says why)."""
         comment = intent_at(document, line)
         if comment is None:
             return []
+        try:
+            reading = spec_form(parse_intent(comment.intent))
+        except OptimlError:
+            reading = None
+        title = f"Generate kernel, read as: {reading}" if reading else f"Generate kernel: {comment.intent}"
         return [types.CodeAction(
-            title=f"Generate kernel: {comment.intent}", kind=types.CodeActionKind.RefactorRewrite, is_preferred=True,
+            title=title, kind=types.CodeActionKind.RefactorRewrite, is_preferred=True,
             command=types.Command(title="Generate kernel", command=GENERATE, arguments=[document.uri, line]))]
+
+    def hover(self, params: types.HoverParams) -> types.Hover | None:
+        """On a `// @optiml generate:` line: how the intent is read, and what was assumed, or why it is refused."""
+        document = self._documents.get(params.text_document.uri)
+        comment = document and intent_at(document, params.position.line)
+        if comment is None:
+            return None
+        try:
+            spec = parse_intent(comment.intent)
+        except OptimlError as error:
+            text = (f"**OptiML generate**: not understood: {error.message}\n\nexpected {error.expected}")
+        else:
+            reading = spec_form(spec)
+            text = (f"**OptiML generate** reads this as\n\n```python\n{reading}\n```\n\n" if reading else
+                    f"**OptiML generate**: {spec.family.replace('_', ' ')} `{spec.kernel}` with sizes "
+                    f"{spec.sizes}\n\n")
+            text += "Assumed: " + "; ".join(spec.assumed) if spec.assumed else "Nothing assumed."
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
 
     def generate(self, uri: str, line: int) -> None:
         """Starts the job and returns at once."""

@@ -63,8 +63,13 @@ async def test_generate_inserts_kernel_below_the_comment_and_offers_optimize(cli
     path.write_text(FILE)
     await open_document(client, path)
     (action,) = await actions_at(client, path, INTENT_LINE)
-    assert action.title == f"Generate kernel: {INTENT}"
+    # The reading shows before anything is inserted: in the action's title, and in a hover on the comment.
+    assert action.title == "Generate kernel, read as: y = softmax(x, axis=-1); x: float32[16384, 1024]"
     assert await actions_at(client, path, INTENT_LINE + 2) == []
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=at(INTENT_LINE, 8)))
+    assert "reads this as" in hover.contents.value and "y = softmax(x, axis=-1)" in hover.contents.value
+    assert "rows=16384 (benchmark size for 'rows')" in hover.contents.value
 
     known = set(client.progress_reports)
     client.choice = types.MessageActionItem(title="Optimize")
@@ -80,6 +85,7 @@ async def test_generate_inserts_kernel_below_the_comment_and_offers_optimize(cli
     (edit,) = applied.edit.changes[path.as_uri()]
     assert edit.range.start == edit.range.end == at(INTENT_LINE + 1, 0)
     assert edit.new_text.startswith("\n// y[r,:] = softmax")
+    assert "// Read as: y = softmax(x, axis=-1); x: float32[16384, 1024]\n" in edit.new_text
     assert "reference: y = softmax(reshape(x, rows, cols), 1)" in edit.new_text
     assert "__global__ void softmax_rows_x(const float* x, float* y, int rows, int cols)" in edit.new_text
 
@@ -120,6 +126,9 @@ async def test_an_intent_outside_the_families_says_what_is_supported(client: Lan
     assert message.type == types.MessageType.Error
     assert "'sort' is not an operation OptiML generates" in message.message and "softmax" in message.message
     assert len(client.applied_edits) == edits_before
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=at(0, 5)))
+    assert "not understood: 'sort' is not an operation OptiML generates" in hover.contents.value
 
 
 async def test_generating_a_kernel_the_document_has_says_so(client: LanguageClient, tmp_path: Path):
