@@ -1,8 +1,9 @@
-"""GPU evidence for the loop-nest program (issue 15): every kernel of examples/ and of tests/heldout/, lifted or not,
+"""GPU evidence for the loop-nest program (issue 15): every kernel of examples/, tests/heldout/ and tests/heldout2/,
+lifted or not,
 optimized by `optimize` with the built-in policies (schedules, rules, templates; no LLM), against its speed-of-light
 floor and against torch eager and torch.compile of an independent PyTorch implementation, all in one run.
 
-    python3 bench/ir_bench.py OUT_DIR [--seconds S] [--candidates N] [--only NAME ...] [--set examples|heldout]
+    python3 bench/ir_bench.py OUT_DIR [--seconds S] [--candidates N] [--only NAME ...] [--set examples|heldout|heldout2]
     python3 bench/ir_bench.py --table RUN.json [RUN.json ...]     (the tables again, runs merged by kernel)
 
 For each kernel, in one process on one device:
@@ -39,8 +40,9 @@ from optiml_engine.search.mcts import SearchBudget, SearchConfig
 from optiml_engine.source.parse import CudaDocument
 
 ROOT = Path(__file__).resolve().parent.parent
-SETS = {"examples": ROOT / "examples", "heldout": ROOT / "tests" / "heldout"}
-PEER_FILES = {"examples": ROOT / "bench" / "peers_examples.py", "heldout": ROOT / "tests" / "heldout" / "peers.py"}
+SETS = {"examples": ROOT / "examples", "heldout": ROOT / "tests" / "heldout", "heldout2": ROOT / "tests" / "heldout2"}
+PEER_FILES = {"examples": ROOT / "bench" / "peers_examples.py", "heldout": ROOT / "tests" / "heldout" / "peers.py",
+              "heldout2": ROOT / "tests" / "heldout2" / "peers.py"}
 PEER_RUNS = 30
 # The classes issue 15's targets are judged on (the rest, contractions, stencils, scans and scatter reductions, are
 # issue 16's); a held-out kernel's class is its row's in tests/heldout/README.md.
@@ -54,12 +56,16 @@ EXAMPLE_CLASSES = {
 
 
 def kernel_classes() -> dict[tuple[str, str], str]:
-    """(set, kernel) -> class: the held-out README's table, and the examples' above."""
+    """(set, kernel) -> class: each held-out README's table (its `class` column), and the examples' above."""
     classes = {("examples", name): kind for name, kind in EXAMPLE_CLASSES.items()}
-    for line in (ROOT / "tests" / "heldout" / "README.md").read_text().splitlines():
-        cells = [cell.strip().strip("`") for cell in line.split("|")[1:-1]]
-        if len(cells) > 3 and cells[0].endswith(".cu"):
-            classes[("heldout", cells[1])] = cells[3]
+    for which in ("heldout", "heldout2"):
+        column = None
+        for line in (SETS[which] / "README.md").read_text().splitlines():
+            cells = [cell.strip().strip("`") for cell in line.split("|")[1:-1]]
+            if "class" in cells and "kernel" in cells:
+                column = cells.index("class")
+            elif column is not None and len(cells) > column and cells[0].endswith(".cu"):
+                classes[(which, cells[1])] = cells[column]
     return classes
 
 
@@ -250,7 +256,7 @@ def markdown(results: list[dict]) -> str:
             f"{'yes' if r['schedule_in_trajectory'] else 'no'} | {r['stop_reason']} |")
     lines.append("")
     classes = kernel_classes()
-    for which in ("examples", "heldout"):
+    for which in SETS:
         chosen = [r for r in rows if r["set"] == which and classes.get((which, r["kernel"])) in ISSUE_15_CLASSES
                   and r["offered_over_sol"]]
         if not chosen:
@@ -278,7 +284,7 @@ def markdown(results: list[dict]) -> str:
                   f"- seconds until 90% of the final speedup (log scale): median {statistics.median(to_90):.0f}, "
                   f"longest {max(to_90):.0f} ({max(timed, key=lambda r: r.get('seconds_to_90pct') or 0)['kernel']})"
                   if to_90 else "- no search history", ""]
-    for which in ("examples", "heldout"):
+    for which in SETS:
         chosen = [r for r in rows if r["set"] == which]
         if not chosen:
             continue
