@@ -1,7 +1,7 @@
 """GPU evidence for the loop-nest program (issue 15): every kernel of examples/, tests/heldout/ and tests/heldout2/,
-lifted or not,
-optimized by `optimize` with the built-in policies (schedules, rules, templates; no LLM), against its speed-of-light
-floor and against torch eager and torch.compile of an independent PyTorch implementation, all in one run.
+lifted or not, optimized by `optimize` with the built-in policies (schedules, rules, templates; no LLM), against its
+speed-of-light floor and against torch eager and torch.compile of an independent PyTorch implementation, all in one
+run.
 
     python3 bench/ir_bench.py OUT_DIR [--seconds S] [--candidates N] [--only NAME ...] [--set examples|heldout|heldout2]
     python3 bench/ir_bench.py --table RUN.json [RUN.json ...]     (the tables again, runs merged by kernel)
