@@ -41,6 +41,7 @@ class IntentError(OptimlError):
     """An intent that cannot become a kernel as stated: what was understood, what is missing or unsupported."""
 
     def __init__(self, problem: str, understood: list[str], expected: str):
+        self.understood = list(understood)
         said = "; ".join(understood) if understood else "nothing yet"
         super().__init__(INTENT, f"{problem} (understood: {said})", expected)
 
@@ -332,6 +333,14 @@ def parse_intent(intent: str) -> KernelSpec:
             return family_reading
         if words_reading is not None:
             return words_reading
+        # Both refuse: the translation's reason when it recognized an operation the families' reader did not, or
+        # when the families' reading left the intent's numbers over (a sign it read another operation: 'max' in
+        # 'max pooling'); the families' reason otherwise, which knows its own families best.
+        unused = "not used by this reading"
+        if words_refusal is not None and words_refusal.understood and (
+                not family_refusal.understood or unused in family_refusal.message and unused not in
+                words_refusal.message):
+            raise words_refusal
         raise family_refusal
     except IntentError as refused:
         # Words the parser could not read may still be said exactly.

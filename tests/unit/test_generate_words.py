@@ -7,6 +7,8 @@ over, an ambiguous size, an operation the spec form does not generate. The held-
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from optiml_engine.generate.families import generate_kernel
@@ -173,3 +175,15 @@ def test_kernels_of_words_readings_match_their_oracle_on_the_cpu(intent, tmp_pat
     generated = generate_kernel(parse_intent(intent))
     comparisons = comparisons_on_cpu(generated.text, generated.kernel, tmp_path)
     assert comparisons and all(found.ok for _, found in comparisons), comparisons
+
+
+@pytest.mark.parametrize(("intent", "reason"), [
+    ("max pooling kernel 3 of (8, 8, 32, 32)", "max pooling over how many axes"),
+    ("3x3 convolution with padding 1 of an (8, 3, 224, 224) image", "a convolution without its output channels"),
+    ("max of each row of a 4096 x 1024 matrix, then keep the top 8", "'then' changes what max computes"),
+])
+def test_when_both_readers_refuse_the_one_that_knew_the_operation_says_why(intent, reason):
+    """'max pooling' is not 'max': the families' reader, which reads it so and leaves the numbers over, would name
+    the wrong problem; an intent the families' reader does know keeps its reason."""
+    with pytest.raises(IntentError, match=re.escape(reason)):
+        parse_intent(intent)
