@@ -119,7 +119,7 @@ def _one(reading: _Reading, what: str) -> list[int]:
 
 def _unary(call: str) -> Callable:
     def write(reading: _Reading, match: re.Match) -> tuple[str, list[list[int]]]:
-        return f"y = {call.format(x='x', reading=reading)}", [_one(reading, call.split('(')[0])]
+        return f"y = {call}", [_one(reading, call.split('(')[0])]
     return write
 
 
