@@ -639,6 +639,14 @@ def _output_position(axes: list[str], outs: dict[str, str], leading: list[str]) 
     return lines, rest
 
 
+def _row_major(base: str, extents: list[str], coordinates: list[str]) -> str:
+    """The flat index of `base`'s element at `coordinates` along axes of `extents`, row-major."""
+    index = base
+    for extent, coordinate in zip(extents, coordinates):
+        index = f"({index}) * {extent} + {coordinate}"
+    return index
+
+
 def _window_loops(spec: KernelSpec, axes: list[str], indent: str) -> tuple[list[str], str]:
     """Nested loops over the window, each skipping the padding: `i<axis>` is the input coordinate; returns the
     lines and the innermost indent."""
@@ -675,9 +683,7 @@ def _pooling(spec: KernelSpec) -> Draft:
     lines.append(f"{t} acc = {'-INFINITY' if maximum else ('0.0f' if t == 'float' else '0.0')};")
     loops, indent = _window_loops(spec, axes, "")
     lines += loops
-    flat = "plane"
-    for a in axes:
-        flat = f"({flat}) * {a} + i{a}" if flat != "plane" else f"(size_t)plane * {a} + i{a}"
+    flat = _row_major("(size_t)plane", axes, [f"i{a}" for a in axes])
     update = f"acc = fmax{'f' if t == 'float' else ''}(acc, {x}[{flat}]);" if maximum else f"acc += {x}[{flat}];"
     lines.append(f"{indent}{update}")
     for _ in axes:
@@ -719,10 +725,9 @@ def _convolution(spec: KernelSpec) -> Draft:
               "for (int ci = 0; ci < per_group; ++ci) {"]
     loops, indent = _window_loops(spec, axes, "    ")
     lines += loops
-    source, weight = "((size_t)batch * cin + first_channel + ci)", "((size_t)co * per_group + ci)"
-    for a, k in zip(axes, spec.window):
-        source, weight = f"({source} * {a} + i{a})", f"({weight} * {k} + k{a})"
-    lines.append(f"{indent}acc += {x}[{source[1:-1]}] * {w}[{weight[1:-1]}];")
+    source = _row_major("(size_t)batch * cin + first_channel + ci", axes, [f"i{a}" for a in axes])
+    weight = _row_major("(size_t)co * per_group + ci", [str(k) for k in spec.window], [f"k{a}" for a in axes])
+    lines.append(f"{indent}acc += {x}[{source}] * {w}[{weight}];")
     for _ in range(len(axes) + 1):
         indent = indent[:-4]
         lines.append(f"{indent}}}")

@@ -117,6 +117,16 @@ POOLINGS = {f"{kind}_pool{axes}d": (f"{kind}_pool", axes) for kind in ("max", "a
 CONVOLUTIONS = {f"conv{axes}d": axes for axes in (1, 2, 3)}
 
 
+def _per_axis(options: dict, key: str, default, axes: int, function: str) -> list[int]:
+    """A pooling's or convolution's parameter, one whole number per spatial axis (a single number for all of
+    them, or `default` when not given)."""
+    value = default if options.get(key) is None else options[key]
+    values = list(value) if isinstance(value, tuple | list) else [value] * axes
+    if len(values) != axes or any(not isinstance(v, int) or v < 0 for v in values):
+        raise IntentError(f"{key}={value!r} of {function}", [], f"a whole number or {axes} of them")
+    return values
+
+
 def _spatial_symbols(axes: int, arrays: set[str]) -> list[str]:
     """Size names of the last `axes` spatial axes, clear of the arrays' names (a weight is often called w)."""
     return [name if name not in arrays else f"{name}_size" for name in ("depth", "height", "width")[3 - axes:]]
@@ -296,18 +306,10 @@ class _Reader:
         options.update({n: ast.literal_eval(a) for n, a in zip(names, call.args[1:])})
         if options["kernel_size"] is None:
             raise IntentError(f"{function} without kernel_size", [f"{name}: {shape}"], f"{function}(x, kernel_size=2)")
-
-        def per_axis(key: str, default) -> list[int]:
-            value = options.get(key)
-            value = default if value is None else value
-            values = list(value) if isinstance(value, tuple | list) else [value] * axes
-            if len(values) != axes or any(not isinstance(v, int) or v < 0 for v in values):
-                raise IntentError(f"{key}={value!r} of {function}", [], f"a whole number or {axes} of them")
-            return values
-
-        window = per_axis("kernel_size", None)
-        stride, padding = per_axis("stride", window), per_axis("padding", 0)
-        dilation = per_axis("dilation", 1)
+        window = _per_axis(options, "kernel_size", None, axes, function)
+        stride, padding = (_per_axis(options, key, default, axes, function)
+                           for key, default in (("stride", window), ("padding", 0)))
+        dilation = _per_axis(options, "dilation", 1, axes, function)
         if len(shape) < axes + 1:
             raise IntentError(f"{function} of a {len(shape)}-D array", [f"{name}: {shape}"],
                               f"planes (N, C...) and {axes} spatial axes")
@@ -340,15 +342,8 @@ class _Reader:
         if options["bias"] is not None:
             raise IntentError(f"bias= of {function}", [], f"{function}(x, w, b, ...) with b a declared array")
         groups = options["groups"] or 1
-
-        def per_axis(key: str, default: int) -> list[int]:
-            value = default if options[key] is None else options[key]
-            values = list(value) if isinstance(value, tuple | list) else [value] * axes
-            if len(values) != axes or any(not isinstance(v, int) or v < 0 for v in values):
-                raise IntentError(f"{key}={value!r} of {function}", [], f"a whole number or {axes} of them")
-            return values
-
-        stride, padding, dilation = per_axis("stride", 1), per_axis("padding", 0), per_axis("dilation", 1)
+        stride, padding, dilation = (_per_axis(options, key, default, axes, function)
+                                     for key, default in (("stride", 1), ("padding", 0), ("dilation", 1)))
         if len(x_shape) != axes + 2 or len(w_shape) != axes + 2:
             raise IntentError(f"{function} of {x} {x_shape} with {w} {w_shape}", [],
                               f"x as N x Cin x {axes} spatial axes, w as Cout x Cin/groups x {axes} kernel axes")
