@@ -164,9 +164,11 @@ class Mcts:
         # Told of each node's proposals as they are made, to compile them while the GPU measures others.
         self.prepare = prepare
         self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
-        # With several GPUs, a profile runs on its own thread (and a GPU the evaluator holds for it) while the
-        # others measure: the node is expanded at once on its parent's diagnosis, and its edits are put in order
-        # again when its own arrives. With one GPU it runs in line, as there is nothing to measure meanwhile.
+        # With several GPUs, profiles run on threads of their own (as many as GPUs, each on a GPU the evaluator holds
+        # for it) while the other GPUs measure: the node is expanded at once on its parent's diagnosis, and its edits
+        # are put in order again when its own arrives. One profiler thread would bound the search at one GPU's worth
+        # of Nsight Compute however many GPUs it has. With one GPU a profile runs in line, as there is nothing to
+        # measure meanwhile.
         self.profiler: ThreadPoolExecutor | None = None
         self.pending: dict[int, tuple[Node, Future]] = {}
         self.policies = policies
@@ -268,7 +270,7 @@ class Mcts:
         began = time.perf_counter()
         self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
         self.pending = {}
-        self.profiler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="optiml-profile") \
+        self.profiler = ThreadPoolExecutor(max_workers=self.config.parallel, thread_name_prefix="optiml-profile") \
             if self.diagnose is not None and self.config.parallel > 1 else None
         measuring = 0.0
         original_ms = original_measurement.timing.median_ms
