@@ -47,7 +47,7 @@ def main() -> None:
         return
     from optiml_engine.evaluate import Evaluator
     from optiml_engine.gpu.pool import WorkerPool
-    from optiml_engine.gpu.profile import ProfileTarget, profile_kernels
+    from optiml_engine.gpu.profile import ProfileTarget, on_device, profile_kernels
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results")
     out.mkdir(parents=True, exist_ok=True)
@@ -56,8 +56,8 @@ def main() -> None:
         evaluator = Evaluator(pool)
         targets = [ProfileTarget(kernel=evaluator.kernel(c), binding=c.contract.sizes) for c in candidates]
         device = pool.devices[0]
-    single = profile_kernels(targets[:1], device.index)
-    batch = profile_kernels(targets, device.index)
+    single = profile_kernels(targets[:1], on_device(device.index))
+    batch = profile_kernels(targets, on_device(device.index))
     (out / "ncu-examples.csv").write_text(batch.csv)
     result = {
         "device": device.model_dump(), "ncu": batch.ncu_version,

@@ -25,7 +25,9 @@ echo "ncu: one process ${one} s; two at once on GPUs 0 and 1 ${two} s" | tee "$r
 
 timeout 420 python3 bench/scaling_bench.py "$results/scaling" ${SCALING_ARGS:-} 2>&1 | tail -40
 
+# Ray 2.60 clusters use token authentication; a fresh machine has no token (~/.ray/auth_token) until one is made.
 export RAY_USAGE_STATS_ENABLED=0 RAY_AUTH_MODE=token
+ray get-auth-token --generate >/dev/null 2>&1
 ray start --head --node-ip-address 127.0.0.1 --port 6390 --num-gpus "$gpus" --num-cpus 8 --temp-dir /tmp/ray \
   >"$results/ray-start.txt" 2>&1 || { tail -20 "$results/ray-start.txt"; }
 timeout 240 python3 -m optiml_engine.cli optimize-all ${CLUSTER_KERNELS:-examples} --budget 16 --time 60 \

@@ -190,8 +190,9 @@ class Evaluator:
             else:
                 targets = [ProfileTarget(kernel=self.kernel(measured[i][0]), binding=measured[i][0].contract.sizes)
                            for i in todo]
-                # On a GPU of the pool held for it: a search on several GPUs measures on the others meanwhile.
-                run = self.pool.exclusively(lambda device_index: profile_kernels(targets, device_index)).result()
+                # A GPU of the pool is held for the launches only: the others, and this one during ncu's start-up,
+                # go on measuring.
+                run = profile_kernels(targets, lambda work: self.pool.exclusively(work).result())
                 if not run.counters_available and not run.profiles:
                     # Said once: later profiles of this evaluator go straight to the timing-only diagnosis.
                     self.profiler_unavailable = run.note

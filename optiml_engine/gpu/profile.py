@@ -5,18 +5,25 @@ process (`python -m optiml_engine.gpu.profile JOBFILE`) that launches each once 
 with a kernel-name filter, measures exactly those launches (CuPy's own fill kernels are left out) and writes one
 CSV row per launch (`--page raw`), read here with the csv module. The clocks are never touched
 (`--clock-control none`).
+
+Most of those seconds are ncu's and Python's start-up, on the CPU. The GPU is held from other jobs only for the
+launches: the target process, once started and its CUDA driver initialized, says READY and waits; the caller takes a
+GPU (`hold`), writes its index to GO, and releases the GPU when the target says DONE. On one GPU the search measures
+its candidates during the start-up; on several, profiles need not wait for each other's.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 import pickle
 import re
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from optiml_engine.gpu.tools import find_cuda_tool, tool_version
@@ -83,6 +90,7 @@ class ProfileRun(Frozen):
     counters_available: bool
     note: str = ""
     seconds: float = 0.0
+    held_seconds: float = 0.0           # of which a GPU was kept from other jobs (the launches)
     ncu_version: str = ""
     csv: str = ""                       # ncu's raw output, kept for reports and test fixtures
 
@@ -96,12 +104,38 @@ def ncu_binary() -> str | None:
     return find_cuda_tool("ncu")
 
 
-def ncu_command(ncu: str, names: list[str], log_file: Path, target_file: Path, device_index: int) -> list[str]:
+# The handshake's files in the run's folder (each written whole, by rename).
+READY, GO, DONE = "ready", "go", "done"
+POLL_S = 0.005
+
+# `hold(work)` calls work(device_index) with that GPU kept from every other job until work returns.
+Hold = Callable[[Callable[[int], None]], None]
+
+
+def on_device(index: int) -> Hold:
+    """The hold of a caller that owns its GPU outright (a bench, a test)."""
+    return lambda work: work(index)
+
+
+def ncu_command(ncu: str, names: list[str], log_file: Path, folder: Path) -> list[str]:
     pattern = "regex:^(" + "|".join(re.escape(n) for n in sorted(set(names))) + ")$"
     return [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--print-units", "base",
             "--kernel-name-base", "mangled", "--kernel-name", pattern, "--metrics", ",".join(METRICS.values()),
-            "--log-file", str(log_file), sys.executable, "-m", "optiml_engine.gpu.profile", str(target_file),
-            str(device_index)]
+            "--log-file", str(log_file), sys.executable, "-m", "optiml_engine.gpu.profile", str(folder)]
+
+
+def say(folder: Path, name: str, text: str = "") -> None:
+    (folder / f"{name}.part").write_text(text)
+    (folder / f"{name}.part").rename(folder / name)
+
+
+def await_file(folder: Path, name: str, process: subprocess.Popen | None, deadline: float) -> bool:
+    """Whether `name` appeared before the deadline and while `process` (if any) still ran."""
+    while not (folder / name).exists():
+        if (process is not None and process.poll() is not None) or time.perf_counter() > deadline:
+            return (folder / name).exists()
+        time.sleep(POLL_S)
+    return True
 
 
 def parse_number(text: str) -> float | None:
@@ -135,46 +169,73 @@ def read_csv(text: str) -> list[KernelProfile]:
     return profiles
 
 
-def profile_kernels(targets: list[ProfileTarget], device_index: int, timeout_s: float = 600) -> ProfileRun:
-    """Profile every target in one ncu process. Never raises for ncu's own failures: the run says why."""
+def profile_kernels(targets: list[ProfileTarget], hold: Hold, timeout_s: float = 600) -> ProfileRun:
+    """Profile every target in one ncu process, the GPU held only while they launch. Never raises for ncu's own
+    failures: the run says why."""
     ncu = ncu_binary()
     if ncu is None:
         return ProfileRun(profiles=[], counters_available=False, note="Nsight Compute (ncu) not found")
     began = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="optiml-profile-") as folder:
-        target_file, log_file = Path(folder) / "targets.pkl", Path(folder) / "ncu.csv"
-        target_file.write_bytes(pickle.dumps(targets))
-        command = ncu_command(ncu, [t.kernel.lowered_name for t in targets], log_file, target_file, device_index)
-        try:
-            run = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            return ProfileRun(profiles=[], counters_available=False, note=f"ncu timed out after {timeout_s:.0f} s",
-                              seconds=time.perf_counter() - began)
+    deadline = began + timeout_s
+    held = 0.0
+
+    def launch_held(device_index: int) -> None:
+        nonlocal held
+        taken = time.perf_counter()
+        say(folder, GO, str(device_index))
+        await_file(folder, DONE, process, deadline)
+        held = time.perf_counter() - taken
+
+    with tempfile.TemporaryDirectory(prefix="optiml-profile-") as name:
+        folder = Path(name)
+        log_file, output = folder / "ncu.csv", folder / "output.txt"
+        (folder / "targets.pkl").write_bytes(pickle.dumps(targets))
+        with output.open("w") as sink:
+            process = subprocess.Popen(ncu_command(ncu, [t.kernel.lowered_name for t in targets], log_file, folder),
+                                       stdout=sink, stderr=subprocess.STDOUT)
+            try:
+                if await_file(folder, READY, process, deadline):
+                    hold(launch_held)
+                process.wait(timeout=max(deadline - time.perf_counter(), 0.1))
+            except subprocess.TimeoutExpired:
+                return ProfileRun(profiles=[], counters_available=False, note=f"ncu timed out after {timeout_s:.0f} s",
+                                  seconds=time.perf_counter() - began, held_seconds=held)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
         log = log_file.read_text() if log_file.exists() else ""
+        messages = log + output.read_text()
     seconds = time.perf_counter() - began
-    messages = log + run.stdout + run.stderr
     if PERMISSION.search(messages):
-        return ProfileRun(profiles=[], counters_available=False, seconds=seconds,
+        return ProfileRun(profiles=[], counters_available=False, seconds=seconds, held_seconds=held,
                           note="this machine refuses access to the GPU performance counters "
                                "(ERR_NVGPUCTRPERM); figures below come from timing only")
     profiles = read_csv(log)
     if len(profiles) != len(targets):
         errors = [line for line in messages.splitlines() if "==ERROR==" in line or "==WARNING==" in line]
-        return ProfileRun(profiles=profiles, counters_available=bool(profiles), seconds=seconds, csv=log,
-                          note=f"ncu profiled {len(profiles)} of {len(targets)} launches"
-                               + (f": {errors[0]}" if errors else f" (exit code {run.returncode})"))
-    return ProfileRun(profiles=profiles, counters_available=True, seconds=seconds, ncu_version=tool_version(ncu, r"Version (\S+)") or "",
-                      csv=log)
+        return ProfileRun(profiles=profiles, counters_available=bool(profiles), seconds=seconds, held_seconds=held,
+                          csv=log, note=f"ncu profiled {len(profiles)} of {len(targets)} launches"
+                                        + (f": {errors[0]}" if errors else f" (exit code {process.returncode})"))
+    return ProfileRun(profiles=profiles, counters_available=True, seconds=seconds, held_seconds=held,
+                      ncu_version=tool_version(ncu, r"Version (\S+)") or "", csv=log)
 
 
 def main() -> None:
-    """The profiled process: each target launched once at its size, on fresh inputs and poisoned outputs."""
+    """The profiled process: started (imports, CUDA driver) before it asks for its GPU; then each target launched
+    once at its size, on fresh inputs and poisoned outputs."""
+    import cupy
+
     from optiml_engine.gpu.data import make_inputs, poisoned
     from optiml_engine.gpu.worker import Device, launch
     from optiml_engine.source.contract import resolve
 
-    targets: list[ProfileTarget] = pickle.loads(Path(sys.argv[1]).read_bytes())
-    device = Device(int(sys.argv[2]))
+    folder = Path(sys.argv[1])
+    targets: list[ProfileTarget] = pickle.loads((folder / "targets.pkl").read_bytes())
+    cupy.cuda.runtime.getDeviceCount()    # initializes the driver, and ncu's hooks with it
+    say(folder, READY)
+    await_file(folder, GO, None, math.inf)
+    device = Device(int((folder / GO).read_text()))
     for target in targets:
         contract = target.kernel.contract
         resolved = resolve(contract, target.binding)
@@ -183,6 +244,7 @@ def main() -> None:
                         for s in contract.arrays if s.direction == "out"})
         launch(device, target.kernel, resolved, buffers)
         device.cp.cuda.runtime.deviceSynchronize()
+    say(folder, DONE)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ percent faster is the kernel to offer (layernorm_rows: the first instance within
 the same template). Seeded: the same seed proposes and orders the same edits, so a run is reproducible up to timing
 noise.
 A node is profiled when first expanded, and only when it is faster than its parent (else it keeps its parent's
-diagnosis): Nsight Compute takes seconds a kernel, several candidates' worth of evaluation.
+diagnosis): Nsight Compute takes seconds a kernel, several candidates' worth of evaluation. Profiles run beside the
+search, which expands the node on its parent's diagnosis until its own arrives.
 """
 
 from __future__ import annotations
@@ -89,9 +90,10 @@ class SearchSeconds(Frozen):
 
     total: float = 0.0
     proposing: float = 0.0        # the policies: lifting, emitting, and the compiles that prune their edits
-    profiling: float = 0.0        # Nsight Compute on the candidates that improved on their parent
+    profiling: float = 0.0        # waiting, once the budget is spent, for the profiles still running
     measuring: float = 0.0        # waiting for candidates in flight: compile (unless ahead), verify, time
-    profiling_beside: float = 0.0  # with several GPUs: profiles run beside the search, off its critical path
+    profiling_beside: float = 0.0  # Nsight Compute on the candidates that improved on their parent, run beside the
+                                   # search (summed over the profiler threads)
 
     @property
     def other(self) -> float:
@@ -164,11 +166,9 @@ class Mcts:
         # Told of each node's proposals as they are made, to compile them while the GPU measures others.
         self.prepare = prepare
         self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
-        # With several GPUs, profiles run on threads of their own (as many as GPUs, each on a GPU the evaluator holds
-        # for it) while the other GPUs measure: the node is expanded at once on its parent's diagnosis, and its edits
-        # are put in order again when its own arrives. One profiler thread would bound the search at one GPU's worth
-        # of Nsight Compute however many GPUs it has. With one GPU a profile runs in line, as there is nothing to
-        # measure meanwhile.
+        # Profiles run on threads of their own, as many as GPUs: Nsight Compute's seconds are mostly start-up on the
+        # CPU, and the GPU is held only for the launches (gpu/profile.py), so the search measures meanwhile. A node is
+        # expanded at once on its parent's diagnosis, and its edits are put in order again when its own arrives.
         self.profiler: ThreadPoolExecutor | None = None
         self.pending: dict[int, tuple[Node, Future]] = {}
         self.policies = policies
@@ -211,16 +211,10 @@ class Mcts:
                     # Its parent's bottleneck still stands: a profile (seconds of Nsight Compute) would say little
                     # new, and the search evaluates several candidates in that time.
                     node.diagnosis, node.metrics = node.parent.diagnosis, node.parent.metrics
-                elif self.profiler is not None:
+                else:
                     self.pending[id(node)] = (node, self.profiler.submit(self.profiled, node))
                     if node.parent is not None:
                         node.diagnosis, node.metrics = node.parent.diagnosis, node.parent.metrics
-                else:
-                    began = time.perf_counter()
-                    found = self.diagnose(node.candidate, node.measurement)
-                    self.spent["profiling"] += time.perf_counter() - began
-                    if found is not None:
-                        node.diagnosis, node.metrics = found
             node.untried = self.proposals(node)
         return bool(node.untried) and len(node.children) < self.widening_limit(node)
 
@@ -271,7 +265,7 @@ class Mcts:
         self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
         self.pending = {}
         self.profiler = ThreadPoolExecutor(max_workers=self.config.parallel, thread_name_prefix="optiml-profile") \
-            if self.diagnose is not None and self.config.parallel > 1 else None
+            if self.diagnose is not None else None
         measuring = 0.0
         original_ms = original_measurement.timing.median_ms
         root = Node(original, original_measurement, None, None, 0.0)
@@ -362,7 +356,10 @@ class Mcts:
                             best_percent_of_sol=sol.percent_of_sol if sol else None,
                             elapsed_s=time.perf_counter() - began))
         if self.profiler is not None:
+            # The profiles still running describe nodes of the tree (the trajectory's diagnoses): waited for.
+            waited = time.perf_counter()
             self.profiler.shutdown(wait=True, cancel_futures=True)
+            self.spent["profiling"] += time.perf_counter() - waited
         return SearchOutcome(original=original, original_measurement=original_measurement, best=best.candidate,
                              best_measurement=best.measurement, trajectory=self.trajectory(best, original_ms),
                              evaluated=evaluated, stop_reason=stop_reason, history=history,

@@ -97,6 +97,8 @@ def test_a_local_cluster_on_127_0_0_1_runs_the_batch(tmp_path):
     # Ray 2.60 starts clusters with token authentication; a driver sends the token (~/.ray/auth_token) when
     # RAY_AUTH_MODE=token, as a user connecting to their own cluster does.
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token"}
+    # A fresh machine has no token until one is made (kept if there is one).
+    subprocess.run([ray, "get-auth-token", "--generate"], env=env, capture_output=True, timeout=60, check=True)
     started = subprocess.run([ray, "start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
                               "--num-cpus", "2", "--num-gpus", "0", "--include-dashboard", "false",
                               "--temp-dir", sessions],

@@ -93,14 +93,14 @@ def test_no_counters_gives_a_timing_only_diagnosis():
 
 
 def test_ncu_command_never_touches_clocks_and_filters_our_kernels(tmp_path):
-    command = profile.ncu_command("ncu", ["_Z1kPf", "_Z1kPf", "_Z5otherv"], tmp_path / "log", tmp_path / "t", 0)
+    command = profile.ncu_command("ncu", ["_Z1kPf", "_Z1kPf", "_Z5otherv"], tmp_path / "log", tmp_path)
     assert command[command.index("--clock-control") + 1] == "none"
     assert command[command.index("--kernel-name") + 1] == "regex:^(_Z1kPf|_Z5otherv)$"
 
 
 def test_missing_ncu_is_reported_not_raised(monkeypatch):
     monkeypatch.setattr(profile, "ncu_binary", lambda: None)
-    run = profile.profile_kernels([], 0)
+    run = profile.profile_kernels([], profile.on_device(0))
     assert not run.counters_available and "not found" in run.note
 
 
@@ -118,23 +118,13 @@ def test_an_evaluator_asks_ncu_once_when_the_counters_are_refused(monkeypatch):
 
     calls = []
 
-    def refused(targets, device_index):
+    def refused(targets, hold):
         calls.append(len(targets))
         return profile.ProfileRun(profiles=[], counters_available=False, note="counters refused (ERR_NVGPUCTRPERM)")
 
     monkeypatch.setattr(evaluate, "profile_kernels", refused)
-    from concurrent.futures import Future
-
-    class InlinePool:
-        """The pool's one duty here: hand profile work a device (index 0) it holds."""
-
-        def exclusively(self, work):
-            done = Future()
-            done.set_result(work(0))
-            return done
-
     evaluator = evaluate.Evaluator.__new__(evaluate.Evaluator)       # no GPU pool: only profile() is exercised
-    evaluator.cache, evaluator.profiler_unavailable, evaluator.pool = None, None, InlinePool()
+    evaluator.cache, evaluator.profiler_unavailable, evaluator.pool = None, None, None
     evaluator.device = type("Device", (), {"index": 0, "sm_count": 132, "arch": lambda self: "sm_90",
                                            "model_dump_json": lambda self, **_: "{}"})()
     evaluator.arch = "sm_90"
@@ -145,3 +135,72 @@ def test_an_evaluator_asks_ncu_once_when_the_counters_are_refused(monkeypatch):
     second = evaluator.profile([(candidate, measurement)])
     assert calls == [1]
     assert first[0].metrics is None and "refused" in first[0].note and "refused" in second[0].note
+
+
+# A stand-in for ncu where there is none (CI has no GPU): it plays the target's side of the handshake as the real one
+# does (start-up, READY, wait for GO, launches, DONE), then writes the recorded CSV as ncu does after the target
+# exits: the recorded run's first launch.
+STAND_IN = '''import sys, time, pathlib
+args = sys.argv[1:]
+folder, log = pathlib.Path(args[-1]), pathlib.Path(args[args.index("--log-file") + 1])
+mode = (folder.parent / "mode").read_text()
+def say(name, text=""):
+    (folder / (name + ".part")).write_text(text)
+    (folder / (name + ".part")).rename(folder / name)
+time.sleep(0.3)                                   # ncu's and Python's start-up
+if mode == "dies":
+    sys.exit(3)
+say("ready")
+while not (folder / "go").exists():
+    time.sleep(0.005)
+(folder.parent / "device").write_text((folder / "go").read_text())
+time.sleep(0.2 if mode != "hangs" else 60)        # the launches
+say("done")
+time.sleep(0.3)                                   # ncu writes its report after the target exits
+log.write_text((folder.parent / "csv").read_text())
+'''
+
+
+def stand_in_profile(tmp_path, monkeypatch, mode, timeout_s=30.0):
+    import stat
+    import sys
+    import time
+    import types
+
+    ncu = tmp_path / "ncu"
+    ncu.write_text(f"#!{sys.executable}\n" + STAND_IN)
+    ncu.chmod(ncu.stat().st_mode | stat.S_IEXEC)
+    header, units, first = [line for line in CSV.splitlines() if line.startswith('"')][:3]
+    (tmp_path / "csv").write_text("\n".join([header, units, first]))
+    (tmp_path / "mode").write_text(mode)
+    monkeypatch.setattr(profile, "ncu_binary", lambda: str(ncu))
+    monkeypatch.setattr(profile.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(profile, "tool_version", lambda *_: "stand-in")
+    holds = []
+
+    def hold(work):
+        began = time.perf_counter()
+        work(1)
+        holds.append(time.perf_counter() - began)
+
+    target = profile.ProfileTarget.model_construct(kernel=types.SimpleNamespace(lowered_name="_Z1kPf"), binding={})
+    run = profile.profile_kernels([target], hold, timeout_s=timeout_s)
+    return run, holds
+
+
+def test_the_gpu_is_held_only_while_the_target_launches(tmp_path, monkeypatch):
+    run, holds = stand_in_profile(tmp_path, monkeypatch, "launches")
+    assert run.counters_available and len(run.profiles) == 1, run.note
+    assert (tmp_path / "device").read_text() == "1"          # the target was told the GPU it was given
+    assert len(holds) == 1 and 0.2 <= holds[0] < 0.5 and run.held_seconds == pytest.approx(holds[0], abs=0.01)
+    assert run.seconds >= 0.8                                  # start-up and report writing were not held
+
+
+def test_a_target_that_dies_starting_never_takes_a_gpu(tmp_path, monkeypatch):
+    run, holds = stand_in_profile(tmp_path, monkeypatch, "dies")
+    assert holds == [] and not run.counters_available and "exit code 3" in run.note
+
+
+def test_a_target_that_hangs_is_killed_at_the_time_limit_and_frees_its_gpu(tmp_path, monkeypatch):
+    run, holds = stand_in_profile(tmp_path, monkeypatch, "hangs", timeout_s=1.5)
+    assert "timed out" in run.note and len(holds) == 1 and holds[0] < 1.5

@@ -108,10 +108,9 @@ def test_only_nodes_faster_than_their_parent_are_profiled():
 
 
 @pytest.mark.parametrize("parallel", [1, 2])
-def test_with_several_gpus_profiles_run_beside_the_measurements(parallel):
-    """A profile takes as long as several evaluations. With two candidates in flight (two GPUs) the search goes on
-    measuring while a profile runs, and each profile still reaches its node; with one GPU the profile runs in line
-    and nothing is measured meanwhile."""
+def test_profiles_run_beside_the_measurements(parallel):
+    """A profile takes as long as several evaluations (ncu's start-up, mostly on the CPU). With one GPU or two, the
+    search goes on measuring while a profile runs, and each profile still reaches its node."""
     import threading
     import time as clock
 
@@ -139,11 +138,10 @@ def test_with_several_gpus_profiles_run_beside_the_measurements(parallel):
     outcome = Mcts(slow_measure, [SyntheticPolicy()], SearchBudget(candidates=40, seconds=60, sol_stop=1.0),
                    SearchConfig(parallel=parallel), diagnose=diagnose).run(start, measure(start))
     assert outcome.best_measurement.timing.median_ms < ORIGINAL_MS / 5 and len(profiled) > 1
-    if parallel == 1:
-        assert measured_while_profiling == [] and outcome.seconds.profiling > 0.15
-    else:
-        assert measured_while_profiling and outcome.seconds.profiling == 0
-        assert outcome.seconds.profiling_beside >= 0.15 * len(profiled) - 1e-6
+    assert measured_while_profiling
+    assert outcome.seconds.profiling_beside >= 0.15 * len(profiled) - 1e-6
+    # Only a profile still running when the budget is spent is waited for.
+    assert outcome.seconds.profiling <= 0.15 + 0.05
 
 
 def test_candidate_budget_is_respected():
