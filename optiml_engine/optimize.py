@@ -104,12 +104,16 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
     search = Mcts(evaluate, policies, budget, config, diagnose=diagnose if profile else None, device=evaluator.device,
                   prepare=evaluator.compile_ahead)
     outcome = search.run(original, original_measurement, progress, stop)
-    summary = dict(trajectory=outcome.trajectory, evaluated=outcome.evaluated, rejected=outcome.rejected,
-                   stop_reason=outcome.stop_reason, history=outcome.history, rejections=outcome.rejections,
-                   seconds=outcome.seconds)
+
+    def summary() -> dict:
+        settled = search.settle(outcome)      # after the final check: the last profiles finish during it
+        return dict(trajectory=settled.trajectory, evaluated=settled.evaluated, rejected=settled.rejected,
+                    stop_reason=settled.stop_reason, history=settled.history, rejections=settled.rejections,
+                    seconds=settled.seconds)
+
     if outcome.best is original:
         return OptimizationResult(**base, original=original_measurement, best=original_measurement,
-                                  final=original_measurement, accepted=False, **summary,
+                                  final=original_measurement, accepted=False, **summary(),
                                   notes=["no verified candidate was faster than the original"])
     final = evaluator.evaluate(outcome.best, reference, incumbent=original,
                                fresh_seed=evaluator.verify.seed + FINAL_SEED_OFFSET)
@@ -128,5 +132,5 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
         why = final.reason or "; ".join(r.first_error for r in sanitizer if not r.ok)
         notes.append(f"the best candidate failed its final check: {why}")
     return OptimizationResult(**base, original=original_measurement, best=outcome.best_measurement, final=final,
-                              sanitizer=sanitizer, accepted=accepted, **summary, notes=notes,
+                              sanitizer=sanitizer, accepted=accepted, **summary(), notes=notes,
                               diff=edit.diff if edit else "", new_text=edit.new_text if edit else "")

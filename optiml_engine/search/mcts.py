@@ -90,7 +90,7 @@ class SearchSeconds(Frozen):
 
     total: float = 0.0
     proposing: float = 0.0        # the policies: lifting, emitting, and the compiles that prune their edits
-    profiling: float = 0.0        # waiting, once the budget is spent, for the profiles still running
+    profiling: float = 0.0        # after the loop, waiting for the profiles still running (past the final check)
     measuring: float = 0.0        # waiting for candidates in flight: compile (unless ahead), verify, time
     profiling_beside: float = 0.0  # Nsight Compute on the candidates that improved on their parent, run beside the
                                    # search (summed over the profiler threads)
@@ -170,6 +170,7 @@ class Mcts:
         # CPU, and the GPU is held only for the launches (gpu/profile.py), so the search measures meanwhile. A node is
         # expanded at once on its parent's diagnosis, and its edits are put in order again when its own arrives.
         self.profiler: ThreadPoolExecutor | None = None
+        self.best: Node | None = None      # the run's best node, for the trajectory once its profiles settle
         self.pending: dict[int, tuple[Node, Future]] = {}
         self.policies = policies
         self.budget = budget or SearchBudget()
@@ -229,7 +230,7 @@ class Mcts:
         for key, (node, future) in list(self.pending.items()):
             if future.done():
                 del self.pending[key]
-                found = future.result()
+                found = None if future.cancelled() else future.result()   # cancelled: queued when the loop ended
                 if found is not None:
                     node.diagnosis, node.metrics = found
                     if node.untried:
@@ -355,17 +356,27 @@ class Mcts:
                             best_speedup=original_ms / best.measurement.timing.median_ms,
                             best_percent_of_sol=sol.percent_of_sol if sol else None,
                             elapsed_s=time.perf_counter() - began))
-        if self.profiler is not None:
-            # The profiles still running describe nodes of the tree (the trajectory's diagnoses): waited for.
-            waited = time.perf_counter()
-            self.profiler.shutdown(wait=True, cancel_futures=True)
-            self.spent["profiling"] += time.perf_counter() - waited
+        self.best = best
         return SearchOutcome(original=original, original_measurement=original_measurement, best=best.candidate,
                              best_measurement=best.measurement, trajectory=self.trajectory(best, original_ms),
                              evaluated=evaluated, stop_reason=stop_reason, history=history,
                              rejections=rejections,
                              seconds=SearchSeconds(total=time.perf_counter() - began, measuring=measuring,
                                                    **self.spent))
+
+    def settle(self, outcome: SearchOutcome) -> SearchOutcome:
+        """The outcome once the profiles still running when the loop ended have arrived (the trajectory's
+        diagnoses): called after the caller's own closing work (the final check), which they overlap."""
+        if self.profiler is None:
+            return outcome
+        waited = time.perf_counter()
+        self.profiler.shutdown(wait=True, cancel_futures=True)
+        self.settle_profiles()
+        seconds = outcome.seconds.model_copy(update={"profiling": time.perf_counter() - waited,
+                                                      "profiling_beside": self.spent["profiling_beside"]})
+        return outcome.model_copy(update={
+            "trajectory": self.trajectory(self.best, outcome.original_measurement.timing.median_ms),
+            "seconds": seconds})
 
     def trajectory(self, best: Node, original_ms: float) -> list[Step]:
         steps = []

@@ -95,8 +95,9 @@ def test_only_nodes_faster_than_their_parent_are_profiled():
                          top_stalls=[]), {}
 
     start = original()
-    outcome = Mcts(measure, [SyntheticPolicy()], SearchBudget(candidates=60, seconds=60, sol_stop=1.0),
-                   SearchConfig(), diagnose=diagnose).run(start, measure(start))
+    mcts = Mcts(measure, [SyntheticPolicy()], SearchBudget(candidates=60, seconds=60, sol_stop=1.0), SearchConfig(),
+                diagnose=diagnose)
+    outcome = mcts.settle(mcts.run(start, measure(start)))
     assert profiled[0] == [] and len(profiled) > 1            # the original first, then improving nodes
     # bigger_block only slows a kernel down: a node whose last edit it is never gets a profile of its own
     assert not any(path and path[-1] == "bigger_block" for path in profiled)
@@ -135,8 +136,9 @@ def test_profiles_run_beside_the_measurements(parallel):
                          top_stalls=[]), {}
 
     start = original()
-    outcome = Mcts(slow_measure, [SyntheticPolicy()], SearchBudget(candidates=40, seconds=60, sol_stop=1.0),
-                   SearchConfig(parallel=parallel), diagnose=diagnose).run(start, measure(start))
+    mcts = Mcts(slow_measure, [SyntheticPolicy()], SearchBudget(candidates=40, seconds=60, sol_stop=1.0),
+                SearchConfig(parallel=parallel), diagnose=diagnose)
+    outcome = mcts.settle(mcts.run(start, measure(start)))
     assert outcome.best_measurement.timing.median_ms < ORIGINAL_MS / 5 and len(profiled) > 1
     assert measured_while_profiling
     assert outcome.seconds.profiling_beside >= 0.15 * len(profiled) - 1e-6
