@@ -79,6 +79,8 @@ CASES = [
      lambda t: F.smooth_l1_loss(t["p"], t["q"])),
     ("l = hinge_loss(p, q); p: float32[32768]; q: float32[32768]",
      lambda t: torch.clamp(1 - t["p"] * t["q"], min=0).mean()),
+    ("l = kl_div(log(p), q, reduction='batchmean'); p: float32[128, 4096]; q: float32[128, 4096]",
+     lambda t: F.kl_div(torch.log(t["p"]), t["q"], reduction="batchmean")),
     ("y = max_pool2d(x, 3, stride=2, padding=1); x: float32[16, 32, 112, 112]",
      lambda t: F.max_pool2d(t["x"], 3, stride=2, padding=1)),
     ("y = avg_pool2d(x, kernel_size=3, stride=2, padding=1); x: float32[8, 32, 56, 56]",
@@ -134,6 +136,8 @@ WORD_CASES = [
      lambda t: F.conv2d(t["x"], t["w"], padding=1)),
     ("Huber loss (delta=0.5) between predictions and targets, both 256 x 256",
      lambda t: F.huber_loss(t["a"], t["b"], delta=0.5)),
+    ("KL divergence between predictions and targets of shape (128, 4096)",
+     lambda t: F.kl_div(torch.log(t["a"]), t["b"], reduction="batchmean")),
 ]
 
 

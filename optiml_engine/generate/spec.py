@@ -52,7 +52,8 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
              "axes too), instance_norm, group_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
-             "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss; max_pool and avg_pool "
+             "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div; max_pool and "
+             "avg_pool "
              "1d/2d/3d; conv1d/2d/3d")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
@@ -162,22 +163,29 @@ LOSSES: dict[str, tuple[dict[str, float], str]] = {
     "smooth_l1_loss": ({"beta": 1.0}, "(0.5 * minimum(abs(a - b), beta) ** 2 + "
                                       "beta * (abs(a - b) - minimum(abs(a - b), beta))) / beta"),
     "hinge_loss": ({}, "maximum(1 - a * b, 0)"),     # KernelBench's: mean(clamp(1 - predictions * targets, min=0))
+    # PyTorch's kl_div(input, target): the input holds log-probabilities, the target probabilities.
+    "kl_div": ({}, "b * (log(b) - a)"),
 }
+# 'batchmean' (the sum over the first axis's length: KL divergence's per-sample mean) is kl_div's alone, as in PyTorch.
+LOSS_REDUCTIONS = {"kl_div": ("mean", "sum", "batchmean")}
 
 
-def _losses_written_out(tree: ast.expr) -> ast.expr:
+def _losses_written_out(tree: ast.expr, shapes: dict[str, list[int]]) -> ast.expr:
     """`mse_loss(a, b)` as `mean((a - b) ** 2)`, `l1_loss(a, b, reduction='sum')` as `sum(abs(a - b))`,
-    `huber_loss(a, b, delta=0.5)` with its delta in the formula."""
+    `huber_loss(a, b, delta=0.5)` with its delta in the formula, `kl_div(log(p), t, reduction='batchmean')` as
+    `sum(t * (log(t) - log(p)) / N)` with N the first axis's length."""
     if not (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in LOSSES):
         return tree
     defaults, formula = LOSSES[tree.func.id]
-    usage = f"{tree.func.id}(input, target{''.join(f', {k}=...' for k in defaults)}, reduction='mean' or 'sum')"
+    reductions = LOSS_REDUCTIONS.get(tree.func.id, ("mean", "sum"))
+    usage = (f"{tree.func.id}(input, target{''.join(f', {k}=...' for k in defaults)}, reduction="
+             f"{' or '.join(repr(r) for r in reductions)})")
     if len(tree.args) != 2 or any(k.arg not in ("reduction", *defaults) for k in tree.keywords):
         raise IntentError(ast.unparse(tree), [], usage)
     given = {k.arg: ast.literal_eval(k.value) for k in tree.keywords}
     reduction = given.pop("reduction", "mean")
-    if reduction not in ("mean", "sum"):
-        raise IntentError(f"reduction='{reduction}' of {tree.func.id}", [], "reduction='mean' or 'sum'")
+    if reduction not in reductions:
+        raise IntentError(f"reduction='{reduction}' of {tree.func.id}", [], usage)
     values = {**defaults, **given}
     if any(not isinstance(v, int | float) or v <= 0 for v in values.values()):
         raise IntentError(f"{ast.unparse(tree)}: parameters must be positive numbers", [], usage)
@@ -189,7 +197,14 @@ def _losses_written_out(tree: ast.expr) -> ast.expr:
                 return ast.Constant(value=float(values[node.id]))
             return {"a": tree.args[0], "b": tree.args[1]}.get(node.id, node)
 
-    return ast.Call(func=ast.Name(id=reduction), args=[Operands().visit(body)], keywords=[])
+    body = Operands().visit(body)
+    if reduction == "batchmean":
+        operands = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in shapes]
+        if not operands:
+            raise IntentError(f"{ast.unparse(tree)}: no declared operand", [], usage)
+        body = ast.BinOp(left=body, op=ast.Div(), right=ast.Constant(value=float(shapes[operands[0]][0])))
+        reduction = "sum"
+    return ast.Call(func=ast.Name(id=reduction), args=[body], keywords=[])
 
 
 def _dimension(text: str, name: str) -> int:
@@ -207,7 +222,7 @@ class _Reader:
         self.text, self.output, self.shapes, self.dtype = " ".join(text.split()), output, shapes, dtype
 
     def spec(self, tree: ast.expr) -> KernelSpec:
-        tree = _losses_written_out(tree)
+        tree = _losses_written_out(tree, self.shapes)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in REDUCTIONS:
             return self.reduction(tree, REDUCTIONS[tree.func.id])
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_NORMALIZATIONS:

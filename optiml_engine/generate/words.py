@@ -37,7 +37,7 @@ DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
-    r"\b(transposed conv\w*|conv\w*[- _]?transpose\w*|deconv\w*|sort\w*|top-?k|triplet|kl[- ]div\w*|"
+    r"\b(transposed conv\w*|conv\w*[- _]?transpose\w*|deconv\w*|sort\w*|top-?k|triplet|"
     r"cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
@@ -295,6 +295,33 @@ def _parameterized_loss(function: str, parameter: str) -> Callable:
     return write
 
 
+def _kl_divergence(reading: _Reading, match):
+    """'KL divergence between predictions and targets, both (128, 4096)': PyTorch's kl_div of the predictions' log
+    (KernelBench's kl_div(torch.log(predictions), targets)), per sample ('batchmean': the sum over the batch's
+    length) unless the intent says the sum or the mean over every element; predictions given as log-probabilities
+    are taken as they are. The operands must be named as predictions and targets: 'the KL divergence of p and q' is
+    KL(p || q) to a mathematician and kl_div(log(q), p) to PyTorch."""
+    if reading.search(_words(r"predict\w*", r"inputs?", r"log[- ]?prob\w*")) is None or \
+            reading.search(_words(r"targets?", r"labels?")) is None:
+        raise IntentError("a KL divergence whose operands are not named as predictions and targets",
+                          ["operation KL divergence"], "'KL divergence between predictions and targets, both "
+                          "(128, 4096)', or l = kl_div(log(p), t, reduction='batchmean'); p: ...; t: ...")
+    logs = reading.take_search(_words(r"log[- ]?(?:probabilities|probs|predictions)", r"log[- ]space")) is not None
+    if reading.take_search(_words(r"batch[- ]?mean", r"per sample", r"(?:mean|averaged?) over the batch")):
+        reduction = "batchmean"
+    elif reading.take_search(_words(r"sum(?:med)? over (?:all|every) elements?", r"reduction\s*=?\s*'?sum'?")):
+        reduction = "sum"
+    elif reading.take_search(_words(r"(?:mean|averaged?) over (?:all|every) elements?", r"element-?wise mean")):
+        reduction = "mean"
+    else:
+        reduction = "batchmean"
+        reading.assumed.append("reduction 'batchmean', the sum over the batch's length (not given)")
+    if not logs:
+        reading.assumed.append("the predictions are probabilities: their log is taken (not said to be logs)")
+    first = "a" if logs else "log(a)"
+    return f"l = kl_div({first}, b, reduction='{reduction}')", _pair(reading, "a KL divergence")
+
+
 def _pooling(kind: str) -> Callable:
     """'max pooling 2x2 stride 2', 'avg_pool1d kernel 4 padding 1', 'MaxPool3d(kernel_size=3, stride=2)'. The
     number of spatial axes comes from the name (1d, 2d, 3d) or the kernel (3x3); the stride defaults to the kernel,
@@ -454,6 +481,8 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"huber(?: loss)?(?: \(smooth[- ]l1\))?"), _parameterized_loss("huber_loss", "delta")),
     _Operation(_words(r"smooth[- ]l1(?: loss)?"), _parameterized_loss("smooth_l1_loss", "beta")),
     _Operation(_words(r"hinge(?: loss)?"), _loss("hinge_loss(a, b)")),
+    _Operation(_words(r"kl[- _]?div(?:ergence)?(?: loss)?", r"kullback[- ]leibler(?: divergence)?", "kldivloss"),
+               _kl_divergence),
     _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("mean(abs(a - b))")),
     _Operation(_words(r"max[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"max[- _]?pool[123]d"), _pooling("max")),
     _Operation(_words(r"(?:avg|average)[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"avg[- _]?pool[123]d"),

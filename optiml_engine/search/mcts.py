@@ -178,7 +178,6 @@ class Mcts:
         self.diagnose = diagnose
         self.device = device
         self.rng = random.Random(self.config.seed)
-        self.lock = threading.Lock()
 
     # -- tree policy ------------------------------------------------------------------------------------------------
 

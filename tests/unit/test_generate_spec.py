@@ -211,6 +211,19 @@ LOSS_DEFINITIONS = {
 }
 
 
+@pytest.mark.parametrize(("reduction", "divisor"), [("batchmean", 40), ("sum", 1), ("mean", 40 * 70)])
+def test_kl_div_written_out_is_pytorchs_definition(reduction, divisor):
+    """kl_div(input, target) with the input in log space: sum(target * (log(target) - input)) over every element,
+    divided by the batch ('batchmean'), by nothing ('sum') or by the element count ('mean')."""
+    rng = np.random.default_rng(5)
+    p, t = rng.uniform(0.01, 1, (40, 70)), rng.uniform(0.01, 1, (40, 70))
+    spec = parse_intent(f"l = kl_div(log(p), t, reduction='{reduction}'); p: float64[40, 70]; t: float64[40, 70]")
+    flat = {"p": p.ravel(), "t": t.ravel()}
+    got = eval(spec.expression, {"__builtins__": {}}, {**NUMPY_NAMES, **flat})   # noqa: S307 - the test's own formula
+    got = got.mean() if spec.operation == "mean" else got.sum()
+    np.testing.assert_allclose(got, (t * (np.log(t) - np.log(p))).sum() / divisor, rtol=1e-12)
+
+
 @pytest.mark.parametrize("loss", sorted(LOSS_DEFINITIONS))
 def test_each_loss_written_out_equals_its_definition(loss):
     """The summed formula of each loss, evaluated by NumPy, against the piecewise definition (PyTorch's)."""
@@ -249,6 +262,8 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "l = huber_loss(p, t, delta=0.3); p: float32[20, 30]; t: float32[20, 30]",
     "l = smooth_l1_loss(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
     "l = hinge_loss(p, t); p: float32[5000]; t: float32[5000]",
+    "l = kl_div(log(p), t, reduction='batchmean'); p: float32[16, 300]; t: float32[16, 300]",
+    "l = F.kl_div(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
     "y = max_pool2d(x, 3, stride=2, padding=1); x: float32[2, 3, 17, 20]",
     "y = F.avg_pool1d(x, kernel_size=4, stride=3, padding=2); x: float64[3, 50]",
     "y = max_pool3d(x, kernel_size=(2, 3, 2), dilation=(1, 2, 1)); x: float32[2, 9, 12, 10]",

@@ -88,6 +88,10 @@ READINGS = [
      "l = huber_loss(p, t, delta=0.5); p: float32[256, 256]; t: float32[256, 256]"),
     ("smooth L1 loss of two (32, 100) tensors", "l = smooth_l1_loss(p, t); p: float32[32, 100]; t: float32[32, 100]"),
     ("hinge loss of predictions and targets of length 8192", "l = hinge_loss(p, t); p: float32[8192]; t: float32[8192]"),
+    ("KL divergence between predictions and targets of shape (128, 4096)",
+     "l = kl_div(log(p), t, reduction='batchmean'); p: float32[128, 4096]; t: float32[128, 4096]"),
+    ("KLDivLoss between predictions and targets, both 64 x 1000 doubles, summed over all elements",
+     "l = kl_div(log(p), t, reduction='sum'); p: float64[64, 1000]; t: float64[64, 1000]"),
     # Pooling
     ("2x2 max pooling of x (8, 3, 64, 64)", "y = max_pool2d(x, 2); x: float32[8, 3, 64, 64]"),
     ("MaxPool2d(kernel_size=3, stride=2, padding=1) on (16, 32, 112, 112)",
@@ -125,6 +129,8 @@ REFUSALS = [
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
     ("permute a (4, 5, 6) tensor", "without its order"),
     ("sum over dim 3 of a (4, 8, 16) tensor", "over an axis a 3-D array lacks"),
+    # KL(p || q) to a mathematician, kl_div(log(q), p) to PyTorch: which is the target must be said.
+    ("kl divergence of p and q, 1000 x 1000", "operands are not named as predictions and targets"),
 ]
 
 
@@ -170,7 +176,8 @@ def test_a_default_the_intent_does_not_give_is_listed_as_assumed():
 @pytest.mark.parametrize("intent", ["ELU activation on a 300 x 300 double matrix",
                                     "sum over dims 1 and 2 of a (8, 16, 32) tensor",
                                     "hadamard product of two 100 x 100 matrices",
-                                    "exclusive cumsum along dim 1 of (16, 1024)"])
+                                    "exclusive cumsum along dim 1 of (16, 1024)",
+                                    "KL divergence between predictions and targets of shape (16, 300)"])
 def test_kernels_of_words_readings_match_their_oracle_on_the_cpu(intent, tmp_path):
     generated = generate_kernel(parse_intent(intent))
     comparisons = comparisons_on_cpu(generated.text, generated.kernel, tmp_path)
