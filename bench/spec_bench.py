@@ -79,6 +79,7 @@ CASES = [
      lambda t: F.smooth_l1_loss(t["p"], t["q"])),
     ("l = hinge_loss(p, q); p: float32[32768]; q: float32[32768]",
      lambda t: torch.clamp(1 - t["p"] * t["q"], min=0).mean()),
+    ("y = batch_norm(x); x: float32[16, 64, 128, 128]", lambda t: F.batch_norm(t["x"], None, None, training=True)),
     ("l = kl_div(log(p), q, reduction='batchmean'); p: float32[128, 4096]; q: float32[128, 4096]",
      lambda t: F.kl_div(torch.log(t["p"]), t["q"], reduction="batchmean")),
     ("y = max_pool2d(x, 3, stride=2, padding=1); x: float32[16, 32, 112, 112]",

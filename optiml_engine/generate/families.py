@@ -47,6 +47,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "row_normalization": _row_normalization, "axis_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
         "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
+        "batch_normalization": _batch_normalization,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
 
@@ -385,6 +386,41 @@ def _row_normalization(spec: KernelSpec) -> Draft:
                  arrays=[(x, f"in  {t}[{size}]"), (y, f"out {t}[{size}]")], scalars=scalars,
                  launch=f"grid=cdiv({launch_count},{BLOCK}) block={BLOCK}", body=body, reference=reference,
                  checks=checks, flops=flops, tol=tol)
+
+
+def _batch_normalization(spec: KernelSpec) -> Draft:
+    """Batch norm in training mode: each channel (the middle axis of outer x extent x inner) normalized by the mean
+    and variance of its outer*inner elements, a thread per channel, two passes for the statistics."""
+    t, x, y = _ctype(spec), spec.inputs[0], spec.output
+    f = "f" if t == "float" else ""
+    X = f"reshape({x}, outer, extent, inner)"
+    each = ("for (int o = 0; o < outer; o++) {{\n"
+            "    for (int i = 0; i < inner; i++) {{\n"
+            "        const size_t at = ((size_t)o * extent + c) * inner + i;\n"
+            "        {}\n"
+            "    }}\n"
+            "}}")
+    code = "\n".join([
+        f"const {t} count = ({t})outer * inner;",
+        f"{t} sum = 0.0{f};",
+        each.format(f"sum += {x}[at];"),
+        f"const {t} mean = sum / count;",
+        f"{t} squares = 0.0{f};",
+        each.format(f"const {t} d = {x}[at] - mean;\n        squares += d * d;"),
+        f"const {t} inv = 1.0{f} / sqrt{f}(squares / count + eps);",
+        each.format(f"{y}[at] = ({x}[at] - mean) * inv;")])
+    body = ("int c = blockIdx.x * blockDim.x + threadIdx.x;\nif (c < extent) {\n"
+            + "\n".join("    " + line for line in code.splitlines()) + "\n}")
+    mean = f"mean(mean({X}, 0), 2)"
+    return Draft(description=f"{y}[:,c,:] = batch normalization of {x}[:,c,:] over the batch and the axes after the "
+                             f"channel (training-mode statistics, no affine); {x} and {y} are outer x extent x inner "
+                             "row-major (N x C x the rest)",
+                 params=[f"const {t}* {x}", f"{t}* {y}", f"{t} eps"],
+                 arrays=[(x, f"in  {t}[outer*extent*inner]"), (y, f"out {t}[outer*extent*inner]")],
+                 scalars=[("eps", repr(spec.scalars["eps"]))],
+                 launch=f"grid=cdiv(extent,{BLOCK}) block={BLOCK}", body=body,
+                 reference=f"{y} = ({X} - {mean}) / sqrt(mean(mean(({X} - {mean}) * ({X} - {mean}), 0), 2) + eps)",
+                 checks=MIDDLE_CHECKS, flops="6*outer*extent*inner", tol="1e-4")
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "amax": "max", "min": 
               "argmax": "argmax", "argmin": "argmin", "prod": "prod", "norm": "l2norm", "logsumexp": "logsumexp"}
 ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer_norm": "layernorm",
                       "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm",
-                      "instance_norm": "layernorm", "group_norm": "layernorm"}
+                      "instance_norm": "layernorm", "group_norm": "layernorm", "batch_norm": "batchnorm"}
 FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "erf", "abs", "sigmoid", "relu", "max", "min", "pow")
 # Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
 ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
@@ -50,7 +50,7 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              f"{', '.join(ACTIVATIONS)}, gelu(x) and gelu(x, approximate='tanh')); sum mean max min argmax argmin "
              "prod norm logsumexp over any axis (or neighbouring axes) of an array of any rank, sum mean max min of "
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
-             "axes too), instance_norm, group_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "axes too), instance_norm, group_norm, batch_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div; max_pool and "
              "avg_pool "
@@ -388,6 +388,8 @@ class _Reader:
         name, shape = self.array(call.args[0], f"a {function}")
         if function in ("instance_norm", "group_norm"):
             return self.channel_normalization(call, function, name, shape)
+        if function == "batch_norm":
+            return self.batch_normalization(call, name, shape)
         allowed: dict[str, object] = {"axis": -1}
         if operation in ("layernorm", "rmsnorm"):
             allowed["eps"] = 1e-5
@@ -429,6 +431,22 @@ class _Reader:
         return self.base(family="row_normalization", operation="layernorm", kernel=f"{function}_{name}",
                          sizes={"rows": shape[0] * groups, "cols": math.prod(shape[1:]) // groups}, inputs=[name],
                          scalars={"eps": float(options["eps"])}, assumed=["no affine weight or bias"])
+
+    def batch_normalization(self, call: ast.Call, name: str, shape: list[int]) -> KernelSpec:
+        """batch_norm(x, eps=...) of an N x C x ... array: each channel normalized by its mean and variance over the
+        batch and the axes after C, as a BatchNorm layer in training mode does (PyTorch's, without affine or
+        running statistics)."""
+        options = self.keywords(call, {"eps": 1e-5, "training": True})
+        if options["training"] is not True:
+            raise IntentError("batch_norm with running statistics (training=False)", [f"{name}: {shape}"],
+                              "batch_norm(x, eps=...): each channel's statistics over the batch, as in training")
+        if len(shape) < 2 or len(call.args) > 1:
+            raise IntentError(f"{ast.unparse(call)} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              "batch_norm(x, eps=...) of an N x C x ... array")
+        return self.base(family="batch_normalization", operation="batchnorm", kernel=f"batch_norm_{name}",
+                         sizes={"outer": shape[0], "extent": shape[1], "inner": math.prod(shape[2:])}, inputs=[name],
+                         scalars={"eps": float(options["eps"])},
+                         assumed=["no affine weight or bias", "the batch's statistics (training mode), no running ones"])
 
     def product(self, tree: ast.expr) -> KernelSpec:
         if isinstance(tree, ast.Call) and (len(tree.args) != 2 or tree.keywords):
@@ -619,6 +637,9 @@ def spec_form(spec: KernelSpec) -> str | None:
     if spec.family == "middle_reduction":
         dims = (sizes["outer"], sizes["extent"], sizes["inner"])
         return f"{out} = {name}({inputs[0]}, axis=1); {declared(inputs[0], *dims)}"
+    if spec.family == "batch_normalization":
+        dims = (sizes["outer"], sizes["extent"], sizes["inner"])
+        return f"{out} = batch_norm({inputs[0]}, eps={spec.scalars['eps']!r}); {declared(inputs[0], *dims)}"
     if spec.family == "axis_normalization":
         eps = f", eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
         dims = (sizes["outer"], sizes["extent"], sizes["inner"])

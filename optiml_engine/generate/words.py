@@ -38,7 +38,7 @@ UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
     r"\b(transposed conv\w*|conv\w*[- _]?transpose\w*|deconv\w*|sort\w*|top-?k|triplet|"
-    r"cross[- ]entropy|batch(?:ed)?[- ]?norm\w*|"
+    r"cross[- ]entropy|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
 
@@ -278,6 +278,18 @@ def _instance_norm(reading: _Reading, match):
     return f"y = instance_norm(x, eps={float(epsilon)!r})", [shape]
 
 
+def _batch_norm(reading: _Reading, match):
+    """'BatchNorm2d on (16, 64, 256, 256)': training-mode statistics (a BatchNorm layer's forward as first called);
+    running statistics (inference) are not generated and refused by name."""
+    running = reading.search(_words(r"running (?:mean|var\w*|stat\w*)", "inference", r"eval(?:uation)? mode"))
+    if running is not None:
+        raise IntentError(f"batch norm with {running.group(0)}", ["operation batch norm"],
+                          "batch norm with the batch's own statistics (training mode)")
+    epsilon = reading.parameter(r"eps|epsilon", 1e-5, "epsilon")
+    shape = _one(reading, "batch_norm")
+    return f"y = batch_norm(x, eps={float(epsilon)!r})", [shape]
+
+
 def _group_norm(reading: _Reading, match):
     groups = reading.take_search(r"\b(\d+)\s+groups\b|\b(?:num_)?groups\s*=?\s*(\d+)")
     if groups is None:
@@ -491,6 +503,7 @@ OPERATIONS: tuple[_Operation, ...] = (
                _convolution),
     _Operation(_words(r"instance[- ]?norm\w*", r"instance normali[sz]ation"), _instance_norm),
     _Operation(_words(r"group[- ]?norm\w*", r"group normali[sz]ation"), _group_norm),
+    _Operation(_words(r"batch[- _]?norm\w*", r"batch normali[sz]ation"), _batch_norm),
     _Operation(_words(r"cumulative[- ]sums?", "cumsum", r"prefix[- ]sums?", r"running[- ]sums?", r"inclusive scan"),
                _scan("cumsum")),
     _Operation(_words(r"cumulative[- ]products?", "cumprod"), _scan("cumprod")),

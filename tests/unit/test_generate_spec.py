@@ -211,6 +211,26 @@ LOSS_DEFINITIONS = {
 }
 
 
+@pytest.mark.parametrize("shape", [(8, 5, 6, 7), (40, 3), (2, 4, 100)])
+def test_the_batch_norm_oracle_is_pytorchs_training_mode_definition(shape):
+    """Each channel (axis 1) normalized by the mean and the biased variance of its elements over every other axis."""
+    from optiml_engine.gpu.data import make_inputs
+    from optiml_engine.oracle import oracle_outputs, parse_oracle
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.source.contract import resolve
+    from optiml_engine.source.parse import CudaDocument
+
+    generated = generate_kernel(parse_intent(f"y = batch_norm(x, eps=1e-3); x: float64{list(shape)}"))
+    contract = original_candidate(CudaDocument(generated.text, "g.cu"), generated.kernel).contract
+    resolved = resolve(contract, contract.sizes)
+    inputs = make_inputs(np, contract.arrays, resolved.lengths, seed=4)
+    got = oracle_outputs(np, parse_oracle(contract), contract, resolved, inputs)["y"]
+    x = inputs["x"].reshape(shape)
+    others = tuple(a for a in range(len(shape)) if a != 1)
+    expected = (x - x.mean(others, keepdims=True)) / np.sqrt(x.var(others, keepdims=True) + 1e-3)
+    np.testing.assert_allclose(got, expected.ravel(), rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize(("reduction", "divisor"), [("batchmean", 40), ("sum", 1), ("mean", 40 * 70)])
 def test_kl_div_written_out_is_pytorchs_definition(reduction, divisor):
     """kl_div(input, target) with the input in log space: sum(target * (log(target) - input)) over every element,
@@ -263,6 +283,8 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "l = smooth_l1_loss(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
     "l = hinge_loss(p, t); p: float32[5000]; t: float32[5000]",
     "l = kl_div(log(p), t, reduction='batchmean'); p: float32[16, 300]; t: float32[16, 300]",
+    "y = batch_norm(x, eps=1e-3); x: float32[4, 6, 5, 7]",
+    "y = F.batch_norm(x); x: float64[50, 9]",
     "l = F.kl_div(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
     "y = max_pool2d(x, 3, stride=2, padding=1); x: float32[2, 3, 17, 20]",
     "y = F.avg_pool1d(x, kernel_size=4, stride=3, padding=2); x: float64[3, 50]",

@@ -110,6 +110,9 @@ READINGS = [
     ("instance normalization of a (4, 16, 32, 32) tensor", "y = instance_norm(x); x: float32[4, 16, 32, 32]"),
     ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
      "y = group_norm(x, 8, eps=1e-6); x: float32[2, 64, 16, 16]"),
+    ("BatchNorm2d on x of shape (16, 64, 32, 32)", "y = batch_norm(x); x: float32[16, 64, 32, 32]"),
+    ("batch normalization of a (32, 128, 1024) tensor, eps=1e-3",
+     "y = batch_norm(x, eps=1e-3); x: float32[32, 128, 1024]"),
     ("MSE loss between predictions and targets of shape (32, 10)",
      "l = mean((p - t) ** 2); p: float32[32, 10]; t: float32[32, 10]"),
     ("mean absolute error of two 100 x 100 matrices", "l = mean(abs(a - b)); a: float32[100, 100]; b: float32[100, 100]"),
@@ -131,6 +134,7 @@ REFUSALS = [
     ("sum over dim 3 of a (4, 8, 16) tensor", "over an axis a 3-D array lacks"),
     # KL(p || q) to a mathematician, kl_div(log(q), p) to PyTorch: which is the target must be said.
     ("kl divergence of p and q, 1000 x 1000", "operands are not named as predictions and targets"),
+    ("batch norm with running mean and var of (16, 64, 32, 32)", "batch norm with running mean"),
 ]
 
 
@@ -177,7 +181,8 @@ def test_a_default_the_intent_does_not_give_is_listed_as_assumed():
                                     "sum over dims 1 and 2 of a (8, 16, 32) tensor",
                                     "hadamard product of two 100 x 100 matrices",
                                     "exclusive cumsum along dim 1 of (16, 1024)",
-                                    "KL divergence between predictions and targets of shape (16, 300)"])
+                                    "KL divergence between predictions and targets of shape (16, 300)",
+                                    "batch norm of a (4, 6, 5, 7) tensor"])
 def test_kernels_of_words_readings_match_their_oracle_on_the_cpu(intent, tmp_path):
     generated = generate_kernel(parse_intent(intent))
     comparisons = comparisons_on_cpu(generated.text, generated.kernel, tmp_path)
