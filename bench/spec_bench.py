@@ -80,6 +80,13 @@ CASES = [
     ("l = hinge_loss(p, q); p: float32[32768]; q: float32[32768]",
      lambda t: torch.clamp(1 - t["p"] * t["q"], min=0).mean()),
     ("y = batch_norm(x); x: float32[16, 64, 128, 128]", lambda t: F.batch_norm(t["x"], None, None, training=True)),
+    ("y = conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1); x: float32[8, 32, 64, 64]; "
+     "w: float32[32, 16, 3, 3]; b: float32[16]",
+     lambda t: F.conv_transpose2d(t["x"], t["w"], t["b"], stride=2, padding=1, output_padding=1)),
+    ("y = conv_transpose1d(x, w, None, 3, 2, 1, 2, 2); x: float32[16, 32, 1024]; w: float32[32, 8, 5]",
+     lambda t: F.conv_transpose1d(t["x"], t["w"], None, 3, 2, 1, 2, 2)),
+    ("y = conv_transpose3d(x, w, stride=(2, 1, 2), padding=(0, 1, 1)); x: float32[2, 16, 8, 16, 16]; "
+     "w: float32[16, 8, 3, 3, 3]", lambda t: F.conv_transpose3d(t["x"], t["w"], stride=(2, 1, 2), padding=(0, 1, 1))),
     ("l = kl_div(log(p), q, reduction='batchmean'); p: float32[128, 4096]; q: float32[128, 4096]",
      lambda t: F.kl_div(torch.log(t["p"]), t["q"], reduction="batchmean")),
     ("y = max_pool2d(x, 3, stride=2, padding=1); x: float32[16, 32, 112, 112]",
@@ -139,6 +146,8 @@ WORD_CASES = [
      lambda t: F.huber_loss(t["a"], t["b"], delta=0.5)),
     ("KL divergence between predictions and targets of shape (128, 4096)",
      lambda t: F.kl_div(torch.log(t["a"]), t["b"], reduction="batchmean")),
+    ("ConvTranspose2d with 16 output channels, kernel 3, stride 2, padding 1, output padding 1 on (8, 32, 64, 64)",
+     lambda t: F.conv_transpose2d(t["x"], t["w"], stride=2, padding=1, output_padding=1)),
 ]
 
 

@@ -391,12 +391,12 @@ class Measurement(Frozen):
 GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
     "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling", "convolution",
-    "axis_normalization", "batch_normalization",
+    "axis_normalization", "batch_normalization", "transposed_convolution",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
     "layernorm", "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
-    "cumprod", "max_pool", "avg_pool", "conv", "batchnorm",
+    "cumprod", "max_pool", "avg_pool", "conv", "batchnorm", "conv_transpose",
 ]
 
 
@@ -425,6 +425,7 @@ class KernelSpec(Frozen):
     padding: list[int] = Field(default_factory=list)    # padding on both sides,
     dilation: list[int] = Field(default_factory=list)   # and dilation (convolution: the same, window = the weight's)
     groups: int = 1                       # convolution: channel groups
+    output_padding: list[int] = Field(default_factory=list)   # transposed convolution: extra output on one side
     assumed: list[str] = Field(default_factory=list)
 
 

@@ -95,6 +95,32 @@ def _conv(xp: Any) -> Callable[..., Any]:
     return conv
 
 
+def _conv_transpose(xp: Any) -> Callable[..., Any]:
+    def conv_transpose(x: Any, w: Any, *parameters: int) -> Any:
+        """PyTorch's transposed convolution of x (N x Cin x spatial) with w (Cin x Cout/groups x kernel): the
+        strides, paddings, output paddings and dilations, one per spatial axis each, then the groups. Input element
+        i, weight offset k add to output i * stride + k * dilation of the uncropped result, whose first `padding`
+        and last `padding - output_padding` elements are cut."""
+        axes = x.ndim - 2
+        stride, padding, output_padding, dilation = (parameters[i * axes:(i + 1) * axes] for i in range(4))
+        groups = parameters[4 * axes]
+        (n, cin), kernel = x.shape[:2], w.shape[2:]
+        cout = w.shape[1] * groups
+        size = x.shape[2:]
+        full = [(size[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 + output_padding[i] for i in range(axes)]
+        inputs = x.reshape(n, groups, cin // groups, *size)
+        weights = w.reshape(groups, cin // groups, cout // groups, *kernel)
+        result = xp.zeros((n, groups, cout // groups, *full))
+        for offset in itertools.product(*(range(k) for k in kernel)):
+            target = (slice(None),) * 3 + tuple(
+                slice(o * dilation[i], o * dilation[i] + stride[i] * (size[i] - 1) + 1, stride[i])
+                for i, o in enumerate(offset))
+            result[target] += xp.einsum("ngc...,gck->ngk...", inputs, weights[(slice(None),) * 3 + offset])
+        cropped = (slice(None),) * 3 + tuple(slice(padding[i], full[i] - padding[i]) for i in range(axes))
+        return result[cropped].reshape(n, cout, *(full[i] - 2 * padding[i] for i in range(axes)))
+    return conv_transpose
+
+
 def _logsumexp(xp: Any) -> Callable[..., Any]:
     def logsumexp(a: Any, axis: int | None = None) -> Any:
         top = xp.max(a, axis=axis, keepdims=True)
@@ -149,6 +175,7 @@ def vocabulary(xp: Any) -> dict[str, Callable[..., Any]]:
         "correlate1d": _correlate1d(xp),
         "correlate2d": _correlate2d(xp),
         "max_pool": _pool(xp, "max"), "avg_pool": _pool(xp, "avg"), "conv": _conv(xp),
+        "conv_transpose": _conv_transpose(xp),
     }
 
 

@@ -47,7 +47,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "row_normalization": _row_normalization, "axis_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
         "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
-        "batch_normalization": _batch_normalization,
+        "batch_normalization": _batch_normalization, "transposed_convolution": _convolution,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
 
@@ -748,21 +748,40 @@ def _pooling(spec: KernelSpec) -> Draft:
 def _convolution(spec: KernelSpec) -> Draft:
     """PyTorch's convolution (cross-correlation, NC + spatial layout, weights Cout x Cin/groups x kernel, optional
     bias): a thread per output element sums its group's input channels over its window; the window's size is the
-    weight's, constant in the code."""
+    weight's, constant in the code. Transposed (weights Cin x Cout/groups x kernel), gathered: the window's inputs
+    are those whose scattered position (input * stride - padding + offset * dilation) is the thread's output."""
     t, y, groups = _ctype(spec), spec.output, spec.groups
+    transposed = spec.family == "transposed_convolution"
     x, w, *bias = spec.inputs
     axes = [name for name in spec.sizes if name not in ("n", "cin", "cout")]
-    outs = _window_outputs(spec, axes)
+    if transposed:
+        outs = {a: f"(({a} - 1) * {s} - {2 * p} + {d * (k - 1)} + {q} + 1)"
+                for a, k, s, p, d, q in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation,
+                                            spec.output_padding)}
+    else:
+        outs = _window_outputs(spec, axes)
     lines, rest = _output_position(axes, outs, ["n", "cout"])
     lines += [f"const int co = {rest} % cout;", f"const int batch = {rest} / cout;",
-              f"const int per_group = cin / {groups};",
-              f"const int first_channel = co / (cout / {groups}) * per_group;",
+              f"const int in_per_group = cin / {groups};", f"const int out_per_group = cout / {groups};",
               f"{t} acc = {bias[0] + '[co]' if bias else ('0.0f' if t == 'float' else '0.0')};",
-              "for (int ci = 0; ci < per_group; ++ci) {"]
-    loops, indent = _window_loops(spec, axes, "    ")
-    lines += loops
-    source = _row_major("(size_t)batch * cin + first_channel + ci", axes, [f"i{a}" for a in axes])
-    weight = _row_major("(size_t)co * per_group + ci", [str(k) for k in spec.window], [f"k{a}" for a in axes])
+              "for (int c = 0; c < in_per_group; ++c) {",
+              "    const int ci = co / out_per_group * in_per_group + c;"]
+    if transposed:
+        indent = "    "
+        for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation):
+            lines += [f"{indent}for (int k{a} = 0; k{a} < {k}; ++k{a}) {{",
+                      f"{indent}    const int t{a} = o{a} + {p} - k{a} * {d};",
+                      f"{indent}    if (t{a} < 0 || t{a} % {s} != 0) continue;",
+                      f"{indent}    const int i{a} = t{a} / {s};",
+                      f"{indent}    if (i{a} >= {a}) continue;"]
+            indent += "    "
+        weight_row = "(size_t)ci * out_per_group + co % out_per_group"
+    else:
+        loops, indent = _window_loops(spec, axes, "    ")
+        lines += loops
+        weight_row = "(size_t)co * in_per_group + c"
+    source = _row_major("(size_t)batch * cin + ci", axes, [f"i{a}" for a in axes])
+    weight = _row_major(weight_row, [str(k) for k in spec.window], [f"k{a}" for a in axes])
     lines.append(f"{indent}acc += {x}[{source}] * {w}[{weight}];")
     for _ in range(len(axes) + 1):
         indent = indent[:-4]
@@ -771,21 +790,37 @@ def _convolution(spec: KernelSpec) -> Draft:
     volume = math.prod(spec.window)
     spatial = "*".join(axes)
     out_spatial = "*".join(outs[a] for a in axes)
-    parameters = ", ".join(str(v) for values in (spec.stride, spec.padding, spec.dilation) for v in values)
     bias_term = f" + reshape({bias[0]}, 1, cout{', 1' * len(axes)})" if bias else ""
+    window = " x ".join(map(str, spec.window))
+    if transposed:
+        # The fewest inputs along an axis that give an output: (m - 1) * s >= 2p - d(k - 1) - q.
+        fewest = {a: 1 + max(0, -(-(2 * p - d * (k - 1) - q) // s))
+                  for a, k, s, p, d, q in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation,
+                                              spec.output_padding)}
+        larger = {a: fewest[a] + 5 for a in axes}
+        kind, weight_shape, weight_extents = "transposed convolution", f"cin x cout/{groups}", f"cin, cout/{groups}"
+        oracle, settings = "conv_transpose", (spec.stride, spec.padding, spec.output_padding, spec.dilation)
+        padding = f"padding {spec.padding}, output padding {spec.output_padding}"
+        work = f"2*n*cin*{spatial}*(cout/{groups})*{volume}"
+    else:
+        triples = list(zip(axes, spec.window, spec.padding, spec.dilation))
+        larger = {a: max(7, d * (k - 1) + 2 - 2 * p) for a, k, p, d in triples}
+        fewest = {a: max(1, d * (k - 1) + 1 - 2 * p) for a, k, p, d in triples}
+        kind, weight_shape, weight_extents = "convolution", f"cout x cin/{groups}", f"cout, cin/{groups}"
+        oracle, settings = "conv", (spec.stride, spec.padding, spec.dilation)
+        padding = f"padding {spec.padding}"
+        work = f"2*n*cout*{out_spatial}*(cin/{groups})*{volume}"
+    parameters = ", ".join(str(v) for values in settings for v in values)
     checks = "; ".join(" ".join(f"{k}={v}" for k, v in check.items()) for check in (
-        {"n": 2, "cin": 2 * groups, "cout": 3 * groups,
-         **{a: max(7, d * (k - 1) + 2 - 2 * p) for a, k, p, d in zip(axes, spec.window, spec.padding, spec.dilation)}},
-        {"n": 1, "cin": groups, "cout": groups,
-         **{a: max(1, d * (k - 1) + 1 - 2 * p) for a, k, p, d in zip(axes, spec.window, spec.padding, spec.dilation)}}))
+        {"n": 2, "cin": 2 * groups, "cout": 3 * groups, **larger}, {"n": 1, "cin": groups, "cout": groups, **fewest}))
     return Draft(
-        description=f"{y} = convolution of {x} (n x cin x {' x '.join(axes)}) with {w} (cout x cin/{groups} x "
-                    f"{' x '.join(map(str, spec.window))}){' plus ' + bias[0] if bias else ''}, stride {spec.stride}, "
-                    f"padding {spec.padding}, dilation {spec.dilation}, {groups} group(s)",
+        description=f"{y} = {kind} of {x} (n x cin x {' x '.join(axes)}) with {w} ({weight_shape} x {window})"
+                    f"{' plus ' + bias[0] if bias else ''}, stride {spec.stride}, {padding}, dilation {spec.dilation}, "
+                    f"{groups} group(s)",
         params=[f"const {t}* {x}", f"const {t}* {w}", *(f"const {t}* {b}" for b in bias), f"{t}* {y}"],
-        arrays=[(x, f"in  {t}[n*cin*{spatial}]"), (w, f"in  {t}[cout*(cin/{groups})*{volume}]"),
+        arrays=[(x, f"in  {t}[n*cin*{spatial}]"), (w, f"in  {t}[{weight_extents.replace(', ', '*(')})*{volume}]"),
                 *((b, f"in  {t}[cout]") for b in bias), (y, f"out {t}[n*cout*{out_spatial}]")],
         launch=f"grid=cdiv(n*cout*{out_spatial},{BLOCK}) block={BLOCK}", body="\n".join(lines),
-        reference=f"{y} = conv(reshape({x}, n, cin, {', '.join(axes)}), reshape({w}, cout, cin/{groups}, "
+        reference=f"{y} = {oracle}(reshape({x}, n, cin, {', '.join(axes)}), reshape({w}, {weight_extents}, "
                   f"{', '.join(map(str, spec.window))}), {parameters}, {groups}){bias_term}",
-        checks=checks, flops=f"2*n*cout*{out_spatial}*(cin/{groups})*{volume}", tol="1e-4")
+        checks=checks, flops=work, tol="1e-4")

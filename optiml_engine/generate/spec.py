@@ -54,7 +54,7 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div; max_pool and "
              "avg_pool "
-             "1d/2d/3d; conv1d/2d/3d")
+             "1d/2d/3d; conv1d/2d/3d, conv_transpose1d/2d/3d")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
 
@@ -116,6 +116,7 @@ METHODS = {*REDUCTIONS, *ROW_NORMALIZATIONS, "cumsum", "permute", "transpose", "
 
 POOLINGS = {f"{kind}_pool{axes}d": (f"{kind}_pool", axes) for kind in ("max", "avg") for axes in (1, 2, 3)}
 CONVOLUTIONS = {f"conv{axes}d": axes for axes in (1, 2, 3)}
+CONV_TRANSPOSES = {f"conv_transpose{axes}d": axes for axes in (1, 2, 3)}
 
 
 def _per_axis(options: dict, key: str, default, axes: int, function: str) -> list[int]:
@@ -238,6 +239,8 @@ class _Reader:
             return self.pooling(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in CONVOLUTIONS:
             return self.convolution(tree)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in CONV_TRANSPOSES:
+            return self.transposed_convolution(tree)
         return self.elementwise(tree)
 
     def base(self, **fields) -> KernelSpec:
@@ -339,16 +342,14 @@ class _Reader:
                          sizes={"planes": math.prod(shape[:-axes]), **dict(zip(symbols, spatial))}, inputs=[name],
                          window=window, stride=stride, padding=padding, dilation=dilation)
 
-    def convolution(self, call: ast.Call) -> KernelSpec:
-        """conv1d/2d/3d(x, w, b=None, stride=1, padding=0, dilation=1, groups=1) as PyTorch has them: x is
-        N x Cin x spatial, w Cout x Cin/groups x kernel, b Cout; padding a number (or 'same' is refused)."""
+    def convolution_operands(self, call: ast.Call, names: list[str]):
+        """A convolution's input, weight and bias (declared arrays: shapes) and its parameters, positional in the
+        order `names` (PyTorch's, after the bias) or by keyword."""
         function = call.func.id
-        axes = CONVOLUTIONS[function]
-        names = ["stride", "padding", "dilation", "groups"]
         if len(call.args) < 2 or len(call.args) > 3 + len(names):
-            raise IntentError(ast.unparse(call), [], f"{function}(x, w, b, stride, padding, dilation, groups)")
-        x, x_shape = self.array(call.args[0], f"a {function}'s input")
-        w, w_shape = self.array(call.args[1], f"a {function}'s weight")
+            raise IntentError(ast.unparse(call), [], f"{function}(x, w, b, {', '.join(names)})")
+        x = self.array(call.args[0], f"a {function}'s input")
+        w = self.array(call.args[1], f"a {function}'s weight")
         bias = []
         if len(call.args) > 2 and not (isinstance(call.args[2], ast.Constant) and call.args[2].value is None):
             bias = [self.array(call.args[2], f"a {function}'s bias")]
@@ -356,6 +357,15 @@ class _Reader:
         options.update({n: ast.literal_eval(a) for n, a in zip(names, call.args[3:])})
         if options["bias"] is not None:
             raise IntentError(f"bias= of {function}", [], f"{function}(x, w, b, ...) with b a declared array")
+        return x, w, bias, options
+
+    def convolution(self, call: ast.Call) -> KernelSpec:
+        """conv1d/2d/3d(x, w, b=None, stride=1, padding=0, dilation=1, groups=1) as PyTorch has them: x is
+        N x Cin x spatial, w Cout x Cin/groups x kernel, b Cout; padding a number (or 'same' is refused)."""
+        function = call.func.id
+        axes = CONVOLUTIONS[function]
+        (x, x_shape), (w, w_shape), bias, options = self.convolution_operands(
+            call, ["stride", "padding", "dilation", "groups"])
         groups = options["groups"] or 1
         stride, padding, dilation = (_per_axis(options, key, default, axes, function)
                                      for key, default in (("stride", 1), ("padding", 0), ("dilation", 1)))
@@ -377,6 +387,40 @@ class _Reader:
                          sizes={"n": n, "cin": cin, "cout": cout, **dict(zip(symbols, x_shape[2:]))},
                          inputs=[x, w, *(b for b, _ in bias)], window=window, stride=stride, padding=padding,
                          dilation=dilation, groups=groups)
+
+    def transposed_convolution(self, call: ast.Call) -> KernelSpec:
+        """conv_transpose1d/2d/3d(x, w, b=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1) as
+        PyTorch has them: x is N x Cin x spatial, w Cin x Cout/groups x kernel, b Cout; each output extent
+        (in - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1."""
+        function = call.func.id
+        axes = CONV_TRANSPOSES[function]
+        (x, x_shape), (w, w_shape), bias, options = self.convolution_operands(
+            call, ["stride", "padding", "output_padding", "groups", "dilation"])
+        groups = options["groups"] or 1
+        stride, padding, output_padding, dilation = (
+            _per_axis(options, key, default, axes, function)
+            for key, default in (("stride", 1), ("padding", 0), ("output_padding", 0), ("dilation", 1)))
+        if len(x_shape) != axes + 2 or len(w_shape) != axes + 2:
+            raise IntentError(f"{function} of {x} {x_shape} with {w} {w_shape}", [],
+                              f"x as N x Cin x {axes} spatial axes, w as Cin x Cout/groups x {axes} kernel axes")
+        (n, cin), cout, window = x_shape[:2], w_shape[1] * (groups if isinstance(groups, int) else 1), w_shape[2:]
+        if not isinstance(groups, int) or groups < 1 or cin % groups or w_shape[0] != cin:
+            raise IntentError(f"{w} {w_shape} for {cin} input channels in {groups} group(s)", [],
+                              "w's first axis Cin, and groups dividing it")
+        if bias and bias[0][1] != [cout]:
+            raise IntentError(f"a bias of shape {bias[0][1]} for {cout} output channels", [], f"b: [{cout}]")
+        if any(s < 1 or d < 1 or not 0 <= q < max(s, d) for s, d, q in zip(stride, dilation, output_padding)) or any(
+                (m - 1) * s - 2 * p + d * (k - 1) + q + 1 < 1
+                for m, k, s, p, d, q in zip(x_shape[2:], window, stride, padding, dilation, output_padding)):
+            raise IntentError(f"{function} with stride {stride}, padding {padding}, output_padding {output_padding}, "
+                              f"dilation {dilation} of {x_shape}", [],
+                              "strides and dilations of 1 or more, an output padding below the stride or the "
+                              "dilation, and an output of 1 element or more per axis")
+        symbols = _spatial_symbols(axes, set(self.shapes))
+        return self.base(family="transposed_convolution", operation="conv_transpose", kernel=f"{function}_{x}",
+                         sizes={"n": n, "cin": cin, "cout": cout, **dict(zip(symbols, x_shape[2:]))},
+                         inputs=[x, w, *(b for b, _ in bias)], window=window, stride=stride, padding=padding,
+                         output_padding=output_padding, dilation=dilation, groups=groups)
 
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
         """Over the last axis, or (layer and RMS norm) the last axes: a row normalization of the rows the axes
@@ -671,16 +715,19 @@ def spec_form(spec: KernelSpec) -> str | None:
             options.append(f"dilation={tuple(spec.dilation)}")
         return (f"{out} = {spec.operation}{axes}d({inputs[0]}, {', '.join(options)}); "
                 f"{declared(inputs[0], *sizes.values())}")
-    if spec.family == "convolution":
-        axes = len(spec.window)
+    if spec.family in ("convolution", "transposed_convolution"):
+        transposed = spec.family == "transposed_convolution"
         x, w, *bias = inputs
         spatial = [value for name, value in sizes.items() if name not in ("n", "cin", "cout")]
-        declarations = [declared(x, sizes["n"], sizes["cin"], *spatial),
-                        declared(w, sizes["cout"], sizes["cin"] // spec.groups, *spec.window),
+        channels = (sizes["cin"], sizes["cout"] // spec.groups) if transposed else \
+            (sizes["cout"], sizes["cin"] // spec.groups)
+        declarations = [declared(x, sizes["n"], sizes["cin"], *spatial), declared(w, *channels, *spec.window),
                         *(declared(b, sizes["cout"]) for b in bias)]
-        options = (f"stride={tuple(spec.stride)}, padding={tuple(spec.padding)}, dilation={tuple(spec.dilation)}, "
-                   f"groups={spec.groups}")
-        return f"{out} = conv{axes}d({', '.join([x, w, *bias])}, {options}); {'; '.join(declarations)}"
+        options = [f"stride={tuple(spec.stride)}", f"padding={tuple(spec.padding)}",
+                   *([f"output_padding={tuple(spec.output_padding)}"] if transposed else []),
+                   f"dilation={tuple(spec.dilation)}", f"groups={spec.groups}"]
+        function = f"conv{'_transpose' if transposed else ''}{len(spec.window)}d"
+        return f"{out} = {function}({', '.join([x, w, *bias])}, {', '.join(options)}); {'; '.join(declarations)}"
     if spec.family == "row_scan":
         flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))
         scan = "cumprod" if spec.operation == "cumprod" else "cumsum"

@@ -37,7 +37,7 @@ DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
-    r"\b(transposed conv\w*|conv\w*[- _]?transpose\w*|deconv\w*|sort\w*|top-?k|triplet|"
+    r"\b(sort\w*|top-?k|triplet|"
     r"cross[- ]entropy|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
@@ -391,34 +391,43 @@ def _axes_named(match: re.Match, reading: _Reading, sizes: list[int]) -> int | N
     return int(named.group(1)) if named else len(sizes) if len(sizes) > 1 else None
 
 
-def _convolution(reading: _Reading, match):
+def _convolution(transposed: bool) -> Callable:
     """'conv2d with 64 output channels, kernel 3, padding 1 on (8, 3, 224, 224)': the weight is Cout x Cin/groups x
-    kernel, Cin from the input's second axis; a bias only when the words say so."""
-    sizes = _kernel_sizes(reading, match)
-    if sizes is None:
-        raise IntentError("a convolution without its kernel size", ["operation convolution"], "'3x3', 'kernel_size=5'")
-    axes = _axes_named(match, reading, sizes)
-    if axes is None:
-        raise IntentError("a convolution over how many axes", ["operation convolution"], "'conv2d', or '3x3'")
-    channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|\bout_channels\s*=\s*({_INT})|"
-                                   rf"\b(?:to|into)\s+({_INT})\s+channels\b")
-    if channels is None:
-        raise IntentError("a convolution without its output channels", ["operation convolution"],
-                          "'64 output channels' or 'out_channels=64'")
-    cout = int(next(g for g in channels.groups() if g))
-    options = _keyword_values(reading, ("stride", "padding", "dilation", "groups"))
-    bias = reading.take_search(_words(r"with(?: a)? bias", "bias=True", "plus bias", "and bias")) is not None
-    if not bias:
-        reading.assumed.append("no bias (not mentioned)")
-    shape = _one(reading, "convolution")
-    groups = options.get("groups", 1)
-    if len(shape) != axes + 2 or not isinstance(groups, int) or shape[1] % groups or cout % groups:
-        raise Contradiction(f"a {axes}-D convolution of {shape} in {groups} group(s) to {cout} channels", [],
-                            "an N x Cin x spatial input whose channels the groups divide")
-    kernel = sizes * axes if len(sizes) == 1 else sizes
-    weight = [cout, shape[1] // groups, *kernel]
-    arguments = "".join(f", {key}={value}" for key, value in options.items())
-    return f"y = conv{axes}d(x, w{', b' if bias else ''}{arguments})", [shape, weight] + ([[cout]] if bias else [])
+    kernel (transposed: Cin x Cout/groups x kernel, with an output padding), Cin from the input's second axis; a
+    bias only when the words say so."""
+    what = "transposed convolution" if transposed else "convolution"
+
+    def write(reading: _Reading, match):
+        sizes = _kernel_sizes(reading, match)
+        if sizes is None:
+            raise IntentError(f"a {what} without its kernel size", [f"operation {what}"], "'3x3', 'kernel_size=5'")
+        axes = _axes_named(match, reading, sizes)
+        if axes is None:
+            raise IntentError(f"a {what} over how many axes", [f"operation {what}"], "'conv2d', or '3x3'")
+        channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|\bout_channels\s*=\s*({_INT})|"
+                                       rf"\b(?:to|into)\s+({_INT})\s+channels\b")
+        if channels is None:
+            raise IntentError(f"a {what} without its output channels", [f"operation {what}"],
+                              "'64 output channels' or 'out_channels=64'")
+        cout = int(next(g for g in channels.groups() if g))
+        # 'output padding' before 'padding', which would read its number otherwise.
+        options = {"output_padding": value for value in _keyword_values(reading, (r"output[_ ]padding",)).values()} \
+            if transposed else {}
+        options.update(_keyword_values(reading, ("stride", "padding", "dilation", "groups")))
+        bias = reading.take_search(_words(r"with(?: a)? bias", "bias=True", "plus bias", "and bias")) is not None
+        if not bias:
+            reading.assumed.append("no bias (not mentioned)")
+        shape = _one(reading, what)
+        groups = options.get("groups", 1)
+        if len(shape) != axes + 2 or not isinstance(groups, int) or shape[1] % groups or cout % groups:
+            raise Contradiction(f"a {axes}-D {what} of {shape} in {groups} group(s) to {cout} channels", [],
+                                "an N x Cin x spatial input whose channels the groups divide")
+        kernel = sizes * axes if len(sizes) == 1 else sizes
+        weight = [shape[1], cout // groups, *kernel] if transposed else [cout, shape[1] // groups, *kernel]
+        arguments = "".join(f", {key}={value}" for key, value in options.items())
+        function = f"conv_transpose{axes}d" if transposed else f"conv{axes}d"
+        return f"y = {function}(x, w{', b' if bias else ''}{arguments})", [shape, weight] + ([[cout]] if bias else [])
+    return write
 
 
 def _scan(function: str) -> Callable:
@@ -499,8 +508,11 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"max[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"max[- _]?pool[123]d"), _pooling("max")),
     _Operation(_words(r"(?:avg|average)[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"avg[- _]?pool[123]d"),
                _pooling("avg")),
+    _Operation(_words(r"transposed (?:[123][- ]?d )?conv(?:olution)?(?:[- _]?[123][- ]?d)?",
+                      r"conv(?:olution)?[- _]?transpose(?:[- _]?[123][- ]?d)?", r"convtranspose[123]d",
+                      r"deconv(?:olution)?(?:[- _]?[123][- ]?d)?"), _convolution(transposed=True)),
     _Operation(_words(r"conv(?:olution)?[- _]?(?:[123][- ]?d)?", r"[123][- ]?d conv(?:olution)?", r"conv[123]d"),
-               _convolution),
+               _convolution(transposed=False)),
     _Operation(_words(r"instance[- ]?norm\w*", r"instance normali[sz]ation"), _instance_norm),
     _Operation(_words(r"group[- ]?norm\w*", r"group normali[sz]ation"), _group_norm),
     _Operation(_words(r"batch[- _]?norm\w*", r"batch normali[sz]ation"), _batch_norm),

@@ -204,6 +204,40 @@ def test_the_oracles_convolution_equals_its_definition(shape, weight, stride, pa
     np.testing.assert_allclose(got, convolved_by_loops(x, w, stride, padding, dilation, groups), rtol=1e-10)
 
 
+def transposed_by_loops(x, w, stride, padding, output_padding, dilation, groups):
+    """PyTorch's documented transposed convolution, element by element: input i and weight offset k add
+    x[n, ci, i] * w[ci, co % (Cout / groups), k] to output i * stride - padding + k * dilation."""
+    (n, cin), kernel, axes = x.shape[:2], w.shape[2:], x.ndim - 2
+    cout = w.shape[1] * groups
+    out = [(x.shape[2 + a] - 1) * stride[a] - 2 * padding[a] + dilation[a] * (kernel[a] - 1) + output_padding[a] + 1
+           for a in range(axes)]
+    y = np.zeros((n, cout, *out))
+    for b, ci in itertools.product(range(n), range(cin)):
+        group = ci // (cin // groups)
+        for local, i, k in itertools.product(range(cout // groups), itertools.product(*map(range, x.shape[2:])),
+                                             itertools.product(*map(range, kernel))):
+            o = tuple(i[a] * stride[a] - padding[a] + k[a] * dilation[a] for a in range(axes))
+            if all(0 <= o[a] < out[a] for a in range(axes)):
+                y[(b, group * (cout // groups) + local, *o)] += x[(b, ci, *i)] * w[(ci, local, *k)]
+    return y
+
+
+@pytest.mark.parametrize(("shape", "weight", "stride", "padding", "output_padding", "dilation", "groups"), [
+    ((2, 4, 5), (4, 3, 3), (2,), (1,), (1,), (1,), 1),
+    ((1, 4, 4, 5), (4, 2, 3, 2), (2, 1), (1, 0), (1, 0), (1, 2), 2),
+    ((2, 2, 3, 3, 2), (2, 1, 2, 2, 2), (1, 2, 1), (0, 1, 0), (0, 1, 0), (2, 1, 1), 2),
+])
+def test_the_oracles_transposed_convolution_equals_its_definition(shape, weight, stride, padding, output_padding,
+                                                                   dilation, groups):
+    from optiml_engine.oracle import vocabulary
+
+    rng = np.random.default_rng(8)
+    x, w = rng.normal(size=shape), rng.normal(size=weight)
+    got = vocabulary(np)["conv_transpose"](x, w, *stride, *padding, *output_padding, *dilation, groups)
+    np.testing.assert_allclose(got, transposed_by_loops(x, w, stride, padding, output_padding, dilation, groups),
+                               rtol=1e-10, atol=1e-12)
+
+
 LOSS_DEFINITIONS = {
     "huber_loss(a, b, delta=0.7)": lambda d, a, b: np.where(abs(d) < 0.7, 0.5 * d * d, 0.7 * (abs(d) - 0.35)),
     "smooth_l1_loss(a, b, beta=0.5)": lambda d, a, b: np.where(abs(d) < 0.5, 0.5 * d * d / 0.5, abs(d) - 0.25),
@@ -293,6 +327,12 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "w: float32[6, 2, 3, 5]; b: float32[6]",
     "y = F.conv1d(x, w, None, 1, 2, 1, 4); x: float64[2, 8, 30]; w: float64[4, 2, 5]",
     "y = conv3d(x, w, stride=2); x: float32[1, 2, 6, 7, 5]; w: float32[3, 2, 3, 3, 3]",
+    "y = conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1); x: float32[2, 4, 5, 6]; "
+    "w: float32[4, 3, 3, 3]; b: float32[3]",
+    "y = F.conv_transpose1d(x, w, None, 3, 2, 1, 2, 2); x: float64[2, 4, 9]; w: float64[4, 3, 4]",
+    "y = conv_transpose3d(x, w, stride=(2, 1, 2), padding=(0, 1, 1)); x: float32[1, 2, 3, 4, 3]; "
+    "w: float32[2, 2, 2, 3, 3]",
+    "y = conv_transpose1d(x, w, padding=3); x: float32[2, 3, 20]; w: float32[3, 2, 3]",
 ])
 def test_spec_form_kernels_match_their_oracle_on_the_cpu(text, tmp_path):
     generated = generate_kernel(parse_intent(text))

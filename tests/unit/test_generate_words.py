@@ -106,6 +106,13 @@ READINGS = [
      "y = conv2d(x, w, groups=32); x: float32[2, 32, 56, 56]; w: float32[32, 1, 3, 3]"),
     ("1-D convolution, kernel_size=5, out_channels=32, stride 2, with bias, input (4, 16, 4096)",
      "y = conv1d(x, w, b, stride=2); x: float32[4, 16, 4096]; w: float32[32, 16, 5]; b: float32[32]"),
+    ("ConvTranspose2d with 16 output channels, kernel 3, stride 2, padding 1, output padding 1 on (8, 32, 64, 64)",
+     "y = conv_transpose2d(x, w, stride=2, padding=1, output_padding=1); x: float32[8, 32, 64, 64]; "
+     "w: float32[32, 16, 3, 3]"),
+    ("transposed convolution 3x3 of (8, 64, 32, 32) to 32 channels",
+     "y = conv_transpose2d(x, w); x: float32[8, 64, 32, 32]; w: float32[64, 32, 3, 3]"),
+    ("conv_transpose1d, kernel_size=5, out_channels=8, stride 2, with bias, input (4, 16, 100)",
+     "y = conv_transpose1d(x, w, b, stride=2); x: float32[4, 16, 100]; w: float32[16, 8, 5]; b: float32[8]"),
     # Normalizations over channels
     ("instance normalization of a (4, 16, 32, 32) tensor", "y = instance_norm(x); x: float32[4, 16, 32, 32]"),
     ("GroupNorm with 8 groups on x of shape (2, 64, 16, 16), eps=1e-6",
@@ -127,7 +134,7 @@ REFUSALS = [
     ("group norm of (8, 32, 16, 16)", "without its number of groups"),
     ("max pooling kernel 3 of (8, 8, 32, 32)", "max pooling over how many axes"),
     ("3x3 convolution with padding 1 of an (8, 3, 224, 224) image", "without its output channels"),
-    ("transposed convolution 3x3 of (8, 64, 32, 32) to 32 channels", "'transposed convolution' is not an operation"),
+    ("triplet margin loss of anchors, positives and negatives of shape (128, 256)", "'triplet' is not an operation"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
     ("permute a (4, 5, 6) tensor", "without its order"),
