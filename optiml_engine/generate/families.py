@@ -618,13 +618,16 @@ def _prefix_sum(spec: KernelSpec) -> Draft:
 
 def _row_scan(spec: KernelSpec) -> Draft:
     """A thread per row walks it (from its end when reversed), writing the running sum or product after each
-    element (before it when exclusive): the scan schedules of the loop-nest program make it fast."""
+    element (before it when exclusive): the scan schedules of the loop-nest program make it fast. What is scanned is
+    an array, or a formula over arrays of one shape (a masked scan: cumsum(x * mask))."""
     t, x, y = _ctype(spec), spec.inputs[0], spec.output
+    tree = parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS) if spec.expression else None
     product = spec.operation == "cumprod"
     one = "1" if t == "int" else ("1.0f" if t == "float" else "1.0")
     zero = "0" if t == "int" else ("0.0f" if t == "float" else "0.0")
     column = "cols - 1 - i" if spec.reverse else "i"
-    update = f"acc {'*' if product else '+'}= {x}[at];"
+    value = _c_formula(tree, spec, "at") if tree is not None else f"{x}[at]"
+    update = f"acc {'*' if product else '+'}= {value};"
     write = f"{y}[at] = acc;"
     steps = [write, update] if spec.exclusive else [update, write]
     body = (f"int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -635,7 +638,7 @@ def _row_scan(spec: KernelSpec) -> Draft:
             + "".join(f"        {step}\n" for step in steps) +
             "    }\n}")
     scan = f"{'cumprod' if product else 'cumsum'}({{}}, 1)"
-    matrix = _matrix(x)
+    matrix = _numpy_formula(tree, spec, True) if tree is not None else _matrix(x)
     reference = scan.format(f"flip({matrix}, 1)") if spec.reverse else scan.format(matrix)
     if spec.reverse:
         reference = f"flip({reference}, 1)"
@@ -643,10 +646,13 @@ def _row_scan(spec: KernelSpec) -> Draft:
         reference = f"{reference} - {matrix}"
     words = ("exclusive " if spec.exclusive else "") + ("reverse " if spec.reverse else "") + \
         ("cumulative product" if product else "cumulative sum")
+    of = f"({spec.expression})[r,:]" if tree is not None else f"{x}[r,:]"
     return Draft(
-        description=f"{y}[r,:] = {words} of {x}[r,:] for each row; {x} and {y} are rows x cols row-major",
-        params=[f"const {t}* {x}", f"{t}* {y}"],
-        arrays=[(x, f"in  {t}[rows*cols]" + (" uniform(0.5,1.5)" if product else "")), (y, f"out {t}[rows*cols]")],
+        description=f"{y}[r,:] = {words} of {of} for each row; {', '.join(spec.inputs)} and {y} are rows x cols "
+                    "row-major",
+        params=[*(f"const {t}* {name}" for name in spec.inputs), f"{t}* {y}"],
+        arrays=[*((name, f"in  {t}[rows*cols]" + (" uniform(0.5,1.5)" if product else "")) for name in spec.inputs),
+                (y, f"out {t}[rows*cols]")],
         launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body, reference=f"{y} = {reference}",
         checks="rows=37 cols=100; rows=1 cols=3; rows=300 cols=1; rows=5 cols=17", flops="rows*cols",
         tol="1e-4")

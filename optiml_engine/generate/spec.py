@@ -551,10 +551,22 @@ class _Reader:
                           "x.T of a 2-D array, or permute(x, (a, b, c)) of a 3-D one moving an axis")
 
     def cumsum(self, call: ast.Call) -> KernelSpec:
-        """cumsum or cumprod along the last axis (`exclusive=`, `reverse=`): of a vector, the one-block prefix sum;
-        along the rows of any array, a scan per row."""
+        """cumsum or cumprod along the last axis (`exclusive=`, `reverse=`) of an array or of a formula over arrays
+        of one shape (`cumsum(x * mask, axis=1)`): of a vector, the one-block prefix sum; along the rows of any
+        array, a scan per row."""
         product = call.func.id == "cumprod"
-        name, shape = self.array(call.args[0] if call.args else call, f"a {call.func.id}")
+        scanned, expression = (call.args[0] if call.args else call), None
+        if call.args and not isinstance(scanned, ast.Name):
+            # A formula scanned (a masked scan, cumsum(x * mask)): its inputs all of one shape, element by element.
+            expression = self.formula(scanned)
+            inputs = sorted({n.id for n in ast.walk(scanned) if isinstance(n, ast.Name) and n.id in self.shapes},
+                            key=expression.index)
+            if len({tuple(self.shapes[n]) for n in inputs}) != 1:
+                raise IntentError(f"a {call.func.id} of {ast.unparse(scanned)}", [],
+                                  "a formula over inputs of one shape (no broadcasting)")
+            scanned = ast.Name(id=inputs[0])
+        name, shape = self.array(scanned, f"a {call.func.id}")
+        inputs = [name] if expression is None else inputs
         options = self.keywords(call, {"axis": -1 if len(shape) > 1 else 0, "exclusive": False, "reverse": False})
         axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
         if not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
@@ -562,13 +574,14 @@ class _Reader:
                               "the last axis (along rows)")
         if product and options["exclusive"]:
             raise IntentError("an exclusive cumprod", [f"{name}: {shape}"], "an inclusive cumprod")
-        if len(shape) == 1 and not (product or options["exclusive"] or options["reverse"]):
+        if len(shape) == 1 and expression is None and not (product or options["exclusive"] or options["reverse"]):
             return self.base(family="prefix_sum", operation="prefix_sum", kernel=f"prefix_sum_{name}",
                              sizes={"n": shape[0]}, inputs=[name])
         operation = "cumprod" if product else "prefix_sum"
         return self.base(family="row_scan", operation=operation, kernel=f"{call.func.id}_rows_{name}",
-                         sizes={"rows": math.prod(shape[:-1]), "cols": shape[-1]}, inputs=[name],
-                         reverse=bool(options["reverse"]), exclusive=bool(options["exclusive"]))
+                         sizes={"rows": math.prod(shape[:-1]), "cols": shape[-1]}, inputs=inputs,
+                         expression=expression, reverse=bool(options["reverse"]),
+                         exclusive=bool(options["exclusive"]))
 
     def elementwise(self, tree: ast.expr) -> KernelSpec:
         formula = self.formula(tree)
@@ -731,5 +744,5 @@ def spec_form(spec: KernelSpec) -> str | None:
     if spec.family == "row_scan":
         flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))
         scan = "cumprod" if spec.operation == "cumprod" else "cumsum"
-        return f"{out} = {scan}({inputs[0]}, axis=-1{flags}); {declared(inputs[0], *two_d)}"
+        return "; ".join([f"{out} = {scan}({reduced}, axis=-1{flags})", *(declared(a, *two_d) for a in inputs)])
     return None

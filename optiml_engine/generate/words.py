@@ -442,6 +442,10 @@ def _scan(function: str) -> Callable:
             keywords += ", exclusive=True"
         reading.take_search(_words("inclusive"))
         axis = (axes or (0,))[0]
+        # 'masked cumsum', 'cumsum ... where mask': the scan of x * mask, the mask an array of x's shape.
+        if reading.take_search(_words("masked", r"(?:with|by|where|under) (?:a |the )?(?:boolean |binary )?mask")):
+            reading.assumed.append("the mask an array of the data's type multiplied in (a boolean one as 0 and 1)")
+            return f"y = {function}(x * mask, axis={axis}{keywords})", [shape, shape]
         return f"y = {function}(x, axis={axis}{keywords})", [shape]
     return write
 

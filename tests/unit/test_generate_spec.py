@@ -318,6 +318,8 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "l = hinge_loss(p, t); p: float32[5000]; t: float32[5000]",
     "l = kl_div(log(p), t, reduction='batchmean'); p: float32[16, 300]; t: float32[16, 300]",
     "y = batch_norm(x, eps=1e-3); x: float32[4, 6, 5, 7]",
+    "y = cumsum(x * m, axis=1, exclusive=True); x: float32[9, 40]; m: float32[9, 40]",
+    "y = cumprod(abs(a) + 0.5, axis=-1); a: float64[3, 4, 10]",
     "y = F.batch_norm(x); x: float64[50, 9]",
     "l = F.kl_div(p, t, reduction='sum'); p: float64[999]; t: float64[999]",
     "y = max_pool2d(x, 3, stride=2, padding=1); x: float32[2, 3, 17, 20]",

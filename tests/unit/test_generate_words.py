@@ -81,6 +81,8 @@ READINGS = [
     ("exclusive cumsum along dim 1 of (16, 1024)", "y = cumsum(x, axis=1, exclusive=True); x: float32[16, 1024]"),
     ("cumulative product of every row of a 32 x 32 matrix", "y = cumprod(x, axis=1); x: float32[32, 32]"),
     ("running sum of a vector of 65536 floats", "y = cumsum(x, axis=0); x: float32[65536]"),
+    ("masked cumulative sum along dim 1 of x (128, 4000)",
+     "y = cumsum(x * mask, axis=1); x: float32[128, 4000]; mask: float32[128, 4000]"),
     ("Transpose of a 1000 x 2000 matrix", "y = x.T; x: float32[1000, 2000]"),
     ("permute axes of a (4, 5, 6) tensor to order (1, 2, 0)", "y = permute(x, (1, 2, 0)); x: float32[4, 5, 6]"),
     # Losses
@@ -189,7 +191,8 @@ def test_a_default_the_intent_does_not_give_is_listed_as_assumed():
                                     "hadamard product of two 100 x 100 matrices",
                                     "exclusive cumsum along dim 1 of (16, 1024)",
                                     "KL divergence between predictions and targets of shape (16, 300)",
-                                    "batch norm of a (4, 6, 5, 7) tensor"])
+                                    "batch norm of a (4, 6, 5, 7) tensor",
+                                    "masked reverse cumsum along dim 1 of x (7, 50)"])
 def test_kernels_of_words_readings_match_their_oracle_on_the_cpu(intent, tmp_path):
     generated = generate_kernel(parse_intent(intent))
     comparisons = comparisons_on_cpu(generated.text, generated.kernel, tmp_path)
