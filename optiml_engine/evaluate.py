@@ -19,6 +19,8 @@ from optiml_engine.gpu.pool import WorkerPool
 from optiml_engine.gpu.profile import KernelProfile, ProfileRun, ProfileTarget, profile_kernels
 from optiml_engine.gpu.sanitize import SanitizerReport, Tool, sanitize
 from optiml_engine.gpu.worker import CompiledKernel, EvaluateJob, EvaluateOutcome
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import Atomic, LoopProgram, walk
 from optiml_engine.model import (
     Candidate,
     CompileResult,
@@ -61,11 +63,31 @@ def reference_key(reference: Reference) -> str:
     return content_key("oracle", reference.text) if isinstance(reference, ReferenceOracle) else candidate_key(reference)
 
 
+# Changes whenever the verdicts the worker gives change meaning: measurements cached under another are not reused.
+VERIFICATION_PROTOCOL = "2: a disagreement with a float-atomic reference judged against its program in double"
+
+
 def measurement_key(candidate: Candidate, reference: Reference, incumbent: Candidate | None, device: DeviceInfo,
                     verify: VerifyPolicy, timing: TimingPolicy) -> str:
-    return content_key("measurement", candidate_key(candidate), reference_key(reference),
+    return content_key("measurement", VERIFICATION_PROTOCOL, candidate_key(candidate), reference_key(reference),
                        candidate_key(incumbent) if incumbent else "", device.model_dump_json(exclude={"index"}),
                        verify.model_dump_json(), timing.model_dump_json())
+
+
+def float_atomic_program(reference: Candidate) -> LoopProgram | None:
+    """The reference's program where it adds into float arrays (half, float, double) with atomics: its result
+    depends on an order the GPU chooses, and a candidate that sums in another order may be the more accurate one
+    (gpu/worker.py, EvaluateJob.exact). None for any other kernel, and where an array is bfloat16 (NumPy has no
+    such type to run the program on)."""
+    program = lift(reference)
+    if not isinstance(program, LoopProgram):
+        return None
+    types = {spec.param: spec.dtype for spec in reference.contract.arrays}
+    targets = {stmt.array for stmt in walk(program.body) if isinstance(stmt, Atomic)}
+    floats = ("float16", "float32", "float64")
+    if not targets or any(types.get(name) not in floats for name in targets) or "bfloat16" in types.values():
+        return None
+    return program
 
 
 def profile_key(candidate: Candidate, device: DeviceInfo) -> str:
@@ -101,6 +123,7 @@ class Evaluator:
         self.ceilings = device_ceilings(pool)
         self.cache = open_cache() if use_cache else None
         self.profiler_unavailable: str | None = None     # why ncu gave nothing, once it has refused
+        self.exact_programs: dict[str, LoopProgram | None] = {}   # by reference: float_atomic_program
 
     def compile(self, candidate: Candidate) -> tuple[CompileResult, CompiledKernel | None]:
         """The compile report (without the cubin, which measurements do not keep) and the loadable kernel; NVRTC
@@ -123,6 +146,12 @@ class Evaluator:
             raise CandidateNotCompiled(result)
         return kernel
 
+    def exact_program(self, reference: Candidate) -> LoopProgram | None:
+        key = candidate_key(reference)
+        if key not in self.exact_programs:
+            self.exact_programs[key] = float_atomic_program(reference)
+        return self.exact_programs[key]
+
     def job(self, candidate: Candidate, reference: Reference, incumbent: Candidate | None,
             verify: VerifyPolicy | None = None) -> EvaluateJob:
         contract = candidate.contract
@@ -131,6 +160,7 @@ class Evaluator:
             reference=reference if isinstance(reference, ReferenceOracle) else self.kernel(reference),
             incumbent=self.kernel(incumbent) if incumbent else None,
             bindings=[contract.sizes, *contract.checks], verify=verify or self.verify, timing=self.timing,
+            exact=None if isinstance(reference, ReferenceOracle) else self.exact_program(reference),
         )
 
     def evaluate(self, candidate: Candidate, reference: Reference | None = None,

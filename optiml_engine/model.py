@@ -349,6 +349,7 @@ class SizeCheck(Frozen):
     ok: bool
     verdict: Verdict = "ok"
     reason: str = ""
+    against_exact: bool = False   # judged against the original's program in double (EvaluateJob.exact), not its output
 
 
 class SolReport(Frozen):

@@ -9,7 +9,6 @@ cuda_fp16/cuda_bf16's operators do). Arrays use the storage of gpu/data.py (bflo
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -181,12 +180,13 @@ _COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater
 
 
 class _Machine:
-    def __init__(self, program: LoopProgram, lanes: int, arrays: dict[str, np.ndarray], dtypes: dict[str, Dtype]):
-        self.program, self.lanes, self.arrays, self.dtypes = program, lanes, arrays, dtypes
+    def __init__(self, program: LoopProgram, lanes: int, arrays: dict[str, np.ndarray], dtypes: dict[str, Dtype],
+                 exact: bool = False):
+        self.program, self.lanes, self.arrays, self.dtypes, self.exact = program, lanes, arrays, dtypes, exact
         self.env: dict[str, Value] = {}
 
     def type_of(self, ctype: str) -> Dtype:
-        return c_type(ctype, self.program.types)
+        return exact_type(c_type(ctype, self.program.types), self.exact)
 
     # -- expressions ----------------------------------------------------------------------------------------------
 
@@ -417,11 +417,16 @@ class _Machine:
 
 # -- entry points ---------------------------------------------------------------------------------------------------
 
-def scalar_values(program: LoopProgram, resolved: ResolvedContract) -> dict[str, Value]:
+def exact_type(dtype: Dtype, exact: bool) -> Dtype:
+    """`dtype`, or double for every floating type when the program runs exactly (its math without fp32 rounding)."""
+    return "float64" if exact and dtype in _FLOAT_RANK else dtype
+
+
+def scalar_values(program: LoopProgram, resolved: ResolvedContract, exact: bool = False) -> dict[str, Value]:
     """The scalar parameters' values at a resolved contract, as the kernel receives them."""
     values = {}
     for scalar in program.scalars:
-        dtype = c_type(scalar.ctype, program.types)
+        dtype = exact_type(c_type(scalar.ctype, program.types), exact)
         values[scalar.name] = Value(np.asarray(resolved.scalars[scalar.name]).astype(numpy_dtype(dtype)), dtype)
     return values
 
@@ -434,25 +439,30 @@ def evaluate_scalar(program: LoopProgram, expr: Expr, values: dict[str, Value]) 
 
 
 def run_program(program: LoopProgram, resolved: ResolvedContract, arrays: list[ArraySpec],
-                inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+                inputs: dict[str, np.ndarray], exact: bool = False) -> dict[str, np.ndarray]:
     """The program's out and inout arrays after it ran on `inputs` (in and inout arrays, storage dtypes); out arrays
-    start poisoned, so that an element the program does not write shows."""
+    start poisoned, so that an element the program does not write shows. `exact`: every floating value (arrays,
+    scalars, variables) held in double, the kernel's math without its fp32 rounding; the arrays come back in
+    double."""
     memory: dict[str, np.ndarray] = {}
-    dtypes = {spec.param: spec.dtype for spec in arrays}
+    dtypes = {spec.param: exact_type(spec.dtype, exact) for spec in arrays}
     for spec in arrays:
         if spec.direction == "out":
-            memory[spec.param] = poisoned(np, spec.dtype, resolved.lengths[spec.param], 0)
+            memory[spec.param] = poisoned(np, dtypes[spec.param], resolved.lengths[spec.param], 0)
         else:
-            memory[spec.param] = np.array(inputs[spec.param], copy=True)
-    values = scalar_values(program, resolved)
+            memory[spec.param] = np.array(inputs[spec.param], copy=True, dtype=np.float64 if exact and
+                                          dtypes[spec.param] != spec.dtype else None)
+    values = scalar_values(program, resolved, exact)
     bounds = [(int(evaluate_scalar(program, index.lower, values)), int(evaluate_scalar(program, index.upper, values)))
               for index in program.space]
     ranges = [np.arange(low, max(low, high)) for low, high in bounds]
-    points = np.array(list(itertools.product(*ranges)), dtype=np.int64).reshape(-1, len(ranges))
+    # Every point of the parallel space, the last index fastest.
+    points = np.stack(np.meshgrid(*ranges, indexing="ij"), axis=-1).reshape(-1, len(ranges)) if ranges else \
+        np.zeros((1, 0), dtype=np.int64)
     lanes = points.shape[0]
     if lanes == 0:
         return {s.param: memory[s.param] for s in arrays if s.direction != "in"}
-    machine = _Machine(program, lanes, memory, dtypes)
+    machine = _Machine(program, lanes, memory, dtypes, exact)
     machine.env = {name: Value(np.broadcast_to(v.data, (lanes,)).copy(), v.dtype) for name, v in values.items()}
     for axis, index in enumerate(program.space):
         dtype = c_type(index.ctype, program.types)
