@@ -80,6 +80,8 @@ CASES = [
     ("l = hinge_loss(p, q); p: float32[32768]; q: float32[32768]",
      lambda t: torch.clamp(1 - t["p"] * t["q"], min=0).mean()),
     ("y = batch_norm(x); x: float32[16, 64, 128, 128]", lambda t: F.batch_norm(t["x"], None, None, training=True)),
+    ("l = cross_entropy(x, t); x: float32[4096, 1000]; t: int32[4096]",
+     lambda t: F.cross_entropy(t["x"], t["t"].long())),
     ("y = cumsum(x * m, axis=1); x: float32[128, 4000]; m: float32[128, 4000]",
      lambda t: torch.cumsum(t["x"] * t["m"], dim=1)),
     ("y = conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1); x: float32[8, 32, 64, 64]; "
@@ -149,6 +151,7 @@ WORD_CASES = [
     ("KL divergence between predictions and targets of shape (128, 4096)",
      lambda t: F.kl_div(torch.log(t["a"]), t["b"], reduction="batchmean")),
     ("masked cumulative sum along dim 1 of x (128, 4000)", lambda t: torch.cumsum(t["x"] * t["mask"], dim=1)),
+    ("cross entropy loss of logits (4096, 1000) and targets (4096,)", lambda t: F.cross_entropy(t["x"], t["t"].long())),
     ("ConvTranspose2d with 16 output channels, kernel 3, stride 2, padding 1, output padding 1 on (8, 32, 64, 64)",
      lambda t: F.conv_transpose2d(t["x"], t["w"], stride=2, padding=1, output_padding=1)),
 ]

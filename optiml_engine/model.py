@@ -392,12 +392,12 @@ class Measurement(Frozen):
 GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
     "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling", "convolution",
-    "axis_normalization", "batch_normalization", "transposed_convolution",
+    "axis_normalization", "batch_normalization", "transposed_convolution", "cross_entropy",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
     "layernorm", "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
-    "cumprod", "max_pool", "avg_pool", "conv", "batchnorm", "conv_transpose",
+    "cumprod", "max_pool", "avg_pool", "conv", "batchnorm", "conv_transpose", "cross_entropy",
 ]
 
 

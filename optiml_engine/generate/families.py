@@ -48,6 +48,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
         "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
         "batch_normalization": _batch_normalization, "transposed_convolution": _convolution,
+        "cross_entropy": _cross_entropy,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
 
@@ -317,6 +318,37 @@ def _global_reduction(spec: KernelSpec) -> Draft:
         body=f"int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) {{\n    {update}\n}}",
         reference=reference, checks=VECTOR_CHECKS, flops="n",
         tol="1e-3" if operation in ("sum", "mean") else "1e-5", helpers=helpers)
+
+
+def _cross_entropy(spec: KernelSpec) -> Draft:
+    """PyTorch's cross entropy of logits (rows x classes) against a class per row: a thread per row takes its
+    logsumexp (the maximum first, for the exponentials' range), subtracts its target's logit, and adds the row's
+    loss (divided by the rows for the mean) into one accumulator."""
+    t, (x, target), out = _ctype(spec), spec.inputs, spec.output
+    f = "f" if t == "float" else ""
+    share = " / rows" if spec.operation == "mean" else ""
+    body = (f"int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            f"if (row < rows) {{\n"
+            f"    const {t}* logits = {x} + (size_t)row * cols;\n"
+            f"    {t} top = logits[0];\n"
+            f"    for (int c = 1; c < cols; c++) {{\n        top = fmax{f}(top, logits[c]);\n    }}\n"
+            f"    {t} total = 0.0{f};\n"
+            f"    for (int c = 0; c < cols; c++) {{\n        total += exp{f}(logits[c] - top);\n    }}\n"
+            f"    const {t} loss = top + log{f}(total) - logits[{target}[row]];\n"
+            f"    atomicAdd({out}, loss{share});\n"
+            f"}}")
+    return Draft(
+        description=f"{out}[0] += {spec.operation} over rows r of (logsumexp of {x}[r,:] - {x}[r, {target}[r]]): "
+                    f"cross entropy of the logits {x} (rows x cols row-major) with the class {target}[r] of each row "
+                    f"({out} holds the starting value)",
+        params=[f"const {t}* {x}", f"const int* {target}", f"{t}* {out}"],
+        arrays=[(x, f"in    {t}[rows*cols]"), (target, f"in    int[rows] range(0,{spec.sizes['cols']})"),
+                (out, f"inout {t}[1] const(0)")],
+        launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body,
+        reference=f"{out} = {out} + {spec.operation}(logsumexp({_matrix(x)}, 1) - pick({_matrix(x)}, {target}))",
+        # Every size keeps the classes, so that the targets' range is a valid class at each.
+        checks="; ".join(f"rows={rows} cols={spec.sizes['cols']}" for rows in (37, 1, 300)),
+        flops="4*rows*cols", tol="1e-4")
 
 
 # ---------------------------------------------------------------------------------------------------------------

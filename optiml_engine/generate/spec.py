@@ -52,7 +52,8 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
              "axes too), instance_norm, group_norm, batch_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
-             "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div; max_pool and "
+             "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div, "
+             "cross_entropy (int32 targets); max_pool and "
              "avg_pool "
              "1d/2d/3d; conv1d/2d/3d, conv_transpose1d/2d/3d")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
@@ -93,7 +94,13 @@ def parse_spec(text: str) -> KernelSpec:
     unused = sorted(set(shapes) - used)
     if unused:
         raise IntentError(f"{', '.join(unused)} declared but not used", [], "declarations of the inputs only")
-    kinds = set(dtypes.values())
+    # Class targets (cross_entropy's second operand) are integers beside the data's floats.
+    targets = class_targets(tree)
+    for name in targets:
+        if dtypes.get(name) != "int32":
+            raise IntentError(f"class targets {name} of element type {dtypes.get(name)}", [f"{name}: {shapes.get(name)}"],
+                              f"{name}: int32[...], the class of each row")
+    kinds = {dtype for name, dtype in dtypes.items() if name not in targets}
     if len(kinds) > 1:
         raise IntentError(f"inputs of several element types ({', '.join(sorted(kinds))})", [], "one element type")
     dtype = kinds.pop()
@@ -208,6 +215,12 @@ def _losses_written_out(tree: ast.expr, shapes: dict[str, list[int]]) -> ast.exp
     return ast.Call(func=ast.Name(id=reduction), args=[body], keywords=[])
 
 
+def class_targets(tree: ast.expr) -> set[str]:
+    """The arrays a `cross_entropy(x, t)` call reads as class indices."""
+    return {call.args[1].id for call in ast.walk(tree) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id == "cross_entropy" and len(call.args) == 2 and isinstance(call.args[1], ast.Name)}
+
+
 def _dimension(text: str, name: str) -> int:
     text = text.strip().replace("_", "")
     match = re.fullmatch(r"(\d+)\s*(?:<<\s*(\d+))?|2\s*\*\*\s*(\d+)", text)
@@ -241,6 +254,8 @@ class _Reader:
             return self.convolution(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in CONV_TRANSPOSES:
             return self.transposed_convolution(tree)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "cross_entropy":
+            return self.cross_entropy(tree)
         return self.elementwise(tree)
 
     def base(self, **fields) -> KernelSpec:
@@ -421,6 +436,23 @@ class _Reader:
                          sizes={"n": n, "cin": cin, "cout": cout, **dict(zip(symbols, x_shape[2:]))},
                          inputs=[x, w, *(b for b, _ in bias)], window=window, stride=stride, padding=padding,
                          output_padding=output_padding, dilation=dilation, groups=groups)
+
+    def cross_entropy(self, call: ast.Call) -> KernelSpec:
+        """cross_entropy(x, t, reduction='mean' or 'sum') as PyTorch has it: x the logits, rows x classes; t the
+        class of each row (int32); the loss of a row is logsumexp of its logits minus its target's logit."""
+        if len(call.args) != 2:
+            raise IntentError(ast.unparse(call), [], "cross_entropy(x, t, reduction='mean')")
+        x, x_shape = self.array(call.args[0], "cross_entropy's logits")
+        t, t_shape = self.array(call.args[1], "cross_entropy's targets")
+        options = self.keywords(call, {"reduction": "mean"})
+        if options["reduction"] not in ("mean", "sum"):
+            raise IntentError(f"reduction='{options['reduction']}' of cross_entropy", [], "reduction='mean' or 'sum'")
+        if len(x_shape) != 2 or t_shape != x_shape[:1]:
+            raise IntentError(f"cross_entropy of {x} {x_shape} with targets {t} {t_shape}", [],
+                              "logits rows x classes and one target per row: x: float32[B, C]; t: int32[B]")
+        return self.base(family="cross_entropy", operation=options["reduction"], kernel=f"cross_entropy_{x}",
+                         sizes={"rows": x_shape[0], "cols": x_shape[1]}, inputs=[x, t],
+                         assumed=["no class weights, no label smoothing, no ignored index"])
 
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
         """Over the last axis, or (layer and RMS norm) the last axes: a row normalization of the rows the axes
@@ -741,6 +773,10 @@ def spec_form(spec: KernelSpec) -> str | None:
                    f"dilation={tuple(spec.dilation)}", f"groups={spec.groups}"]
         function = f"conv{'_transpose' if transposed else ''}{len(spec.window)}d"
         return f"{out} = {function}({', '.join([x, w, *bias])}, {', '.join(options)}); {'; '.join(declarations)}"
+    if spec.family == "cross_entropy":
+        x, t = inputs
+        return (f"{out} = cross_entropy({x}, {t}, reduction='{spec.operation}'); {declared(x, *two_d)}; "
+                f"{t}: int32[{sizes['rows']}]")
     if spec.family == "row_scan":
         flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))
         scan = "cumprod" if spec.operation == "cumprod" else "cumsum"

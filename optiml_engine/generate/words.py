@@ -12,11 +12,13 @@ The spec it writes is then read by the spec form's own parser, so the words add 
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from optiml_engine.generate.intent import IntentError
+from optiml_engine.generate.spec import class_targets
 
 _NUM = r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?"
 _INT = r"\d+"
@@ -25,6 +27,7 @@ SHAPE_PATTERNS = (
     re.compile(rf"(?<![\w.])({_INT}(?:\s*[x×]\s*{_INT})+)(?![\w.])"),
     re.compile(rf"[(\[]\s*({_INT}(?:\s*,\s*{_INT})+)\s*,?\s*[)\]]"),
     re.compile(rf"(?<![\w.*])({_INT}(?:\s*\*\s*{_INT})+)(?![\w.*])"),
+    re.compile(rf"[(\[]\s*({_INT})\s*,\s*[)\]]"),          # a 1-D shape as Python writes it: (4096,)
 )
 ROWS_OF = re.compile(rf"\b({_INT})\s+rows\s+(?:of|with|by)\s+({_INT})\s*(?:floats|doubles|elements|columns|values)?")
 LENGTH = re.compile(rf"(?:\blength\s*=?\s*|\bof\s+({_INT})\s+(?:floats|doubles|ints|elements|entries|values)\b|"
@@ -38,7 +41,6 @@ UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
     r"\b(sort\w*|top-?k|triplet|"
-    r"cross[- ]entropy|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
 
@@ -334,6 +336,22 @@ def _kl_divergence(reading: _Reading, match):
     return f"l = kl_div({first}, b, reduction='{reduction}')", _pair(reading, "a KL divergence")
 
 
+def _cross_entropy(reading: _Reading, match):
+    """'cross entropy of logits (4096, 1000) and targets': PyTorch's cross_entropy, the targets a class index per
+    row (their shape is the logits' rows when not written); the mean over rows unless the intent says summed."""
+    summed = reading.take_search(_words(r"summed(?: over (?:all )?(?:rows|samples|the batch))?",
+                                        r"reduction\s*=?\s*'?sum'?")) is not None
+    shapes = reading.shapes()
+    if len(shapes) == 1 and len(shapes[0]) == 2:
+        shapes = [shapes[0], shapes[0][:1]]
+    if len(shapes) != 2 or len(shapes[0]) != 2 or shapes[1] != shapes[0][:1]:
+        raise Contradiction("a cross entropy without logits rows x classes and one target per row",
+                            ["operation cross entropy"],
+                            "'logits (4096, 1000) and targets (4096,)'")
+    reading.assumed.append("the targets are class indices, one per row (int32)")
+    return f"l = cross_entropy(x, t, reduction='{'sum' if summed else 'mean'}')", shapes
+
+
 def _pooling(kind: str) -> Callable:
     """'max pooling 2x2 stride 2', 'avg_pool1d kernel 4 padding 1', 'MaxPool3d(kernel_size=3, stride=2)'. The
     number of spatial axes comes from the name (1d, 2d, 3d) or the kernel (3x3); the stride defaults to the kernel,
@@ -506,6 +524,8 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"huber(?: loss)?(?: \(smooth[- ]l1\))?"), _parameterized_loss("huber_loss", "delta")),
     _Operation(_words(r"smooth[- ]l1(?: loss)?"), _parameterized_loss("smooth_l1_loss", "beta")),
     _Operation(_words(r"hinge(?: loss)?"), _loss("hinge_loss(a, b)")),
+    _Operation(_words(r"cross[- _]?entropy(?: loss)?", "crossentropyloss", r"categorical cross[- ]entropy"),
+               _cross_entropy),
     _Operation(_words(r"kl[- _]?div(?:ergence)?(?: loss)?", r"kullback[- ]leibler(?: divergence)?", "kldivloss"),
                _kl_divergence),
     _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("mean(abs(a - b))")),
@@ -642,6 +662,7 @@ def spec_from_words(intent: str) -> tuple[str, list[str]]:
     names = re.findall(r"\b([A-Za-z_]\w*)\b(?!\s*\()", assignment.partition("=")[2])
     keywords = ("axis", "eps", "reverse", "exclusive", "True", "approximate", "tanh", "T")
     operands = list(dict.fromkeys(n for n in names if n not in keywords))
-    declarations = "; ".join(f"{name}: {dtype}[{', '.join(map(str, shape))}]"
+    integers = class_targets(ast.parse(assignment.partition("=")[2].strip(), mode="eval").body)
+    declarations = "; ".join(f"{name}: {'int32' if name in integers else dtype}[{', '.join(map(str, shape))}]"
                              for name, shape in zip(operands, operand_shapes))
     return f"{assignment}; {declarations}", reading.assumed

@@ -265,6 +265,31 @@ def test_the_batch_norm_oracle_is_pytorchs_training_mode_definition(shape):
     np.testing.assert_allclose(got, expected.ravel(), rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_the_cross_entropy_oracle_is_the_negative_log_likelihood_of_each_rows_class(reduction):
+    """PyTorch's cross_entropy(x, t): -log softmax(x[r])[t[r]] for each row r, averaged or summed; the targets drawn
+    as valid classes at every size."""
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.gpu.data import make_inputs
+    from optiml_engine.oracle import oracle_outputs, parse_oracle
+    from optiml_engine.source.contract import resolve
+    from optiml_engine.source.parse import CudaDocument
+
+    generated = generate_kernel(parse_intent(f"l = cross_entropy(x, t, reduction='{reduction}'); x: float64[30, 9]; "
+                                             "t: int32[30]"))
+    contract = original_candidate(CudaDocument(generated.text, "g.cu"), generated.kernel).contract
+    for binding in (contract.sizes, *contract.checks):
+        resolved = resolve(contract, binding)
+        inputs = make_inputs(np, contract.arrays, resolved.lengths, seed=2)
+        rows = binding["rows"]
+        x, t = inputs["x"].reshape(rows, 9), inputs["t"]
+        assert t.min() >= 0 and t.max() < 9
+        nll = -(x - np.log(np.exp(x).sum(axis=1, keepdims=True)))[np.arange(rows), t]
+        got = oracle_outputs(np, parse_oracle(contract), contract, resolved, inputs)["l"]
+        expected = inputs["l"][0] + (nll.mean() if reduction == "mean" else nll.sum())
+        np.testing.assert_allclose(got, [expected], rtol=1e-12)
+
+
 @pytest.mark.parametrize(("reduction", "divisor"), [("batchmean", 40), ("sum", 1), ("mean", 40 * 70)])
 def test_kl_div_written_out_is_pytorchs_definition(reduction, divisor):
     """kl_div(input, target) with the input in log space: sum(target * (log(target) - input)) over every element,
@@ -318,6 +343,8 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "l = hinge_loss(p, t); p: float32[5000]; t: float32[5000]",
     "l = kl_div(log(p), t, reduction='batchmean'); p: float32[16, 300]; t: float32[16, 300]",
     "y = batch_norm(x, eps=1e-3); x: float32[4, 6, 5, 7]",
+    "l = cross_entropy(x, t); x: float32[64, 100]; t: int32[64]",
+    "l = F.cross_entropy(x, t, reduction='sum'); x: float64[50, 7]; t: int32[50]",
     "y = cumsum(x * m, axis=1, exclusive=True); x: float32[9, 40]; m: float32[9, 40]",
     "y = cumprod(abs(a) + 0.5, axis=-1); a: float64[3, 4, 10]",
     "y = F.batch_norm(x); x: float64[50, 9]",

@@ -90,6 +90,11 @@ READINGS = [
      "l = huber_loss(p, t, delta=0.5); p: float32[256, 256]; t: float32[256, 256]"),
     ("smooth L1 loss of two (32, 100) tensors", "l = smooth_l1_loss(p, t); p: float32[32, 100]; t: float32[32, 100]"),
     ("hinge loss of predictions and targets of length 8192", "l = hinge_loss(p, t); p: float32[8192]; t: float32[8192]"),
+    ("cross entropy loss of logits (4096, 1000) and targets (4096,)",
+     "l = cross_entropy(x, t); x: float32[4096, 1000]; t: int32[4096]"),
+    ("CrossEntropyLoss for predictions of shape (128, 10), summed",
+     "l = cross_entropy(x, t, reduction='sum'); x: float32[128, 10]; t: int32[128]"),
+    ("relu of x with shape (1024,)", "y = relu(x); x: float32[1024]"),
     ("KL divergence between predictions and targets of shape (128, 4096)",
      "l = kl_div(log(p), t, reduction='batchmean'); p: float32[128, 4096]; t: float32[128, 4096]"),
     ("KLDivLoss between predictions and targets, both 64 x 1000 doubles, summed over all elements",
@@ -144,6 +149,7 @@ REFUSALS = [
     # KL(p || q) to a mathematician, kl_div(log(q), p) to PyTorch: which is the target must be said.
     ("kl divergence of p and q, 1000 x 1000", "operands are not named as predictions and targets"),
     ("batch norm with running mean and var of (16, 64, 32, 32)", "batch norm with running mean"),
+    ("cross entropy of logits (4096, 1000) and targets (2048,)", "without logits rows x classes and one target per row"),
 ]
 
 
@@ -192,7 +198,8 @@ def test_a_default_the_intent_does_not_give_is_listed_as_assumed():
                                     "exclusive cumsum along dim 1 of (16, 1024)",
                                     "KL divergence between predictions and targets of shape (16, 300)",
                                     "batch norm of a (4, 6, 5, 7) tensor",
-                                    "masked reverse cumsum along dim 1 of x (7, 50)"])
+                                    "masked reverse cumsum along dim 1 of x (7, 50)",
+                                    "cross entropy of a 40 x 12 logits matrix"])
 def test_kernels_of_words_readings_match_their_oracle_on_the_cpu(intent, tmp_path):
     generated = generate_kernel(parse_intent(intent))
     comparisons = comparisons_on_cpu(generated.text, generated.kernel, tmp_path)
