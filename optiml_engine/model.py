@@ -397,7 +397,8 @@ GenerateFamily = Literal[
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
     "layernorm", "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
-    "cumprod", "max_pool", "avg_pool", "conv", "batchnorm", "conv_transpose", "cross_entropy",
+    "cumprod", "max_pool", "avg_pool", "conv", "batchnorm", "conv_transpose", "cross_entropy", "l1normalize",
+    "l2normalize",
 ]
 
 

@@ -397,6 +397,16 @@ def _row_normalization(spec: KernelSpec) -> Draft:
                       f"{t} inv = 1.0{f} / sqrt{f}(var / {cols} + eps);\n"
                       f"for (int c = 0; c < {cols}; c++) {{\n    {out} = ({element} - mean) * inv;\n}}",
                       f"{y} = ({X} - mean({X}, 1)) / sqrt(var({X}, 1) + eps)", "6*rows*cols", "1e-4"),
+        "l1normalize": (f"{t} total = {zero};\n"
+                        f"for (int c = 0; c < {cols}; c++) {{\n    total += fabs{f}({element});\n}}\n"
+                        f"{t} inv = 1.0{f} / fmax{f}(total, eps);\n"
+                        f"for (int c = 0; c < {cols}; c++) {{\n    {out} = {element} * inv;\n}}",
+                        f"{y} = {X} / maximum(sum(abs({X}), 1), eps)", "3*rows*cols", "1e-5"),
+        "l2normalize": (f"{t} squares = {zero};\n"
+                        f"for (int c = 0; c < {cols}; c++) {{\n    squares += {element} * {element};\n}}\n"
+                        f"{t} inv = 1.0{f} / fmax{f}(sqrt{f}(squares), eps);\n"
+                        f"for (int c = 0; c < {cols}; c++) {{\n    {out} = {element} * inv;\n}}",
+                        f"{y} = {X} / maximum(sqrt(sum({X} * {X}, 1)), eps)", "3*rows*cols", "1e-5"),
         "rmsnorm": (f"{t} squares = {zero};\n"
                     f"for (int c = 0; c < {cols}; c++) {{\n    squares += {element} * {element};\n}}\n"
                     f"{t} inv = 1.0{f} / sqrt{f}(squares / {cols} + eps);\n"
@@ -409,7 +419,8 @@ def _row_normalization(spec: KernelSpec) -> Draft:
         flops = flops.replace("rows*cols", "outer*extent*inner")
     scalars = [(name, repr(value)) for name, value in spec.scalars.items()]
     words = {"softmax": "softmax", "log_softmax": "log-softmax", "layernorm": "layer normalization (no affine)",
-             "rmsnorm": "RMS normalization (no weight)"}[operation]
+             "rmsnorm": "RMS normalization (no weight)", "l1normalize": "division by the L1 norm",
+             "l2normalize": "division by the L2 norm"}[operation]
     size = "rows*cols" if along_rows else "outer*extent*inner"
     which = f"{y}[r,:] = {words} of {x}[r,:] for each row" if along_rows else \
         f"{y}[o,:,i] = {words} of {x}[o,:,i] along the middle axis"

@@ -28,7 +28,10 @@ REDUCTIONS = {"sum": "sum", "mean": "mean", "max": "max", "amax": "max", "min": 
               "argmax": "argmax", "argmin": "argmin", "prod": "prod", "norm": "l2norm", "logsumexp": "logsumexp"}
 ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer_norm": "layernorm",
                       "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm",
-                      "instance_norm": "layernorm", "group_norm": "layernorm", "batch_norm": "batchnorm"}
+                      "instance_norm": "layernorm", "group_norm": "layernorm", "batch_norm": "batchnorm",
+                      "l1_normalize": "l1normalize", "l2_normalize": "l2normalize", "normalize": "l2normalize"}
+# Divided by their norm, clamped below by eps (as F.normalize): the norm's default eps of each kind.
+NORM_EPS = {"layernorm": 1e-5, "rmsnorm": 1e-5, "l1normalize": 1e-12, "l2normalize": 1e-12}
 FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "erf", "abs", "sigmoid", "relu", "max", "min", "pow")
 # Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
 ACTIVATIONS: dict[str, tuple[dict[str, float], str]] = {
@@ -50,7 +53,8 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              f"{', '.join(ACTIVATIONS)}, gelu(x) and gelu(x, approximate='tanh')); sum mean max min argmax argmin "
              "prod norm logsumexp over any axis (or neighbouring axes) of an array of any rank, sum mean max min of "
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
-             "axes too), instance_norm, group_norm, batch_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "axes too), l1_normalize l2_normalize normalize(x, p, dim) over any one axis, instance_norm, group_norm, "
+             "batch_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div, "
              "cross_entropy (int32 targets); max_pool and "
@@ -467,9 +471,15 @@ class _Reader:
         if function == "batch_norm":
             return self.batch_normalization(call, name, shape)
         allowed: dict[str, object] = {"axis": -1}
-        if operation in ("layernorm", "rmsnorm"):
-            allowed["eps"] = 1e-5
+        if operation in NORM_EPS:
+            allowed["eps"] = NORM_EPS[operation]
+        if function == "normalize":
+            allowed["p"] = 2                                    # F.normalize(x, p=2, dim=1)
         options = self.keywords(call, allowed)
+        if "p" in options:
+            if options["p"] not in (1, 2):
+                raise IntentError(f"normalize with p={options['p']}", [f"{name}: {shape}"], "p=1 or p=2")
+            operation = "l1normalize" if options["p"] == 1 else "l2normalize"
         axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
         axes = sorted({a % len(shape) for a in axis} if isinstance(axis, tuple | list) and axis and
                       all(isinstance(a, int) for a in axis) else {axis % len(shape)} if isinstance(axis, int) else {-1})
@@ -696,7 +706,8 @@ class _Reader:
         return f"{name}({', '.join(args)})"
 
 
-SPEC_OPERATIONS = {"l2norm": "norm", "layernorm": "layer_norm", "rmsnorm": "rms_norm"}
+SPEC_OPERATIONS = {"l2norm": "norm", "layernorm": "layer_norm", "rmsnorm": "rms_norm",
+                   "l1normalize": "l1_normalize", "l2normalize": "l2_normalize"}
 
 
 def spec_form(spec: KernelSpec) -> str | None:

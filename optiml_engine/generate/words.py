@@ -259,7 +259,9 @@ def _dot(reading: _Reading, match):
     return "y = sum(a * b)", shapes
 
 
-def _normalization(function: str, eps: bool) -> Callable:
+def _normalization(function: str, eps: float | None) -> Callable:
+    """Along one axis (the last when none is given, said as assumed); `eps`: the default epsilon, None when the
+    operation has none."""
     def write(reading: _Reading, match):
         shape, axes = _shape_and_axes(reading, function)
         if axes is None:
@@ -267,9 +269,9 @@ def _normalization(function: str, eps: bool) -> Callable:
             axes = (len(shape) - 1,)
         if len(axes) != 1:
             raise IntentError(f"{function} over several axes", [], "one axis")
-        if not eps:
+        if eps is None:
             return f"y = {function}(x, axis={axes[0]})", [shape]
-        epsilon = reading.parameter(r"eps|epsilon", 1e-5, "epsilon")
+        epsilon = reading.parameter(r"eps|epsilon", eps, "epsilon")
         return f"y = {function}(x, axis={axes[0] - len(shape)}, eps={float(epsilon)!r})", [shape]
     return write
 
@@ -515,11 +517,15 @@ def _loss(formula: str) -> Callable:
 _SCALAR_VALUE = rf"(?:an?\s+)?(?:scalar\s+|constant\s+|factor\s+(?:of\s+)?)?(?P<value>{_NUM})?"
 # Longest names first where one contains another (square root before square, log softmax before softmax).
 OPERATIONS: tuple[_Operation, ...] = (
-    _Operation(_words(r"log[- _]?softmax"), _normalization("log_softmax", eps=False)),
-    _Operation(_words("softmax"), _normalization("softmax", eps=False)),
-    _Operation(_words(r"layer[- _]?norm\w*", r"layer normali[sz]ation"), _normalization("layer_norm", eps=True)),
+    _Operation(_words(r"log[- _]?softmax"), _normalization("log_softmax", eps=None)),
+    _Operation(_words("softmax"), _normalization("softmax", eps=None)),
+    _Operation(_words(r"layer[- _]?norm\w*", r"layer normali[sz]ation"), _normalization("layer_norm", eps=1e-5)),
     _Operation(_words(r"rms[- _]?norm\w*", r"rms normali[sz]ation", r"root[- ]mean[- ]square normali[sz]ation"),
-               _normalization("rms_norm", eps=True)),
+               _normalization("rms_norm", eps=1e-5)),
+    # Before the norms as reductions: 'L2 normalization' divides by the norm, 'L2 norm' is the norm.
+    *(_Operation(_words(rf"l{p}[- ]?normali[sz](?:ation|ed?)", rf"l{p}[- ]norm normali[sz]ation",
+                        rf"normali[sz]ed? by (?:the |its |their )?l{p}[- ]norms?"),
+                 _normalization(f"l{p}_normalize", eps=1e-12)) for p in (1, 2)),
     _Operation(_words(r"mean[- ]squared?[- ]error", "mse(?: loss)?"), _loss("mean((p - t) ** 2)")),
     _Operation(_words(r"huber(?: loss)?(?: \(smooth[- ]l1\))?"), _parameterized_loss("huber_loss", "delta")),
     _Operation(_words(r"smooth[- ]l1(?: loss)?"), _parameterized_loss("smooth_l1_loss", "beta")),
