@@ -392,13 +392,13 @@ class Measurement(Frozen):
 GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
     "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling", "convolution",
-    "axis_normalization", "batch_normalization", "transposed_convolution", "cross_entropy",
+    "axis_normalization", "batch_normalization", "transposed_convolution", "cross_entropy", "row_pair_loss",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
     "layernorm", "rmsnorm", "transpose", "permute", "gemm", "gemv", "conv1d", "conv2d", "histogram", "prefix_sum",
     "cumprod", "max_pool", "avg_pool", "conv", "batchnorm", "conv_transpose", "cross_entropy", "l1normalize",
-    "l2normalize",
+    "l2normalize", "triplet_margin_loss", "cosine_similarity_loss",
 ]
 
 
@@ -428,6 +428,7 @@ class KernelSpec(Frozen):
     dilation: list[int] = Field(default_factory=list)   # and dilation (convolution: the same, window = the weight's)
     groups: int = 1                       # convolution: channel groups
     output_padding: list[int] = Field(default_factory=list)   # transposed convolution: extra output on one side
+    reduction: Literal["mean", "sum"] = "mean"   # a loss over rows (row_pair_loss): how the rows' losses combine
     assumed: list[str] = Field(default_factory=list)
 
 

@@ -48,7 +48,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
         "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
         "batch_normalization": _batch_normalization, "transposed_convolution": _convolution,
-        "cross_entropy": _cross_entropy,
+        "cross_entropy": _cross_entropy, "row_pair_loss": _row_pair_loss,
     }[spec.family](spec)
     return GeneratedKernel(spec=spec, kernel=spec.kernel, text=render(spec, draft), reference=draft.reference)
 
@@ -349,6 +349,52 @@ def _cross_entropy(spec: KernelSpec) -> Draft:
         # Every size keeps the classes, so that the targets' range is a valid class at each.
         checks="; ".join(f"rows={rows} cols={spec.sizes['cols']}" for rows in (37, 1, 300)),
         flops="4*rows*cols", tol="1e-4")
+
+
+def _row_pair_loss(spec: KernelSpec) -> Draft:
+    """A loss per row of operands of one shape (rows x cols), from sums along the row, added (divided by the rows
+    for the mean) into one accumulator: a thread per row. Triplet margin (PyTorch's p=2 distances, each the norm of
+    the difference plus 1e-6, as pairwise_distance): max(d(a, p) - d(a, n) + margin, 0). Cosine similarity loss:
+    1 - a.b / max(|a| |b|, 1e-8)."""
+    t, out = _ctype(spec), spec.output
+    f = "f" if t == "float" else ""
+    share = " / rows" if spec.reduction == "mean" else ""
+    X = [_matrix(name) for name in spec.inputs]
+    if spec.operation == "triplet_margin_loss":
+        a, p, n = spec.inputs
+        walk = (f"{t} positive = 0.0{f}, negative = 0.0{f};\n"
+                f"for (int c = 0; c < cols; c++) {{\n"
+                f"    const size_t at = (size_t)row * cols + c;\n"
+                f"    const {t} u = {a}[at] - {p}[at] + 1e-6{f};\n"
+                f"    const {t} v = {a}[at] - {n}[at] + 1e-6{f};\n"
+                f"    positive += u * u;\n    negative += v * v;\n}}\n"
+                f"const {t} loss = fmax{f}(sqrt{f}(positive) - sqrt{f}(negative) + margin, 0.0{f});")
+
+        def distance(other: str) -> str:
+            return f"sqrt(sum(({X[0]} - {other} + 1e-6) * ({X[0]} - {other} + 1e-6), 1))"
+        per_row = f"maximum({distance(X[1])} - {distance(X[2])} + margin, 0)"
+        words = "max(|a - p + 1e-6| - |a - n + 1e-6| + margin, 0)"
+    else:
+        a, b = spec.inputs
+        walk = (f"{t} dot = 0.0{f}, aa = 0.0{f}, bb = 0.0{f};\n"
+                f"for (int c = 0; c < cols; c++) {{\n"
+                f"    const size_t at = (size_t)row * cols + c;\n"
+                f"    dot += {a}[at] * {b}[at];\n    aa += {a}[at] * {a}[at];\n    bb += {b}[at] * {b}[at];\n}}\n"
+                f"const {t} loss = 1.0{f} - dot / fmax{f}(sqrt{f}(aa) * sqrt{f}(bb), 1e-8{f});")
+        per_row = (f"1 - sum({X[0]} * {X[1]}, 1) / maximum(sqrt(sum({X[0]} * {X[0]}, 1)) * "
+                   f"sqrt(sum({X[1]} * {X[1]}, 1)), 1e-8)")
+        words = "1 - cosine similarity"
+    body = ("int row = blockIdx.x * blockDim.x + threadIdx.x;\nif (row < rows) {\n"
+            + "".join(f"    {line}\n" for line in walk.splitlines()) + f"    atomicAdd({out}, loss{share});\n}}")
+    return Draft(
+        description=f"{out}[0] += {spec.reduction} over rows r of {words} of the rows r of {', '.join(spec.inputs)} "
+                    f"(rows x cols row-major; {out} holds the starting value)",
+        params=[*(f"const {t}* {name}" for name in spec.inputs), f"{t}* {out}", *(f"{t} {k}" for k in spec.scalars)],
+        arrays=[*((name, f"in    {t}[rows*cols]") for name in spec.inputs), (out, f"inout {t}[1] const(0)")],
+        scalars=[(name, repr(value)) for name, value in spec.scalars.items()],
+        launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body,
+        reference=f"{out} = {out} + {spec.reduction}({per_row})",
+        checks=ROW_CHECKS, flops=f"{3 * len(spec.inputs)}*rows*cols", tol="1e-4")
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -57,7 +57,8 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "batch_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div, "
-             "cross_entropy (int32 targets); max_pool and "
+             "cross_entropy (int32 targets), triplet_margin_loss, cosine_similarity_loss (or mean(1 - "
+             "cosine_similarity(a, b, dim=1))); max_pool and "
              "avg_pool "
              "1d/2d/3d; conv1d/2d/3d, conv_transpose1d/2d/3d")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
@@ -225,6 +226,28 @@ def class_targets(tree: ast.expr) -> set[str]:
             and call.func.id == "cross_entropy" and len(call.args) == 2 and isinstance(call.args[1], ast.Name)}
 
 
+# Losses over the rows of operands of one shape, each row's loss from sums along it: (arguments, keywords).
+ROW_PAIR_LOSSES = {"triplet_margin_loss": (3, {"margin": 1.0}), "cosine_similarity_loss": (2, {})}
+
+
+def _cosine_loss_named(tree: ast.expr) -> ast.expr:
+    """KernelBench's `mean(1 - cosine_similarity(a, b, dim=1))` (or its sum) as `cosine_similarity_loss(a, b)`."""
+    if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("mean", "sum") and \
+            len(tree.args) == 1 and not tree.keywords:
+        inner = tree.args[0]
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Sub) and isinstance(inner.left, ast.Constant) \
+                and inner.left.value == 1 and isinstance(inner.right, ast.Call) and \
+                isinstance(inner.right.func, ast.Name) and inner.right.func.id == "cosine_similarity":
+            similarity = inner.right
+            dims = [k for k in similarity.keywords if k.arg in ("dim", "axis")]
+            if len(similarity.args) == 2 and len(similarity.keywords) == len(dims) and \
+                    all(isinstance(k.value, ast.Constant | ast.UnaryOp) for k in dims) and \
+                    all(ast.literal_eval(k.value) in (1, -1) for k in dims):
+                return ast.Call(func=ast.Name(id="cosine_similarity_loss"), args=similarity.args,
+                                keywords=[ast.keyword(arg="reduction", value=ast.Constant(value=tree.func.id))])
+    return tree
+
+
 def _dimension(text: str, name: str) -> int:
     text = text.strip().replace("_", "")
     match = re.fullmatch(r"(\d+)\s*(?:<<\s*(\d+))?|2\s*\*\*\s*(\d+)", text)
@@ -241,6 +264,7 @@ class _Reader:
 
     def spec(self, tree: ast.expr) -> KernelSpec:
         tree = _losses_written_out(tree, self.shapes)
+        tree = _cosine_loss_named(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in REDUCTIONS:
             return self.reduction(tree, REDUCTIONS[tree.func.id])
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_NORMALIZATIONS:
@@ -260,6 +284,8 @@ class _Reader:
             return self.transposed_convolution(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "cross_entropy":
             return self.cross_entropy(tree)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_PAIR_LOSSES:
+            return self.row_pair_loss(tree)
         return self.elementwise(tree)
 
     def base(self, **fields) -> KernelSpec:
@@ -457,6 +483,28 @@ class _Reader:
         return self.base(family="cross_entropy", operation=options["reduction"], kernel=f"cross_entropy_{x}",
                          sizes={"rows": x_shape[0], "cols": x_shape[1]}, inputs=[x, t],
                          assumed=["no class weights, no label smoothing, no ignored index"])
+
+    def row_pair_loss(self, call: ast.Call) -> KernelSpec:
+        """triplet_margin_loss(anchor, positive, negative, margin=1.0) (PyTorch's, p=2: each distance the norm of
+        the difference plus 1e-6) and cosine_similarity_loss(a, b) (1 - the rows' cosine similarity), over the
+        rows of rows x cols operands, reduced by their mean or sum."""
+        function = call.func.id
+        count, parameters = ROW_PAIR_LOSSES[function]
+        if len(call.args) != count:
+            raise IntentError(ast.unparse(call), [], f"{function} of {count} arrays of one shape")
+        operands = [self.array(arg, f"{function}'s operand") for arg in call.args]
+        options = self.keywords(call, {"reduction": "mean", **parameters})
+        shapes = {tuple(shape) for _, shape in operands}
+        if len(shapes) != 1 or len(operands[0][1]) != 2:
+            raise IntentError(f"{function} of {', '.join(f'{n} {s}' for n, s in operands)}", [],
+                              "operands of one shape, rows x cols")
+        if options["reduction"] not in ("mean", "sum"):
+            raise IntentError(f"reduction='{options['reduction']}' of {function}", [], "reduction='mean' or 'sum'")
+        rows, cols = operands[0][1]
+        return self.base(family="row_pair_loss", operation=function, kernel=f"{function}_{operands[0][0]}",
+                         sizes={"rows": rows, "cols": cols}, inputs=[name for name, _ in operands],
+                         scalars={k: float(options[k]) for k in parameters},
+                         reduction=options["reduction"])
 
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
         """Over the last axis, or (layer and RMS norm) the last axes: a row normalization of the rows the axes
@@ -784,6 +832,10 @@ def spec_form(spec: KernelSpec) -> str | None:
                    f"dilation={tuple(spec.dilation)}", f"groups={spec.groups}"]
         function = f"conv{'_transpose' if transposed else ''}{len(spec.window)}d"
         return f"{out} = {function}({', '.join([x, w, *bias])}, {', '.join(options)}); {'; '.join(declarations)}"
+    if spec.family == "row_pair_loss":
+        margin = "".join(f", {k}={v!r}" for k, v in spec.scalars.items())
+        return (f"{out} = {spec.operation}({', '.join(inputs)}{margin}, reduction='{spec.reduction}'); "
+                + "; ".join(declared(a, *two_d) for a in inputs))
     if spec.family == "cross_entropy":
         x, t = inputs
         return (f"{out} = cross_entropy({x}, {t}, reduction='{spec.operation}'); {declared(x, *two_d)}; "

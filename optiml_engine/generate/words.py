@@ -40,7 +40,7 @@ DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
 # Operations the spec form does not generate: named in the refusal rather than read as something else.
 NOT_GENERATED = re.compile(
-    r"\b(sort\w*|top-?k|triplet|"
+    r"\b(sort\w*|top-?k|"
     r"batch(?:ed)?\s+mat\w*|bmm|attention|gather|scatter|dropout|embedding|fft|histogram\w*|stencil|blur)\b",
     re.IGNORECASE)
 
@@ -354,6 +354,28 @@ def _cross_entropy(reading: _Reading, match):
     return f"l = cross_entropy(x, t, reduction='{'sum' if summed else 'mean'}')", shapes
 
 
+def _triplet_margin(reading: _Reading, match):
+    """'triplet margin loss (margin 1.0) of anchors, positives and negatives, each (128, 4096)': PyTorch's, p=2."""
+    margin = reading.parameter("margin", 1.0, "margin")
+    shapes = reading.shapes()
+    if len(shapes) == 1:
+        shapes = shapes * 3
+    if len(shapes) != 3 or len({tuple(s) for s in shapes}) != 1 or len(shapes[0]) != 2:
+        raise Contradiction("a triplet margin loss without anchors, positives and negatives of one rows x cols shape",
+                            ["operation triplet margin loss"], "'anchor, positive and negative, each (128, 4096)'")
+    return f"l = triplet_margin_loss(a, p, n, margin={margin})", shapes
+
+
+def _cosine_loss(reading: _Reading, match):
+    """'cosine similarity loss between predictions and targets (128, 4096)': the mean over rows of 1 - their cosine
+    similarity (KernelBench's torch.mean(1 - F.cosine_similarity(p, t, dim=1)))."""
+    shapes = _pair(reading, "a cosine similarity loss")
+    if len(shapes[0]) != 2:
+        raise Contradiction(f"a cosine similarity loss of {len(shapes[0])}-D operands", [
+            "operation cosine similarity loss"], "rows x cols operands")
+    return "l = cosine_similarity_loss(a, b)", shapes
+
+
 def _pooling(kind: str) -> Callable:
     """'max pooling 2x2 stride 2', 'avg_pool1d kernel 4 padding 1', 'MaxPool3d(kernel_size=3, stride=2)'. The
     number of spatial axes comes from the name (1d, 2d, 3d) or the kernel (3x3); the stride defaults to the kernel,
@@ -532,6 +554,8 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"hinge(?: loss)?"), _loss("hinge_loss(a, b)")),
     _Operation(_words(r"cross[- _]?entropy(?: loss)?", "crossentropyloss", r"categorical cross[- ]entropy"),
                _cross_entropy),
+    _Operation(_words(r"triplet[- _]?margin(?: loss)?", "tripletmarginloss", r"triplet loss"), _triplet_margin),
+    _Operation(_words(r"cosine[- ]similarity loss", r"cosine loss"), _cosine_loss),
     _Operation(_words(r"kl[- _]?div(?:ergence)?(?: loss)?", r"kullback[- ]leibler(?: divergence)?", "kldivloss"),
                _kl_divergence),
     _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("mean(abs(a - b))")),

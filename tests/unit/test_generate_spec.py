@@ -290,6 +290,36 @@ def test_the_cross_entropy_oracle_is_the_negative_log_likelihood_of_each_rows_cl
         np.testing.assert_allclose(got, [expected], rtol=1e-12)
 
 
+@pytest.mark.parametrize("text", [
+    "l = triplet_margin_loss(a, p, n, margin=0.7); a: float64[30, 9]; p: float64[30, 9]; n: float64[30, 9]",
+    "l = cosine_similarity_loss(a, p, reduction='sum'); a: float64[30, 9]; p: float64[30, 9]",
+])
+def test_the_row_pair_loss_oracles_are_pytorchs_definitions(text):
+    """Triplet margin: mean over rows of max(||a - p + 1e-6|| - ||a - n + 1e-6|| + margin, 0) (pairwise_distance's
+    eps); cosine: the sum over rows of 1 - a.b / max(|a| |b|, 1e-8)."""
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.gpu.data import make_inputs
+    from optiml_engine.oracle import oracle_outputs, parse_oracle
+    from optiml_engine.source.contract import resolve
+    from optiml_engine.source.parse import CudaDocument
+
+    generated = generate_kernel(parse_intent(text))
+    contract = original_candidate(CudaDocument(generated.text, "g.cu"), generated.kernel).contract
+    resolved = resolve(contract, contract.sizes)
+    inputs = make_inputs(np, contract.arrays, resolved.lengths, seed=6)
+    rows = {name: inputs[name].reshape(30, 9) for name in ("a", "p", "n") if name in inputs}
+    got = oracle_outputs(np, parse_oracle(contract), contract, resolved, inputs)["l"][0] - inputs["l"][0]
+    if "n" in rows:
+        a, p, n = rows["a"], rows["p"], rows["n"]
+        each = [max(np.linalg.norm(a[r] - p[r] + 1e-6) - np.linalg.norm(a[r] - n[r] + 1e-6) + 0.7, 0.0)
+                for r in range(30)]
+        expected = np.mean(each)
+    else:
+        a, p = rows["a"], rows["p"]
+        expected = sum(1 - a[r] @ p[r] / max(np.linalg.norm(a[r]) * np.linalg.norm(p[r]), 1e-8) for r in range(30))
+    np.testing.assert_allclose(got, expected, rtol=1e-9)
+
+
 @pytest.mark.parametrize(("reduction", "divisor"), [("batchmean", 40), ("sum", 1), ("mean", 40 * 70)])
 def test_kl_div_written_out_is_pytorchs_definition(reduction, divisor):
     """kl_div(input, target) with the input in log space: sum(target * (log(target) - input)) over every element,
@@ -345,6 +375,8 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "y = batch_norm(x, eps=1e-3); x: float32[4, 6, 5, 7]",
     "l = cross_entropy(x, t); x: float32[64, 100]; t: int32[64]",
     "y = F.normalize(x, p=1, dim=1); x: float32[64, 300]",
+    "l = triplet_margin_loss(a, p, n, margin=0.5); a: float32[64, 100]; p: float32[64, 100]; n: float32[64, 100]",
+    "l = torch.mean(1 - F.cosine_similarity(x, y, dim=1)); x: float64[50, 70]; y: float64[50, 70]",
     "y = l2_normalize(x, axis=0); x: float64[30, 7]",
     "y = normalize(x, dim=1, eps=1e-6); x: float32[4, 20, 6]",
     "l = F.cross_entropy(x, t, reduction='sum'); x: float64[50, 7]; t: int32[50]",

@@ -95,6 +95,11 @@ READINGS = [
     ("CrossEntropyLoss for predictions of shape (128, 10), summed",
      "l = cross_entropy(x, t, reduction='sum'); x: float32[128, 10]; t: int32[128]"),
     ("relu of x with shape (1024,)", "y = relu(x); x: float32[1024]"),
+    ("triplet margin loss (margin 0.5) of anchors, positives and negatives, each (128, 4096)",
+     "l = triplet_margin_loss(a, p, n, margin=0.5); a: float32[128, 4096]; p: float32[128, 4096]; "
+     "n: float32[128, 4096]"),
+    ("cosine similarity loss between predictions and targets of shape (128, 4096)",
+     "l = mean(1 - cosine_similarity(p, t, dim=1)); p: float32[128, 4096]; t: float32[128, 4096]"),
     ("L2 normalization of each row of a (16, 16384) tensor", "y = normalize(x, p=2, dim=1); x: float32[16, 16384]"),
     ("L1 norm normalization along dim 1 of x (16, 16384)", "y = l1_normalize(x, axis=1); x: float32[16, 16384]"),
     ("L2 norm of each row of a 1024 x 512 matrix", "out = norm(x, axis=1); x: float32[1024, 512]"),
@@ -144,7 +149,8 @@ REFUSALS = [
     ("group norm of (8, 32, 16, 16)", "without its number of groups"),
     ("max pooling kernel 3 of (8, 8, 32, 32)", "max pooling over how many axes"),
     ("3x3 convolution with padding 1 of an (8, 3, 224, 224) image", "without its output channels"),
-    ("triplet margin loss of anchors, positives and negatives of shape (128, 256)", "'triplet' is not an operation"),
+    ("sort each row of a 1024 x 1024 matrix", "'sort' is not an operation"),
+    ("triplet margin loss of anchors (128, 256) and positives (128, 256)", "without anchors, positives and negatives"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
     ("permute a (4, 5, 6) tensor", "without its order"),
@@ -202,7 +208,8 @@ def test_a_default_the_intent_does_not_give_is_listed_as_assumed():
                                     "KL divergence between predictions and targets of shape (16, 300)",
                                     "batch norm of a (4, 6, 5, 7) tensor",
                                     "masked reverse cumsum along dim 1 of x (7, 50)",
-                                    "cross entropy of a 40 x 12 logits matrix"])
+                                    "cross entropy of a 40 x 12 logits matrix",
+                                    "triplet margin loss of anchors, positives and negatives, each (9, 40)"])
 def test_kernels_of_words_readings_match_their_oracle_on_the_cpu(intent, tmp_path):
     generated = generate_kernel(parse_intent(intent))
     comparisons = comparisons_on_cpu(generated.text, generated.kernel, tmp_path)
