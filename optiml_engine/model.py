@@ -419,6 +419,7 @@ class KernelSpec(Frozen):
     scalars: dict[str, float] = Field(default_factory=dict)  # eps
     axes: list[int] = Field(default_factory=list)          # permute: output axis i is input axis axes[i]
     width: int = 0                        # stencil: filter width (square in 2-D); histogram: bins
+    transpose_a: bool = False             # gemm: C = A^T B (A stored K x M); gemv: y = A^T x (A stored cols x rows)
     transpose_b: bool = False             # gemm: C = A B^T (B stored N x K)
     reverse: bool = False                 # row_scan: from the row's end to its start
     exclusive: bool = False               # row_scan: each element the scan of those before it

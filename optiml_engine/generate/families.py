@@ -557,47 +557,71 @@ def _transpose(spec: KernelSpec) -> Draft:
 
 
 def _gemm(spec: KernelSpec) -> Draft:
+    """C = op(A) op(B) in fp32, op a transposition or not (A stored M x K or K x M, B K x N or N x K), or a batch of
+    products C[p] = A[p] B[p] (batch x M x K by batch x K x N): a thread per element of C walks K."""
     a, b = spec.inputs
     c = spec.output
-    b_element, b_shape, b_ref = (f"{b}[j * K + k]", "N*K", f"transpose(reshape({b}, N, K))") if spec.transpose_b \
-        else (f"{b}[k * N + j]", "K*N", f"reshape({b}, K, N)")
+    batched = "batch" in spec.sizes
+    if batched:
+        a_element, a_shape, a_ref = f"{a}[((size_t)item * M + i) * K + k]", "batch*M*K", f"reshape({a}, batch, M, K)"
+        b_element, b_shape, b_ref = f"{b}[((size_t)item * K + k) * N + j]", "batch*K*N", f"reshape({b}, batch, K, N)"
+        c_element, c_shape = f"{c}[((size_t)item * M + i) * N + j]", "batch*M*N"
+    else:
+        a_element, a_shape, a_ref = (f"{a}[k * M + i]", "K*M", f"transpose(reshape({a}, K, M))") if spec.transpose_a \
+            else (f"{a}[i * K + k]", "M*K", f"reshape({a}, M, K)")
+        b_element, b_shape, b_ref = (f"{b}[j * K + k]", "N*K", f"transpose(reshape({b}, N, K))") if spec.transpose_b \
+            else (f"{b}[k * N + j]", "K*N", f"reshape({b}, K, N)")
+        c_element, c_shape = f"{c}[i * N + j]", "M*N"
+    a_words = "K x M (C uses its transpose)" if spec.transpose_a else "M x K"
+    b_words = "N x K (C uses its transpose)" if spec.transpose_b else "K x N"
     return Draft(
-        description=f"{c} = {a} {b}{'^T' if spec.transpose_b else ''} in fp32: {c}[i,j] = sum over k of {a}[i,k] * "
-                    f"{b}[{'j,k' if spec.transpose_b else 'k,j'}]; {a} is M x K, {b} is "
-                    f"{'N x K' if spec.transpose_b else 'K x N'}, {c} is M x N, all row-major",
+        description=(f"{c}[p] = {a}[p] {b}[p] for each of the batch's products in fp32; {a} is batch x M x K, {b} "
+                     f"batch x K x N, {c} batch x M x N, all row-major") if batched else
+                    (f"{c} = {a}{'^T' if spec.transpose_a else ''} {b}{'^T' if spec.transpose_b else ''} in fp32: "
+                     f"{c}[i,j] = sum over k of {a}[{'k,i' if spec.transpose_a else 'i,k'}] * "
+                     f"{b}[{'j,k' if spec.transpose_b else 'k,j'}]; {a} is {a_words}, {b} is {b_words}, {c} is M x N, "
+                     "all row-major"),
         params=[f"const float* {a}", f"const float* {b}", f"float* {c}"],
-        arrays=[(a, "in  float[M*K]"), (b, f"in  float[{b_shape}]"), (c, "out float[M*N]")],
-        launch="grid=(cdiv(N,16),cdiv(M,16)) block=(16,16)",
-        body=("int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        arrays=[(a, f"in  float[{a_shape}]"), (b, f"in  float[{b_shape}]"), (c, f"out float[{c_shape}]")],
+        launch=f"grid=(cdiv(N,16),cdiv(M,16){',batch' if batched else ''}) block=(16,16)",
+        body=(("const int item = blockIdx.z;\n" if batched else "") +
+              "int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
               "int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
               "if (i < M && j < N) {\n"
               "    float sum = 0.0f;\n"
               "    for (int k = 0; k < K; k++) {\n"
-              f"        sum += {a}[i * K + k] * {b_element};\n"
+              f"        sum += {a_element} * {b_element};\n"
               "    }\n"
-              f"    {c}[i * N + j] = sum;\n"
+              f"    {c_element} = sum;\n"
               "}"),
-        reference=f"{c} = matmul(reshape({a}, M, K), {b_ref})",
-        checks="M=33 N=17 K=100; M=1 N=1 K=3; M=65 N=129 K=1; M=100 N=3 K=257", flops="2*M*N*K", tol="1e-4")
+        reference=f"{c} = matmul({a_ref}, {b_ref})",
+        checks=("batch=3 M=33 N=17 K=100; batch=1 M=1 N=1 K=3; batch=2 M=65 N=129 K=1" if batched else
+                "M=33 N=17 K=100; M=1 N=1 K=3; M=65 N=129 K=1; M=100 N=3 K=257"),
+        flops=f"2*{'batch*' if batched else ''}M*N*K", tol="1e-4")
 
 
 def _gemv(spec: KernelSpec) -> Draft:
+    """y = A x, or A^T x (A stored cols x rows): a thread per element of y walks its row (or column) of A."""
     a, x = spec.inputs
     y = spec.output
+    element, shape, matrix = (f"{a}[(size_t)c * rows + row]", "cols*rows", f"transpose(reshape({a}, cols, rows))") \
+        if spec.transpose_a else (f"{a}[row * cols + c]", "rows*cols", _matrix(a))
     return Draft(
-        description=f"{y} = {a} {x}: {y}[r] = sum over c of {a}[r,c] * {x}[c]; {a} is rows x cols row-major",
+        description=(f"{y} = {a}^T {x}: {y}[r] = sum over c of {a}[c,r] * {x}[c]; {a} is cols x rows row-major"
+                     if spec.transpose_a else
+                     f"{y} = {a} {x}: {y}[r] = sum over c of {a}[r,c] * {x}[c]; {a} is rows x cols row-major"),
         params=[f"const float* {a}", f"const float* {x}", f"float* {y}"],
-        arrays=[(a, "in  float[rows*cols]"), (x, "in  float[cols]"), (y, "out float[rows]")],
+        arrays=[(a, f"in  float[{shape}]"), (x, "in  float[cols]"), (y, "out float[rows]")],
         launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}",
         body=("int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
               "if (row < rows) {\n"
               "    float sum = 0.0f;\n"
               "    for (int c = 0; c < cols; c++) {\n"
-              f"        sum += {a}[row * cols + c] * {x}[c];\n"
+              f"        sum += {element} * {x}[c];\n"
               "    }\n"
               f"    {y}[row] = sum;\n"
               "}"),
-        reference=f"{y} = matmul({_matrix(a)}, {x})", checks=ROW_CHECKS, flops="2*rows*cols", tol="1e-4")
+        reference=f"{y} = matmul({matrix}, {x})", checks=ROW_CHECKS, flops="2*rows*cols", tol="1e-4")
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -54,7 +54,8 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "prod norm logsumexp over any axis (or neighbouring axes) of an array of any rank, sum mean max min of "
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
              "axes too), l1_normalize l2_normalize normalize(x, p, dim) over any one axis, instance_norm, group_norm, "
-             "batch_norm; A @ B, A @ B.T, A @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "batch_norm; A @ B with either operand transposed (A.T, B.T), bmm(A, B) of batch x M x K by batch x K x N, "
+             "a 3-D tensor @ a matrix, A @ x and A.T @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div, "
              "cross_entropy (int32 targets), triplet_margin_loss, cosine_similarity_loss (or mean(1 - "
@@ -270,7 +271,7 @@ class _Reader:
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_NORMALIZATIONS:
             return self.normalization(tree, ROW_NORMALIZATIONS[tree.func.id])
         if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult) or \
-                isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("matmul", "mm"):
+                isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("matmul", "mm", "bmm"):
             return self.product(tree)
         if self.transposition(tree) is not None:
             return self.transpose(tree)
@@ -583,31 +584,47 @@ class _Reader:
                          assumed=["no affine weight or bias", "the batch's statistics (training mode), no running ones"])
 
     def product(self, tree: ast.expr) -> KernelSpec:
+        """A @ B with either operand transposed (`A.T @ B.T`), A @ x and A.T @ x, a batch of products (batch x M x K
+        by batch x K x N), and a 3-D tensor by a matrix (its leading axes one M)."""
         if isinstance(tree, ast.Call) and (len(tree.args) != 2 or tree.keywords):
             raise IntentError(ast.unparse(tree), [], "matmul(A, B) or A @ B")
         left, right = (tree.left, tree.right) if isinstance(tree, ast.BinOp) else tuple(tree.args)
-        transposed = self.transposition(right)
-        b_node = transposed if transposed is not None else right
-        a, a_shape = self.array(left, "a matrix product")
-        b, b_shape = self.array(b_node, "a matrix product")
+        left_t, right_t = self.transposition(left), self.transposition(right)
+        a, a_shape = self.array(left_t if left_t is not None else left, "a matrix product")
+        b, b_shape = self.array(right_t if right_t is not None else right, "a matrix product")
         if self.dtype != "float32":
             raise IntentError(f"a matrix product in {self.dtype}", [], "float32 operands")
+        if len(a_shape) == 3 and left_t is None and right_t is None:
+            if len(b_shape) == 3:
+                if b_shape[0] != a_shape[0] or b_shape[1] != a_shape[2]:
+                    raise IntentError(f"a batch of products of {a} {a_shape} and {b} {b_shape}", [],
+                                      "batch x M x K by batch x K x N")
+                return self.base(family="gemm", operation="gemm", kernel="sgemm_batched",
+                                 sizes={"batch": a_shape[0], "M": a_shape[1], "N": b_shape[2], "K": a_shape[2]},
+                                 inputs=[a, b])
+            # A 3-D tensor by a matrix: row-major, its two leading axes are one M.
+            a_shape = [a_shape[0] * a_shape[1], a_shape[2]]
+            folded = [f"{a}'s two leading axes read as one (row-major: the same memory)"]
+        else:
+            folded = []
         if len(a_shape) != 2:
-            raise IntentError(f"a product of a {len(a_shape)}-D {a}", [], "2-D matrices (batched: not generated)")
-        m, k = a_shape
-        if len(b_shape) == 1 and transposed is None:
+            raise IntentError(f"a product of a {len(a_shape)}-D {a}", [], "2-D matrices, a batch of them (3-D by 3-D) "
+                                                                         "or a 3-D tensor by a matrix")
+        m, k = (a_shape[1], a_shape[0]) if left_t is not None else a_shape
+        if len(b_shape) == 1 and right_t is None:
             if b_shape[0] != k:
-                raise IntentError(f"{a} is {m}x{k} but {b} has {b_shape[0]} elements", [], f"{b}: float32[{k}]")
-            return self.base(family="gemv", operation="gemv", kernel=f"gemv_{a}", sizes={"rows": m, "cols": k},
-                             inputs=[a, b])
+                raise IntentError(f"{a} gives {k} columns but {b} has {b_shape[0]} elements", [], f"{b}: float32[{k}]")
+            return self.base(family="gemv", operation="gemv", kernel=f"gemv{'_t' if left_t is not None else ''}_{a}",
+                             sizes={"rows": m, "cols": k}, inputs=[a, b], transpose_a=left_t is not None)
         if len(b_shape) != 2:
             raise IntentError(f"a product with a {len(b_shape)}-D {b}", [], "a 2-D matrix or a vector")
-        n, inner = (b_shape[0], b_shape[1]) if transposed is not None else (b_shape[1], b_shape[0])
+        n, inner = (b_shape[0], b_shape[1]) if right_t is not None else (b_shape[1], b_shape[0])
         if inner != k:
-            raise IntentError(f"inner dimensions differ: {a} has {k}, {b} {'rows' if transposed is None else 'cols'} "
-                              f"{inner}", [], "matching inner dimensions")
-        return self.base(family="gemm", operation="gemm", kernel="sgemm_nt" if transposed is not None else "sgemm_nn",
-                         sizes={"M": m, "N": n, "K": k}, inputs=[a, b], transpose_b=transposed is not None)
+            raise IntentError(f"inner dimensions differ: {a} gives {k}, {b} {inner}", [], "matching inner dimensions")
+        layout = ("t" if left_t is not None else "n") + ("t" if right_t is not None else "n")
+        return self.base(family="gemm", operation="gemm", kernel=f"sgemm_{layout}", sizes={"M": m, "N": n, "K": k},
+                         inputs=[a, b], transpose_a=left_t is not None, transpose_b=right_t is not None,
+                         assumed=folded)
 
     def transposition(self, node: ast.expr) -> ast.expr | None:
         """The array a 2-D transposition (`x.T`, `transpose(x)`, `x.t()`) is of."""
@@ -803,11 +820,15 @@ def spec_form(spec: KernelSpec) -> str | None:
     if spec.family == "gemm":
         a, b = inputs
         m, n, k = sizes["M"], sizes["N"], sizes["K"]
-        if spec.transpose_b:
-            return f"{out} = {a} @ {b}.T; {declared(a, m, k)}; {declared(b, n, k)}"
-        return f"{out} = {a} @ {b}; {declared(a, m, k)}; {declared(b, k, n)}"
+        if "batch" in sizes:
+            return f"{out} = {a} @ {b}; {declared(a, sizes['batch'], m, k)}; {declared(b, sizes['batch'], k, n)}"
+        left = (f"{a}.T", (k, m)) if spec.transpose_a else (a, (m, k))
+        right = (f"{b}.T", (n, k)) if spec.transpose_b else (b, (k, n))
+        return f"{out} = {left[0]} @ {right[0]}; {declared(a, *left[1])}; {declared(b, *right[1])}"
     if spec.family == "gemv":
         a, x = inputs
+        if spec.transpose_a:
+            return f"{out} = {a}.T @ {x}; {declared(a, two_d[1], two_d[0])}; {declared(x, two_d[1])}"
         return f"{out} = {a} @ {x}; {declared(a, *two_d)}; {declared(x, two_d[1])}"
     if spec.family == "prefix_sum":
         return f"{out} = cumsum({inputs[0]}); {declared(inputs[0], sizes['n'])}"

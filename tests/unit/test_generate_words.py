@@ -95,6 +95,10 @@ READINGS = [
     ("CrossEntropyLoss for predictions of shape (128, 10), summed",
      "l = cross_entropy(x, t, reduction='sum'); x: float32[128, 10]; t: int32[128]"),
     ("relu of x with shape (1024,)", "y = relu(x); x: float32[1024]"),
+    ("batched matrix multiplication of (128, 512, 1024) and (128, 1024, 256) tensors",
+     "C = bmm(A, B); A: float32[128, 512, 1024]; B: float32[128, 1024, 256]"),
+    ("matrix multiplication of a (16, 1024, 2048) tensor and a (2048, 768) matrix",
+     "C = A @ B; A: float32[16, 1024, 2048]; B: float32[2048, 768]"),
     ("triplet margin loss (margin 0.5) of anchors, positives and negatives, each (128, 4096)",
      "l = triplet_margin_loss(a, p, n, margin=0.5); a: float32[128, 4096]; p: float32[128, 4096]; "
      "n: float32[128, 4096]"),
@@ -150,6 +154,7 @@ REFUSALS = [
     ("max pooling kernel 3 of (8, 8, 32, 32)", "max pooling over how many axes"),
     ("3x3 convolution with padding 1 of an (8, 3, 224, 224) image", "without its output channels"),
     ("sort each row of a 1024 x 1024 matrix", "'sort' is not an operation"),
+    ("bmm of (8, 64, 32) and (8, 16, 64)", "without batch x M x K and batch x K x N"),
     ("triplet margin loss of anchors (128, 256) and positives (128, 256)", "without anchors, positives and negatives"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
