@@ -154,6 +154,8 @@ REFUSALS = [
     ("max pooling kernel 3 of (8, 8, 32, 32)", "max pooling over how many axes"),
     ("3x3 convolution with padding 1 of an (8, 3, 224, 224) image", "without its output channels"),
     ("sort each row of a 1024 x 1024 matrix", "'sort' is not an operation"),
+    ("binary cross entropy between predictions and targets of shape (4096,)",
+     "'binary cross entropy' is not an operation"),
     ("bmm of (8, 64, 32) and (8, 16, 64)", "without batch x M x K and batch x K x N"),
     ("triplet margin loss of anchors (128, 256) and positives (128, 256)", "without anchors, positives and negatives"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
