@@ -421,6 +421,7 @@ class KernelSpec(Frozen):
     width: int = 0                        # stencil: filter width (square in 2-D); histogram: bins
     transpose_a: bool = False             # gemm: C = A^T B (A stored K x M); gemv: y = A^T x (A stored cols x rows)
     transpose_b: bool = False             # gemm: C = A B^T (B stored N x K)
+    triangle: Literal["", "upper", "lower"] = ""   # gemm: only C's upper (triu) or lower (tril) triangle, zeros elsewhere
     reverse: bool = False                 # row_scan: from the row's end to its start
     exclusive: bool = False               # row_scan: each element the scan of those before it
     window: list[int] = Field(default_factory=list)     # pooling, per spatial axis: kernel size,

@@ -152,6 +152,7 @@ def vocabulary(xp: Any) -> dict[str, Callable[..., Any]]:
     logsumexp = _logsumexp(xp)
     return {
         "reshape": lambda a, *dims: a.reshape(*dims),
+        "triu": xp.triu, "tril": xp.tril,
         # Each row's element at its column in `index` (a class target): rows x 1.
         "pick": lambda a, index: xp.take_along_axis(a, index.reshape(-1, 1).astype(xp.int64), axis=1),
         "transpose": lambda a: a.T,

@@ -572,6 +572,8 @@ def _gemm(spec: KernelSpec) -> Draft:
         b_element, b_shape, b_ref = (f"{b}[j * K + k]", "N*K", f"transpose(reshape({b}, N, K))") if spec.transpose_b \
             else (f"{b}[k * N + j]", "K*N", f"reshape({b}, K, N)")
         c_element, c_shape = f"{c}[i * N + j]", "M*N"
+    # triu / tril: the other triangle is written zero, its sums never taken.
+    outside = {"upper": "j < i", "lower": "j > i", "": ""}[spec.triangle]
     a_words = "K x M (C uses its transpose)" if spec.transpose_a else "M x K"
     b_words = "N x K (C uses its transpose)" if spec.transpose_b else "K x N"
     return Draft(
@@ -579,25 +581,30 @@ def _gemm(spec: KernelSpec) -> Draft:
                      f"batch x K x N, {c} batch x M x N, all row-major") if batched else
                     (f"{c} = {a}{'^T' if spec.transpose_a else ''} {b}{'^T' if spec.transpose_b else ''} in fp32: "
                      f"{c}[i,j] = sum over k of {a}[{'k,i' if spec.transpose_a else 'i,k'}] * "
-                     f"{b}[{'j,k' if spec.transpose_b else 'k,j'}]; {a} is {a_words}, {b} is {b_words}, {c} is M x N, "
-                     "all row-major"),
+                     f"{b}[{'j,k' if spec.transpose_b else 'k,j'}]"
+                     f"{'; only the ' + spec.triangle + ' triangle (the rest 0)' if spec.triangle else ''}; {a} is "
+                     f"{a_words}, {b} is {b_words}, {c} is M x N, all row-major"),
         params=[f"const float* {a}", f"const float* {b}", f"float* {c}"],
         arrays=[(a, f"in  float[{a_shape}]"), (b, f"in  float[{b_shape}]"), (c, f"out float[{c_shape}]")],
         launch=f"grid=(cdiv(N,16),cdiv(M,16){',batch' if batched else ''}) block=(16,16)",
         body=(("const int item = blockIdx.z;\n" if batched else "") +
               "int j = blockIdx.x * blockDim.x + threadIdx.x;\n"
               "int i = blockIdx.y * blockDim.y + threadIdx.y;\n"
-              "if (i < M && j < N) {\n"
+              "if (i < M && j < N) {\n" +
+              (f"    if ({outside}) {{\n        {c_element} = 0.0f;\n        return;\n    }}\n" if outside else "") +
               "    float sum = 0.0f;\n"
               "    for (int k = 0; k < K; k++) {\n"
               f"        sum += {a_element} * {b_element};\n"
               "    }\n"
               f"    {c_element} = sum;\n"
               "}"),
-        reference=f"{c} = matmul({a_ref}, {b_ref})",
+        reference=(f"{c} = {'triu' if spec.triangle == 'upper' else 'tril'}(matmul({a_ref}, {b_ref}))" if outside
+                   else f"{c} = matmul({a_ref}, {b_ref})"),
         checks=("batch=3 M=33 N=17 K=100; batch=1 M=1 N=1 K=3; batch=2 M=65 N=129 K=1" if batched else
+                "M=33 N=33 K=100; M=1 N=1 K=3; M=65 N=65 K=1" if outside else
                 "M=33 N=17 K=100; M=1 N=1 K=3; M=65 N=129 K=1; M=100 N=3 K=257"),
-        flops=f"2*{'batch*' if batched else ''}M*N*K", tol="1e-4")
+        # A triangle of a square product is N(N+1)/2 sums of K products: at least N*N*K flops.
+        flops="N*N*K" if outside else f"2*{'batch*' if batched else ''}M*N*K", tol="1e-4")
 
 
 def _gemv(spec: KernelSpec) -> Draft:

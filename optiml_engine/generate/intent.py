@@ -366,7 +366,8 @@ def reading_key(spec: KernelSpec) -> dict:
     return {"family": spec.family, "operation": spec.operation, "sizes": sizes, "dtype": spec.dtype,
             "inputs": len(spec.inputs), "expression": expression,
             "row_vectors": sorted(names[n] for n in spec.row_vectors), "scalars": spec.scalars, "axes": spec.axes,
-            "transpose_a": spec.transpose_a, "transpose_b": spec.transpose_b, "reverse": spec.reverse,
+            "transpose_a": spec.transpose_a, "transpose_b": spec.transpose_b, "triangle": spec.triangle,
+            "reverse": spec.reverse,
             "exclusive": spec.exclusive,
             **spec.model_dump(include={"window", "stride", "padding", "dilation", "groups", "output_padding",
                                        "reduction"})}

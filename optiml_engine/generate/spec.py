@@ -55,7 +55,7 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
              "axes too), l1_normalize l2_normalize normalize(x, p, dim) over any one axis, instance_norm, group_norm, "
              "batch_norm; A @ B with either operand transposed (A.T, B.T), bmm(A, B) of batch x M x K by batch x K x N, "
-             "a 3-D tensor @ a matrix, A @ x and A.T @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "a 3-D tensor @ a matrix, triu(A @ B) and tril(A @ B), A @ x and A.T @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div, "
              "cross_entropy (int32 targets), triplet_margin_loss, cosine_similarity_loss (or mean(1 - "
@@ -270,9 +270,17 @@ class _Reader:
             return self.reduction(tree, REDUCTIONS[tree.func.id])
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_NORMALIZATIONS:
             return self.normalization(tree, ROW_NORMALIZATIONS[tree.func.id])
-        if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult) or \
-                isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("matmul", "mm", "bmm"):
+        if self.is_product(tree):
             return self.product(tree)
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("triu", "tril") and \
+                len(tree.args) == 1 and not tree.keywords and self.is_product(tree.args[0]):
+            # KernelBench's triangular products: torch.triu(torch.matmul(A, B)).
+            spec = self.product(tree.args[0])
+            if spec.family != "gemm" or "batch" in spec.sizes or spec.sizes["M"] != spec.sizes["N"]:
+                raise IntentError(f"{tree.func.id} of {ast.unparse(tree.args[0])}", [],
+                                  f"{tree.func.id}(A @ B) of a square product")
+            return spec.model_copy(update={"triangle": "upper" if tree.func.id == "triu" else "lower",
+                                           "kernel": f"{spec.kernel}_{tree.func.id}"})
         if self.transposition(tree) is not None:
             return self.transpose(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("cumsum", "cumprod"):
@@ -583,6 +591,11 @@ class _Reader:
                          scalars={"eps": float(options["eps"])},
                          assumed=["no affine weight or bias", "the batch's statistics (training mode), no running ones"])
 
+    @staticmethod
+    def is_product(tree: ast.expr) -> bool:
+        return isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult) or \
+            isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("matmul", "mm", "bmm")
+
     def product(self, tree: ast.expr) -> KernelSpec:
         """A @ B with either operand transposed (`A.T @ B.T`), A @ x and A.T @ x, a batch of products (batch x M x K
         by batch x K x N), and a 3-D tensor by a matrix (its leading axes one M)."""
@@ -824,7 +837,10 @@ def spec_form(spec: KernelSpec) -> str | None:
             return f"{out} = {a} @ {b}; {declared(a, sizes['batch'], m, k)}; {declared(b, sizes['batch'], k, n)}"
         left = (f"{a}.T", (k, m)) if spec.transpose_a else (a, (m, k))
         right = (f"{b}.T", (n, k)) if spec.transpose_b else (b, (k, n))
-        return f"{out} = {left[0]} @ {right[0]}; {declared(a, *left[1])}; {declared(b, *right[1])}"
+        product = f"{left[0]} @ {right[0]}"
+        if spec.triangle:
+            product = f"{'triu' if spec.triangle == 'upper' else 'tril'}({product})"
+        return f"{out} = {product}; {declared(a, *left[1])}; {declared(b, *right[1])}"
     if spec.family == "gemv":
         a, x = inputs
         if spec.transpose_a:
