@@ -95,6 +95,7 @@ CASES = [
     ("C = torch.triu(torch.matmul(A, B)); A: float32[2048, 2048]; B: float32[2048, 2048]",
      lambda t: torch.triu(t["A"] @ t["B"])),
     ("C = tril(A @ B); A: float32[1024, 512]; B: float32[512, 1024]", lambda t: torch.tril(t["A"] @ t["B"])),
+    ("C = torch.diag(a) @ B; a: float32[4096]; B: float32[4096, 4096]", lambda t: torch.diag(t["a"]) @ t["B"]),
     ("l = cross_entropy(x, t); x: float32[4096, 1000]; t: int32[4096]",
      lambda t: F.cross_entropy(t["x"], t["t"].long())),
     ("y = cumsum(x * m, axis=1); x: float32[128, 4000]; m: float32[128, 4000]",

@@ -416,6 +416,7 @@ class KernelSpec(Frozen):
     output: str                           # output array name
     expression: str | None = None         # elementwise: the formula over the inputs (source/expr.py syntax)
     row_vectors: list[str] = Field(default_factory=list)   # elementwise: inputs of one row, broadcast over rows
+    column_vectors: list[str] = Field(default_factory=list)   # elementwise: one value per row, along it (diag(a) @ B)
     scalars: dict[str, float] = Field(default_factory=dict)  # eps
     axes: list[int] = Field(default_factory=list)          # permute: output axis i is input axis axes[i]
     width: int = 0                        # stencil: filter width (square in 2-D); histogram: bins

@@ -108,7 +108,9 @@ def _c_formula(node: Expr, spec: KernelSpec, index: str) -> str:
     if isinstance(node, Num):
         return f"{float(node.value)!r}{suffix}"
     if isinstance(node, Name):
-        return f"{node.name}[{index} % cols]" if node.name in spec.row_vectors else f"{node.name}[{index}]"
+        if node.name in spec.row_vectors:
+            return f"{node.name}[{index} % cols]"
+        return f"{node.name}[{index} / cols]" if node.name in spec.column_vectors else f"{node.name}[{index}]"
     if isinstance(node, Neg):
         return f"(-{_c_formula(node.operand, spec, index)})"
     if isinstance(node, Binary):
@@ -132,7 +134,9 @@ def _numpy_formula(node: Expr, spec: KernelSpec, two_d: bool) -> str:
     if isinstance(node, Name):
         if not two_d:
             return node.name
-        return f"reshape({node.name}, 1, cols)" if node.name in spec.row_vectors else _matrix(node.name)
+        if node.name in spec.row_vectors:
+            return f"reshape({node.name}, 1, cols)"
+        return f"reshape({node.name}, rows, 1)" if node.name in spec.column_vectors else _matrix(node.name)
     if isinstance(node, Neg):
         return f"(-{_numpy_formula(node.operand, spec, two_d)})"
     if isinstance(node, Binary):
@@ -152,7 +156,8 @@ def _elementwise(spec: KernelSpec) -> Draft:
     t = _ctype(spec)
     two_d = "rows" in spec.sizes
     total = "rows * cols" if two_d else "n"
-    lengths = {name: ("cols" if name in spec.row_vectors else total.replace(" ", "")) for name in spec.inputs}
+    lengths = {name: ("cols" if name in spec.row_vectors else "rows" if name in spec.column_vectors else
+                      total.replace(" ", "")) for name in spec.inputs}
     arrays = [(name, f"in  {t}[{lengths[name]}]") for name in spec.inputs]
     arrays.append((spec.output, f"out {t}[{total.replace(' ', '')}]"))
     body = (f"int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -161,7 +166,8 @@ def _elementwise(spec: KernelSpec) -> Draft:
             f"}}")
     return Draft(
         description=f"{spec.output} = {spec.expression}, element by element"
-                    + (f" over rows x cols ({', '.join(spec.row_vectors)} broadcast over rows)" if two_d else ""),
+                    + (f" over rows x cols ({', '.join(spec.row_vectors + spec.column_vectors)} broadcast over "
+                       f"{'rows' if spec.row_vectors else 'columns'})" if two_d else ""),
         params=[f"const {t}* {name}" for name in spec.inputs] + [f"{t}* {spec.output}"], arrays=arrays,
         launch=f"grid=cdiv({total.replace(' ', '')},{BLOCK}) block={BLOCK}", body=body,
         reference=f"{spec.output} = {_numpy_formula(tree, spec, two_d)}",

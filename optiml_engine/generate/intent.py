@@ -361,11 +361,12 @@ def reading_key(spec: KernelSpec) -> dict:
     if spec.expression is not None:
         expression = renamed(str(parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS)))
     sizes = spec.sizes
-    if spec.family == "elementwise" and not spec.row_vectors:
+    if spec.family == "elementwise" and not spec.row_vectors and not spec.column_vectors:
         sizes = {"n": math.prod(sizes.values())}     # element by element, rows x cols is n = rows * cols
     return {"family": spec.family, "operation": spec.operation, "sizes": sizes, "dtype": spec.dtype,
             "inputs": len(spec.inputs), "expression": expression,
-            "row_vectors": sorted(names[n] for n in spec.row_vectors), "scalars": spec.scalars, "axes": spec.axes,
+            "row_vectors": sorted(names[n] for n in spec.row_vectors),
+            "column_vectors": sorted(names[n] for n in spec.column_vectors), "scalars": spec.scalars, "axes": spec.axes,
             "transpose_a": spec.transpose_a, "transpose_b": spec.transpose_b, "triangle": spec.triangle,
             "reverse": spec.reverse,
             "exclusive": spec.exclusive,

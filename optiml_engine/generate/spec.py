@@ -55,7 +55,7 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
              "axes too), l1_normalize l2_normalize normalize(x, p, dim) over any one axis, instance_norm, group_norm, "
              "batch_norm; A @ B with either operand transposed (A.T, B.T), bmm(A, B) of batch x M x K by batch x K x N, "
-             "a 3-D tensor @ a matrix, triu(A @ B) and tril(A @ B), A @ x and A.T @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "a 3-D tensor @ a matrix, triu(A @ B) and tril(A @ B), diag(a) @ B and B @ diag(a), A @ x and A.T @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div, "
              "cross_entropy (int32 targets), triplet_margin_loss, cosine_similarity_loss (or mean(1 - "
@@ -270,6 +270,9 @@ class _Reader:
             return self.reduction(tree, REDUCTIONS[tree.func.id])
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ROW_NORMALIZATIONS:
             return self.normalization(tree, ROW_NORMALIZATIONS[tree.func.id])
+        if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult) and \
+                any(self.diagonal(side) is not None for side in (tree.left, tree.right)):
+            return self.diagonal_product(tree)
         if self.is_product(tree):
             return self.product(tree)
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id in ("triu", "tril") and \
@@ -591,6 +594,29 @@ class _Reader:
                          scalars={"eps": float(options["eps"])},
                          assumed=["no affine weight or bias", "the batch's statistics (training mode), no running ones"])
 
+    def diagonal(self, node: ast.expr) -> str | None:
+        """The vector a `diag(v)` (torch.diag) makes a diagonal matrix of."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "diag" and \
+                len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name) and \
+                len(self.shapes.get(node.args[0].id, [])) == 1:
+            return node.args[0].id
+        return None
+
+    def diagonal_product(self, tree: ast.BinOp) -> KernelSpec:
+        """diag(a) @ B scales B's rows by a, B @ diag(a) its columns (KernelBench's diagonal product): element by
+        element, never the N x N diagonal matrix."""
+        vector, matrix_node, left = (self.diagonal(tree.left), tree.right, True) if self.diagonal(tree.left) \
+            else (self.diagonal(tree.right), tree.left, False)
+        matrix, shape = self.array(matrix_node, "a diagonal product")
+        length = self.shapes[vector][0]
+        if len(shape) != 2 or length != shape[0 if left else 1]:
+            raise IntentError(f"diag({vector}) of {length} elements with {matrix} {shape}", [],
+                              f"{vector}'s length {'rows' if left else 'columns'} of {matrix}")
+        return self.base(family="elementwise", operation="map", kernel=f"map_{self.output}",
+                         sizes={"rows": shape[0], "cols": shape[1]}, inputs=[vector, matrix] if left else [matrix, vector],
+                         expression=f"{vector} * {matrix}" if left else f"{matrix} * {vector}",
+                         column_vectors=[vector] if left else [], row_vectors=[] if left else [vector])
+
     @staticmethod
     def is_product(tree: ast.expr) -> bool:
         return isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult) or \
@@ -800,6 +826,9 @@ def spec_form(spec: KernelSpec) -> str | None:
         return f"{array}: {dtype}[{', '.join(str(d) for d in dims)}]"
 
     two_d = (sizes.get("rows"), sizes.get("cols"))
+    if spec.family == "elementwise" and spec.column_vectors:
+        vector, matrix = inputs
+        return f"{out} = diag({vector}) @ {matrix}; {declared(vector, two_d[0])}; {declared(matrix, *two_d)}"
     if spec.family == "elementwise":
         formula = re.sub(r"\b(max|min)\(", lambda m: m.group(1) + "imum(", spec.expression or "")
         shapes = [declared(a, two_d[1]) if a in spec.row_vectors else

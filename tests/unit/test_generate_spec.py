@@ -382,6 +382,8 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "y = A.T @ x; A: float32[100, 70]; x: float32[100]",
     "C = torch.triu(torch.matmul(A, B)); A: float32[64, 64]; B: float32[64, 64]",
     "C = tril(A @ B.T); A: float32[40, 30]; B: float32[40, 30]",
+    "C = torch.diag(a) @ B; a: float32[64]; B: float32[64, 100]",
+    "C = B @ diag(a); a: float64[100]; B: float64[64, 100]",
     "l = triplet_margin_loss(a, p, n, margin=0.5); a: float32[64, 100]; p: float32[64, 100]; n: float32[64, 100]",
     "l = torch.mean(1 - F.cosine_similarity(x, y, dim=1)); x: float64[50, 70]; y: float64[50, 70]",
     "y = l2_normalize(x, axis=0); x: float64[30, 7]",
