@@ -91,6 +91,7 @@ CASES = [
     ("C = A.T @ B.T; A: float32[1024, 512]; B: float32[768, 1024]", lambda t: t["A"].T @ t["B"].T),
     ("C = torch.bmm(A, B); A: float32[32, 256, 128]; B: float32[32, 128, 64]", lambda t: torch.bmm(t["A"], t["B"])),
     ("C = A @ B; A: float32[16, 256, 512]; B: float32[512, 384]", lambda t: t["A"] @ t["B"]),
+    ("C = A @ B; A: float32[8, 64, 128, 256]; B: float32[256, 384]", lambda t: t["A"] @ t["B"]),
     ("y = A.T @ x; A: float32[4096, 1024]; x: float32[4096]", lambda t: t["A"].T @ t["x"]),
     ("C = torch.triu(torch.matmul(A, B)); A: float32[2048, 2048]; B: float32[2048, 2048]",
      lambda t: torch.triu(t["A"] @ t["B"])),

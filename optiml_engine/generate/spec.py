@@ -55,7 +55,7 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "all of one; softmax log_softmax layer_norm rms_norm over any one axis (layer and RMS norm over the last "
              "axes too), l1_normalize l2_normalize normalize(x, p, dim) over any one axis, instance_norm, group_norm, "
              "batch_norm; A @ B with either operand transposed (A.T, B.T), bmm(A, B) of batch x M x K by batch x K x N, "
-             "a 3-D tensor @ a matrix, triu(A @ B) and tril(A @ B), diag(a) @ B and B @ diag(a), A @ x and A.T @ x; x.T, transpose(x), permute(x, (a, b, c)); "
+             "a tensor of 3 or more axes @ a matrix, triu(A @ B) and tril(A @ B), diag(a) @ B and B @ diag(a), A @ x and A.T @ x; x.T, transpose(x), permute(x, (a, b, c)); "
              "cumsum and cumprod along the last axis (exclusive=, reverse=); a reduction of a formula "
              "(sum((a - b) ** 2)), mse_loss, l1_loss, huber_loss, smooth_l1_loss, hinge_loss, kl_div, "
              "cross_entropy (int32 targets), triplet_margin_loss, cosine_similarity_loss (or mean(1 - "
@@ -624,7 +624,7 @@ class _Reader:
 
     def product(self, tree: ast.expr) -> KernelSpec:
         """A @ B with either operand transposed (`A.T @ B.T`), A @ x and A.T @ x, a batch of products (batch x M x K
-        by batch x K x N), and a 3-D tensor by a matrix (its leading axes one M)."""
+        by batch x K x N), and a tensor of 3 or more axes by a matrix (its leading axes one M)."""
         if isinstance(tree, ast.Call) and (len(tree.args) != 2 or tree.keywords):
             raise IntentError(ast.unparse(tree), [], "matmul(A, B) or A @ B")
         left, right = (tree.left, tree.right) if isinstance(tree, ast.BinOp) else tuple(tree.args)
@@ -633,17 +633,18 @@ class _Reader:
         b, b_shape = self.array(right_t if right_t is not None else right, "a matrix product")
         if self.dtype != "float32":
             raise IntentError(f"a matrix product in {self.dtype}", [], "float32 operands")
-        if len(a_shape) == 3 and left_t is None and right_t is None:
-            if len(b_shape) == 3:
+        if len(a_shape) >= 3 and left_t is None and right_t is None:
+            if len(b_shape) == 3 and len(a_shape) == 3:
                 if b_shape[0] != a_shape[0] or b_shape[1] != a_shape[2]:
                     raise IntentError(f"a batch of products of {a} {a_shape} and {b} {b_shape}", [],
                                       "batch x M x K by batch x K x N")
                 return self.base(family="gemm", operation="gemm", kernel="sgemm_batched",
                                  sizes={"batch": a_shape[0], "M": a_shape[1], "N": b_shape[2], "K": a_shape[2]},
                                  inputs=[a, b])
-            # A 3-D tensor by a matrix: row-major, its two leading axes are one M.
-            a_shape = [a_shape[0] * a_shape[1], a_shape[2]]
-            folded = [f"{a}'s two leading axes read as one (row-major: the same memory)"]
+            # A tensor of 3 or more axes by a matrix (KernelBench's 3-D and 4-D tensor-matrix products): row-major,
+            # its leading axes are one M.
+            a_shape = [math.prod(a_shape[:-1]), a_shape[-1]]
+            folded = [f"{a}'s leading axes read as one (row-major: the same memory)"]
         else:
             folded = []
         if len(a_shape) != 2:

@@ -496,10 +496,15 @@ def _matmul(reading: _Reading, match):
     # B^T, B.T, 'B transposed': the second operand stored N x K.
     transposed = reading.take_search(r"\^\s*T\b|\.T\b|\btransposed\b") is not None
     shapes = reading.shapes()
-    if len(shapes) == 2 and len(shapes[0]) == 3 and not transposed:
-        # A batch of products (both 3-D), or a 3-D tensor by a matrix.
-        if len(shapes[1]) == 3 and (shapes[1][0] != shapes[0][0] or shapes[1][1] != shapes[0][2]) or \
-                len(shapes[1]) == 2 and shapes[1][0] != shapes[0][2] or len(shapes[1]) not in (2, 3):
+    if len(shapes) == 2 and len(shapes[0]) >= 3 and not transposed:
+        # A batch of products (both 3-D), or a tensor of 3 or more axes by a matrix; '4D tensor' names its rank.
+        named = reading.take_search(r"\b([1-9])[- ]?d\b")
+        if named is not None and int(named.group(1)) != len(shapes[0]):
+            raise Contradiction(f"a {named.group(0)} tensor of shape {shapes[0]}", ["operation matmul"],
+                                "the rank the shape has")
+        if len(shapes[1]) == 3 and (len(shapes[0]) != 3 or shapes[1][0] != shapes[0][0] or
+                                    shapes[1][1] != shapes[0][2]) or \
+                len(shapes[1]) == 2 and shapes[1][0] != shapes[0][-1] or len(shapes[1]) not in (2, 3):
             raise Contradiction("a batched matrix product without batch x M x K and batch x K x N (or K x N) "
                                 "operands", ["operation matmul"], "'A (128, 512, 1024) and B (128, 1024, 256)'")
         return ("C = bmm(A, B)" if len(shapes[1]) == 3 else "C = A @ B"), shapes
@@ -583,7 +588,8 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"matrix[- ]vector(?: product| multiplication)?", r"matrix times (?:a )?vector", "gemv",
                       "mat-?vec"), _matvec),
     _Operation(_words("matmul", "gemm", "bmm", r"batch(?:ed)? mat(?:rix )?mul\w*", r"batch(?:ed)? matrix[- ]multipl\w*",
-                      r"batch(?:ed)? (?:matrix )?products?", r"matrix[- ]multipl\w*", r"matrix[- ]products?",
+                      r"batch(?:ed)? (?:matrix )?products?", r"tensor[- ]matrix (?:multipl\w*|products?)",
+                      r"matrix[- ]multipl\w*", r"matrix[- ]products?",
                       r"multiply(?= (?:two )?(?:\d+ ?x ?\d+ )?matrices)", r"[A-Z]\s*=\s*[A-Z]\s*@\s*[A-Z]"), _matmul),
     _Operation(_words(r"dot[- ]product"), _dot),
     _Operation(_words(r"permut\w*"), _permute),

@@ -379,6 +379,7 @@ def test_each_loss_written_out_equals_its_definition(loss):
     "C = A.T @ B.T; A: float32[64, 32]; B: float32[48, 64]",
     "C = torch.bmm(A, B); A: float32[4, 32, 16]; B: float32[4, 16, 24]",
     "C = A @ B; A: float32[4, 32, 16]; B: float32[16, 24]",
+    "C = A @ B; A: float32[2, 3, 5, 16]; B: float32[16, 24]",
     "y = A.T @ x; A: float32[100, 70]; x: float32[100]",
     "C = torch.triu(torch.matmul(A, B)); A: float32[64, 64]; B: float32[64, 64]",
     "C = tril(A @ B.T); A: float32[40, 30]; B: float32[40, 30]",

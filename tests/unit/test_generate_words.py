@@ -99,6 +99,8 @@ READINGS = [
      "C = bmm(A, B); A: float32[128, 512, 1024]; B: float32[128, 1024, 256]"),
     ("matrix multiplication of a (16, 1024, 2048) tensor and a (2048, 768) matrix",
      "C = A @ B; A: float32[16, 1024, 2048]; B: float32[2048, 768]"),
+    ("4D tensor-matrix multiplication: A (16, 256, 512, 256) times B (256, 768)",
+     "C = A @ B; A: float32[16, 256, 512, 256]; B: float32[256, 768]"),
     ("triplet margin loss (margin 0.5) of anchors, positives and negatives, each (128, 4096)",
      "l = triplet_margin_loss(a, p, n, margin=0.5); a: float32[128, 4096]; p: float32[128, 4096]; "
      "n: float32[128, 4096]"),
@@ -157,6 +159,7 @@ REFUSALS = [
     ("binary cross entropy between predictions and targets of shape (4096,)",
      "'binary cross entropy' is not an operation"),
     ("bmm of (8, 64, 32) and (8, 16, 64)", "without batch x M x K and batch x K x N"),
+    ("3D tensor-matrix multiplication of A (16, 256, 512, 256) and B (256, 768)", "a 3D tensor of shape"),
     ("triplet margin loss of anchors (128, 256) and positives (128, 256)", "without anchors, positives and negatives"),
     ("relu in half precision, 128 x 128", "element type 'half'"),
     ("matrix multiplication of A (256 x 128) and B (64 x 64)", "inner sizes agree"),
