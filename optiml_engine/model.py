@@ -431,7 +431,7 @@ class KernelSpec(Frozen):
     dilation: list[int] = Field(default_factory=list)   # and dilation (convolution: the same, window = the weight's)
     groups: int = 1                       # convolution: channel groups
     output_padding: list[int] = Field(default_factory=list)   # transposed convolution: extra output on one side
-    reduction: Literal["mean", "sum"] = "mean"   # a loss over rows (row_pair_loss): how the rows' losses combine
+    reduction: Literal["mean", "sum"] = "mean"   # a loss over rows (cross entropy, row-pair losses): how they combine
     assumed: list[str] = Field(default_factory=list)
 
 

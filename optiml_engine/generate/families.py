@@ -332,7 +332,7 @@ def _cross_entropy(spec: KernelSpec) -> Draft:
     loss (divided by the rows for the mean) into one accumulator."""
     t, (x, target), out = _ctype(spec), spec.inputs, spec.output
     f = "f" if t == "float" else ""
-    share = " / rows" if spec.operation == "mean" else ""
+    share = " / rows" if spec.reduction == "mean" else ""
     body = (f"int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
             f"if (row < rows) {{\n"
             f"    const {t}* logits = {x} + (size_t)row * cols;\n"
@@ -344,14 +344,14 @@ def _cross_entropy(spec: KernelSpec) -> Draft:
             f"    atomicAdd({out}, loss{share});\n"
             f"}}")
     return Draft(
-        description=f"{out}[0] += {spec.operation} over rows r of (logsumexp of {x}[r,:] - {x}[r, {target}[r]]): "
+        description=f"{out}[0] += {spec.reduction} over rows r of (logsumexp of {x}[r,:] - {x}[r, {target}[r]]): "
                     f"cross entropy of the logits {x} (rows x cols row-major) with the class {target}[r] of each row "
                     f"({out} holds the starting value)",
         params=[f"const {t}* {x}", f"const int* {target}", f"{t}* {out}"],
         arrays=[(x, f"in    {t}[rows*cols]"), (target, f"in    int[rows] range(0,{spec.sizes['cols']})"),
                 (out, f"inout {t}[1] const(0)")],
         launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body,
-        reference=f"{out} = {out} + {spec.operation}(logsumexp({_matrix(x)}, 1) - pick({_matrix(x)}, {target}))",
+        reference=f"{out} = {out} + {spec.reduction}(logsumexp({_matrix(x)}, 1) - pick({_matrix(x)}, {target}))",
         # Every size keeps the classes, so that the targets' range is a valid class at each.
         checks="; ".join(f"rows={rows} cols={spec.sizes['cols']}" for rows in (37, 1, 300)),
         flops="4*rows*cols", tol="1e-4")

@@ -492,8 +492,8 @@ class _Reader:
         if len(x_shape) != 2 or t_shape != x_shape[:1]:
             raise IntentError(f"cross_entropy of {x} {x_shape} with targets {t} {t_shape}", [],
                               "logits rows x classes and one target per row: x: float32[B, C]; t: int32[B]")
-        return self.base(family="cross_entropy", operation=options["reduction"], kernel=f"cross_entropy_{x}",
-                         sizes={"rows": x_shape[0], "cols": x_shape[1]}, inputs=[x, t],
+        return self.base(family="cross_entropy", operation="cross_entropy", kernel=f"cross_entropy_{x}",
+                         sizes={"rows": x_shape[0], "cols": x_shape[1]}, inputs=[x, t], reduction=options["reduction"],
                          assumed=["no class weights, no label smoothing, no ignored index"])
 
     def row_pair_loss(self, call: ast.Call) -> KernelSpec:
@@ -905,7 +905,7 @@ def spec_form(spec: KernelSpec) -> str | None:
                 + "; ".join(declared(a, *two_d) for a in inputs))
     if spec.family == "cross_entropy":
         x, t = inputs
-        return (f"{out} = cross_entropy({x}, {t}, reduction='{spec.operation}'); {declared(x, *two_d)}; "
+        return (f"{out} = cross_entropy({x}, {t}, reduction='{spec.reduction}'); {declared(x, *two_d)}; "
                 f"{t}: int32[{sizes['rows']}]")
     if spec.family == "row_scan":
         flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))

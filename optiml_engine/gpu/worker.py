@@ -55,8 +55,8 @@ class EvaluateJob(Frozen):
     timing: TimingPolicy = TimingPolicy()
     time_it: bool = True
     # The reference kernel's program where it adds floats with atomics: their order, and so its fp32 rounding, is
-    # the GPU's choice (2^24 squares summed so are 2% from their sum). A candidate that disagrees with the reference
-    # is checked against this program run in double, and passes if it is within tol of that.
+    # the GPU's choice (2^24 squares added one after another in fp32 are 2% from their sum). A candidate that
+    # disagrees with the reference is checked against this program run in double, and passes if it is within tol.
     exact: LoopProgram | None = None
 
 

@@ -165,7 +165,7 @@ class Mcts:
         self.evaluate = evaluate
         # Told of each node's proposals as they are made, to compile them while the GPU measures others.
         self.prepare = prepare
-        self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
+        self.spent = {"proposing": 0.0, "profiling_beside": 0.0}
         # Profiles run on threads of their own, as many as GPUs: Nsight Compute's seconds are mostly start-up on the
         # CPU, and the GPU is held only for the launches (gpu/profile.py), so the search measures meanwhile. A node is
         # expanded at once on its parent's diagnosis, and its edits are put in order again when its own arrives.
@@ -262,7 +262,7 @@ class Mcts:
         if not original_measurement.ok or original_measurement.timing is None:
             raise ValueError(f"the original kernel must verify first: {original_measurement.reason}")
         began = time.perf_counter()
-        self.spent = {"proposing": 0.0, "profiling": 0.0, "profiling_beside": 0.0}
+        self.spent = {"proposing": 0.0, "profiling_beside": 0.0}
         self.pending = {}
         self.profiler = ThreadPoolExecutor(max_workers=self.config.parallel, thread_name_prefix="optiml-profile") \
             if self.diagnose is not None else None
