@@ -2,11 +2,12 @@
 (ir/schedule.py's space), emitted, verified against the naive kernel and timed by the evaluator, beside cuBLAS
 sgemm through torch.matmul with TF32 off, in one process on one device (issue 16's comparison).
 
-    python3 bench/contraction_bench.py OUT_DIR [--shape M N K] [--layouts NN NT TN TT]
+    python3 bench/contraction_bench.py OUT_DIR [--shape M N K] [--layouts NN NT TN TT] [--profile]
 
 The naive kernels are written here, one per layout, from one text: C[i, j] = sum_k A(i, k) * B(k, j), A stored
 M x K (N) or K x M (T), B stored K x N (N) or N x K (T). Writes OUT_DIR/contraction.json and contraction.md; prints
-the table last.
+the table last. With --profile, each layout's fastest schedule is profiled with Nsight Compute (registers, the
+diagnosis' headline and its largest stall reasons: where the rest of the time goes).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--shape", type=int, nargs=3, default=[4096, 4096, 4096], metavar=("M", "N", "K"))
     parser.add_argument("--layouts", nargs="+", default=["NN", "NT", "TN", "TT"])
+    parser.add_argument("--profile", action="store_true", help="profile each layout's fastest schedule with ncu")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -76,7 +78,7 @@ def main() -> None:
         evaluator = Evaluator(pool, verify=VerifyPolicy(seed=7), use_cache=False)
         m, n, k = args.shape
         result = {"device": pool.devices[0].model_dump(), "command": "python3 bench/contraction_bench.py $OUT "
-                  f"--shape {m} {n} {k} --layouts {' '.join(args.layouts)}",
+                  f"--shape {m} {n} {k} --layouts {' '.join(args.layouts)}{' --profile' if args.profile else ''}",
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "layouts": rows}
         for layout in args.layouts:
             text = NAIVE.format(m=m, n=n, k=k, name=layout.lower(), a=A_INDEX[layout[0]], b=B_INDEX[layout[1]])
@@ -85,36 +87,47 @@ def main() -> None:
             program = lift(naive)
             shape = shape_of(program)
             row = {"layout": layout, "cublas_ms": cublas_ms(layout, m, n, k), "schedules": []}
+            measured = {}
             for schedule in space(shape, "contraction"):
                 try:
                     candidate = emit(program, shape, schedule, naive)
                 except EmitError as error:
                     row["schedules"].append({"schedule": schedule.describe(), "error": str(error)})
                     continue
-                measured = evaluator.evaluate(candidate, reference=naive)
-                entry = {"schedule": schedule.describe(), "verdict": measured.verdict, "reason": measured.reason,
-                         "median_ms": measured.timing.median_ms if measured.timing else None,
-                         "floor_ms": measured.sol.floor_ms if measured.sol else None}
+                measurement = evaluator.evaluate(candidate, reference=naive)
+                measured[schedule.describe()] = (candidate, measurement)
+                usage = measurement.compile.resources if measurement.compile else None
+                entry = {"schedule": schedule.describe(), "verdict": measurement.verdict,
+                         "reason": measurement.reason,
+                         "median_ms": measurement.timing.median_ms if measurement.timing else None,
+                         "floor_ms": measurement.sol.floor_ms if measurement.sol else None,
+                         "registers": usage.registers if usage else None}
                 row["schedules"].append(entry)
                 print(f"{layout} {entry['verdict']} {entry['median_ms']} {schedule.describe()}", flush=True)
             timed = [s for s in row["schedules"] if s.get("verdict") in ("ok", "suspect_fast") and s["median_ms"]]
             best = min(timed, key=lambda s: s["median_ms"], default=None)
             row["best"] = best
+            if best and args.profile:
+                (profile,) = evaluator.profile([measured[best["schedule"]]])
+                best.update(diagnosis=profile.diagnosis.headline, top_stalls=profile.diagnosis.top_stalls[:4],
+                            profile_note=profile.note)
             row["best_over_cublas"] = best["median_ms"] / row["cublas_ms"] if best else None
             rows.append(row)
             (args.out / "contraction.json").write_text(json.dumps(result, indent=2))
     lines = [f"# fp32 matrix products, M={m} N={n} K={k}, on {result['device']['name']}", "",
              f"Command: `{result['command']}` ({result['date']}). cuBLAS: torch.matmul, TF32 off, L2 flushed, "
              f"CUDA events, median. Ours: the evaluator's protocol (verified against the naive kernel, then timed).",
-             "", "| layout | best schedule | ms | floor ms | cuBLAS ms | ours / cuBLAS | schedules verified |",
-             "|---|---|---|---|---|---|---|"]
+             "", "| layout | best schedule | ms | floor ms | cuBLAS ms | ours / cuBLAS | schedules verified | registers "
+             "| profile (largest stalls) |", "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         best = row["best"] or {}
         verified = sum(s.get("verdict") in ("ok", "suspect_fast") for s in row["schedules"])
         ratio = f"{row['best_over_cublas']:.2f}" if row["best_over_cublas"] else "-"
         lines.append(f"| {row['layout']} | {best.get('schedule', '-')} | {best.get('median_ms', 0):.3f} | "
                      f"{best.get('floor_ms') or 0:.3f} | {row['cublas_ms']:.3f} | {ratio} | "
-                     f"{verified} of {len(row['schedules'])} |")
+                     f"{verified} of {len(row['schedules'])} | {best.get('registers', '-')} | "
+                     f"{best.get('diagnosis', '-')}: "
+                     f"{', '.join(f'{r} {s:.0f}%' for r, s in best.get('top_stalls', []))} |")
     table = "\n".join(lines) + "\n"
     (args.out / "contraction.md").write_text(table)
     print(table)

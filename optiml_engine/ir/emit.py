@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, conditions_pushed_into_loops, constant, extent, loads, names_of, names_read,
-    names_written, point_dependent, statement_exprs, unit_stride, walk)
+    names_written, point_dependent, statement_exprs, stride, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -244,10 +244,10 @@ class _Kernel:
             self.grid_z = f"min(max({self.extent(z_axis)},1),{GRID_YZ_LIMIT})"
         if middle is not None and len(space) >= 2:
             loops.append((len(space) - 2, middle, "gridDim.y * blockDim.y" if "threadIdx" in middle else "gridDim.y"))
-        for axis, first, stride in loops:
+        for axis, first, advance in loops:
             ctype, lower, upper = self.bounds(axis)
             name = space[axis].name
-            opening.append(f"{indent}for ({ctype} {name} = {lower}{first}; {name} < {upper}; {name} += {stride}) {{")
+            opening.append(f"{indent}for ({ctype} {name} = {lower}{first}; {name} < {upper}; {name} += {advance}) {{")
             closing.insert(0, f"{indent}}}")
             indent += "    "
         return opening, indent, closing
@@ -853,7 +853,6 @@ class _Kernel:
         acc_bytes = itemsize(acc_dtype) if acc_dtype is not None else 0
         width = max((w for w in (4, 2, 1) if per % w == 0 and w * acc_bytes <= 16 and acc_bytes), default=1)
         row = tile + width           # a padded row: a warp's staging stores along the loop fall in different banks
-        per_thread = -(-tile * step // threads)
         opening, indent, closing = self.outer_loops("    ")
         self.lines += opening
         names = self.names
@@ -867,12 +866,18 @@ class _Kernel:
         i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
         element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
         left_values, right_values = names("left_values"), names("right_values")
-        left_next, right_next, buffer, slot = names("left_next"), names("right_next"), names("buffer"), names("slot")
-        more = names("more")
+        buffer, slot, lane, more = names("buffer"), names("slot"), names("lane"), names("more")
+        firsts = {name: names(f"{name}_first") for name in (i.name, j.name, k.var)}
         if width > 1:
             self.use("lanes")
         inner = indent + "    "
         body = inner + "    "
+        staged = [_Staged(found.left, left_tile, i.name, itype, i_block, iupper, names, "left"),
+                  _Staged(found.right, right_tile, j.name, jtype, j_block, jupper, names, "right")]
+        for operand in staged:
+            operand.plan(program, k.var, tile, step, threads, acc_type, row)
+            if operand.width > 1:
+                self.use("lanes")
         self.lines += [
             f"{indent}// Two buffers of each operand: {step} steps of the loop x {tile} points, rows padded.",
             f"{indent}__shared__ __align__(16) {acc_type} {left_tile}[2][{step}][{row}];    // left operand, by "
@@ -887,33 +892,17 @@ class _Kernel:
             f"{inner}#pragma unroll",
             f"{inner}for (int {m} = 0; {m} < {per}; ++{m})",
             f"{inner}    #pragma unroll",
-            f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] = {zero};",
-            f"{inner}{acc_type} {left_next}[{per_thread}], {right_next}[{per_thread}];"]
-        operands = ((found.left, left_tile, left_next, i, itype, i_block, iupper),
-                    (found.right, right_tile, right_next, j, jtype, j_block, jupper))
+            f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] = {zero};"]
+        for operand in staged:
+            self.lines += operand.declarations(inner, k.var, k_begin)
 
         def staging(at: str, first: str, what: str) -> list[str]:
             """`what` for each operand value of the step starting at `first` this thread stages: "load" into its
             registers, "store" them into buffer `at`."""
             out = []
-            for operand, tile_name, registers, index, index_type, block, upper in operands:
-                along = unit_stride_of(operand, index.name)
-                position, step_of = (f"{element} % {tile}", f"{element} / {tile}") if along else \
-                    (f"{element} / {step}", f"{element} % {step}")
-                out += [f"{body}#pragma unroll",
-                        f"{body}for (int {slot} = 0; {slot} < {per_thread}; ++{slot}) {{",
-                        f"{body}    const int {element} = {thread} + {slot} * {threads};"]
-                if what == "load":
-                    out += [f"{body}    // Along {'its ' + index.name if along else 'the loop'} (the operand's unit "
-                            f"stride).",
-                            f"{body}    const {index_type} {index.name} = {block} + {position};",
-                            f"{body}    const {k.ctype} {k.var} = {first} + {step_of};",
-                            f"{body}    {registers}[{slot}] = ({element} < {tile * step} && {index.name} < {upper} "
-                            f"&& {k.var} < {k_end}) ? ({acc_type})({c_expr(operand)}) : {zero};"]
-                else:
-                    out.append(f"{body}    if ({element} < {tile * step}) {tile_name}[{at}][{step_of}][{position}] = "
-                               f"{registers}[{slot}];")
-                out.append(f"{body}}}")
+            for operand in staged:
+                out += operand.load(body, first, k.var, k.ctype, k_end, thread, element, slot, lane, zero, firsts) \
+                    if what == "load" else operand.store(body, at, thread, element, slot, lane)
             return out
 
         def owned(index: str, threads_along: str, count: int) -> str:
@@ -1362,6 +1351,139 @@ def unit_stride_of(operand: Expr, index: str) -> bool:
     """Whether the operand's reads are unit-stride along `index` (rather than along the loop)."""
     found = loads(operand)
     return bool(found) and all(unit_stride(load.index, index) for load in found)
+
+
+class _Staged:
+    """One operand of a contraction on its way to shared memory: each step of the loop, `tile` points by `step`
+    iterations of it, read into registers (before the step's multiply-adds) and stored into the operand's tile
+    (after them). Read along its unit stride: its index's (`along`: the operand's parallel index) or the loop's.
+    Where its one read is affine in both and the step's piece is whole and aligned (a block-uniform test),
+    `width` consecutive elements come as one vector read; elsewhere element by element with bounds checks, into the
+    same registers, so the store is the same either way."""
+
+    def __init__(self, operand: Expr, tile_name: str, index: str, index_type: str, block: str, upper: str,
+                 names: _Names, side: str):
+        self.operand, self.tile_name = operand, tile_name
+        self.index, self.index_type, self.block, self.upper = index, index_type, block, upper
+        self.registers, self.whole, self.loaded = names(f"{side}_next"), names(f"{side}_whole"), \
+            names(f"{side}_loaded")
+
+    def plan(self, program: LoopProgram, loop: str, tile: int, step: int, threads: int, acc_type: str,
+             row: int) -> None:
+        self.loop, self.tile, self.step, self.threads, self.acc_type, self.row = loop, tile, step, threads, \
+            acc_type, row
+        self.along = unit_stride_of(self.operand, self.index)
+        unit, other = (self.index, loop) if self.along else (loop, self.index)
+        found = set(loads(self.operand))
+        self.read = found.pop() if len(found) == 1 else None
+        self.width = 1
+        if self.read is not None:
+            width = 16 // max(element_bytes(program, self.read.array), 1)
+            if width > 1 and (tile if self.along else step) % width == 0 and unit_stride(self.read.index, unit) \
+                    and stride(self.read.index, other, {unit}) is not None:
+                self.width, self.element = width, program.element_type(self.read.array)
+        self.vectors = tile * step // self.width
+        self.slots = -(-self.vectors // threads)
+        self.across = (tile if self.along else step) // self.width   # vectors along the unit stride
+
+    def declarations(self, indent: str, loop: str, k_begin: str) -> list[str]:
+        if self.width == 1:
+            return [f"{indent}{self.acc_type} {self.registers}[{self.slots}];"]
+        other = loop if self.along else self.index
+        origin = {self.index: self.block, loop: k_begin}
+        beside = {**origin, other: f"({origin[other]} + 1)"}
+        address = f"&{self.read.array}[{{}}]"
+        return [
+            f"{indent}optiml_lanes<{self.acc_type}, {self.width}> {self.registers}[{self.slots}];",
+            f"{indent}// Vector reads where this tile's points are all inside and every {self.width}-element vector "
+            f"is aligned (the index is affine: two neighbouring rows aligned, all are).",
+            f"{indent}const bool {self.whole} = {self.block} + {self.tile} <= {self.upper} && "
+            f"optiml_aligned({address.format(c_expr(self.read.index, origin))}, 16) && "
+            f"optiml_aligned({address.format(c_expr(self.read.index, beside))}, 16);"]
+
+    def load(self, indent: str, first: str, loop: str, loop_type: str, k_end: str, thread: str, element: str,
+             slot: str, lane: str, zero: str, firsts: dict[str, str]) -> list[str]:
+        """The step's values this thread reads into its registers; `firsts`: the names of a vector's first index
+        and loop value."""
+        index, block, step = self.index, self.block, self.step
+        if self.width == 1:
+            position, step_of = (f"{element} % {self.tile}", f"{element} / {self.tile}") if self.along else \
+                (f"{element} / {step}", f"{element} % {step}")
+            return [f"{indent}#pragma unroll",
+                    f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
+                    f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
+                    f"{indent}    // Along {'its ' + index if self.along else 'the loop'} (the operand's unit stride).",
+                    f"{indent}    const {self.index_type} {index} = {block} + {position};",
+                    f"{indent}    const {loop_type} {loop} = {first} + {step_of};",
+                    f"{indent}    {self.registers}[{slot}] = ({element} < {self.vectors} && {index} < {self.upper} "
+                    f"&& {loop} < {k_end}) ? ({self.acc_type})({c_expr(self.operand)}) : {zero};",
+                    f"{indent}}}"]
+        width, across = self.width, self.across
+        if self.along:
+            index_first, loop_first = f"{block} + ({element} % {across}) * {width}", f"{first} + {element} / {across}"
+            index_lane, loop_lane = f"{firsts[index]} + {lane}", firsts[loop]
+        else:
+            index_first, loop_first = f"{block} + {element} / {across}", f"{first} + ({element} % {across}) * {width}"
+            index_lane, loop_lane = firsts[index], f"{firsts[loop]} + {lane}"
+        vector = f"optiml_lanes<{self.element}, {width}>"
+        loaded = self.loaded
+
+        def swap(expr: Expr) -> Expr:
+            return Ref(name=f"{loaded}.v[{lane}]") if expr == self.read else with_children(expr, swap)
+
+        return [
+            f"{indent}#pragma unroll",
+            f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
+            f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
+            f"{indent}    // {width} consecutive elements along {'its ' + index if self.along else 'the loop'} (the "
+            f"operand's unit stride).",
+            f"{indent}    const {self.index_type} {firsts[index]} = {index_first};",
+            f"{indent}    const {loop_type} {firsts[loop]} = {loop_first};",
+            f"{indent}    if ({self.whole} && {first} + {step} <= {k_end}) {{",
+            f"{indent}        if ({element} < {self.vectors}) {{",
+            f"{indent}            const {self.index_type} {index} = {firsts[index]};",
+            f"{indent}            const {loop_type} {loop} = {firsts[loop]};",
+            f"{indent}            const {vector} {loaded} = *reinterpret_cast<const {vector}*>(&{self.read.array}"
+            f"[{c_expr(self.read.index)}]);",
+            f"{indent}            #pragma unroll",
+            f"{indent}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {self.registers}[{slot}].v[{lane}] = "
+            f"({self.acc_type})({c_expr(swap(self.operand))});",
+            f"{indent}        }}",
+            f"{indent}    }} else {{",
+            f"{indent}        #pragma unroll",
+            f"{indent}        for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+            f"{indent}            const {self.index_type} {index} = {index_lane};",
+            f"{indent}            const {loop_type} {loop} = {loop_lane};",
+            f"{indent}            {self.registers}[{slot}].v[{lane}] = ({element} < {self.vectors} && {index} < "
+            f"{self.upper} && {loop} < {k_end}) ? ({self.acc_type})({c_expr(self.operand)}) : {zero};",
+            f"{indent}        }}",
+            f"{indent}    }}",
+            f"{indent}}}"]
+
+    def store(self, indent: str, at: str, thread: str, element: str, slot: str, lane: str) -> list[str]:
+        tile_name, registers = self.tile_name, self.registers
+        head = [f"{indent}#pragma unroll",
+                f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
+                f"{indent}    const int {element} = {thread} + {slot} * {self.threads};"]
+        if self.width == 1:
+            position, step_of = (f"{element} % {self.tile}", f"{element} / {self.tile}") if self.along else \
+                (f"{element} / {self.step}", f"{element} % {self.step}")
+            return head + [f"{indent}    if ({element} < {self.vectors}) {tile_name}[{at}][{step_of}][{position}] = "
+                           f"{registers}[{slot}];", f"{indent}}}"]
+        width, across = self.width, self.across
+        acc_bytes = itemsize(dtype_of(self.acc_type) or "float32")
+        if self.along and self.row % width == 0 and acc_bytes * width <= 16:
+            target = f"{tile_name}[{at}][{element} / {across}][({element} % {across}) * {width}]"
+            return head + [f"{indent}    if ({element} < {self.vectors}) *reinterpret_cast<optiml_lanes<"
+                           f"{self.acc_type}, {width}>*>(&{target}) = {registers}[{slot}];", f"{indent}}}"]
+        target = f"{tile_name}[{at}][{element} / {across}][({element} % {across}) * {width} + {lane}]" \
+            if self.along else f"{tile_name}[{at}][({element} % {across}) * {width} + {lane}][{element} / {across}]"
+        return head + [f"{indent}    if ({element} < {self.vectors}) {{",
+                       f"{indent}        #pragma unroll",
+                       f"{indent}        for (int {lane} = 0; {lane} < {width}; ++{lane}) {target} = "
+                       f"{registers}[{slot}].v[{lane}];",
+                       f"{indent}    }}",
+                       f"{indent}}}"]
 
 
 def vector_accesses(body: list[Stmt], variable: str, conditions: bool,

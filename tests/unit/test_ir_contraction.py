@@ -1,0 +1,116 @@
+"""Contraction schedules (ir/emit.py's contraction) on the CPU emulator where their vector staging is taken and where
+it is not: each operand is read as aligned vectors along its unit stride only in a step whose piece of the tile is
+whole and where two neighbouring rows are aligned (a block-uniform test), element by element elsewhere; every
+layout of a matrix product, a batched one and a double one, at sizes that take both paths, against NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from optiml_engine.candidate import original_candidate
+from optiml_engine.gpu.data import make_inputs
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.emit import emit
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.schedule import Schedule, shape_of
+from optiml_engine.source.contract import resolve
+from optiml_engine.source.parse import CudaDocument
+
+PRODUCT = """/* @optiml
+   sizes:  M=64 N=64 K=32
+   A:      in  {t}[{batch}M*K]
+   B:      in  {t}[{batch}K*N]
+   C:      out {t}[{batch}M*N]
+   launch: grid=(cdiv(N,16),cdiv(M,16){grid_z}) block=(16,16)
+   flops:  2*M*N*K
+   tol:    1e-5
+*/
+__global__ void product({ctype} const* A, {ctype} const* B, {ctype}* C, int M, int N, int K{batch_param})
+{{
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    {batch_index}
+    if (i < M && j < N) {{
+        {ctype} acc = 0;
+        for (int k = 0; k < K; ++k)
+            acc += A[{a}] * B[{b}];
+        C[{c}] = acc;
+    }}
+}}
+"""
+A_INDEX = {"N": "i * K + k", "T": "k * M + i"}
+B_INDEX = {"N": "k * N + j", "T": "j * K + k"}
+
+
+def product(layout: str, ctype: str = "float", batched: bool = False, a_index: str | None = None):
+    t = {"float": "float32", "double": "float64"}[ctype]
+    base = {"a": a_index or A_INDEX[layout[0]], "b": B_INDEX[layout[1]], "c": "i * N + j"}
+    if batched:
+        base = {key: f"b * {size} + {index}" for (key, index), size in
+                zip(base.items(), ("M * K", "K * N", "M * N"))}
+    text = PRODUCT.format(t=t, ctype=ctype, batch="Z*" if batched else "", grid_z=",Z" if batched else "",
+                          batch_param=", int Z" if batched else "",
+                          batch_index="int b = blockIdx.z; if (b >= Z) return;" if batched else "", **base)
+    if batched:
+        text = text.replace("sizes:  M=64 N=64 K=32", "sizes:  M=64 N=64 K=32 Z=2")
+    naive = original_candidate(CudaDocument(text, f"product_{layout}.cu"), "product")
+    program = lift(naive)
+    return naive, program, shape_of(program)
+
+
+def run(naive, candidate, binding: dict[str, int], layout: str) -> tuple[np.ndarray, np.ndarray]:
+    resolved = resolve(naive.contract, binding)
+    inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+    got = run_on_cpu(candidate, binding, inputs)["C"]
+    m, n, k = binding["M"], binding["N"], binding["K"]
+    z = binding.get("Z", 1)
+    a, b = inputs["A"].reshape(z, -1), inputs["B"].reshape(z, -1)
+    expected = []
+    for batch in range(z):
+        left = a[batch].reshape(m, k) if layout[0] == "N" else a[batch].reshape(k, m).T
+        right = b[batch].reshape(k, n) if layout[1] == "N" else b[batch].reshape(n, k).T
+        expected.append((left.astype(np.float64) @ right.astype(np.float64)).ravel())
+    return got, np.concatenate(expected)
+
+
+# Whole aligned tiles; rows of 30 (not 16-byte aligned: the row-major operand read element by element) and a last
+# step of 6; edge tiles along both output axes and a last step of 1.
+SIZES = [{"M": 64, "N": 64, "K": 32}, {"M": 64, "N": 64, "K": 30}, {"M": 40, "N": 72, "K": 33}]
+SCHEDULES = [Schedule(family="contraction", block=(16, 16), tile=32, items=2, k_tile=8),
+             Schedule(family="contraction", block=(16, 16), tile=64, items=4, k_tile=16)]
+
+
+@pytest.mark.parametrize("layout", ["NN", "NT", "TN", "TT"])
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=lambda s: f"tile{s.tile}-k{s.k_tile}")
+def test_every_layout_equals_numpy_with_and_without_vector_staging(layout, schedule) -> None:
+    naive, program, shape = product(layout)
+    emitted = emit(program, shape, schedule, naive)
+    text = emitted.unit.text
+    assert "optiml_aligned(&A[" in text and "optiml_aligned(&B[" in text, text
+    for binding in SIZES:
+        got, expected = run(naive, emitted, binding, layout)
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{layout} at {binding}")
+
+
+def test_a_batched_product_and_a_double_one() -> None:
+    schedule = SCHEDULES[0]
+    for layout, (naive, program, shape) in (("NT", product("NT", batched=True)),
+                                            ("TN", product("TN", ctype="double"))):
+        emitted = emit(program, shape, schedule, naive)
+        for binding in SIZES[::2]:
+            if "Z" in naive.contract.sizes:
+                binding = {**binding, "Z": 2}
+            got, expected = run(naive, emitted, binding, layout)
+            np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    assert "optiml_lanes<double, 2>" in emitted.unit.text
+
+
+def test_an_operand_read_with_a_stride_along_both_is_staged_element_by_element() -> None:
+    """A[2 * (i * K + k) % (M * K)] has no unit stride: no vector read of it, the other operand's still."""
+    naive, program, shape = product("NN", a_index="2 * (i * K + k) % (M * K)")
+    emitted = emit(program, shape, SCHEDULES[0], naive)
+    assert "optiml_aligned(&A[" not in emitted.unit.text and "optiml_aligned(&B[" in emitted.unit.text
+    inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, SIZES[0]).lengths, seed=3)
+    got, expected = run_on_cpu(emitted, SIZES[0], inputs)["C"], run_on_cpu(naive, SIZES[0], inputs)["C"]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
