@@ -190,6 +190,7 @@ def run_kernel(path: Path, which: str, peers: dict, evaluator: Evaluator, device
         naive_over_sol=original.sol.headroom if original.sol else None,
         accepted=result.accepted, stop_reason=result.stop_reason, evaluated=result.evaluated,
         rejected=result.rejected, notes=result.notes,
+        rejections=[f"{r.rule}: {r.verdict}: {r.reason}" for r in result.rejections][:20],
         trajectory=[f"{step.rule}: {step.description}" for step in result.trajectory],
         speedup=result.speedup if result.accepted else 1.0,
         offered_ms=final.timing.median_ms if result.accepted and final.timing else original.timing.median_ms,

@@ -3,14 +3,19 @@ the GPU at the declared shapes, and its outputs compared with an independent PyT
 written here (not derived from the spec, not the contract's NumPy oracle), by the verifier's own comparison; then
 the same for intents in words, read through their translation into the spec form.
 
-    source scripts/gpu-env.sh; python3 bench/spec_bench.py OUT_DIR
+    source scripts/gpu-env.sh; python3 bench/spec_bench.py OUT_DIR [--only TEXT ...] [--optimize SECONDS]
 
 Writes OUT_DIR/spec.json and prints a table. A misreading (the wrong axis, a transposed operand, an activation
-written out wrong) shows as a mismatch with PyTorch.
+written out wrong) shows as a mismatch with PyTorch. `--only`: the cases whose text contains one of the words.
+With `--optimize`, each case that agrees is then optimized (`optiml_engine.optimize`, no LLM, the given seconds and
+at most 40 candidates, the final check on fresh inputs and compute-sanitizer) and the offered kernel's time is put
+beside torch eager and torch.compile of the same PyTorch implementation, timed in this process (L2 flushed, CUDA
+events, median), at the declared shapes.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import sys
@@ -19,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
@@ -192,19 +198,49 @@ def check(device: Device, text: str, reference) -> dict:
                             params=candidate.params, contract=contract)
     inputs = make_inputs(device.cp, contract.arrays, resolved.lengths, seed=11)
     outputs = run_once(device, kernel, resolved, inputs, poison=0)
-    declared = {clause.split(":")[0].strip(): clause for clause in form.split(";")[1:]}
-    tensors = {}
-    for name, values in inputs.items():
-        if name not in declared:
-            continue     # an accumulator the kernel starts from (a global reduction's output)
-        tensors[name] = torch.as_tensor(values, device="cuda").reshape(_declared_shape(declared[name]))
+    tensors = torch_inputs(form, inputs)
     expected = reference(tensors).contiguous().reshape(-1)
     array = next(a for a in contract.arrays if a.param == spec.output)
     got = outputs[spec.output]
     result = compare(device.cp, spec.output, got, device.cp.asarray(expected), array.dtype, contract.tol,
                      contract.atol)
     return {"spec": text, "read_as": form, "family": spec.family, "operation": spec.operation, "kernel": generated.kernel,
-            "verdict": result.verdict, "error": result.rel_err, "reason": result.reason}
+            "verdict": result.verdict, "error": result.rel_err, "reason": result.reason, "source": generated.text}
+
+
+def torch_inputs(form: str, inputs: dict) -> dict:
+    """The kernel's inputs as tensors of their declared shapes (by the spec form's declarations)."""
+    declared = {clause.split(":")[0].strip(): clause for clause in form.split(";")[1:]}
+    return {name: torch.as_tensor(values, device="cuda").reshape(_declared_shape(declared[name]))
+            for name, values in inputs.items() if name in declared}   # not an accumulator the kernel starts from
+
+
+def optimized(row: dict, reference, evaluator, pool, seconds: float) -> dict:
+    """The case's kernel optimized, and torch eager and torch.compile of its PyTorch implementation timed."""
+    from ir_bench import time_torch
+
+    from optiml_engine.optimize import default_policies, optimize
+    from optiml_engine.search.mcts import SearchBudget, SearchConfig
+
+    document = CudaDocument(row["source"], "spec.cu")
+    result = optimize(document, row["kernel"], evaluator, default_policies(False),
+                      SearchBudget(candidates=40, seconds=seconds), SearchConfig(parallel=len(pool.workers)),
+                      profile=False)
+    candidate = original_candidate(document, row["kernel"])
+    contract = candidate.contract
+    tensors = torch_inputs(row["read_as"], make_inputs(np, contract.arrays, resolve(contract, contract.sizes).lengths,
+                                                       seed=5))
+    compiled = torch.compile(reference)
+    final = result.final if result.accepted else result.original
+    found = {"naive_ms": result.original.timing.median_ms if result.original.timing else None,
+             "offered_ms": final.timing.median_ms if final.timing else None,
+             "floor_ms": final.sol.floor_ms if final.sol else None,
+             "accepted": result.accepted, "evaluated": result.evaluated, "stop": result.stop_reason,
+             "trajectory": [f"{step.rule}: {step.description}" for step in result.trajectory],
+             "eager_ms": time_torch(lambda **kw: reference(kw), tensors),
+             "compiled_ms": time_torch(lambda **kw: compiled(kw), tensors)}
+    found["beats_compile"] = bool(found["offered_ms"] and found["offered_ms"] < found["compiled_ms"])
+    return found
 
 
 def _declared_shape(clause: str) -> list[int]:
@@ -215,26 +251,65 @@ def _declared_shape(clause: str) -> list[int]:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--only", nargs="+", default=[])
+    parser.add_argument("--optimize", type=float, metavar="SECONDS")
+    args = parser.parse_args()
     # The comparison is with fp32 arithmetic: cuDNN's TF32 convolutions would round the reference itself.
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
-    out = Path(sys.argv[1])
-    out.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     device = Device(0)
+    cases = [(text, reference) for text, reference in CASES + WORD_CASES
+             if not args.only or any(word in text for word in args.only)]
     rows = []
-    for text, reference in CASES + WORD_CASES:
+    result = {"device": device.info.name, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+              "command": "source scripts/gpu-env.sh; python3 bench/spec_bench.py $OUT " + " ".join(sys.argv[2:]),
+              "cases": rows}
+    for text, reference in cases:
         try:
             rows.append(check(device, text, reference))
         except Exception as error:  # noqa: BLE001 - a case that fails to run is a failed case, said
             rows.append({"spec": text, "verdict": "error", "reason": f"{type(error).__name__}: {error}"})
         print(f"{rows[-1]['verdict']:6} {text}  {rows[-1].get('reason', '')[:100]}", flush=True)
     passed = sum(r["verdict"] == "ok" for r in rows)
-    (out / "spec.json").write_text(json.dumps({
-        "device": device.info.name, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        "command": "source scripts/gpu-env.sh; python3 bench/spec_bench.py $OUT", "cases": rows,
-        "agree": passed, "total": len(rows)}, indent=1))
+    result.update(agree=passed, total=len(rows))
+    (args.out / "spec.json").write_text(json.dumps(result, indent=1))
     print(f"\n{passed} of {len(rows)} spec-form kernels agree with PyTorch on {device.info.name}")
+    if args.optimize:
+        optimize_all(args, rows, dict(cases), result)
     return 0 if passed == len(rows) else 1
+
+
+def optimize_all(args, rows: list[dict], references: dict, result: dict) -> None:
+    from optiml_engine.evaluate import Evaluator
+    from optiml_engine.gpu.pool import WorkerPool
+
+    with WorkerPool() as pool:
+        evaluator = Evaluator(pool, use_cache=False)
+        for row in rows:
+            if row["verdict"] != "ok":
+                continue
+            try:
+                row["optimized"] = optimized(row, references[row["spec"]], evaluator, pool, args.optimize)
+            except Exception as error:  # noqa: BLE001 - said in the row; the next case still runs
+                row["optimized"] = {"error": f"{type(error).__name__}: {error}"}
+            print(f"{row['kernel']}: {row['optimized']}", flush=True)
+            (args.out / "spec.json").write_text(json.dumps(result, indent=1))
+    lines = ["| spec | naive ms | offered ms | offered x floor | torch eager ms | torch.compile ms | beats compile |",
+             "|---|---|---|---|---|---|---|"]
+    for row in rows:
+        found = row.get("optimized") or {}
+        if "offered_ms" in found and found["offered_ms"]:
+            lines.append(f"| `{row['spec']}` | {found['naive_ms']:.4f} | {found['offered_ms']:.4f} | "
+                         f"{found['offered_ms'] / found['floor_ms']:.2f} | {found['eager_ms']:.4f} | "
+                         f"{found['compiled_ms']:.4f} | {'yes' if found['beats_compile'] else 'no'} |")
+        elif found:
+            lines.append(f"| `{row['spec']}` | {found.get('error', '-')} | | | | | |")
+    table = "\n".join(lines) + "\n"
+    (args.out / "optimized.md").write_text(table)
+    print(table)
 
 
 if __name__ == "__main__":
