@@ -252,11 +252,11 @@ class _Kernel:
             indent += "    "
         return opening, indent, closing
 
-    def tiled_grid(self, x_axis: int, y_axis: int, tile: int) -> None:
-        """A block per tile x tile points of two axes (y capped: its loop strides over the rest), z as outer_loops
-        set it."""
+    def tiled_grid(self, x_axis: int, y_axis: int, tile: int, tile_y: int | None = None) -> None:
+        """A block per tile x tile_y (tile x tile unless said) points of two axes (y capped: its loop strides over
+        the rest), z as outer_loops set it."""
         self.grid = [f"cdiv(max({self.extent(x_axis)},1),{tile})",
-                     f"min(cdiv(max({self.extent(y_axis)},1),{tile}),{GRID_YZ_LIMIT})"]
+                     f"min(cdiv(max({self.extent(y_axis)},1),{tile_y or tile}),{GRID_YZ_LIMIT})"]
         if len(self.program.space) == 3:
             self.grid.append(self.grid_z)
 
@@ -833,15 +833,15 @@ class _Kernel:
     # -- contraction ----------------------------------------------------------------------------------------------
 
     def contraction(self) -> None:
-        """Output tiles of tile x tile points per block; the loop in steps of k_tile, each step's left and right
+        """Output tiles of rows x columns points per block; the loop in steps of k_tile, each step's left and right
         operand values staged in shared memory (each read along its own unit stride), two buffers: the next step's
         values are read from global memory into registers before the current step's multiply-adds and stored into
         the other buffer after them (one barrier a step). items x items outputs per thread, in groups of `width`
         neighbours (one vector read from shared memory each), the groups of a warp's threads contiguous; then each
         output's own code after the loop, with the loop's sum added to its accumulator."""
         s, program, found = self.schedule, self.program, self.shape.contraction
-        tile, per, step = s.tile, s.items, s.k_tile
-        threads_x = threads_y = tile // per
+        (tile_i, tile_j), per, step = s.output_tile(), s.items, s.k_tile
+        threads_x, threads_y = tile_j // per, tile_i // per
         threads = threads_x * threads_y
         i_axis, j_axis = len(program.space) - 2, len(program.space) - 1
         i, j, k = program.space[i_axis], program.space[j_axis], found.loop
@@ -852,7 +852,8 @@ class _Kernel:
         acc_dtype = dtype_of(acc_type)
         acc_bytes = itemsize(acc_dtype) if acc_dtype is not None else 0
         width = max((w for w in (4, 2, 1) if per % w == 0 and w * acc_bytes <= 16 and acc_bytes), default=1)
-        row = tile + width           # a padded row: a warp's staging stores along the loop fall in different banks
+        # Padded rows: a warp's staging stores along the loop fall in different banks.
+        row_i, row_j = tile_i + width, tile_j + width
         opening, indent, closing = self.outer_loops("    ")
         self.lines += opening
         names = self.names
@@ -874,20 +875,20 @@ class _Kernel:
         body = inner + "    "
         staged = [_Staged(found.left, left_tile, i.name, itype, i_block, iupper, names, "left"),
                   _Staged(found.right, right_tile, j.name, jtype, j_block, jupper, names, "right")]
-        for operand in staged:
+        for operand, tile, row in zip(staged, (tile_i, tile_j), (row_i, row_j)):
             operand.plan(program, k.var, tile, step, threads, acc_type, row)
             if operand.width > 1:
                 self.use("lanes")
         self.lines += [
-            f"{indent}// Two buffers of each operand: {step} steps of the loop x {tile} points, rows padded.",
-            f"{indent}__shared__ __align__(16) {acc_type} {left_tile}[2][{step}][{row}];    // left operand, by "
+            f"{indent}// Two buffers of each operand: {step} steps of the loop x the tile's points, rows padded.",
+            f"{indent}__shared__ __align__(16) {acc_type} {left_tile}[2][{step}][{row_i}];    // left operand, by "
             f"{i.name}",
-            f"{indent}__shared__ __align__(16) {acc_type} {right_tile}[2][{step}][{row}];   // right operand, by "
+            f"{indent}__shared__ __align__(16) {acc_type} {right_tile}[2][{step}][{row_j}];   // right operand, by "
             f"{j.name}",
             f"{indent}const int {thread} = threadIdx.y * blockDim.x + threadIdx.x;",
-            f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile};",
-            f"{indent}for ({itype} {i_block} = {ilower}blockIdx.y * {tile}; {i_block} < {iupper}; "
-            f"{i_block} += gridDim.y * {tile}) {{",
+            f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile_j};",
+            f"{indent}for ({itype} {i_block} = {ilower}blockIdx.y * {tile_i}; {i_block} < {iupper}; "
+            f"{i_block} += gridDim.y * {tile_i}) {{",
             f"{inner}{acc_type} {partial}[{per}][{per}];   // unrolled loops keep it in registers",
             f"{inner}#pragma unroll",
             f"{inner}for (int {m} = 0; {m} < {per}; ++{m})",
@@ -978,7 +979,7 @@ class _Kernel:
             f"{inner}}}",
             f"{indent}}}"]
         self.lines += closing
-        self.tiled_grid(j_axis, i_axis, tile)
+        self.tiled_grid(j_axis, i_axis, tile_j, tile_i)
         if s.splits > 1:
             self.grid.append(self.split_layers(self.tiles_text, self.split_tiles))
 
@@ -987,13 +988,14 @@ class _Kernel:
         output tile at the contract's sizes; past it, one share (the grid has one z layer)."""
         s, program, found = self.schedule, self.program, self.shape.contraction
         k, space = found.loop, program.space
-        self.tiles_text = (f"cdiv(max({self.extent(len(space) - 2)},1),{s.tile})*"
-                           f"cdiv(max({self.extent(len(space) - 1)},1),{s.tile})")
+        rows, columns = s.output_tile()
+        self.tiles_text = (f"cdiv(max({self.extent(len(space) - 2)},1),{rows})*"
+                           f"cdiv(max({self.extent(len(space) - 1)},1),{columns})")
         acc_type = reduction_type(program, Reduction(found.accumulator, "+"))
         acc_dtype = dtype_of(acc_type)
-        tiles = self.split_tiles = self.split_capacity(self.tiles_text, s.tile * s.tile,
+        tiles = self.split_tiles = self.split_capacity(self.tiles_text, rows * columns,
                                                        itemsize(acc_dtype) if acc_dtype else 8)
-        self.split_workspace(indent, "tile", tiles, {found.accumulator: (acc_type, s.tile * s.tile)},
+        self.split_workspace(indent, "tile", tiles, {found.accumulator: (acc_type, rows * columns)},
                              self.tile_count(), "z")
         share = self.names(f"{k.var}_share")
         start, stop = c_expr(k.start), c_expr(k.stop)
@@ -1011,8 +1013,9 @@ class _Kernel:
         _, _, jupper = self.bounds(len(program.space) - 1)
         ilower = c_expr(program.space[-2].lower)
         jlower = c_expr(program.space[-1].lower)
-        return (f"((({iupper}) - ({ilower}) + {s.tile - 1}) / {s.tile}) * "
-                f"((({jupper}) - ({jlower}) + {s.tile - 1}) / {s.tile})")
+        rows, columns = s.output_tile()
+        return (f"((({iupper}) - ({ilower}) + {rows - 1}) / {rows}) * "
+                f"((({jupper}) - ({jlower}) + {columns - 1}) / {columns})")
 
     def split_k_finish(self, indent: str, partial: str, per: int, acc_type: str, thread: str, i_block: str) -> None:
         """Each block publishes its partial tile; the tile's last block to arrive adds them all, in block order
@@ -1027,7 +1030,7 @@ class _Kernel:
         at = f"(({tile_id} * {self.splits} + {{split}}) * {s.threads()} + {thread}) * {per * per} + {m} * {per} + {n}"
         self.lines += [
             f"{indent}if ({self.splits} > 1) {{",
-            f"{indent}    const int {tile_id} = (({i_block}{offset}) / {s.tile}) * gridDim.x + blockIdx.x;",
+            f"{indent}    const int {tile_id} = (({i_block}{offset}) / {s.output_tile()[0]}) * gridDim.x + blockIdx.x;",
             f"{indent}    #pragma unroll",
             f"{indent}    for (int {m} = 0; {m} < {per}; ++{m})",
             f"{indent}        #pragma unroll",
@@ -1314,7 +1317,7 @@ class _Kernel:
         # The helpers open the unit: above the kernel there may be a template header or an `extern "C"` whose
         # linkage a template may not have.
         replacements = [(0, 0, helpers), (view.body.start_byte, view.body.end_byte, body),
-                        launch_bounds_replacement(view, self.schedule.threads()),
+                        launch_bounds_replacement(view, self.schedule.threads(), self.schedule.blocks_per_sm),
                         (_top_of(view.node), _top_of(view.node), comment)]
         text = view.replaced(replacements)
         bx, by = self.schedule.block

@@ -55,12 +55,18 @@ class Schedule(Frozen):
     tile: int = 32                        # stage: the shared-memory tile's side; stream: a window's elements
     target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
     k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
+    tile_rows: int = 0                    # contraction: the output tile's rows (0: square, `tile` of them)
+    blocks_per_sm: int = 1                # contraction: registers capped so that this many blocks fit an SM
     splits: int = 1                       # reduce, contraction: blocks sharing each point's (tile's) loop
     fused: bool = False                   # map: a thread's `items` points consecutive, sharing the code's loops
     fused_axis: Literal["x", "y"] = "x"   # map, fused: along the innermost index or the second innermost
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
+
+    def output_tile(self) -> tuple[int, int]:
+        """contraction: (rows, columns) of a block's output tile."""
+        return self.tile_rows or self.tile, self.tile
 
     def describe(self) -> str:
         split = (f", each point's loop split across {self.splits} blocks (the last to finish combines their "
@@ -84,8 +90,11 @@ class Schedule(Frozen):
         if self.family == "contraction":
             split = (f", the loop split across {self.splits} blocks per tile (the last to finish adds their partial "
                      f"tiles)") if self.splits > 1 else ""
-            return (f"contraction: {self.tile}x{self.tile} output tiles, both operands staged in shared memory "
-                    f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread{split}")
+            rows, columns = self.output_tile()
+            capped = f", registers capped for {self.blocks_per_sm} blocks per SM" if self.blocks_per_sm > 1 else ""
+            return (f"contraction: {rows}x{columns} output tiles, both operands staged in shared memory "
+                    f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread{split}"
+                    f"{capped}")
         if self.family == "privatize" and self.target_copy == "shared":
             return (f"privatize: a copy of the target array per block in shared memory, {self.items} "
                     f"point{'s' if self.items > 1 else ''} per thread, a block of {self.block[0]}, one atomic per "
@@ -544,9 +553,18 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                           items=per_thread, k_tile=k_tile)
                  for tile in (32, 64, 128) for per_thread in (2, 4, 8) for k_tile in (8, 16)
                  if 64 <= (tile // per_thread) ** 2 <= 1024]
+        # Half-height and half-width tiles of 8x8 outputs a thread: 128 threads, more blocks an SM than the square
+        # 128 tile's one (its registers); and the square one with registers capped for two blocks an SM.
+        found += [Schedule(family="contraction", block=(columns // 8, rows // 8), tile=columns, tile_rows=rows,
+                           items=8, k_tile=k_tile)
+                  for rows, columns in ((128, 64), (64, 128)) for k_tile in (8, 16)]
+        found += [Schedule(family="contraction", block=(16, 16), tile=128, items=8, k_tile=k_tile, blocks_per_sm=2)
+                  for k_tile in (8, 16)]
         if len(shape.program.space) == 2:       # the grid's z is free for the blocks sharing a tile's loop
             found += [s.model_copy(update={"splits": splits}) for s in found
-                      if (s.tile, s.items, s.k_tile) in ((64, 4, 16), (128, 8, 8)) for splits in SPLITS]
+                      if (s.tile, s.items, s.k_tile, s.tile_rows, s.blocks_per_sm) in ((64, 4, 16, 0, 1),
+                                                                                      (128, 8, 8, 0, 1))
+                      for splits in SPLITS]
         return found
     if family == "privatize":
         target_copy = "shared" if shape.shared_target else "register"
@@ -609,7 +627,10 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
     if family == "privatize":
         return [s for s in points if (s.block[0], s.items) in ((256, 4), (512, 16), (1024, 64))]
     if family == "contraction":
-        return [s for s in points if (s.tile, s.items, s.k_tile) in ((64, 4, 16), (128, 8, 8), (32, 2, 16))]
+        # The two fastest at 4096^3 in every layout (H200, bench/results/ir-h200/contraction-vector-staging/), and a
+        # small tile for small products.
+        return [s for s in points if (s.output_tile(), s.items, s.k_tile, s.blocks_per_sm) in
+                (((128, 128), 8, 16, 1), ((64, 64), 8, 16, 1), ((32, 32), 2, 16, 1))]
     if family == "scan":
         return [s for s in points if (s.block[1], s.items) in ((4, 4), (8, 2), (4, 8))]
     if family == "stream":
@@ -631,28 +652,35 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
     return out
 
 
-TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "splits")   # what a neighbour move changes
+# What a neighbour move changes; of a contraction, not its block, which follows from its tile and outputs a thread.
+TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm")
+
+
+def tuned_fields(family: Family) -> tuple[str, ...]:
+    return tuple(f for f in TUNED_FIELDS if not (family == "contraction" and f == "block"))
 
 
 def neighbours(shape: Shape, schedule: Schedule) -> list[Schedule]:
     """Schedules of the same family one parameter step away (Kernel Tuner's local moves)."""
     points = space(shape, schedule.family)
+    fields = tuned_fields(schedule.family)
 
     def differences(other: Schedule) -> int:
-        return sum(getattr(other, f) != getattr(schedule, f) for f in TUNED_FIELDS)
+        return sum(getattr(other, f) != getattr(schedule, f) for f in fields)
 
     return [p for p in points if differences(p) == 1 and _adjacent(points, schedule, p)]
 
 
 def _adjacent(points: list[Schedule], a: Schedule, b: Schedule) -> bool:
     """Along the one field they differ in, no other point of the space lies between them."""
-    for field in TUNED_FIELDS:
+    fields = tuned_fields(a.family)
+    for field in fields:
         x, y = getattr(a, field), getattr(b, field)
         if x != y:
             key = (lambda v: v[0] * v[1]) if field == "block" else (lambda v: v)
             low, high = sorted((key(x), key(y)))
             others = {key(getattr(p, field)) for p in points
-                      if all(getattr(p, f) == getattr(a, f) for f in TUNED_FIELDS if f != field)}
+                      if all(getattr(p, f) == getattr(a, f) for f in fields if f != field)}
             return not any(low < v < high for v in others)
     return False
 

@@ -78,16 +78,20 @@ def run(naive, candidate, binding: dict[str, int], layout: str) -> tuple[np.ndar
 # step of 6; edge tiles along both output axes and a last step of 1.
 SIZES = [{"M": 64, "N": 64, "K": 32}, {"M": 64, "N": 64, "K": 30}, {"M": 40, "N": 72, "K": 33}]
 SCHEDULES = [Schedule(family="contraction", block=(16, 16), tile=32, items=2, k_tile=8),
-             Schedule(family="contraction", block=(16, 16), tile=64, items=4, k_tile=16)]
+             Schedule(family="contraction", block=(16, 16), tile=64, items=4, k_tile=16, blocks_per_sm=2),
+             Schedule(family="contraction", block=(8, 16), tile=32, tile_rows=64, items=4, k_tile=8),
+             Schedule(family="contraction", block=(16, 8), tile=64, tile_rows=32, items=4, k_tile=16)]
 
 
 @pytest.mark.parametrize("layout", ["NN", "NT", "TN", "TT"])
-@pytest.mark.parametrize("schedule", SCHEDULES, ids=lambda s: f"tile{s.tile}-k{s.k_tile}")
+@pytest.mark.parametrize("schedule", SCHEDULES, ids=lambda s: "x".join(map(str, s.output_tile())) + f"-k{s.k_tile}")
 def test_every_layout_equals_numpy_with_and_without_vector_staging(layout, schedule) -> None:
     naive, program, shape = product(layout)
     emitted = emit(program, shape, schedule, naive)
     text = emitted.unit.text
     assert "optiml_aligned(&A[" in text and "optiml_aligned(&B[" in text, text
+    bounds = f"__launch_bounds__({schedule.threads()}{', 2' if schedule.blocks_per_sm == 2 else ''})"
+    assert bounds in text
     for binding in SIZES:
         got, expected = run(naive, emitted, binding, layout)
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{layout} at {binding}")

@@ -45,6 +45,19 @@ def test_an_emitted_kernel_gets_its_neighbours() -> None:
     assert all(edit.rule == first.rule for edit in neighbours)
 
 
+def test_a_contraction_moves_along_each_of_its_parameters() -> None:
+    """Its block follows from its tile and outputs a thread: a move changes the tile, the outputs a thread, the
+    loop's step, the tile's rows or the register cap, one at a time."""
+    from optiml_engine.ir.schedule import Schedule, neighbours, shape_of
+    from tests.ir_cases import lifted
+    _, program = lifted(ROOT / "tests/heldout/sgemm_nn.cu")
+    square = Schedule(family="contraction", block=(16, 16), tile=128, items=8, k_tile=8)
+    moves = {(s.output_tile(), s.items, s.k_tile, s.blocks_per_sm) for s in neighbours(shape_of(program), square)
+             if s.splits == 1}
+    assert moves >= {((128, 128), 8, 16, 1), ((64, 64), 8, 8, 1), ((128, 128), 4, 8, 1), ((64, 128), 8, 8, 1),
+                     ((128, 128), 8, 8, 2)}, moves
+
+
 def test_a_kernel_that_does_not_lift_gets_nothing() -> None:
     # A fresh policy does not know this emitted kernel, whose warp shuffles the program cannot express.
     reduce = next(e for e in SchedulePolicy().propose(original(ROOT / "examples/row_max.cu"), PolicyContext())

@@ -39,10 +39,11 @@ BLOCKS_1D = ((128,), (256,), (512,), (1024,))
 BLOCKS_2D = ((32, 8), (32, 16), (64, 4))
 
 
-def launch_bounds_replacement(view: KernelView, threads: int) -> tuple[int, int, str]:
-    """The replacement (for KernelView.replaced) that gives the kernel `__launch_bounds__(threads)`, in place of
-    the one it has, if any."""
-    bounds = f"__launch_bounds__({threads})"
+def launch_bounds_replacement(view: KernelView, threads: int, blocks: int = 1) -> tuple[int, int, str]:
+    """The replacement (for KernelView.replaced) that gives the kernel `__launch_bounds__(threads)` (with `blocks`
+    > 1, `__launch_bounds__(threads, blocks)`: registers capped so that many blocks fit an SM), in place of the one
+    it has, if any."""
+    bounds = f"__launch_bounds__({threads}{f', {blocks}' if blocks > 1 else ''})"
     existing = next((c for c in view.node.children if c.type == "launch_bounds"), None)
     if existing is not None:
         return existing.start_byte, existing.end_byte, bounds
