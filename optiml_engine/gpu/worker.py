@@ -262,6 +262,20 @@ def poisoned_elements(device: Device, contract: Contract, runs: list[dict[str, A
     return None
 
 
+def judged(device: Device, job: EvaluateJob, binding: dict[str, int], seed: int, inputs: dict[str, Any],
+           outputs: dict[str, Any], expected: dict[str, Any]) -> tuple[Comparison, bool]:
+    """The outputs against the reference's, or, where they disagree and the reference adds floats with atomics,
+    against its program in double (EvaluateJob.exact); and whether that second judgment was the one that held."""
+    contract = job.candidate.contract
+    result = compare_all(device, contract, outputs, expected, contract.tol)
+    if not result.ok and result.verdict == "wrong" and job.exact is not None:
+        exact = compare_all(device, contract, outputs, exact_outputs(device, job, binding, seed, inputs),
+                            contract.tol)
+        if exact.ok:
+            return exact, True
+    return result, False
+
+
 def check_trial(device: Device, job: EvaluateJob, binding: dict[str, int], resolved: ResolvedContract,
                 seed: int) -> tuple[Comparison, dict[str, Any], bool]:
     """One input set: three runs of the candidate (poison A, poison B, poison A again), each judged in the order
@@ -283,11 +297,9 @@ def check_trial(device: Device, job: EvaluateJob, binding: dict[str, int], resol
     if not poison_free.ok:
         raise Rejected("uninitialized_read", f"the result changes with the prior contents of the output buffers "
                                              f"(reads memory it has not written): {poison_free.reason}")
-    result = compare_all(device, contract, runs[0], expected, contract.tol)
-    if not result.ok and result.verdict == "wrong" and job.exact is not None:
-        exact = compare_all(device, contract, runs[0], exact_outputs(device, job, binding, seed, inputs), contract.tol)
-        if exact.ok:
-            return exact, runs[0], True
+    result, exact = judged(device, job, binding, seed, inputs, runs[0], expected)
+    if exact:
+        return result, runs[0], True
     if not result.ok:
         other_seed = seed ^ 0x5EED
         other_inputs = make_inputs(device.cp, contract.arrays, resolved.lengths, other_seed)
@@ -374,7 +386,7 @@ def time_kernels(device: Device, job: EvaluateJob) -> tuple[TimingStats, TimingS
             samples[kernel.key].append(timed_launch(kernel, count % BUFFER_SETS))
     for buffer_set in range(BUFFER_SETS):
         own = buffers[job.candidate.key, buffer_set]
-        after = compare_all(device, contract, {n: own[n] for n in written}, expected, contract.tol)
+        after, _ = judged(device, job, binding, seed, inputs, {n: own[n] for n in written}, expected)
         if not after.ok:
             raise Rejected("stateful", f"right when verified, wrong in the timed launches: {after.reason}")
     candidate_stats = timing.summarize(samples[job.candidate.key])

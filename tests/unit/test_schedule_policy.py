@@ -37,6 +37,20 @@ def test_the_reported_symptom_orders_the_families() -> None:
     assert SchedulePolicy().propose(candidate, PolicyContext(diagnosis=memory))[0].rule == "schedule_map"
 
 
+def test_a_matrix_product_takes_its_contraction_first_whatever_the_profile_names() -> None:
+    """The naive sgemm_nt's profile on an H100: latency-bound, the load queue full, loads uncoalesced. Two loads per
+    multiply-add are behind all of it: the contraction cures what the profile names first, and its schedules rank
+    with the first (rank 0), not after every other family."""
+    from optiml_engine.policies.base import symptom_rank
+    candidate = original(ROOT / "examples/sgemm_nt.cu")
+    for findings in ([Finding(kind="uncoalesced_loads", message="")], []):
+        latency = Diagnosis(bound="latency", headline="", explanation="", top_stalls=[], findings=findings)
+        edits = SchedulePolicy().propose(candidate, PolicyContext(diagnosis=latency))
+        contraction = [e for e in edits if e.rule == "schedule_contraction"]
+        assert contraction and all(symptom_rank(e.symptom, latency) == (0 if findings else 1) for e in contraction)
+        assert edits.index(contraction[0]) < min(edits.index(e) for e in edits if e.rule == "schedule_map")
+
+
 def test_an_emitted_kernel_gets_its_neighbours() -> None:
     policy = SchedulePolicy()
     first = policy.propose(original(ROOT / "examples/vector_add.cu"), PolicyContext())[0]
