@@ -32,9 +32,18 @@ class PolicyContext(Frozen):
     tried: list[str] = Field(default_factory=list)   # rules already applied on the path to this node
 
 
+# A symptom the kernel's loop-nest program shows whatever the profile says: each loaded value used once where a tile
+# of outputs could share it (a contraction's two loads per multiply-add). The profile sees its effects (uncoalesced
+# loads, a full load queue, memory traffic), the program its cause: an edit that cures it ranks first.
+NO_REUSE = "no_reuse"
+
+
 def symptom_rank(symptom: str, diagnosis: Diagnosis | None) -> int:
-    """0 when an edit cures one of the profiler's findings (uncoalesced loads, ...), 1 when it cures the bound
-    (memory-bound, ...), 2 otherwise: a finding is the more specific evidence."""
+    """-1 for an edit that cures what the program shows (NO_REUSE); 0 when it cures one of the profiler's findings
+    (uncoalesced loads, ...), 1 when it cures the bound (memory-bound, ...), 2 otherwise: a finding is the more
+    specific evidence."""
+    if symptom == NO_REUSE:
+        return -1
     if diagnosis is None:
         return 2
     if symptom in {finding.kind for finding in diagnosis.findings}:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optiml_engine.diagnosis import Diagnosis
 from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.gpu.data import make_inputs
@@ -32,7 +31,7 @@ from optiml_engine.ir.welford import shifted_sums
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
 from optiml_engine.model import Candidate, Contract
-from optiml_engine.policies.base import Edit, Policy, PolicyContext, symptom_rank
+from optiml_engine.policies.base import NO_REUSE, Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.policies.templates.base import Compiler, default_compiler
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.expr import evaluate
@@ -57,7 +56,7 @@ _CURES = {
                                     "there are few points, reads still coalesced across points"),
     ("reduce", "split"): ("small_grid", "each point's loop shared by several blocks, the last to finish combining "
                                         "their partials: enough blocks to fill the GPU when there are few points"),
-    ("contraction", "x"): ("memory", "both operands staged through shared memory a loop tile at a time and a tile "
+    ("contraction", "x"): (NO_REUSE, "both operands staged through shared memory a loop tile at a time and a tile "
                                       "of outputs per thread: each loaded value is reused across the tile instead "
                                       "of two global loads per multiply-add"),
     ("privatize", "x"): ("atomics", "each thread sums its points in a register and each block adds its sum with one "
@@ -113,16 +112,9 @@ def agrees_at_checks(program: LoopProgram, contract: Contract) -> Callable[[Loop
     return agrees
 
 
-def cure(shape: Shape, schedule: Schedule, diagnosis: Diagnosis | None = None) -> tuple[str, str]:
-    """The symptom a schedule cures (what the search orders it by) and the trajectory's words. A contraction's
-    is whatever the profile names first: a thread per output loads two values per multiply-add, and the
-    program shows it, so the uncoalesced loads, the full load queue or the memory traffic the profiler
-    reports all come from there, and reuse through shared memory is the cure (the gemm rules' first place)."""
+def cure(shape: Shape, schedule: Schedule) -> tuple[str, str]:
     axis = ("split" if schedule.splits > 1 else schedule.lanes_axis) if schedule.family == "reduce" else "x"
-    symptom, words = _CURES[(schedule.family, axis)]
-    if schedule.family == "contraction" and diagnosis is not None:
-        symptom = diagnosis.findings[0].kind if diagnosis.findings else diagnosis.bound
-    return symptom, words
+    return _CURES[(schedule.family, axis)]
 
 
 class SchedulePolicy(Policy):
@@ -176,7 +168,7 @@ class SchedulePolicy(Policy):
                 found += [(family, rewritten, rewritten_shape, why) for family in rewritten_shape.families
                           if family == "reduce"]
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
-            family=entry[0], lanes_axis=entry[2].lanes_axis), context.diagnosis)[0], context.diagnosis))
+            family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found
                 for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family, points), node, context,
                                        why)]
@@ -200,7 +192,7 @@ class SchedulePolicy(Policy):
                 self.made[candidate.unit.text] = Scheduled(program, shape, schedule, base)
                 if len(self.made) > SCHEDULES_KEPT:
                     self.made.popitem(last=False)
-            symptom, words = cure(shape, schedule, context.diagnosis)
+            symptom, words = cure(shape, schedule)
             description = f"{candidate.description}: {words}" + (f" ({why})" if why else "")
             found.append(Edit(candidate=candidate, rule=f"schedule_{schedule.family}", description=description,
                               symptom=symptom))

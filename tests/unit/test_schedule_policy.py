@@ -39,16 +39,19 @@ def test_the_reported_symptom_orders_the_families() -> None:
 
 def test_a_matrix_product_takes_its_contraction_first_whatever_the_profile_names() -> None:
     """The naive sgemm_nt's profile on an H100: latency-bound, the load queue full, loads uncoalesced. Two loads per
-    multiply-add are behind all of it: the contraction cures what the profile names first, and its schedules rank
-    with the first (rank 0), not after every other family."""
+    multiply-add are behind all of it, and the program shows it: its contraction schedules rank before every edit
+    the profile suggests (an H200 search that tried them 44th, after reduce and stream schedules and the gemm rules,
+    offered a 1.9x kernel where the contraction is 1.3x)."""
     from optiml_engine.policies.base import symptom_rank
     candidate = original(ROOT / "examples/sgemm_nt.cu")
     for findings in ([Finding(kind="uncoalesced_loads", message="")], []):
         latency = Diagnosis(bound="latency", headline="", explanation="", top_stalls=[], findings=findings)
         edits = SchedulePolicy().propose(candidate, PolicyContext(diagnosis=latency))
         contraction = [e for e in edits if e.rule == "schedule_contraction"]
-        assert contraction and all(symptom_rank(e.symptom, latency) == (0 if findings else 1) for e in contraction)
-        assert edits.index(contraction[0]) < min(edits.index(e) for e in edits if e.rule == "schedule_map")
+        assert contraction and edits[:len(contraction)] == contraction
+        others = [symptom_rank(e.symptom, latency) for e in edits if e.rule != "schedule_contraction"]
+        assert all(symptom_rank(e.symptom, latency) < min(others) for e in contraction)
+        assert all(symptom_rank(e.symptom, None) < 2 for e in contraction)
 
 
 def test_an_emitted_kernel_gets_its_neighbours() -> None:
