@@ -117,8 +117,8 @@ def main() -> None:
     lines = [f"# fp32 matrix products, M={m} N={n} K={k}, on {result['device']['name']}", "",
              f"Command: `{result['command']}` ({result['date']}). cuBLAS: torch.matmul, TF32 off, L2 flushed, "
              f"CUDA events, median. Ours: the evaluator's protocol (verified against the naive kernel, then timed).",
-             "", "| layout | best schedule | ms | floor ms | cuBLAS ms | ours / cuBLAS | schedules verified | registers "
-             "| profile (largest stalls) |", "|---|---|---|---|---|---|---|---|---|"]
+             "", "| layout | best schedule | ms | floor ms | cuBLAS ms | ours / cuBLAS | schedules verified | "
+             "registers | profile (largest stalls) |", "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         best = row["best"] or {}
         verified = sum(s.get("verdict") in ("ok", "suspect_fast") for s in row["schedules"])

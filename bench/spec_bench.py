@@ -205,8 +205,9 @@ def check(device: Device, text: str, reference) -> dict:
     got = outputs[spec.output]
     result = compare(device.cp, spec.output, got, device.cp.asarray(expected), array.dtype, contract.tol,
                      contract.atol)
-    return {"spec": text, "read_as": form, "family": spec.family, "operation": spec.operation, "kernel": generated.kernel,
-            "verdict": result.verdict, "error": result.rel_err, "reason": result.reason, "source": generated.text}
+    return {"spec": text, "read_as": form, "family": spec.family, "operation": spec.operation,
+            "kernel": generated.kernel, "verdict": result.verdict, "error": result.rel_err, "reason": result.reason,
+            "source": generated.text}
 
 
 def torch_inputs(form: str, inputs: dict) -> dict:

@@ -1449,8 +1449,8 @@ class _Staged:
             f"{indent}            const {vector} {loaded} = *reinterpret_cast<const {vector}*>(&{self.read.array}"
             f"[{c_expr(self.read.index)}]);",
             f"{indent}            #pragma unroll",
-            f"{indent}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {self.registers}[{slot}].v[{lane}] = "
-            f"({self.acc_type})({c_expr(swap(self.operand))});",
+            f"{indent}            for (int {lane} = 0; {lane} < {width}; ++{lane}) "
+            f"{self.registers}[{slot}].v[{lane}] = ({self.acc_type})({c_expr(swap(self.operand))});",
             f"{indent}        }}",
             f"{indent}    }} else {{",
             f"{indent}        #pragma unroll",

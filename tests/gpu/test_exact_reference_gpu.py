@@ -1,6 +1,7 @@
 """A disagreement with a reference that adds floats with atomics, judged against its program in double
 (EvaluateJob.exact), on a real GPU: the per-block sum that the naive kernel's fp32 total is 10% from (an H200) passes,
-in verification and in the timed launches, and says so; a per-block sum that drops an element is still rejected. Skipped without a CUDA device."""
+in verification and in the timed launches, and says so; a per-block sum that drops an element is still rejected.
+Skipped without a CUDA device."""
 
 from pathlib import Path
 
