@@ -627,8 +627,9 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
     if family == "privatize":
         return [s for s in points if (s.block[0], s.items) in ((256, 4), (512, 16), (1024, 64))]
     if family == "contraction":
-        # The two fastest at 4096^3 in every layout (H200, bench/results/ir-h200/contraction-vector-staging/), and a
-        # small tile for small products.
+        # The two fastest at 4096^3 in every layout before the capped and rectangular tiles joined the space (H200,
+        # bench/results/ir-h200/contraction-vector-staging/; the capped 128 tile, fastest since, is a neighbour of
+        # the first), and a small tile for small products.
         return [s for s in points if (s.output_tile(), s.items, s.k_tile, s.blocks_per_sm) in
                 (((128, 128), 8, 16, 1), ((64, 64), 8, 16, 1), ((32, 32), 2, 16, 1))]
     if family == "scan":
