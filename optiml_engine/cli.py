@@ -491,8 +491,10 @@ def generate(
     intent: Annotated[str, typer.Argument(help='what the kernel computes, e.g. "row-wise softmax of x (rows x cols) into y"')],
     output: Annotated[Path, typer.Option("--output", "-o", help="CUDA file to write (appended to when it exists)")],
     arch: Annotated[str, typer.Option(help="architecture of the compile check")] = "sm_90",
-    llm: Annotated[bool, typer.Option("--llm", help="also ask the configured LLM (several strategies); the "
-                                                    "fastest kernel verified against the oracle wins (GPU)")] = False,
+    llm: Annotated[bool, typer.Option("--llm", help="also ask the configured LLM (several strategies): for the "
+                                                    "spec form of an intent the built-in readers refuse (when "
+                                                    "enough strategies agree), and for kernels, the fastest "
+                                                    "verified against the oracle winning (GPU)")] = False,
 ) -> None:
     """Write a first kernel for an intent: kernel, @optiml contract and NumPy reference oracle, compile-checked.
     `optiml check FILE` then verifies it against the oracle on a GPU, and `optiml optimize FILE` makes it fast."""
@@ -503,7 +505,9 @@ def generate(
     try:
         spec = parse_intent(intent)
     except OptimlError as exc:
-        raise fail(str(exc))
+        if not llm:
+            raise fail(str(exc))
+        spec = llm_read(intent, exc)
     generated = generate_kernel(spec)
     before = output.read_text(encoding="utf-8") if output.exists() else ""
     if before and CudaDocument(before, str(output)).model.kernel(generated.kernel) is not None:
@@ -513,7 +517,7 @@ def generate(
     if not result.ok:   # a generator defect, never the user's: say so rather than write a broken file
         raise fail(f"{output}: error: the generated kernel {generated.kernel} does not compile: {result.log.strip()}")
     if llm:
-        generated = llm_generated(generated, output)
+        generated = llm_generated(generated)
     if before:
         before = before.rstrip("\n") + "\n\n"
     output.write_text(before + generated.text, encoding="utf-8")
@@ -522,7 +526,8 @@ def generate(
     for choice in spec.assumed:
         out.print(f"  assumed: {choice}", markup=False)
     if (exactly := spec_form(spec)) is not None and exactly != " ".join(intent.split()):
-        out.print(f"  read as: {exactly}", markup=False)
+        out.print(f"  read as: {exactly}" + (f" (read by {spec.read_by}: check it)" if spec.read_by else ""),
+                  markup=False)
     out.print(f"  reference: {generated.reference}", markup=False)
     out.print(f"  kernel: {generated.strategy}", markup=False)
     usage = result.resources
@@ -530,17 +535,52 @@ def generate(
               f"registers); next: optiml check {output}, optiml optimize {output}", markup=False)
 
 
-def llm_generated(generated, output: Path):
-    """The generated kernel, replaced by the fastest LLM kernel that verifies against the oracle on the GPU."""
-    from optiml_engine.evaluate import Evaluator
-    from optiml_engine.generate.llm import GenerationLlm, llm_seed
+def llm_settings():
     from optiml_engine.policies.llm import LlmSettings
 
     settings = LlmSettings.from_env()
     if settings is None:
         raise fail("<settings>:1:1: error: --llm asks for an LLM but none is configured (expected "
                    "OPTIML_LLM_BASE_URL and OPTIML_LLM_MODEL (and OPTIML_LLM_API_KEY) in the environment)")
-    with gpu_pool(output, "LLM kernels are verified against the reference before one is written") as pool:
+    return settings
+
+
+def llm_read(intent: str, refused: OptimlError):
+    """The spec of an intent the built-in readers refused, as the LLM's reading strategies agree on it; the
+    refusal, with each strategy's reading, when they do not."""
+    from optiml_engine.generate.llm import llm_reading
+    from optiml_engine.policies.llm import LlmPolicy
+
+    policy = LlmPolicy(llm_settings())
+    try:
+        with out.status("the built-in readers refused the intent; asking the LLM for its spec form..."):
+            reading = llm_reading(intent, refused.message, policy)
+    finally:
+        policy.close()
+    for strategy, said in reading.readings:
+        out.print(f"  llm reading {strategy}: {said}", markup=False)
+    if reading.spec is None:
+        raise fail(f"{refused}; the LLM's readings do not stand either: {reading.reason}")
+    return reading.spec
+
+
+def llm_generated(generated):
+    """The generated kernel, replaced by the fastest LLM kernel that verifies against the oracle on the GPU (the
+    built-in one, said, without a GPU)."""
+    from optiml_engine.evaluate import Evaluator
+    from optiml_engine.generate.llm import GenerationLlm, llm_seed
+
+    from optiml_engine.gpu.pool import NoDevice, WorkerPool
+
+    settings = llm_settings()
+    try:
+        pool = WorkerPool()
+    except NoDevice as exc:
+        # As the editor does: the LLM's kernels are asked for only where they can be verified before one is written.
+        out.print(f"  llm kernels: not asked ({exc}: they are verified against the oracle on a GPU before one is "
+                  f"written); the built-in kernel is written", markup=False)
+        return generated
+    with pool:
         with out.status("asking the LLM and verifying its kernels..."):
             seeded, trials = llm_seed(generated, Evaluator(pool), GenerationLlm(settings, generated))
     for trial in trials:

@@ -433,6 +433,9 @@ class KernelSpec(Frozen):
     output_padding: list[int] = Field(default_factory=list)   # transposed convolution: extra output on one side
     reduction: Literal["mean", "sum"] = "mean"   # a loss over rows (cross entropy, row-pair losses): how they combine
     assumed: list[str] = Field(default_factory=list)
+    # Who read the intent into this spec when OptiML's own readers refused it: "the LLM (model, k of n strategies
+    # agree)"; None for OptiML's readers and the spec form.
+    read_by: str | None = None
 
 
 class GeneratedKernel(Frozen):

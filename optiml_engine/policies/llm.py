@@ -574,32 +574,63 @@ class LlmPolicy(Policy):
             return f"HTTP {error.status_code} ({tries}): {error.message}"[:_REASON_CHARS]
         return f"{type(error).__name__} ({tries}): {error}"[:_REASON_CHARS]
 
-    def _judge(self, strategy: Strategy, exchange: _Exchange, node: Candidate, view: KernelView,
-               context: PolicyContext) -> tuple[LlmCall, Edit | None]:
-        response = exchange.response
+    def replies(self, prompts: list[tuple[str, list[dict]]]) -> list[tuple[LlmCall, str | None]]:
+        """Each (strategy name, prompt) sent at once: per prompt, its call as recorded here (outcome "proposed" for
+        a reply, whatever it holds) and the reply's text (None when the request failed or the reply was refused)."""
+        with ThreadPoolExecutor(max_workers=max(len(prompts), 1)) as pool:
+            exchanges = list(pool.map(self._exchange, [prompt for _, prompt in prompts]))
+        found = []
+        for (name, _), exchange in zip(prompts, exchanges, strict=True):
+            record = self._record(name, exchange)
+            try:
+                reply, _ = self._text(exchange)
+            except RejectedReply as rejection:
+                call = LlmCall(outcome="failed" if exchange.response is None else "rejected", reason=str(rejection),
+                               **record)
+                reply = None
+            else:
+                call = LlmCall(outcome="proposed", reply=reply, **record)
+            self.calls.append(call)
+            found.append((call, reply))
+        return found
+
+    def _record(self, strategy: str, exchange: _Exchange) -> dict:
+        """What a call is recorded with besides its outcome: the strategy, attempts, time and tokens."""
         # OpenAI-compatible servers differ in what they fill in: any field may be missing.
-        counted = getattr(response, "usage", None)
+        counted = getattr(exchange.response, "usage", None)
         prompt_tokens = getattr(counted, "prompt_tokens", None) or 0
         completion_tokens = getattr(counted, "completion_tokens", None) or 0
         usage = LlmUsage(requests=exchange.attempts, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                          cost_usd=(prompt_tokens * self.settings.price_input_per_1m
                                    + completion_tokens * self.settings.price_output_per_1m) / 1e6)
-        record = dict(strategy=strategy.name, attempts=exchange.attempts, seconds=exchange.seconds, usage=usage)
+        return dict(strategy=strategy, attempts=exchange.attempts, seconds=exchange.seconds, usage=usage)
+
+    @staticmethod
+    def _text(exchange: _Exchange) -> tuple[str, str | None]:
+        """The reply's text and finish reason; RejectedReply when the request failed or the reply holds none."""
+        response = exchange.response
         if response is None:
+            raise RejectedReply(exchange.failure)
+        if not getattr(response, "choices", None):
+            raise RejectedReply("the endpoint returned no choices")
+        choice = response.choices[0]
+        message = getattr(choice, "message", None)
+        refusal = getattr(message, "refusal", None)
+        if refusal:
+            raise RejectedReply(f"the model refused: {refusal}"[:_REASON_CHARS])
+        finish_reason = getattr(choice, "finish_reason", None)
+        if finish_reason == "content_filter":
+            raise RejectedReply("the endpoint's content filter stopped the reply")
+        return getattr(message, "content", None) or "", finish_reason
+
+    def _judge(self, strategy: Strategy, exchange: _Exchange, node: Candidate, view: KernelView,
+               context: PolicyContext) -> tuple[LlmCall, Edit | None]:
+        record = self._record(strategy.name, exchange)
+        if exchange.response is None:
             return LlmCall(outcome="failed", reason=exchange.failure, **record), None
         reply = ""
         try:
-            if not getattr(response, "choices", None):
-                raise RejectedReply("the endpoint returned no choices")
-            choice = response.choices[0]
-            message = getattr(choice, "message", None)
-            reply = getattr(message, "content", None) or ""
-            refusal = getattr(message, "refusal", None)
-            if refusal:
-                raise RejectedReply(f"the model refused: {refusal}"[:_REASON_CHARS])
-            finish_reason = getattr(choice, "finish_reason", None)
-            if finish_reason == "content_filter":
-                raise RejectedReply("the endpoint's content filter stopped the reply")
+            reply, finish_reason = self._text(exchange)
             edit = edit_from_reply(reply, finish_reason, strategy, node, view, context)
         except RejectedReply as rejection:
             return LlmCall(outcome="rejected", reason=str(rejection), reply=reply, **record), None

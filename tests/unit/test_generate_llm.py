@@ -99,3 +99,99 @@ def test_without_a_faster_verified_kernel_the_built_in_one_stays(server):  # noq
     seeded, trials = llm_seed(generated, OracleEvaluator(), policy)
     assert seeded == generated and seeded.strategy == "built-in"
     assert sorted(trial.outcome.split(":")[0] for trial in trials) == ["race", "rejected", "rejected"]
+
+
+# -- reading an intent the built-in readers refuse ------------------------------------------------------------------
+
+REFUSED = "the sum of squared differences between a and b, 1M floats each"
+SQUARED_DIFFERENCES = "a and b are two flat arrays; the sum of (a - b) ** 2 is a reduction of a formula.\n" \
+                      "spec: s = sum((a - b) ** 2); a: float32[1 << 20]; b: float32[1 << 20]"
+
+
+def reading_policy(server):  # noqa: F811
+    from optiml_engine.policies.llm import LlmPolicy
+    return LlmPolicy(LlmSettings(model=MODEL, base_url=server.url, api_key=API_KEY, timeout_s=10, max_retries=0))
+
+
+def refusal_of(intent: str) -> str:
+    from optiml_engine.generate.intent import IntentError
+    try:
+        parse_intent(intent)
+    except IntentError as refused:
+        return refused.message
+    raise AssertionError(f"the built-in readers read {intent!r}")
+
+
+def test_a_refused_intent_is_read_when_the_strategies_agree_and_every_number_is_used(server):  # noqa: F811
+    from optiml_engine.generate.llm import READING_STRATEGIES, llm_reading
+    from optiml_engine.generate.spec import parse_spec
+    refusal = refusal_of(REFUSED)
+    server.script = [Scripted(SQUARED_DIFFERENCES), Scripted(SQUARED_DIFFERENCES.replace("s = ", "out = ")),
+                     Scripted("It cannot be written.\nspec: none")]
+    reading = llm_reading(REFUSED, refusal, reading_policy(server))
+
+    assert len(server.received) == len(READING_STRATEGIES) == 3
+    for request in server.received:
+        system, user = (m["content"] for m in request.body["messages"])
+        assert "spec: <the form>" in system and REFUSED in user and refusal in user
+    assert reading.spec is not None, reading
+    expected = parse_spec("s = sum((a - b) ** 2); a: float32[1048576]; b: float32[1048576]")
+    assert reading.spec.operation == expected.operation and reading.spec.sizes == expected.sizes
+    assert reading.spec.intent == REFUSED
+    assert reading.spec.read_by == f"the LLM ({MODEL}, 2 of 3 strategies agree)"
+    assert sorted(said.split(":")[0] for _, said in reading.readings)[0] == "none"
+    kernel = generate_kernel(reading.spec)
+    assert compile_check(kernel).ok and f"// Read by {reading.spec.read_by}, not by OptiML's readers" in kernel.text
+
+
+def test_readings_that_differ_or_leave_a_number_out_do_not_stand(server):  # noqa: F811
+    from optiml_engine.generate.llm import llm_reading
+    refusal = refusal_of(REFUSED)
+    other_shape = SQUARED_DIFFERENCES.replace("1 << 20", "1 << 10")     # 1M not in it: that reading is dropped
+    mean = SQUARED_DIFFERENCES.replace("sum(", "mean(")                   # another operation
+    server.script = [Scripted(SQUARED_DIFFERENCES), Scripted(mean), Scripted(other_shape)]
+    reading = llm_reading(REFUSED, refusal, reading_policy(server))
+    assert reading.spec is None and "different operations" in reading.reason
+    assert any("the intent's 1M not in it" in said for _, said in reading.readings)
+
+    server.script = [Scripted(SQUARED_DIFFERENCES), Scripted(other_shape), Scripted("No idea.")]
+    reading = llm_reading(REFUSED, refusal, reading_policy(server))
+    assert reading.spec is None and reading.reason.startswith("1 of 3 strategies gave a reading")
+    assert any("no `spec:` line" in said for _, said in reading.readings)
+
+
+def test_numbers_left_out_of_a_reading():
+    from optiml_engine.generate.llm import numbers_left_out
+    conv = "y = conv2d(x, w, stride=2); x: float32[8, 32, 64, 64]; w: float32[64, 32, 3, 3]"
+    assert numbers_left_out("2D convolution of 8 images, 32 channels of 64x64, 64 filters of 3x3, stride 2",
+                            conv) == []
+    assert numbers_left_out("2D convolution of 8 images, 32 channels of 64x64, 64 filters of 5x5, stride 2",
+                            conv) == ["5", "5"]
+    assert numbers_left_out("3D tensor summed along dim 1, 16 x 300 x 40",
+                            "y = x.sum(axis=1); x: float32[16, 300, 40]") == []
+    assert numbers_left_out("3D max pooling of 16 x 300", "y = max_pool2d(x, 2); x: float32[16, 300]") == ["'3D'"]
+    assert numbers_left_out("leaky relu, slope 0.01, of x with 4096*393216 floats",
+                            "y = leaky_relu(x, 0.01); x: float32[4096, 393216]") == []
+
+
+def test_the_cli_writes_the_agreed_reading_of_a_refused_intent(server, tmp_path):  # noqa: F811
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    # Three readings, then (on a machine with a GPU) three kernel replies that make no kernel.
+    server.script = [Scripted(SQUARED_DIFFERENCES)] * 3 + [Scripted("I cannot help with that.")] * 3
+    env = {**os.environ, "OPTIML_LLM_BASE_URL": server.url, "OPTIML_LLM_MODEL": MODEL, "OPTIML_LLM_API_KEY": API_KEY,
+           "OPTIML_LLM_MAX_RETRIES": "0"}
+    target = tmp_path / "sq.cu"
+    run = subprocess.run([sys.executable, "-m", "optiml_engine.cli", "generate", REFUSED, "-o", str(target), "--llm"],
+                         cwd=root, capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count("llm reading") == 3 and "3 of 3 strategies agree" in run.stdout
+    written = target.read_text()
+    assert f"// Read by the LLM ({MODEL}, 3 of 3 strategies agree), not by OptiML's readers" in written
+    assert "atomicAdd(s, ((a[i] - b[i]) * (a[i] - b[i])));" in written
+    refused = subprocess.run([sys.executable, "-m", "optiml_engine.cli", "generate", REFUSED, "-o",
+                              str(tmp_path / "no.cu")], cwd=root, capture_output=True, text=True, timeout=120, env=env)
+    assert refused.returncode == 1 and "error:" in refused.stderr and not (tmp_path / "no.cu").exists()
