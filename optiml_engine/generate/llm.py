@@ -179,8 +179,8 @@ class LlmReading(Frozen):
 def llm_reading(intent: str, refusal: str, policy: LlmPolicy) -> LlmReading:
     """Each reading strategy asked to write the intent in the spec form; the form each reply ends with parsed by
     the spec form's own parser and checked to use every number of the intent. The reading stands when at least
-    AGREEING strategies read the same operation on the same shapes and none reads another: like the two built-in
-    readers, a reading one reader alone makes is not trusted."""
+    AGREEING strategies read the same operation on the same shapes and none reads another: one strategy's reading
+    is not trusted alone (the built-in readers may read alone: they are deterministic and tested)."""
     from optiml_engine.generate.intent import IntentError, reading_key
     from optiml_engine.generate.spec import parse_spec
 
