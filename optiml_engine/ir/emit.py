@@ -413,8 +413,13 @@ class _Kernel:
         reads = _replaced(branch.then, {load: Ref(name=name) for load, name in registers.items()}, {})
         return setup, branch.model_copy(update={"then": reads})
 
-    def vector_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str) -> None:
+    def vector_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str,
+                      body: list[Stmt] | None = None, conditions: bool = False) -> None:
+        """`items` points per thread in groups of `vector` consecutive ones, each group's reads and writes along the
+        index one vector access where the group is whole and aligned, point by point elsewhere. `body`: the point
+        code (the program's unless given); `conditions`: its top-level ifs' conditions' reads vectorized too."""
         s, program = self.schedule, self.program
+        body = program.body if body is None else body
         width, groups = s.vector, s.items // s.vector
         self.use("lanes")
         group_first, group, lane = self.names(f"{inner.name}_group"), self.names("group"), self.names("lane")
@@ -422,14 +427,14 @@ class _Kernel:
         # An access's address is computed once per group, outside the per-point code: its index may read only
         # parallel indices and scalars.
         outside = {i.name for i in program.space} | {p.name for p in program.scalars}
-        reads, stores = vector_accesses(program.body, inner.name, conditions=False, eligible=lambda array, index:
+        reads, stores = vector_accesses(body, inner.name, conditions=conditions, eligible=lambda array, index:
                                         names_of(index) <= outside and self.vector_bytes(array) in (4, 8, 16))
         at_group = _renamed({inner.name: Const(text=group_first)})
         setup, finish, load_names, store_names = self.lane_registers(reads, stores, at_group, lane,
                                                                      indent + "        ", self.names)
         aligned = [f"optiml_aligned(&{access.array}[{c_expr(access.index, at_group)}], "
                    f"{self.vector_bytes(access.array)})" for access in [*reads, *stores]]
-        vector_body = _replaced(program.body, load_names, store_names)
+        vector_body = _replaced(body, load_names, store_names)
         condition = " && ".join([f"{group_first} + {width} <= {upper}", *aligned])
         self.lines += [
             f"{indent}// {width} consecutive points per group, {groups} group{'s' if groups > 1 else ''} per thread; "
@@ -451,7 +456,7 @@ class _Kernel:
             f"{indent}        for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
             f"{indent}            const {ctype} {inner.name} = {group_first} + {lane};",
             f"{indent}            if ({inner.name} < {upper}) {{",
-            *c_statements(program.body, indent + "                "),
+            *c_statements(body, indent + "                "),
             f"{indent}            }}",
             f"{indent}        }}",
             f"{indent}    }}",
@@ -1068,8 +1073,12 @@ class _Kernel:
     def points_loop(self, body: list[Stmt]) -> None:
         s, inner = self.schedule, self.program.space[0]
         ctype, lower, upper = self.bounds(0)
-        self.lines.append(f"    // {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points contiguous.")
-        self.scalar_points(inner, ctype, lower, upper, "    ", body)
+        if s.vector > 1:
+            self.vector_points(inner, ctype, lower, upper, "    ", body, conditions=True)
+        else:
+            self.lines.append(f"    // {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points "
+                              f"contiguous.")
+            self.scalar_points(inner, ctype, lower, upper, "    ", body)
         self.grid = [f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})"]
 
     def shared_copy(self) -> None:

@@ -95,13 +95,14 @@ class Schedule(Frozen):
             return (f"contraction: {rows}x{columns} output tiles, both operands staged in shared memory "
                     f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread{split}"
                     f"{capped}")
+        vector = f" ({self.vector} consecutive points read as one vector)" if self.vector > 1 else ""
         if self.family == "privatize" and self.target_copy == "shared":
             return (f"privatize: a copy of the target array per block in shared memory, {self.items} "
-                    f"point{'s' if self.items > 1 else ''} per thread, a block of {self.block[0]}, one atomic per "
-                    f"element and block")
+                    f"point{'s' if self.items > 1 else ''} per thread{vector}, a block of {self.block[0]}, one "
+                    f"atomic per element and block")
         if self.family == "privatize":
-            return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread summed in a register, "
-                    f"a block of {self.block[0]} combined by warp shuffles, one atomic per block")
+            return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread{vector} summed in a "
+                    f"register, a block of {self.block[0]} combined by warp shuffles, one atomic per block")
         if self.family == "scan":
             return (f"scan: a warp per point along its loop, {self.items} consecutive iteration"
                     f"{'s' if self.items > 1 else ''} per lane, {self.block[1]} points per block (the carried value "
@@ -568,8 +569,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         return found
     if family == "privatize":
         target_copy = "shared" if shape.shared_target else "register"
-        return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy)
-                for items in (1, 4, 16, 64) for threads in (256, 512, 1024)]
+        # 16-byte reads of the data where it is read along the index (bytes 16 at a time: a histogram's input).
+        widest = _privatized_vector(shape.program)
+        return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy, vector=vector)
+                for vector in sorted({1, widest}) for items in (1, 4, 16, 64) if items % vector == 0
+                for threads in (256, 512, 1024)]
     if family == "scan":
         return [Schedule(family="scan", block=(32, points), lanes=32, items=items)
                 for points in (1, 4, 8) for items in (1, 2, 4, 8)]
@@ -577,6 +581,17 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         return [Schedule(family="stream", block=(points, 1), tile=window) for points in (64, 128, 256)
                 for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STREAM_SHARED_BYTES]
     return [Schedule(family="stage", block=(32, rows), tile=32) for rows in (4, 8, 16)]
+
+
+def _privatized_vector(program: LoopProgram) -> int:
+    """The points one 16-byte read covers of the arrays a privatized program reads along its index (by the widest
+    of them; 1 when it reads none so): what its points' vector reads take."""
+    index = program.space[0].name
+    outside = {index} | {p.name for p in program.scalars}
+    read = {load.array for load in all_loads(program.body)
+            if unit_stride(load.index, index) and names_of(load.index) <= outside}
+    widest = max((element_bytes(program, array) for array in read), default=0)
+    return 16 // widest if widest and 16 // widest > 1 else 1
 
 
 def _vectorizable(program: LoopProgram) -> bool:
@@ -625,7 +640,9 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
                     ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
         return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
     if family == "privatize":
-        return [s for s in points if (s.block[0], s.items) in ((256, 4), (512, 16), (1024, 64))]
+        widest = shape_vector(points)
+        return [s for s in points if (s.block[0], s.items, s.vector) in
+                ((256, 4, 1), (512, 16, 1), (1024, 64, 1), (512, 16, widest), (256, 64, widest))]
     if family == "contraction":
         # The two fastest at 4096^3 in every layout before the capped and rectangular tiles joined the space (H200,
         # bench/results/ir-h200/contraction-vector-staging/; the capped 128 tile, fastest since, is a neighbour of

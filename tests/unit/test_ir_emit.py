@@ -84,3 +84,27 @@ def test_a_split_reduction_is_right_launch_after_launch_and_past_its_workspace()
         got = run_on_cpu(emitted, binding, inputs)
         found = compare(np, "out", got["out"], expected["out"], "float32", naive.contract.tol, naive.contract.atol)
         assert found.ok, f"{binding}: {found.reason}"
+
+
+@pytest.mark.parametrize("name", ["tests/heldout/count_above.cu", "tests/heldout/sumsq_double_atomic.cu",
+                                  "tests/heldout/byte_histogram.cu", "examples/dot_atomic.cu"])
+def test_privatized_points_read_as_vectors_equal_the_program(name) -> None:
+    """Each thread's points read 16 bytes at a time where a group is whole and aligned (a float's 4 points, a
+    byte's 16), point by point in the tail: at a size with whole groups and a partial last one."""
+    from optiml_engine.ir.schedule import defaults
+    naive, program, shape = scheduled(ROOT / name, False)
+    vectored = [s for s in defaults(shape, "privatize") if s.vector > 1]
+    assert vectored, shape
+    size = {symbol: 4099 for symbol in naive.contract.sizes}
+    resolved = resolve(naive.contract, size)
+    inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=13)
+    expected = run_program(program, resolved, naive.contract.arrays, inputs)
+    for schedule in vectored:
+        emitted = emit(program, shape, schedule, naive)
+        assert "optiml_lanes<" in emitted.unit.text
+        got = run_on_cpu(emitted, size, inputs)
+        for spec in naive.contract.arrays:
+            if spec.direction != "in":
+                found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype,
+                                naive.contract.tol, naive.contract.atol)
+                assert found.ok, f"{schedule.describe()}: {found.reason}"
