@@ -2,8 +2,10 @@
 `optiml.generate`, a job with work-done progress that parses the intent, writes the first kernel with its contract
 and NumPy oracle, compile-checks it (NVRTC), inserts it below the comment (workspace/applyEdit) and then offers to
 optimize it. An intent outside the families ends the job with a message saying what is supported. With the LLM on
-in the client's settings (and an endpoint in the environment), the LLM strategies' kernels are verified against the
-oracle on the engine's GPU first, and the fastest verified one is inserted instead of the built-in kernel.
+in the client's settings (and an endpoint in the environment), an intent the built-in readers refuse is read by the
+LLM's reading strategies when they agree (generate/llm.py; said, and written beside the kernel, as the LLM's), and
+the LLM strategies' kernels are verified against the oracle on the engine's GPU first, the fastest verified one
+inserted instead of the built-in kernel.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from optiml_engine.generate.families import compile_check, generate_kernel
-from optiml_engine.generate.llm import GenerationLlm, llm_seed
+from optiml_engine.generate.llm import GenerationLlm, llm_reading, llm_seed
 from optiml_engine.gpu.pool import NoDevice
-from optiml_engine.policies.llm import LlmSettings
+from optiml_engine.policies.llm import LlmPolicy, LlmSettings
 from optiml_engine.generate.intent import IntentComment, intent_comments, parse_intent
 from optiml_engine.generate.spec import spec_form
-from optiml_engine.model import GeneratedKernel, OptimlError
+from optiml_engine.model import GeneratedKernel, KernelSpec, OptimlError
 from server.documents import Documents, OpenDocument
 from server.features.commands import GENERATE, show
 from server.engine import EngineFactory
@@ -96,9 +98,10 @@ class GenerationJobs:
         try:
             spec = parse_intent(comment.intent)
         except OptimlError as error:
-            progress.end("not generated")
-            return show(self._server, types.MessageType.Error, f"cannot generate from '{comment.intent}': "
-                                                                f"{error.message} (expected {error.expected})")
+            spec = await self._llm_read(comment.intent, error, progress)
+            if spec is None:
+                progress.end("not generated")
+                return
         if document.cuda.model.kernel(spec.kernel) is not None:
             progress.end("not generated")
             return show(self._server, types.MessageType.Error, f"cannot generate {spec.kernel}: the document already "
@@ -139,6 +142,29 @@ class GenerationJobs:
                 return show(self._server, types.MessageType.Error, f"{generated.kernel} is not in the document yet: "
                                                                     f"optimize it from its code action")
             self._optimizations.optimize(uri, generated.kernel)
+
+    async def _llm_read(self, intent: str, refused: OptimlError, progress: JobProgress) -> KernelSpec | None:
+        """With the LLM on and an endpoint configured, the spec the LLM's reading strategies agree on for an intent
+        the built-in readers refused (said, with the reading, as the LLM's); otherwise None, the refusal said."""
+        refusal = f"cannot generate from '{intent}': {refused.message} (expected {refused.expected})"
+        settings = LlmSettings.from_env() if self._settings.jobs.llm else None
+        if settings is None:
+            show(self._server, types.MessageType.Error, refusal)
+            return None
+        progress.report("the built-in readers refused the intent: asking the LLM for its spec form", 10)
+        policy = LlmPolicy(settings)
+        try:
+            reading = await asyncio.to_thread(llm_reading, intent, refused.message, policy)
+        finally:
+            policy.close()
+        readings = "; ".join(f"{strategy}: {said}" for strategy, said in reading.readings)
+        if reading.spec is None:
+            show(self._server, types.MessageType.Error,
+                 f"{refusal}; the LLM's readings do not stand either ({reading.reason}): {readings}")
+            return None
+        show(self._server, types.MessageType.Info,
+             f"read by {reading.spec.read_by} as `{reading.form}`: check it (the kernel's comment says so too)")
+        return reading.spec
 
     async def _llm_seeded(self, generated: GeneratedKernel, progress: JobProgress) -> GeneratedKernel:
         """The fastest LLM kernel verified against the oracle in place of the built-in one, when one is faster; the

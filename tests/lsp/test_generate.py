@@ -199,3 +199,29 @@ async def test_with_the_llm_on_and_no_gpu_the_built_in_kernel_is_inserted(tmp_pa
         assert server.received == []                                   # the endpoint was not asked
     finally:
         await stopped(client)
+
+
+async def test_with_the_llm_on_an_intent_the_readers_refuse_is_read_by_the_llm(tmp_path: Path, server):  # noqa: F811
+    """The built-in readers refuse the intent; the LLM's three reading strategies agree on a spec form: the kernel
+    built from it is inserted, its comment saying the LLM read it, and a message says so. (No GPU: the built-in
+    kernel of that spec, the LLM's kernels not asked for.)"""
+    from tests.unit.test_generate_llm import REFUSED, SQUARED_DIFFERENCES
+    server.script = [Scripted(SQUARED_DIFFERENCES)] * 3
+    environment = {name: value for name, value in synthetic_environment(tmp_path / "cache").items()
+                   if name != "OPTIML_TEST_ENGINE"}
+    environment.update(OPTIML_LLM_BASE_URL=server.url, OPTIML_LLM_MODEL=MODEL, OPTIML_LLM_API_KEY=API_KEY,
+                       OPTIML_LLM_MAX_RETRIES="0")
+    client = await started_client(environment, {"llm": True})
+    client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)(lambda params: None)
+    path = tmp_path / "sq.cu"
+    path.write_text(f"// @optiml generate: {REFUSED}\n")
+    try:
+        await open_document(client, path)
+        await execute(client, "optiml.generate", path.as_uri(), 0)
+        (edit,) = (await until(lambda: client.applied_edits, 60))[0].edit.changes[path.as_uri()]
+        assert f"// Read by the LLM ({MODEL}, 3 of 3 strategies agree), not by OptiML's readers" in edit.new_text
+        assert "atomicAdd(s, ((a[i] - b[i]) * (a[i] - b[i])));" in edit.new_text
+        said = await until(lambda: message_with(client, "read by the LLM"))
+        assert "check it" in said.message and len(server.received) == 3
+    finally:
+        await stopped(client)
