@@ -297,14 +297,28 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     if any(isinstance(stmt, Assign) and stmt.name not in inside for stmt in others) or \
             any(mentions(e, tainted - carried) for e in statement_exprs(loop.body[position])):
         return None
+    # A write's index through the loop's locals (`const size_t at = row * cols + i; y[at] = ...`).
+    lets = {stmt.name: stmt.value for stmt in walk(loop.body) if isinstance(stmt, Let) and stmt.value is not None}
     for stmt in walk(loop.body):
-        if isinstance(stmt, Atomic) or isinstance(stmt, Store) and (
-                stride(stmt.index, loop.var) is None or not mentions(stmt.index, {loop.var})):
+        index = _through(stmt.index, lets) if isinstance(stmt, Store) else None
+        if isinstance(stmt, Atomic) or index is not None and (
+                stride(index, loop.var) is None or not mentions(index, {loop.var}) or mentions(index, tainted)):
             return None
     before = program.body[:program.body.index(loop)]
     if any(isinstance(stmt, (Store, Atomic)) for stmt in walk(before)):
         return None
     return Scan(loop, reduction)
+
+
+def _through(expr: Expr, lets: dict[str, Expr]) -> Expr:
+    """`expr` with the locals it reads replaced by their values, those values' locals too (declarations come
+    before their uses, so no local reads itself)."""
+    for _ in range(len(lets) + 1):
+        found = substitute(expr, lets)
+        if found == expr:
+            return expr
+        expr = found
+    return expr
 
 
 def _splittable(program: LoopProgram, loops: list[For]) -> bool:

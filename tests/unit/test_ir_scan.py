@@ -98,3 +98,27 @@ def test_a_loop_carrying_two_values_is_not_a_scan() -> None:
             "n += 1; } y[r * cols + c] = n > 0 ? s / n : 0.0f; }")
     program = lift(candidate_of("two.cu", ROWS % body))
     assert "scan" not in shape_of(program).families
+
+
+@pytest.mark.parametrize("form", ["y = cumsum(x, axis=1); x: float32[128, 4000]",
+                                  "y = cumsum(x * m, axis=1); x: float32[128, 4000]; m: float32[128, 4000]",
+                                  "y = cumprod(x, axis=1, reverse=True); x: float32[64, 300]",
+                                  "y = cumsum(x, axis=1, exclusive=True); x: float32[64, 300]"])
+def test_a_generated_scan_writing_through_a_local_index_is_a_scan(form) -> None:
+    """The generated row scans write at `const size_t at = (size_t)row * cols + i`: the write's index is read
+    through the local. Every scan schedule of them equals the generated kernel on the CPU."""
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.generate.families import generate_kernel
+    from optiml_engine.generate.intent import parse_intent
+    from optiml_engine.source.parse import CudaDocument
+    generated = generate_kernel(parse_intent(form))
+    naive = original_candidate(CudaDocument(generated.text, "generated.cu"), generated.kernel)
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "scan" in shape.families, shape.families
+    for binding in naive.contract.checks:
+        inputs, expected = outputs(naive, binding, seed=3)
+        for schedule in space(shape, "scan"):
+            got = run_on_cpu(emit(program, shape, schedule, naive), binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
