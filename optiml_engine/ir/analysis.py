@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary,
-    children, mentions, walk)
+    children, mentions, substitute, walk)
 from optiml_engine.model import Contract
 from optiml_engine.source.ctypes import dtype_of
 
@@ -344,3 +344,14 @@ def extent(program: LoopProgram, axis: int, contract: Contract) -> str | None:
     if upper is None or lower is None:
         return None
     return upper if lower == "0" else f"max({upper}-{lower},0)"
+
+
+def inlined(expr: Expr, locals_: dict[str, Expr]) -> Expr:
+    """`expr` with the locals it reads replaced by their values, those values' locals too (declarations come before
+    their uses, so no local reads itself)."""
+    for _ in range(len(locals_) + 1):
+        expanded = substitute(expr, locals_)
+        if expanded == expr:
+            return expr
+        expr = expanded
+    return expr

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from optiml_engine.ir.analysis import statement_exprs
+from optiml_engine.ir.analysis import inlined, statement_exprs
 from optiml_engine.ir.program import (
     Assign, Binary, Call, Const, Expr, For, Let, LoopProgram, Ref, Stmt, children, fresh_name, mentions, names_in,
     substitute, walk)
@@ -70,7 +70,7 @@ def _passes(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None
     # loop's locals: `float v = x[i]; ... exp(v - new)`).
     variables = {loop.var} | {s.var for s in walk(loop.body) if isinstance(s, For)}
     locals_ = {s.name: s.value for s in walk(loop.body) if isinstance(s, Let) and s.value is not None}
-    operands = [_inlined(e.args[0].left, locals_) for e in exponentials]
+    operands = [inlined(e.args[0].left, locals_) for e in exponentials]
     elements = [operand for operand in operands if reads_at(operand, variables)]
     if not elements:
         return None
@@ -93,16 +93,6 @@ def _passes(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None
         For(**over_all, body=[Assign(name=total, op="+=", value=Call(function=exponential, args=[
             Binary(op="-", left=value, right=Ref(name=maximum))]))]),
     ]
-
-
-def _inlined(expr: Expr, locals_: dict[str, Expr]) -> Expr:
-    """`expr` with the loop's locals replaced by their values, until none is left (a few levels at most)."""
-    for _ in range(len(locals_) + 1):
-        expanded = substitute(expr, locals_)
-        if expanded == expr:
-            return expr
-        expr = expanded
-    return expr
 
 
 def reads_at(expr: Expr, variables: set[str]) -> bool:

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, linear, loop_reductions, names_of,
-    point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
+    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear, loop_reductions,
+    names_of, point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions, substitute)
 from optiml_engine.model import Frozen
@@ -300,7 +300,7 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     # A write's index through the loop's locals (`const size_t at = row * cols + i; y[at] = ...`).
     lets = {stmt.name: stmt.value for stmt in walk(loop.body) if isinstance(stmt, Let) and stmt.value is not None}
     for stmt in walk(loop.body):
-        index = _through(stmt.index, lets) if isinstance(stmt, Store) else None
+        index = inlined(stmt.index, lets) if isinstance(stmt, Store) else None
         if isinstance(stmt, Atomic) or index is not None and (
                 stride(index, loop.var) is None or not mentions(index, {loop.var}) or mentions(index, tainted)):
             return None
@@ -308,17 +308,6 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     if any(isinstance(stmt, (Store, Atomic)) for stmt in walk(before)):
         return None
     return Scan(loop, reduction)
-
-
-def _through(expr: Expr, lets: dict[str, Expr]) -> Expr:
-    """`expr` with the locals it reads replaced by their values, those values' locals too (declarations come
-    before their uses, so no local reads itself)."""
-    for _ in range(len(lets) + 1):
-        found = substitute(expr, lets)
-        if found == expr:
-            return expr
-        expr = found
-    return expr
 
 
 def _splittable(program: LoopProgram, loops: list[For]) -> bool:
