@@ -178,7 +178,7 @@ OPERATION_WORDS = re.compile(
     r"\b(square\s+roots?|gelu|silu|swish|mish|selu|elu|softplus|softsign|hard[\s_-]*tanh|hard[\s_-]*sigmoid|"
     r"hard[\s_-]*swish|prelu|leaky|argmin|cumprod|cumulative\s+product|product\s+reduction|prod|huber|hinge|kl|"
     r"divergence|entropy|triplet|pool(?:ing)?|conv\w*|batch\s*norm\w*|instance\s*norm\w*|group\s*norm\w*|"
-    r"frobenius|dropout|embedding|attention)\b", re.IGNORECASE)
+    r"frobenius|dropout|embedding|attention|tri[ul]|triangular|diag(?:onal)?)\b", re.IGNORECASE)
 
 
 def _refuse_unused_operations(text: str, spec: KernelSpec) -> None:

@@ -632,9 +632,11 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words("product", "prod"), _reduction("prod")),
 )
 # Every name of the vocabulary (the scalar phrases aside: 'multiply' is also said of matrices), to find those the
-# reading leaves over.
-OPERATION_WORDS = re.compile("|".join(f"(?:{op.pattern.pattern})" for op in OPERATIONS if not op.pattern.groupindex),
-                             re.IGNORECASE)
+# reading leaves over; and names of what the spec form computes that words are not read as (the triangle or the
+# diagonal of a product): named, they must be written in the spec form, never dropped.
+UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
+OPERATION_WORDS = re.compile("|".join([*(f"(?:{op.pattern.pattern})" for op in OPERATIONS if not op.pattern.groupindex),
+                                       UNREAD_OPERATIONS]), re.IGNORECASE)
 
 
 def _shapes(reading: _Reading) -> list[list[int]]:

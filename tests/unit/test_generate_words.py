@@ -12,9 +12,10 @@ import re
 import pytest
 
 from optiml_engine.generate.families import generate_kernel
+from optiml_engine.generate.intent import OPERATION_WORDS as FAMILY_OPERATION_WORDS
 from optiml_engine.generate.intent import IntentError, parse_intent, reading_key
 from optiml_engine.generate.spec import parse_spec, spec_form
-from optiml_engine.generate.words import spec_from_words
+from optiml_engine.generate.words import OPERATION_WORDS, spec_from_words
 from tests.unit.test_generate_on_cpu import comparisons_on_cpu
 
 READINGS = [
@@ -183,6 +184,17 @@ def test_what_the_words_leave_unread_is_refused_naming_it(intent, problem):
         spec_from_words(intent)
     with pytest.raises(IntentError):
         parse_intent(intent)
+
+
+@pytest.mark.parametrize("intent", ["Upper-triangular part of the product of two 1024 x 1024 matrices (A @ B)",
+                                    "the product of A and B, both 512 x 512, then its lower triangle (tril)",
+                                    "matrix multiply A (256 x 256) by B (256 x 256) and keep the diagonal"])
+def test_the_triangle_or_diagonal_of_a_product_is_never_dropped(intent):
+    """Named, they are operations of the spec form (triu, tril, diag) that words are not read as: the intent is
+    refused, never read as the plain product (a third held-out set's triu intent was)."""
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+    assert OPERATION_WORDS.search(intent) and FAMILY_OPERATION_WORDS.search(intent)
 
 
 def test_readings_that_differ_are_refused_showing_both():
