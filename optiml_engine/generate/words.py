@@ -23,16 +23,22 @@ from optiml_engine.generate.spec import class_targets
 _NUM = r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?"
 _INT = r"\d+"
 # Shapes, each a list of dimensions: 64 x 512 x 256, (16, 256, 256), [8, 65536], 128*2048.
-SHAPE_PATTERNS = (
-    re.compile(rf"(?<![\w.])({_INT}(?:\s*[x×]\s*{_INT})+)(?![\w.])"),
+SHAPE_PATTERNS = (     # a shape may end a sentence ("x: 16 x 16384."), not a decimal
+    re.compile(rf"(?<![\w.])({_INT}(?:\s*[x×]\s*{_INT})+)(?!\w|\.\d)"),
     re.compile(rf"[(\[]\s*({_INT}(?:\s*,\s*{_INT})+)\s*,?\s*[)\]]"),
-    re.compile(rf"(?<![\w.*])({_INT}(?:\s*\*\s*{_INT})+)(?![\w.*])"),
+    re.compile(rf"(?<![\w.*])({_INT}(?:\s*\*\s*{_INT})+)(?![\w*]|\.\d)"),
     re.compile(rf"[(\[]\s*({_INT})\s*,\s*[)\]]"),          # a 1-D shape as Python writes it: (4096,)
 )
 ROWS_OF = re.compile(rf"\b({_INT})\s+rows\s+(?:of|with|by)\s+({_INT})\s*(?:floats|doubles|elements|columns|values)?")
 LENGTH = re.compile(rf"(?:\blength\s*=?\s*|\bof\s+({_INT})\s+(?:floats|doubles|ints|elements|entries|values)\b|"
                     rf"\b({_INT})[- ](?:element|entry)\b|\bn\s*=\s*)({_INT})?", re.IGNORECASE)
 SQUARE = re.compile(rf"\bN\s*=\s*({_INT})\b")
+# A shape written with named dimensions and their values elsewhere: "[B, N], B = 128, N = 65536",
+# "(N, C) where N = 1024 and C = 8192", "N x C x H x W, N = 16, C = 64, H = W = 32".
+_DIMENSION = r"[A-Za-z]\w{0,2}"
+NAMED_SHAPES = (re.compile(rf"[(\[]\s*{_DIMENSION}(?:\s*,\s*{_DIMENSION})+\s*[)\]]"),
+                re.compile(rf"(?<![\w.])(?:{_DIMENSION}\s*[x×]\s*)+{_DIMENSION}(?![\w.])"))
+DIMENSION_VALUES = re.compile(rf"\b((?:{_DIMENSION}\s*=\s*)+)({_INT})\b")
 SUFFIXED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([kKmMgG])(?![a-zA-Z])")
 NUMBER = re.compile(rf"(?<![\w.])({_NUM})(?![\w])")
 DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints|int32|integers?"),
@@ -674,6 +680,34 @@ def _dtype(reading: _Reading) -> str:
     return kinds.pop() if kinds else "float32"
 
 
+def _named_dimensions(text: str) -> str:
+    """The text with each shape of named dimensions whose every name is given a value ("B = 128", "H = W = 32")
+    written with the values, and those values' phrases taken out; a shape with a name left unvalued stays as it
+    is (and is then no shape a reading takes)."""
+    values: dict[str, str] = {}
+    phrases = []
+    for match in DIMENSION_VALUES.finditer(text):
+        for name in re.findall(_DIMENSION, match.group(1)):
+            values.setdefault(name, match.group(2))
+        phrases.append(match)
+    rewritten, used = text, set()
+    for pattern in NAMED_SHAPES:
+        for match in list(pattern.finditer(rewritten)):
+            names = re.findall(_DIMENSION, match.group(0).replace("×", " x "))
+            names = [n for n in names if n != "x"]
+            if names and all(n in values for n in names):
+                used.update(names)
+                numbers = [values[n] for n in names]    # in the shape's own style: (B, N) or N x N
+                shape = "(" + ", ".join(numbers) + ")" if match.group(0)[0] in "([" else " x ".join(numbers)
+                rewritten = rewritten.replace(match.group(0), shape, 1)
+    if not used:
+        return text
+    for match in phrases:    # each value given once: its phrase is part of the shape now
+        if set(re.findall(_DIMENSION, match.group(1))) <= used:
+            rewritten = rewritten.replace(match.group(0), " ", 1)
+    return rewritten
+
+
 def spec_from_words(intent: str) -> tuple[str, list[str]]:
     """The spec form an intent in words states, and what it assumed; IntentError naming what was not understood."""
     binary: list[str] = []
@@ -684,7 +718,7 @@ def spec_from_words(intent: str) -> tuple[str, list[str]]:
         binary.append(f"{match.group(0)} read as {value} (K, M and G are powers of two)")
         return str(value)
 
-    reading = _Reading(SUFFIXED.sub(written_out, " ".join(intent.split())), assumed=binary)
+    reading = _Reading(_named_dimensions(SUFFIXED.sub(written_out, " ".join(intent.split()))), assumed=binary)
     if (unsupported := NOT_GENERATED.search(reading.text)) is not None:
         raise IntentError(f"'{unsupported.group(0)}' is not an operation the spec form generates", [],
                           "an operation the spec form lists (docs/generate.md)")

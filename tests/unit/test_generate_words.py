@@ -145,6 +145,15 @@ READINGS = [
     ("MSE loss between predictions and targets of shape (32, 10)",
      "l = mean((p - t) ** 2); p: float32[32, 10]; t: float32[32, 10]"),
     ("mean absolute error of two 100 x 100 matrices", "l = mean(abs(a - b)); a: float32[100, 100]; b: float32[100, 100]"),
+    # Named dimensions with their values elsewhere, and a shape ending a sentence.
+    ("max over dim 1 of a [R, C] matrix, R = 512, C = 4096", "y = max(x, axis=1); x: float32[512, 4096]"),
+    ("mean along the last axis of x (B, T, D) where B = 8, T = 128 and D = 768",
+     "y = mean(x, axis=2); x: float32[8, 128, 768]"),
+    ("matrix product of two N x N matrices with N = 1024",
+     "C = A @ B; A: float32[1024, 1024]; B: float32[1024, 1024]"),
+    ("instance norm of an N x C x H x W input, N = 4, C = 16, H = W = 64",
+     "y = instance_norm(x); x: float32[4, 16, 64, 64]"),
+    ("Apply tanh. x: 64 x 4096.", "y = tanh(x); x: float32[64, 4096]"),
 ]
 
 REFUSALS = [
@@ -170,6 +179,8 @@ REFUSALS = [
     ("kl divergence of p and q, 1000 x 1000", "operands are not named as predictions and targets"),
     ("batch norm with running mean and var of (16, 64, 32, 32)", "batch norm with running mean"),
     ("cross entropy of logits (4096, 1000) and targets (2048,)", "without logits rows x classes and one target per row"),
+    # A named dimension without a value is no shape: not the default size, a refusal.
+    ("softmax along dim 1 of x [B, V] with B = 64", "no shape given"),
 ]
 
 
