@@ -708,6 +708,71 @@ def _named_dimensions(text: str) -> str:
     return rewritten
 
 
+# An expression of the spec form's own syntax inside words ("F.normalize(x, p=2, dim=1) for x of shape 4096 x
+# 256", "z = hardsigmoid(a) * softsign(b), with a and b both shaped (512, 4096)"): it starts at a call or an
+# assignment and runs to the words around it.
+EXPRESSION_START = re.compile(r"(?:\b[A-Za-z_]\w*\s*=(?!=)\s*)?(?:[A-Za-z_][\w.]*\s*\(|[A-Za-z_]\w*\s*@)")
+EXPRESSION_END = re.compile(r",\s|;|\s(?:for|with|where|on|over|of\s+shape|both|each|all|i\.e\.|without)\b")
+ALL_SHAPED = re.compile(r"\b(?:both|all|each|every one)\b", re.IGNORECASE)
+
+
+def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
+    """The spec form of an intent that writes its operation in the spec form's own syntax and its arrays' shapes in
+    words: each array given a shape right after its name ("B: 4096 x 1024", "x of shape ...", "a has 4096
+    entries"), or one shape said of them all ("both of shape", "all shaped"). None when there is no such
+    expression, or its arrays' shapes are not all said: the words are then read as words."""
+    start = EXPRESSION_START.search(reading.text)
+    if start is None:
+        return None
+    stop, depth = len(reading.text), 0
+    for position in range(start.start(), len(reading.text)):     # the first end outside the parentheses
+        character = reading.text[position]
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(character, 0)
+        if depth == 0 and position >= start.end() and EXPRESSION_END.match(reading.text, position):
+            stop = position
+            break
+    expression = reading.text[start.start():stop].strip().rstrip(".")
+    output, _, value = expression.partition("=") if re.match(r"[A-Za-z_]\w*\s*=(?!=)", expression) else \
+        ("y", "", expression)
+    try:
+        tree = ast.parse(value.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    called = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    called |= {node.func.attr for node in ast.walk(tree) if isinstance(node, ast.Call)
+               and isinstance(node.func, ast.Attribute)}
+    prefixes = {node.value.id for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name) and node.value.id in ("F", "torch", "np", "nn")}
+    names = list(dict.fromkeys(node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
+                               and node.id not in called | prefixes | {"True", "False", "None"}))
+    if not names:
+        return None
+    rest = reading.text[:start.start()] + " " * len(expression) + reading.text[start.start() + len(expression):]
+    shapes = {}
+    for name in names:
+        # The name itself, not an 'x' inside a shape ("4096 x 1024").
+        own = re.search(rf"(?<!\d )(?<!\d)\b{re.escape(name)}\b\s*(?::|is|of\s+shape|of|shaped|has|\(|=)?\s*"
+                        rf"(\(?{_INT}(?:\s*[x×,*]\s*{_INT})*\)?)(\s+(?:entries|elements|floats|values))?", rest)
+        if own is not None:
+            shapes[name] = [int(d) for d in re.findall(r"\d+", own.group(1))]
+    if len(shapes) < len(names):
+        said = [[int(d) for d in re.findall(r"\d+", m.group(1))] for pattern in SHAPE_PATTERNS
+                for m in pattern.finditer(rest)]
+        if len(said) != 1 or not (len(names) == 1 or ALL_SHAPED.search(rest)):
+            return None
+        shapes = {name: said[0] for name in names}
+    integers = class_targets(tree)
+    declarations = "; ".join(f"{name}: {'int32' if name in integers else dtype}[{', '.join(map(str, shapes[name]))}]"
+                             for name in names)
+    form = f"{output.strip() or 'y'} = {value.strip()}; {declarations}"
+    held = set(re.findall(r"\d+(?:\.\d+)?(?:[eE]-?\d+)?", form))
+    for number in NUMBER.finditer(reading.text):
+        if number.group(1).lstrip("-") not in held and \
+                str(float(number.group(1).lstrip("-"))) not in {str(float(h)) for h in held}:
+            return None          # a number the form leaves out: the words decide (and refuse it)
+    return form
+
+
 def spec_from_words(intent: str) -> tuple[str, list[str]]:
     """The spec form an intent in words states, and what it assumed; IntentError naming what was not understood."""
     binary: list[str] = []
@@ -723,6 +788,19 @@ def spec_from_words(intent: str) -> tuple[str, list[str]]:
         raise IntentError(f"'{unsupported.group(0)}' is not an operation the spec form generates", [],
                           "an operation the spec form lists (docs/generate.md)")
     dtype = _dtype(reading)
+    try:
+        return _operation_in_words(reading, dtype)
+    except Contradiction:
+        raise
+    except IntentError:
+        # Words this reader does not read may hold the spec form's own syntax with the shapes said in words.
+        if (form := _embedded_expression(_Reading(reading.text, assumed=list(binary)), dtype)) is None:
+            raise
+        return form, [*binary, f"read as the spec form written in the intent: {form}"]
+
+
+def _operation_in_words(reading: _Reading, dtype: str) -> tuple[str, list[str]]:
+    """The spec form of the one operation the intent names in words, with its operands' shapes."""
     matches = [(op, m) for op in OPERATIONS if (m := reading.search(op.pattern)) is not None]
     if not matches:
         raise IntentError("no operation named", [], "an operation the spec form lists (docs/generate.md)")

@@ -154,6 +154,12 @@ READINGS = [
     ("instance norm of an N x C x H x W input, N = 4, C = 16, H = W = 64",
      "y = instance_norm(x); x: float32[4, 16, 64, 64]"),
     ("Apply tanh. x: 64 x 4096.", "y = tanh(x); x: float32[64, 4096]"),
+    # The spec form's own syntax inside words, the shapes said in words.
+    ("torch.logsumexp(x, dim=1) where x is 512 x 2048", "y = logsumexp(x, axis=1); x: float32[512, 2048]"),
+    ("out = F.smooth_l1_loss(a, b, beta=0.5), a and b both 64 x 512",
+     "out = smooth_l1_loss(a, b, beta=0.5); a: float32[64, 512]; b: float32[64, 512]"),
+    ("compute B @ diag(s) for B: 2048 x 512, s has 512 entries",
+     "y = B @ diag(s); B: float32[2048, 512]; s: float32[512]"),
 ]
 
 REFUSALS = [
@@ -181,6 +187,9 @@ REFUSALS = [
     ("cross entropy of logits (4096, 1000) and targets (2048,)", "without logits rows x classes and one target per row"),
     # A named dimension without a value is no shape: not the default size, a refusal.
     ("softmax along dim 1 of x [B, V] with B = 64", "no shape given"),
+    # The spec form's syntax inside words, but a shape not said of each array, or a number it leaves out.
+    ("F.mse_loss(p, t) with p of shape 128 x 10", "no operation named"),
+    ("relu(x) for x of shape 100 x 100, then add 5", "the number 5 is not used"),
 ]
 
 
