@@ -403,6 +403,9 @@ def _pooling(kind: str) -> Callable:
     return write
 
 
+_SHAPE_TEXT = rf"\(\s*{_INT}(?:\s*,\s*{_INT})+\s*,?\s*\)|\[\s*{_INT}(?:\s*,\s*{_INT})+\s*\]|{_INT}(?:\s*[x×]\s*{_INT})+"
+
+
 def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
     """A window's sizes: by keyword ('kernel_size=3', 'window (2, 2)', '3x3 kernel'), or written A x B right beside
     the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
@@ -446,32 +449,52 @@ def _convolution(transposed: bool) -> Callable:
     what = "transposed convolution" if transposed else "convolution"
 
     def write(reading: _Reading, match):
-        sizes = _kernel_sizes(reading, match)
-        if sizes is None:
-            raise IntentError(f"a {what} without its kernel size", [f"operation {what}"], "'3x3', 'kernel_size=5'")
-        axes = _axes_named(match, reading, sizes)
-        if axes is None:
-            raise IntentError(f"a {what} over how many axes", [f"operation {what}"], "'conv2d', or '3x3'")
-        channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|\bout_channels\s*=\s*({_INT})|"
-                                       rf"\b(?:to|into)\s+({_INT})\s+channels\b")
-        if channels is None:
-            raise IntentError(f"a {what} without its output channels", [f"operation {what}"],
-                              "'64 output channels' or 'out_channels=64'")
-        cout = int(next(g for g in channels.groups() if g))
         # 'output padding' before 'padding', which would read its number otherwise.
         options = {"output_padding": value for value in _keyword_values(reading, (r"output[_ ]padding",)).values()} \
             if transposed else {}
         options.update(_keyword_values(reading, ("stride", "padding", "dilation", "groups")))
-        bias = reading.take_search(_words(r"with(?: a)? bias", "bias=True", "plus bias", "and bias")) is not None
+        groups = options.get("groups", 1)
+        stated = reading.take_search(rf"\b(?:weights?|w|filters?)\b\s*(?:is|:|=|of\s+shape|shaped)?\s*({_SHAPE_TEXT})")
+        dims = None
+        if stated is not None:     # PyTorch's weight shape says the kernel and the output channels
+            dims = [int(v) for v in re.findall(r"\d+", stated.group(1))]
+            sizes, named = dims[2:], _axes_named(match, reading, dims[2:])
+            if len(dims) < 3 or not isinstance(groups, int) or named not in (None, len(sizes)):
+                raise Contradiction(f"a {what} weight of shape {dims}", [], "Cout x Cin/groups x kernel (transposed: "
+                                    "Cin x Cout/groups x kernel) of the convolution's axes")
+            axes, cout = len(sizes), dims[1] * groups if transposed else dims[0]
+        else:
+            sizes = _kernel_sizes(reading, match)
+            if sizes is None:
+                raise IntentError(f"a {what} without its kernel size", [f"operation {what}"],
+                                  "'3x3', 'kernel_size=5', or its weight's shape")
+            axes = _axes_named(match, reading, sizes)
+            if axes is None:
+                raise IntentError(f"a {what} over how many axes", [f"operation {what}"], "'conv2d', or '3x3'")
+            channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|\bout_channels\s*=\s*({_INT})|"
+                                           rf"\b(?:to|into)\s+({_INT})\s+channels\b")
+            if channels is None:
+                raise IntentError(f"a {what} without its output channels", [f"operation {what}"],
+                                  "'64 output channels', 'out_channels=64', or its weight's shape")
+            cout = int(next(g for g in channels.groups() if g))
+        given = reading.take_search(rf"\bbias\b\s*(?:is|:|=|of\s+shape|of\s+length|of|shaped)?\s*"
+                                    rf"(?:\(\s*({_INT})\s*,?\s*\)|({_INT})\b)")
+        if given is not None and int(given.group(1) or given.group(2)) != cout:
+            raise Contradiction(f"a bias of {given.group(1) or given.group(2)} for {cout} output channels", [],
+                                "one bias value per output channel")
+        bias = given is not None or \
+            reading.take_search(_words(r"with(?: a)? bias", "bias=True", "plus bias", "and bias")) is not None
         if not bias:
             reading.assumed.append("no bias (not mentioned)")
         shape = _one(reading, what)
-        groups = options.get("groups", 1)
         if len(shape) != axes + 2 or not isinstance(groups, int) or shape[1] % groups or cout % groups:
             raise Contradiction(f"a {axes}-D {what} of {shape} in {groups} group(s) to {cout} channels", [],
                                 "an N x Cin x spatial input whose channels the groups divide")
         kernel = sizes * axes if len(sizes) == 1 else sizes
         weight = [shape[1], cout // groups, *kernel] if transposed else [cout, shape[1] // groups, *kernel]
+        if dims is not None and dims != weight:
+            raise Contradiction(f"a {what} weight of shape {dims} for an input of {shape} in {groups} group(s)", [],
+                                f"its weight as {weight}")
         arguments = "".join(f", {key}={value}" for key, value in options.items())
         function = f"conv_transpose{axes}d" if transposed else f"conv{axes}d"
         return f"y = {function}(x, w{', b' if bias else ''}{arguments})", [shape, weight] + ([[cout]] if bias else [])

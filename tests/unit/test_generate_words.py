@@ -160,6 +160,11 @@ READINGS = [
      "out = smooth_l1_loss(a, b, beta=0.5); a: float32[64, 512]; b: float32[64, 512]"),
     ("compute B @ diag(s) for B: 2048 x 512, s has 512 entries",
      "y = B @ diag(s); B: float32[2048, 512]; s: float32[512]"),
+    # A convolution said by its weight's shape (PyTorch's): the kernel and the output channels from it.
+    ("conv3d of x (2, 8, 16, 32, 32) by a weight of shape (16, 8, 3, 3, 3), padding 1",
+     "y = conv3d(x, w, padding=1); x: float32[2, 8, 16, 32, 32]; w: float32[16, 8, 3, 3, 3]"),
+    ("grouped conv1d, groups=4: input 4 x 32 x 1000, filters 64 x 8 x 7, bias of 64",
+     "y = conv1d(x, w, b, groups=4); x: float32[4, 32, 1000]; w: float32[64, 8, 7]; b: float32[64]"),
 ]
 
 REFUSALS = [
@@ -190,6 +195,9 @@ REFUSALS = [
     # The spec form's syntax inside words, but a shape not said of each array, or a number it leaves out.
     ("F.mse_loss(p, t) with p of shape 128 x 10", "no operation named"),
     ("relu(x) for x of shape 100 x 100, then add 5", "the number 5 is not used"),
+    # A weight or a bias that does not fit the input or each other.
+    ("conv2d of x (8, 3, 32, 32) with weight (16, 4, 3, 3)", "weight of shape"),
+    ("conv2d of x (8, 3, 32, 32) with weight (16, 3, 3, 3) and bias (8,)", "a bias of 8 for 16 output channels"),
 ]
 
 
