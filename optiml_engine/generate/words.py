@@ -41,6 +41,8 @@ NAMED_SHAPES = (re.compile(rf"[(\[]\s*{_DIMENSION}(?:\s*,\s*{_DIMENSION})+\s*[)\
 DIMENSION_VALUES = re.compile(rf"\b((?:{_DIMENSION}\s*=\s*)+)({_INT})\b")
 SUFFIXED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([kKmMgG])(?![a-zA-Z])")
 NUMBER = re.compile(rf"(?<![\w.])({_NUM})(?![\w])")
+RANK = re.compile(r"(?<![\w.])(\d)\s*-?\s*[dD]\b")                                   # "3-D", "2d"
+RESTATED = re.compile(rf"(?<![\w.])({_INT})\s+(?:entries|elements|values|rows|columns|cols|channels)\b")
 DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints|int32|integers?"),
                ("float32", r"float|floats|fp32|float32|single"))
 UNSUPPORTED_DTYPES = re.compile(r"\b(half|fp16|float16|bf16|bfloat16|int8|uint8|int64|fp8)\b", re.IGNORECASE)
@@ -204,7 +206,7 @@ AXIS_PHRASES: tuple[tuple[str, Callable[[int], tuple[int, ...] | None]], ...] = 
      r"(?:over|along|across)\s+(?:the\s+)?last\s+(?:axis|dim\w*)", lambda rank: (rank - 1,)),
     (r"(?:each|every|per|of each|for each)\s+col(?:umn)?s?|col(?:umn)?-?wise|along\s+(?:the\s+)?col(?:umn)?s?",
      lambda rank: (0,) if rank == 2 else None),
-    (r"(?:over|along|across)\s+(?:the\s+)?middle\s+(?:axis|dim\w*)", lambda rank: (1,) if rank == 3 else None),
+    (r"(?:over|along|across)\s+(?:the\s+|its\s+)?middle\s+(?:axis|dim\w*)", lambda rank: (1,) if rank == 3 else None),
     (r"(?:over|along|across)\s+(?:the\s+)?first\s+(?:axis|dim\w*)", lambda rank: (0,)),
     (r"(?:of\s+)?all\s+(?:the\s+)?(?:\d+\s+)?(?:elements|entries|values)|\btotal\b|\bwhole\b|\bentire\b|\bglobal\b",
      lambda rank: ()),
@@ -409,7 +411,7 @@ _SHAPE_TEXT = rf"\(\s*{_INT}(?:\s*,\s*{_INT})+\s*,?\s*\)|\[\s*{_INT}(?:\s*,\s*{_
 def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
     """A window's sizes: by keyword ('kernel_size=3', 'window (2, 2)', '3x3 kernel'), or written A x B right beside
     the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
-    found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*=?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
+    found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*(?:=|of|:)?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
                                 rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|"
                                 rf"\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b")
     if found is not None:
@@ -832,6 +834,20 @@ def _operation_in_words(reading: _Reading, dtype: str) -> tuple[str, list[str]]:
         if match.group(group) is not None:
             reading.take(match, group)
     assignment, operand_shapes = operation.write(reading, match)
+    while (again := reading.search(operation.pattern)) is not None:     # the same operation named again
+        reading.take(again)                                            # ('Swish (a.k.a. SiLU)')
+    ranks = {len(shape) for shape in operand_shapes}
+    dimensions = {d for shape in operand_shapes for d in shape}
+    for said in RANK.finditer(reading.text):        # '3-D tensor' of a 3-D operand; a '4D tensor' of (8, 16, 32) not
+        if any(reading.used[said.start():said.end()]):
+            continue
+        if int(said.group(1)) not in ranks:
+            raise Contradiction(f"'{said.group(0)}' data of shape {' and '.join(map(str, operand_shapes))}", [],
+                                "the rank the shapes have")
+        reading.take(said)
+    for said in RESTATED.finditer(reading.text):    # 'the 16 entries in each row' of a (4096, 16) operand
+        if int(said.group(1)) in dimensions:
+            reading.take(said)
     left = reading.left_over(OPERATION_WORDS)
     if left:
         raise IntentError(f"'{left[0]}' names an operation this reading ({match.group(0)}) does not use",

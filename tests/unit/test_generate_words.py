@@ -165,6 +165,12 @@ READINGS = [
      "y = conv3d(x, w, padding=1); x: float32[2, 8, 16, 32, 32]; w: float32[16, 8, 3, 3, 3]"),
     ("grouped conv1d, groups=4: input 4 x 32 x 1000, filters 64 x 8 x 7, bias of 64",
      "y = conv1d(x, w, b, groups=4); x: float32[4, 32, 1000]; w: float32[64, 8, 7]; b: float32[64]"),
+    # The operation named twice, the rank and a dimension said again, 'its middle axis', 'window of'.
+    ("SiLU, also called swish, of a 128 x 512 matrix", "y = x * sigmoid(x); x: float32[128, 512]"),
+    ("max along dim 2 of a 3D tensor of shape (8, 16, 32)", "y = max(x, axis=2); x: float32[8, 16, 32]"),
+    ("sum of the 512 values in each row of a 1024 x 512 matrix", "y = sum(x, axis=1); x: float32[1024, 512]"),
+    ("max of x (4, 8, 16) over its middle axis", "y = max(x, axis=1); x: float32[4, 8, 16]"),
+    ("max_pool1d with a window of 3 over x (8, 16, 1000)", "y = max_pool1d(x, kernel_size=3); x: float32[8, 16, 1000]"),
 ]
 
 REFUSALS = [
@@ -198,6 +204,9 @@ REFUSALS = [
     # A weight or a bias that does not fit the input or each other.
     ("conv2d of x (8, 3, 32, 32) with weight (16, 4, 3, 3)", "weight of shape"),
     ("conv2d of x (8, 3, 32, 32) with weight (16, 3, 3, 3) and bias (8,)", "a bias of 8 for 16 output channels"),
+    # A rank or a count that is not the operand's is still a number left over.
+    ("max along dim 1 of a 4D tensor of shape (8, 16, 32)", "'4D' data of shape"),
+    ("sum of the 100 values in each row of a 1024 x 512 matrix", "the number 100 is not used"),
 ]
 
 
