@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from optiml_engine.generate.intent import IntentError
-from optiml_engine.generate.spec import class_targets
+from optiml_engine.generate.spec import class_targets, parse_spec
 
 _NUM = r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?"
 _INT = r"\d+"
@@ -736,14 +736,17 @@ def _named_dimensions(text: str) -> str:
 # An expression of the spec form's own syntax inside words ("F.normalize(x, p=2, dim=1) for x of shape 4096 x
 # 256", "z = hardsigmoid(a) * softsign(b), with a and b both shaped (512, 4096)"): it starts at a call or an
 # assignment and runs to the words around it.
-EXPRESSION_START = re.compile(r"(?:\b[A-Za-z_]\w*\s*=(?!=)\s*)?(?:[A-Za-z_][\w.]*\s*\(|[A-Za-z_]\w*\s*@)")
+EXPRESSION_START = re.compile(r"\b[A-Za-z_]\w*\s*=(?!=)\s*|(?:[A-Za-z_][\w.]*\s*\(|[A-Za-z_]\w*\s*@)")
+# A matrix written transposed as A^T or A', and two matrices side by side (A^T B): the product, in the form's syntax.
+TRANSPOSED = re.compile(r"\b([A-Z]\w*)(?:\^T|')(?![\w'])")
+SIDE_BY_SIDE = re.compile(r"\b([A-Z]\w*(?:\.T)?)\s+(?=[A-Z]\w*(?:\.T)?\b)")
 EXPRESSION_END = re.compile(r",\s|;|\s(?:for|with|where|on|over|of\s+shape|both|each|all|i\.e\.|without)\b")
 ALL_SHAPED = re.compile(r"\b(?:both|all|each|every one)\b", re.IGNORECASE)
 
 
 def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     """The spec form of an intent that writes its operation in the spec form's own syntax and its arrays' shapes in
-    words: each array given a shape right after its name ("B: 4096 x 1024", "x of shape ...", "a has 4096
+    words (an IntentError, the spec form's, when they do not fit it): each array given a shape right after its name ("B: 4096 x 1024", "x of shape ...", "a has 4096
     entries"), or one shape said of them all ("both of shape", "all shaped"). None when there is no such
     expression, or its arrays' shapes are not all said: the words are then read as words."""
     start = EXPRESSION_START.search(reading.text)
@@ -759,6 +762,7 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     expression = reading.text[start.start():stop].strip().rstrip(".")
     output, _, value = expression.partition("=") if re.match(r"[A-Za-z_]\w*\s*=(?!=)", expression) else \
         ("y", "", expression)
+    value = SIDE_BY_SIDE.sub(r"\1 @ ", TRANSPOSED.sub(r"\1.T", value))
     try:
         tree = ast.parse(value.strip(), mode="eval").body
     except SyntaxError:
@@ -795,6 +799,7 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
         if number.group(1).lstrip("-") not in held and \
                 str(float(number.group(1).lstrip("-"))) not in {str(float(h)) for h in held}:
             return None          # a number the form leaves out: the words decide (and refuse it)
+    parse_spec(form)      # its shapes must fit its operation: the spec form's own refusal says how they do not
     return form
 
 

@@ -171,6 +171,9 @@ READINGS = [
     ("sum of the 512 values in each row of a 1024 x 512 matrix", "y = sum(x, axis=1); x: float32[1024, 512]"),
     ("max of x (4, 8, 16) over its middle axis", "y = max(x, axis=1); x: float32[4, 8, 16]"),
     ("max_pool1d with a window of 3 over x (8, 16, 1000)", "y = max_pool1d(x, kernel_size=3); x: float32[8, 16, 1000]"),
+    # A product in mathematicians' notation: X^T or X' transposed, two matrices side by side multiplied.
+    ("P = X^T Y where X is 300 x 20 and Y is 300 x 40", "P = X.T @ Y; X: float32[300, 20]; Y: float32[300, 40]"),
+    ("G = W W' with W of 128 x 64", "G = W @ W.T; W: float32[128, 64]"),
 ]
 
 REFUSALS = [
@@ -207,6 +210,7 @@ REFUSALS = [
     # A rank or a count that is not the operand's is still a number left over.
     ("max along dim 1 of a 4D tensor of shape (8, 16, 32)", "'4D' data of shape"),
     ("sum of the 100 values in each row of a 1024 x 512 matrix", "the number 100 is not used"),
+    ("C = A B with A 64 x 32 and B 16 x 16", "inner dimensions differ"),
 ]
 
 
