@@ -746,9 +746,10 @@ ALL_SHAPED = re.compile(r"\b(?:both|all|each|every one)\b", re.IGNORECASE)
 
 def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     """The spec form of an intent that writes its operation in the spec form's own syntax and its arrays' shapes in
-    words (an IntentError, the spec form's, when they do not fit it): each array given a shape right after its name ("B: 4096 x 1024", "x of shape ...", "a has 4096
-    entries"), or one shape said of them all ("both of shape", "all shaped"). None when there is no such
-    expression, or its arrays' shapes are not all said: the words are then read as words."""
+    words: each array given a shape right after its name ("B: 4096 x 1024", "x of shape ...", "a has 4096
+    entries"), or one shape said of them all ("both of shape", "all shaped"); `A^T B` is `A.T @ B`. None when
+    there is no such expression, or its arrays' shapes are not all said, or a number of the intent is not in it: the
+    words are then read as words. An IntentError, the spec form's own, when the shapes do not fit the operation."""
     start = EXPRESSION_START.search(reading.text)
     if start is None:
         return None
