@@ -181,16 +181,23 @@ OPERATION_WORDS = re.compile(
     r"frobenius|dropout|embedding|attention|tri[ul]|triangular|diag(?:onal)?)\b", re.IGNORECASE)
 
 
-def _refuse_unused_operations(text: str, spec: KernelSpec) -> None:
-    """An operation word of the intent that the reading does not use: refused, naming it."""
-    read = " ".join([spec.operation, spec.expression or "", spec.family]).lower().replace("_", " ")
+def unused_operation_word(text: str, spec: KernelSpec) -> str | None:
+    """An operation word of the intent ('triangular', 'huber', 'gelu'...) that a reading of it does not use, if any."""
+    triangle = f"tri{spec.triangle[0]} {spec.triangle}-triangular" if spec.triangle else ""
+    read = " ".join([spec.operation, spec.expression or "", spec.family, triangle]).lower().replace("_", " ")
     for match in OPERATION_WORDS.finditer(text):
         word = re.sub(r"\s+", " ", match.group(1).lower())
         if word.replace(" ", "") not in read.replace(" ", "") and not (
                 spec.family == "stencil" and word.startswith("conv")):
-            raise IntentError(f"'{match.group(1)}' names an operation this reading ({spec.operation}) does not "
-                              f"compute", [f"operation {spec.operation.replace('_', ' ')}"],
-                              "the operations listed, each named once")
+            return match.group(1)
+    return None
+
+
+def _refuse_unused_operations(text: str, spec: KernelSpec) -> None:
+    """An operation word of the intent that the reading does not use: refused, naming it."""
+    if (word := unused_operation_word(text, spec)) is not None:
+        raise IntentError(f"'{word}' names an operation this reading ({spec.operation}) does not compute",
+                          [f"operation {spec.operation.replace('_', ' ')}"], "the operations listed, each named once")
 
 
 def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> None:

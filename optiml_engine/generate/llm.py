@@ -178,10 +178,10 @@ class LlmReading(Frozen):
 
 def llm_reading(intent: str, refusal: str, policy: LlmPolicy) -> LlmReading:
     """Each reading strategy asked to write the intent in the spec form; the form each reply ends with parsed by
-    the spec form's own parser and checked to use every number of the intent. The reading stands when at least
+    the spec form's own parser and checked to use every number and every operation word of the intent. The reading stands when at least
     AGREEING strategies read the same operation on the same shapes and none reads another: one strategy's reading
     is not trusted alone (the built-in readers may read alone: they are deterministic and tested)."""
-    from optiml_engine.generate.intent import IntentError, reading_key
+    from optiml_engine.generate.intent import IntentError, reading_key, unused_operation_word
     from optiml_engine.generate.spec import parse_spec
 
     prompts = [(strategy.name, [{"role": "system", "content": READING_PROMPT},
@@ -205,6 +205,9 @@ def llm_reading(intent: str, refusal: str, policy: LlmPolicy) -> LlmReading:
             continue
         if left := numbers_left_out(intent, form):
             readings.append((name, f"{form}: the intent's {', '.join(left)} not in it"))
+            continue
+        if (word := unused_operation_word(" ".join(intent.split()), spec)) is not None:
+            readings.append((name, f"{form}: the intent's '{word}' not in it"))
             continue
         readings.append((name, form))
         parsed.append((form, spec))

@@ -195,3 +195,17 @@ def test_the_cli_writes_the_agreed_reading_of_a_refused_intent(server, tmp_path)
     refused = subprocess.run([sys.executable, "-m", "optiml_engine.cli", "generate", REFUSED, "-o",
                               str(tmp_path / "no.cu")], cwd=root, capture_output=True, text=True, timeout=120, env=env)
     assert refused.returncode == 1 and "error:" in refused.stderr and not (tmp_path / "no.cu").exists()
+
+
+def test_a_reading_that_drops_an_operation_word_does_not_stand(server):  # noqa: F811
+    """Three strategies agree on the plain product for an intent that names its upper triangle: the word
+    'triangular' is in no reading, so none stands; a reading of triu(A @ B) does."""
+    from optiml_engine.generate.llm import llm_reading
+    intent = "the upper triangular part of A @ B, A and B both 512 x 512"
+    plain = "The product of two matrices.\nspec: C = A @ B; A: float32[512, 512]; B: float32[512, 512]"
+    server.script = [Scripted(plain)] * 3
+    reading = llm_reading(intent, "refused", reading_policy(server))
+    assert reading.spec is None and all("'triangular' not in it" in said for _, said in reading.readings)
+    server.script = [Scripted(plain.replace("C = A @ B", "C = triu(A @ B)"))] * 3
+    reading = llm_reading(intent, "refused", reading_policy(server))
+    assert reading.spec is not None and reading.spec.triangle == "upper"
