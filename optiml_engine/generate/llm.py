@@ -116,16 +116,17 @@ def llm_seed(generated: GeneratedKernel, evaluator, policy: GenerationLlm) -> tu
 # ---------------------------------------------------------------------------------------------------------------
 # Reading an intent the built-in readers refuse
 
+# Prompts that read, not rewrite a kernel: they target no profiler symptom.
 READING_STRATEGIES = (
     Strategy("literal", (
         "Translate the request phrase by phrase: each operation word becomes a function of the form, each shape "
-        "a declaration, each number goes where the request puts it."), ("memory",)),
+        "a declaration, each number goes where the request puts it."), ()),
     Strategy("pytorch_first", (
         "First think of the PyTorch code that computes the request (which tensors, which shapes, which function "
-        "and arguments); then write that code in the form."), ("memory",)),
+        "and arguments); then write that code in the form."), ()),
     Strategy("shapes_first", (
         "First list every array the request names with its element type and shape, and the output's; then the "
-        "one expression that makes the output from them."), ("memory",)),
+        "one expression that makes the output from them."), ()),
 )
 
 READING_PROMPT = """\
@@ -178,9 +179,10 @@ class LlmReading(Frozen):
 
 def llm_reading(intent: str, refusal: str, policy: LlmPolicy) -> LlmReading:
     """Each reading strategy asked to write the intent in the spec form; the form each reply ends with parsed by
-    the spec form's own parser and checked to use every number and every operation word of the intent. The reading stands when at least
-    AGREEING strategies read the same operation on the same shapes and none reads another: one strategy's reading
-    is not trusted alone (the built-in readers may read alone: they are deterministic and tested)."""
+    the spec form's own parser and checked to use every number and every operation word of the intent. The reading
+    stands when at least AGREEING strategies read the same operation on the same shapes and none reads another: one
+    strategy's reading is not trusted alone (the built-in readers may read alone: they are deterministic and
+    tested)."""
     from optiml_engine.generate.intent import IntentError, reading_key, unused_operation_word
     from optiml_engine.generate.spec import parse_spec
 

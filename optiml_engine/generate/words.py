@@ -389,14 +389,8 @@ def _pooling(kind: str) -> Callable:
     number of spatial axes comes from the name (1d, 2d, 3d) or the kernel (3x3); the stride defaults to the kernel,
     as in PyTorch."""
     def write(reading: _Reading, match):
-        sizes = _kernel_sizes(reading, match)
-        if sizes is None:
-            raise IntentError(f"{kind} pooling without its kernel size", [f"operation {kind} pooling"],
-                              "'2x2 max pooling', 'kernel_size=3'")
-        axes = _axes_named(match, reading, sizes)
-        if axes is None:
-            raise IntentError(f"{kind} pooling over how many axes", [f"operation {kind} pooling"],
-                              "'max_pool2d', or the kernel per axis: '3x3'")
+        sizes, axes = _window(reading, match, f"{kind} pooling", f"{kind} pooling",
+                              "'2x2 max pooling', 'kernel_size=3'", "'max_pool2d', or the kernel per axis: '3x3'")
         options = {"kernel_size": sizes[0] if len(sizes) == 1 else tuple(sizes),
                    **_keyword_values(reading, ("stride", "padding") + (("dilation",) if kind == "max" else ()))}
         shape = _one(reading, f"{kind} pooling")
@@ -405,13 +399,28 @@ def _pooling(kind: str) -> Callable:
     return write
 
 
-_SHAPE_TEXT = rf"\(\s*{_INT}(?:\s*,\s*{_INT})+\s*,?\s*\)|\[\s*{_INT}(?:\s*,\s*{_INT})+\s*\]|{_INT}(?:\s*[x×]\s*{_INT})+"
+_SHAPE_TEXT = (rf"\(\s*{_INT}(?:\s*,\s*{_INT})+\s*,?\s*\)|\[\s*{_INT}(?:\s*,\s*{_INT})+\s*\]|"
+               rf"{_INT}(?:\s*[x×]\s*{_INT})+")
+
+
+def _window(reading: _Reading, name: re.Match, said: str, what: str, sizes_example: str,
+            axes_example: str) -> tuple[list[int], int]:
+    """A pooling's or convolution's kernel sizes and its number of spatial axes, or the refusal naming which is
+    missing (`said`: the operation as the message names it)."""
+    sizes = _kernel_sizes(reading, name)
+    if sizes is None:
+        raise IntentError(f"{said} without its kernel size", [f"operation {what}"], sizes_example)
+    axes = _axes_named(name, reading, sizes)
+    if axes is None:
+        raise IntentError(f"{said} over how many axes", [f"operation {what}"], axes_example)
+    return sizes, axes
 
 
 def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
     """A window's sizes: by keyword ('kernel_size=3', 'window (2, 2)', '3x3 kernel'), or written A x B right beside
     the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
-    found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*(?:=|of|:)?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
+    found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*(?:=|of|:)?\s*"
+                                rf"(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
                                 rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|"
                                 rf"\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b")
     if found is not None:
@@ -466,15 +475,10 @@ def _convolution(transposed: bool) -> Callable:
                                     "Cin x Cout/groups x kernel) of the convolution's axes")
             axes, cout = len(sizes), dims[1] * groups if transposed else dims[0]
         else:
-            sizes = _kernel_sizes(reading, match)
-            if sizes is None:
-                raise IntentError(f"a {what} without its kernel size", [f"operation {what}"],
-                                  "'3x3', 'kernel_size=5', or its weight's shape")
-            axes = _axes_named(match, reading, sizes)
-            if axes is None:
-                raise IntentError(f"a {what} over how many axes", [f"operation {what}"], "'conv2d', or '3x3'")
-            channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|\bout_channels\s*=\s*({_INT})|"
-                                           rf"\b(?:to|into)\s+({_INT})\s+channels\b")
+            sizes, axes = _window(reading, match, f"a {what}", what, "'3x3', 'kernel_size=5', or its weight's shape",
+                                  "'conv2d', or '3x3'")
+            channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|"
+                                           rf"\bout_channels\s*=\s*({_INT})|\b(?:to|into)\s+({_INT})\s+channels\b")
             if channels is None:
                 raise IntentError(f"a {what} without its output channels", [f"operation {what}"],
                                   "'64 output channels', 'out_channels=64', or its weight's shape")

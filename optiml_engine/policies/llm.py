@@ -521,8 +521,7 @@ class LlmPolicy(Policy):
         prompts = [self.prompt(strategy, view, node, context) for strategy in strategies]
         # Only the requests run in threads; the replies are read here, one after another, so that the view's
         # lazily built source model is never built by two threads at once.
-        with ThreadPoolExecutor(max_workers=len(prompts)) as pool:
-            exchanges = list(pool.map(self._exchange, prompts))
+        exchanges = self._exchanges(prompts)
         edits = []
         for strategy, exchange in zip(strategies, exchanges, strict=True):
             call, edit = self._judge(strategy, exchange, node, view, context)
@@ -530,6 +529,11 @@ class LlmPolicy(Policy):
             if edit is not None:
                 edits.append(edit)
         return edits
+
+    def _exchanges(self, prompts: list[list[dict]]) -> list[_Exchange]:
+        """Every prompt sent at once, each on a thread of its own; the exchanges in the prompts' order."""
+        with ThreadPoolExecutor(max_workers=max(len(prompts), 1)) as pool:
+            return list(pool.map(self._exchange, prompts))
 
     def _exchange(self, prompt: list[dict]) -> _Exchange:
         started = time.monotonic()
@@ -577,10 +581,8 @@ class LlmPolicy(Policy):
     def replies(self, prompts: list[tuple[str, list[dict]]]) -> list[tuple[LlmCall, str | None]]:
         """Each (strategy name, prompt) sent at once: per prompt, its call as recorded here (outcome "proposed" for
         a reply, whatever it holds) and the reply's text (None when the request failed or the reply was refused)."""
-        with ThreadPoolExecutor(max_workers=max(len(prompts), 1)) as pool:
-            exchanges = list(pool.map(self._exchange, [prompt for _, prompt in prompts]))
         found = []
-        for (name, _), exchange in zip(prompts, exchanges, strict=True):
+        for (name, _), exchange in zip(prompts, self._exchanges([prompt for _, prompt in prompts]), strict=True):
             record = self._record(name, exchange)
             try:
                 reply, _ = self._text(exchange)
