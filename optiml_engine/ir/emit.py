@@ -22,7 +22,8 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, children, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
-    SHARED_TARGET_BYTES, STREAM_SHARED_BYTES, Schedule, Shape, Streamed, Window, element_bytes, reduction_type)
+    SHARED_TARGET_BYTES, STREAM_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
+    reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
@@ -360,7 +361,9 @@ class _Kernel:
                     for j in range(items)]
 
         body = conditions_pushed_into_loops(self.program.body, dependent)
-        whole = [*declared(False), *self.fused(body, dependent, renames, guards(False))]
+        # Register windows assume the points consecutive from `first`: not in the tail, whose last points repeat.
+        slide = (inner.name, first) if self.schedule.window else None
+        whole = [*declared(False), *self.fused(body, dependent, renames, guards(False), slide)]
         tail = [*declared(True), *self.fused(body, dependent, renames, guards(True))]
         self.lines += [
             f"{indent}if ({first} + {items} <= {upper}) {{",
@@ -370,18 +373,23 @@ class _Kernel:
             f"{indent}}}"]
 
     def fused(self, body: list[Stmt], dependent: set[str], renames: list[dict[str, str]],
-              guards: list[Expr | None]) -> list[Stmt]:
+              guards: list[Expr | None], slide: tuple[str, str] | None = None) -> list[Stmt]:
         """`body` for several points at once (schedule `fused`): loops and what no point changes once, the rest
         once per point with that point's names, each point's writes under its guard (None: none). A read that no
         point changes, under a condition that does (a weight inside a bounds check), is read once, when any of the
-        points' conditions holds."""
+        points' conditions holds. With `slide` (the points' index and the name of the first), a loop's reads that
+        move with the point go through a register window the loop slides (schedule `window`)."""
         out: list[Stmt] = []
         for stmt in body:
-            if isinstance(stmt, For):
-                out.append(stmt.model_copy(update={"body": self.fused(stmt.body, dependent, renames, guards)}))
+            if isinstance(stmt, For) and slide and (found := slides(self.program, stmt, slide[0], dependent)):
+                out += self.slid(stmt, found, dependent, renames, guards, slide)
+            elif isinstance(stmt, For):
+                out.append(stmt.model_copy(update={"body": self.fused(stmt.body, dependent, renames, guards,
+                                                                       slide)}))
             elif isinstance(stmt, If) and not names_of(stmt.cond) & dependent:
-                out.append(stmt.model_copy(update={"then": self.fused(stmt.then, dependent, renames, guards),
-                                                   "other": self.fused(stmt.other, dependent, renames, guards)}))
+                out.append(stmt.model_copy(update={"then": self.fused(stmt.then, dependent, renames, guards, slide),
+                                                   "other": self.fused(stmt.other, dependent, renames, guards,
+                                                                       slide)}))
             elif isinstance(stmt, (Let, Assign)) and stmt.name not in dependent:
                 out.append(stmt)
             elif isinstance(stmt, If) and not stmt.other:
@@ -390,6 +398,40 @@ class _Kernel:
             else:
                 out += [_point_copy(stmt, rename, guard) for rename, guard in zip(renames, guards)]
         return out
+
+    def slid(self, loop: For, found: list[Slide], dependent: set[str], renames: list[dict[str, str]],
+             guards: list[Expr | None], slide: tuple[str, str]) -> list[Stmt]:
+        """`loop` for the thread's points with the reads that move with them (`found`) held in registers: point j's
+        register of a read holds its element at the loop's current step, read before the loop for all points; each
+        step shifts the registers down by one and reads the element the last point needs at the next step. An
+        element outside its array is zero (points past the program's bounds read it, and it reaches no write)."""
+        index, first = slide
+        items = len(renames)
+        registers = [self.names(f"{read.array}_window") for read in found]
+        body = _replaced(loop.body, {load: Ref(name=register) for read, register in zip(found, registers)
+                                     for load in read.loads}, {})
+        renames = [{**rename, **{register: self.names(f"{register}_{j}") for register in registers}}
+                   for j, rename in enumerate(renames)]
+        following = Binary(op="+", left=Ref(name=loop.var), right=Const(text="1"))
+
+        def element(read: Slide, point: int, step: Expr) -> Expr:
+            at = substitute(read.index, {index: Const(text=f"({first} + {point})"), loop.var: step})
+            inside = Binary(op="&&", left=Binary(op=">=", left=at, right=Const(text="0")),
+                            right=Binary(op="<", left=at, right=Const(text=self.array_length(read.array))))
+            return Select(cond=inside, then=Load(array=read.array, index=at), other=Const(text="0"))
+
+        setup: list[Stmt] = []
+        steps: list[Stmt] = []
+        for read, register in zip(found, registers):
+            window = [rename[register] for rename in renames]
+            element_type = self.program.element_type(read.array)
+            setup += [Let(name=name, ctype=element_type, value=element(read, j, loop.start))
+                      for j, name in enumerate(window)]
+            steps += [Assign(name=window[j], op="=", value=Ref(name=window[j + 1])) for j in range(items - 1)]
+            steps.append(If(cond=Binary(op="<", left=following, right=loop.stop),
+                            then=[Assign(name=window[-1], op="=", value=element(read, items - 1, following))]))
+        inner = self.fused(body, dependent | set(registers), renames, guards, slide)
+        return [*setup, loop.model_copy(update={"body": [*inner, *steps]})]
 
     def shared_reads(self, branch: If, dependent: set[str], renames: list[dict[str, str]]
                      ) -> tuple[list[Stmt], If]:

@@ -36,9 +36,9 @@ from typing import Literal
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear, loop_reductions,
-    names_of, point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
+    names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Store, mentions, substitute)
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, mentions, substitute)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -60,6 +60,7 @@ class Schedule(Frozen):
     splits: int = 1                       # reduce, contraction: blocks sharing each point's (tile's) loop
     fused: bool = False                   # map: a thread's `items` points consecutive, sharing the code's loops
     fused_axis: Literal["x", "y"] = "x"   # map, fused: along the innermost index or the second innermost
+    window: bool = False                  # map, fused: reads that move with the point slid through registers
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -75,8 +76,10 @@ class Schedule(Frozen):
             vector = f", {self.vector}-point vector accesses" if self.vector > 1 else ""
             shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
             if self.fused:
+                window = (", the reads that move with the point along a loop held in a register window that the "
+                          "loop slides, one new element a step") if self.window else ""
                 return (f"map: block {shape}, {self.items} consecutive points per thread along {self.fused_axis} "
-                        f"sharing the point code's loops (what does not change between them read once)")
+                        f"sharing the point code's loops (what does not change between them read once){window}")
             return f"map: block {shape}, {self.items} point{'s' if self.items > 1 else ''} per thread{vector}"
         if self.family == "reduce":
             if self.lanes_axis == "x":
@@ -154,6 +157,18 @@ class Streamed:
 
 
 @dataclass(frozen=True)
+class Slide:
+    """Reads inside a loop that move with the point as the loop moves: their index at (point + 1, var) is their
+    index at (point, var + 1) (a convolution's taps: x[i + k] along x; a column of taps, in[(y + k) * W + x], along
+    y). A thread's consecutive points (schedule `fused`) share them: a register per point holds its element at
+    the loop's current step, and each step shifts the registers by one and reads one new element."""
+
+    array: str
+    index: Expr                  # the reads' index, the locals it reads inlined
+    loads: tuple[Load, ...]
+
+
+@dataclass(frozen=True)
 class Scan:
     """A loop whose one carried value is updated by a reduction's update (a top-level statement of the loop) and
     may be read by everything else in it, its writes indexed by the loop variable."""
@@ -183,6 +198,7 @@ class Shape:
     scan: Scan | None                        # scan: the loop and its carried value
     fusable: tuple[str, ...] = ()            # map: the axes ("x", "y") along which neighbouring points may share
                                              # the point code's loops
+    slid: tuple[str, ...] = ()               # map: the fusable axes along which a loop's reads move with the point
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -225,6 +241,7 @@ def shape_of(program: LoopProgram) -> Shape:
     scan = _scan(program, loops) if "reduce" not in families else None
     if scan is not None:
         families.append("scan")
+    fusable = tuple(axis for axis in ("x", "y") if _fusable(program, axis))
     streamed = tuple(_streamed_loops(program))
     if streamed:
         families.append("stream")
@@ -232,7 +249,7 @@ def shape_of(program: LoopProgram) -> Shape:
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
                  shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
-                 tuple(axis for axis in ("x", "y") if _fusable(program, axis)))
+                 fusable, tuple(axis for axis in fusable if _slid(program, axis)))
 
 
 def _fusable(program: LoopProgram, axis: str) -> bool:
@@ -251,9 +268,7 @@ def _fusable(program: LoopProgram, axis: str) -> bool:
     # Worth it where points share reads: one no point changes (a weight), or taps (neighbouring points read the
     # same elements at offsets the loop moves: along x, unit-stride reads; along y, reads of rows the loop moves
     # through), not where each point reads a row of its own.
-    assigned = [s.name for s in walk(body) if isinstance(s, (Let, Assign))]
-    once = {s.name: s.value for s in walk(body)
-            if isinstance(s, Let) and s.value is not None and assigned.count(s.name) == 1}
+    once = _single_assignments(body)
     moved = set().union(*(point_dependent(body, loop.var) for loop in loops)) if loops else set()
 
     def shared(load: Load) -> bool:
@@ -271,6 +286,50 @@ def _fusable(program: LoopProgram, axis: str) -> bool:
         return False
     return not any(isinstance(stmt, If) and names_of(stmt.cond) & dependent and has_loops([*stmt.then, *stmt.other])
                    for stmt in walk(body))
+
+
+WINDOW_TYPES = {"float", "double", "int", "unsigned", "unsigned int", "long long", "unsigned long long", "short",
+                "unsigned short", "char", "signed char", "unsigned char", "long", "unsigned long"}
+
+
+def _single_assignments(body: list[Stmt]) -> dict[str, Expr]:
+    """The locals declared with a value and never assigned again: what a read's index may be inlined with."""
+    assigned = [s.name for s in walk(body) if isinstance(s, (Let, Assign))]
+    return {s.name: s.value for s in walk(body)
+            if isinstance(s, Let) and s.value is not None and assigned.count(s.name) == 1}
+
+
+def slides(program: LoopProgram, loop: For, index: str, dependent: set[str]) -> list[Slide]:
+    """The reads of `loop` that move with the parallel `index` (Slide): of arrays the program never writes, of
+    built-in element types (a register window starts at zero beyond the array), their index affine in the point
+    and the loop variable with one coefficient, the rest read from nothing the loop or the point changes."""
+    if constant(loop.step) != 1:
+        return []
+    written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
+    inside = names_written(loop.body) | {s.var for s in walk(loop.body) if isinstance(s, For)} | {loop.var}
+    once = _single_assignments(program.body)
+    found: dict[tuple[str, Expr], list[Load]] = {}
+    for load in all_loads(loop.body):
+        if load.array in written or program.element_type(load.array) not in WINDOW_TYPES:
+            continue
+        at = inlined(load.index, once)
+        if names_of(at) & names_written(program.body):
+            continue                     # a local assigned more than once: its value at the loop is not known here
+        form = linear(at, {index, loop.var})
+        if form is None or form.get(index) is None or form.get(index) != form.get(loop.var):
+            continue
+        if names_of(form.get("", Const(text="0"))) & (dependent | inside) or names_of(form[index]) & (dependent | inside):
+            continue
+        found.setdefault((load.array, at), []).append(load)
+    return [Slide(array, at, tuple(dict.fromkeys(reads))) for (array, at), reads in found.items()]
+
+
+
+def _slid(program: LoopProgram, axis: str) -> bool:
+    index = program.space[-1 if axis == "x" else -2].name
+    dependent = point_dependent(program.body, index)
+    body = conditions_pushed_into_loops(program.body, dependent)
+    return any(slides(program, loop, index, dependent) for loop in walk(body) if isinstance(loop, For))
 
 
 def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
@@ -531,8 +590,9 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         two_d = len(shape.program.space) > 1
         blocks = [(32, 8), (64, 4), (128, 2), (32, 4), (64, 8), (128, 4), (256, 1)] if two_d else \
             [(128, 1), (256, 1), (512, 1), (1024, 1)]
-        fused = [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis)
-                 for axis in shape.fusable for items in (2, 4) for b in blocks]
+        fused = [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis, window=window)
+                 for axis in shape.fusable for window in ((False, True) if axis in shape.slid else (False,))
+                 for items in (2, 4) for b in blocks]
         return [Schedule(family="map", block=b, items=items, vector=v)
                 for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks] + fused
     if family == "reduce":
@@ -631,10 +691,13 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         # a thread's points are consecutive, so a warp's accesses stride by the points per thread (H100: conv1d
         # 1.23x faster at 2 points a thread, 1.0x at 4, 0.5x at 8; bench/results/ir-h100/fused-points/).
         # Along y a warp's accesses stay coalesced: 4 points a thread there.
+        # With the reads that move with the points slid through registers, 4 points a thread along x (H200:
+        # conv1d 1.47x and a 3x3 convolution 1.36x faster than naive, 2 and 8 points slower;
+        # bench/results/ir-h200/slide-windows/).
         chosen += [max(matching, key=lambda s: s.block[0])
-                   for axis, items in (("x", 2), ("y", 4))
+                   for axis, items, window in (("x", 2, False), ("y", 4, False), ("x", 4, True))
                    if (matching := [s for s in points if s.fused and s.fused_axis == axis and s.items == items and
-                                    s.threads() == 256])]
+                                    s.window == window and s.threads() == 256])]
         return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":
@@ -674,7 +737,8 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
 
 
 # What a neighbour move changes; of a contraction, not its block, which follows from its tile and outputs a thread.
-TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm")
+TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm",
+                "window")
 
 
 def tuned_fields(family: Family) -> tuple[str, ...]:

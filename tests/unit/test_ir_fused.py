@@ -58,3 +58,38 @@ def test_fused_points_equal_the_program_with_tails(axis, items):
         got = run_on_cpu(emitted, binding, inputs)
         found = compare(np, "out", got["out"], expected["out"], "float32", 1e-5, None)
         assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
+
+
+@pytest.mark.parametrize("path, axes", [
+    ("tests/heldout/conv1d_valid.cu", ("x",)),                 # x[i + k]: the taps move with the point
+    ("tests/heldout/conv2d_3x3_multichan.cu", ("x",)),         # along x inside the kx loop; along y the kx loop
+                                                               # inside the ky loop moves the reads too
+    ("examples/gemv_rowmajor.cu", ()),                         # x[c] does not move with the row
+    ("examples/blur3x3.cu", ()),                               # clamped taps: not affine in the point
+])
+def test_where_a_loop_slides_reads_with_the_points(path, axes):
+    assert shape_of(lift(candidate_of(ROOT / path))).slid == axes
+
+
+@pytest.mark.parametrize("path, bindings", [
+    ("tests/heldout/conv1d_valid.cu", ({"n": 1000, "K": 7}, {"n": 37, "K": 31}, {"n": 3, "K": 3}, {"n": 5, "K": 1})),
+    ("tests/heldout/conv2d_3x3_multichan.cu", ({"C": 2, "H": 13, "W": 37}, {"C": 1, "H": 1, "W": 3},
+                                               {"C": 3, "H": 5, "W": 1})),
+])
+@pytest.mark.parametrize("items", [2, 4])
+def test_register_windows_equal_the_program(path, bindings, items):
+    """The window starts at the thread's first point and slides one element a step; sizes leave whole threads,
+    threads past the end and threads whose last points pass it (the tail path, without windows)."""
+    candidate = candidate_of(ROOT / path)
+    program = lift(candidate)
+    emitted = emit(program, shape_of(program), Schedule(family="map", block=(32, 1), items=items, fused=True,
+                                                        fused_axis="x", window=True), candidate)
+    assert "_window_0" in emitted.unit.text
+    output = next(a.param for a in candidate.contract.arrays if a.direction == "out")
+    for binding in bindings:
+        resolved = resolve(candidate.contract, binding)
+        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=5)
+        expected = run_program(program, resolved, candidate.contract.arrays, inputs)
+        got = run_on_cpu(emitted, binding, inputs)
+        found = compare(np, output, got[output], expected[output], "float32", 1e-5, None)
+        assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
