@@ -1209,7 +1209,11 @@ class _Kernel:
         inner = indent + "    "
         self.lines.append(f"{inner}// Staged reads: neighbouring threads read neighbouring {p.name} (their unit "
                           f"stride).")
-        self.lines.append(f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += blockDim.y) {{")
+        # The rows' step is the block's height as a constant, so that the loop unrolls and a thread's reads are all
+        # in flight at once (a loop over blockDim.y issued them one at a time).
+        rows = s.block[1]
+        self.lines.append(f"{inner}#pragma unroll")
+        self.lines.append(f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += {rows}) {{")
         self.lines += [f"{inner}    const {ptype} {p.name} = {p_tile} + threadIdx.x;",
                        f"{inner}    const {qtype} {q.name} = {q_tile} + {row};",
                        f"{inner}    if ({p.name} < {pupper} && {q.name} < {qupper}) {{"]
@@ -1217,7 +1221,8 @@ class _Kernel:
             name = ref.name.split("[")[0]
             self.lines.append(f"{inner}        {name}[{row}][threadIdx.x] = {c_expr(load)};")
         self.lines += [f"{inner}    }}", f"{inner}}}", f"{inner}__syncthreads();"]
-        self.lines += [f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += blockDim.y) {{",
+        self.lines += [f"{inner}#pragma unroll",
+                       f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += {rows}) {{",
                        f"{inner}    const {ptype} {p.name} = {p_tile} + {row};",
                        f"{inner}    const {qtype} {q.name} = {q_tile} + threadIdx.x;",
                        f"{inner}    if ({p.name} < {pupper} && {q.name} < {qupper}) {{",

@@ -576,6 +576,7 @@ def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: s
 
 STREAM_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
+STATIC_SHARED_BYTES = 48 * 1024     # a kernel's __shared__ arrays without an opt-in
 FEW_POINTS = 4096                  # fewer points than this leave an H100's SMs idle with one group per point
 FEW_OUTPUT_TILES = 264             # contraction: fewer 64x64 output tiles than two per H100 SM: split the loop
 
@@ -643,7 +644,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
     if family == "stream":
         return [Schedule(family="stream", block=(points, 1), tile=window) for points in (64, 128, 256)
                 for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STREAM_SHARED_BYTES]
-    return [Schedule(family="stage", block=(32, rows), tile=32) for rows in (4, 8, 16)]
+    # A tile's side is the block's width (threadIdx.x walks it); 64-wide tiles move 4x the elements a block, where
+    # the padded tiles of every staged read fit the 48 KiB of static shared memory.
+    staged_bytes = sum(element_bytes(shape.program, load.array) for load in shape.staged)
+    return [Schedule(family="stage", block=(tile, rows), tile=tile) for tile in (32, 64) for rows in (4, 8, 16)
+            if tile * (tile + 1) * staged_bytes <= STATIC_SHARED_BYTES]
 
 
 def _privatized_vector(program: LoopProgram) -> int:
@@ -719,7 +724,7 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         return [s for s in points if (s.block[1], s.items) in ((4, 4), (8, 2), (4, 8))]
     if family == "stream":
         return [s for s in points if (s.block[0], s.tile) in ((128, 32), (256, 16), (64, 64))] or points[:2]
-    return [s for s in points if s.block == (32, 8)]
+    return [s for s in points if s.block in ((32, 8), (64, 8))]
 
 
 def shape_vector(points: list[Schedule]) -> int:
