@@ -47,6 +47,10 @@ def row_max(x, rows, cols, **_):
     return {"out": x.view(rows, cols).amax(dim=1)}
 
 
+def prefix_sum_rows(x, rows, cols, **_):
+    return {"y": torch.cumsum(x.view(rows, cols), dim=1).reshape(-1)}
+
+
 def col_sum(x, rows, cols, **_):
     return {"out": x.view(rows, cols).sum(dim=0)}
 
@@ -109,4 +113,5 @@ PEERS: dict[str, tuple[Callable[..., dict[str, torch.Tensor]], tuple[str, ...]]]
     "histogram64": (histogram64, ("bins",)),
     "maxpool2x2": (maxpool2x2, ("out",)),
     "cross_entropy_rows": (cross_entropy_rows, ("loss",)),
+    "prefix_sum_rows": (prefix_sum_rows, ("y",)),
 }

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, conditions_pushed_into_loops, constant, extent, loads, names_of, names_read,
+    Reduction, all_loads, conditions_pushed_into_loops, constant, contract_text, extent, loads, names_of, names_read,
     names_written, point_dependent, statement_exprs, stride, unit_stride, walk)
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
@@ -832,14 +832,139 @@ class _Kernel:
 
     def scan(self) -> None:
         """A warp per point (lanes along x, 32 of them): reduce's frame, whose point code hands the loop to
-        scan_loop."""
-        self.reduce()
+        scan_loop; split across warps (split_scan) where the schedule says."""
+        if self.schedule.splits > 1:
+            self.split_scan()
+        else:
+            self.reduce()
 
-    def scan_loop(self, loop: For, indent: str) -> None:
+    def update_alone(self, loop: For, total: str) -> list[Stmt]:
+        """The loop's code without its writes, the carried value renamed `total`: the update alone."""
+        var = self.shape.scan.reduction.variable
+        return statements_replaced(substituted(loop.body, {var: Ref(name=total)}), lambda stmt: [] if isinstance(
+            stmt, Store) else [stmt.model_copy(update={"name": total})] if isinstance(stmt, Assign) and
+            stmt.name == var else None)
+
+    def split_scan(self) -> None:
+        """A point's loop cut into chunks, a warp (a block) each, in the order the warps take tickets (a warp only
+        waits for warps already running). A warp sums its chunk by the update alone, publishes the sum, and looks
+        back over the chunks before it (decoupled look-back: a chunk's inclusive prefix where published, else its
+        sum and on to the one before); it publishes its own inclusive prefix, then scans its chunk from the value
+        before it as scan_loop does. The last chunk runs the code after the loop. The last warp of the point to
+        finish resets the point's flags and tickets for the next launch (launches must not overlap). Chunks are
+        at least 4 warp steps long; the grid's y holds the chunks, one past the workspace a single chunk."""
+        s, program = self.schedule, self.program
+        scan = self.shape.scan
+        loop, reduction = scan.loop, scan.reduction
+        var, op = reduction.variable, reduction.op
+        ctype = reduction_type(program, reduction)
+        kernel = self.base.contract.kernel
+        span_text = contract_text(Binary(op="-", left=loop.stop, right=loop.start), self.base.contract, program)
+        if span_text is None:
+            raise EmitError(f"the loop's length ({c_expr(loop.stop)} - {c_expr(loop.start)}) has no form in "
+                            f"contract terms")
+        names = self.names
+        self.lane = names("lane")
+        self.point_lane, self.point_lanes, self.active = self.lane, "32", None
+        inner = program.space[0]
+        itype, lower, _ = self.bounds(0)
+        capacity = self.split_capacity(element_bytes=4 + 2 * 8)
+        step = 32 * s.items * 4
+        tickets, arrivals, flags, sums, prefixes = (
+            names(f"optiml_{kernel}_{what}") for what in ("tickets", "arrivals", "flags", "sums", "prefixes"))
+        self.declarations += [
+            f"// Split scan: per point, the tickets its warps took and how many finished (the last resets them and "
+            f"the flags for the next launch; launches of {kernel} must not overlap); per chunk, a flag (1: its sum "
+            f"published, 2: its inclusive prefix), its sum and its inclusive prefix.",
+            f"__device__ unsigned int {tickets}[{capacity}];",
+            f"__device__ unsigned int {arrivals}[{capacity}];",
+            f"__device__ unsigned int {flags}[{capacity * s.splits}];",
+            f"__device__ {ctype} {sums}[{capacity * s.splits}];",
+            f"__device__ {ctype} {prefixes}[{capacity * s.splits}];"]
+        chunks, chunk, slot, length = names("chunks"), names("chunk"), names("point_slot"), names("chunk_length")
+        first, end, total, before = (names(f"{loop.var}_chunk_first"), names(f"{loop.var}_chunk_end"),
+                                     names(f"{var}_chunk"), names(f"{var}_before"))
+        b, flag, got, arrived, at = (names("earlier"), names("flag"), names("earlier_value"), names("arrived"),
+                                     names("chunk_base"))
+        position = program.body.index(loop)
+        self.use(f"scan{op}")
+        start = identity(op, ctype) or var
+        stop, begin = c_expr(loop.stop), c_expr(loop.start)
+        indent = "    "
+        self.lines += [f"{indent}const {itype} {inner.name} = {lower}blockIdx.x;",
+                       f"{indent}const int {self.lane} = threadIdx.x;",
+                       f"{indent}const int {chunks} = gridDim.y;",
+                       f"{indent}const unsigned int {slot} = blockIdx.x;"]
+        self.point(program.body[:position], indent, in_loop=False)
+        ll = "long long"
+        self.lines += [
+            f"{indent}unsigned int {chunk} = 0;",
+            f"{indent}if ({chunks} > 1) {{",
+            f"{indent}    if ({self.lane} == 0) {chunk} = atomicAdd(&{tickets}[{slot}], 1u);",
+            f"{indent}    {chunk} = __shfl_sync(0xffffffffu, {chunk}, 0);",
+            f"{indent}}}",
+            f"{indent}// This warp's chunk: whole warp steps of the loop.",
+            f"{indent}const {ll} {length} = ((({ll})({stop}) - ({ll})({begin}) + {chunks} - 1) / {chunks} + {step - 1})"
+            f" / {step} * {step};",
+            f"{indent}const {loop.ctype} {first} = ({loop.ctype})min(({ll})({begin}) + {chunk} * {length}, "
+            f"({ll})({stop}));",
+            f"{indent}const {loop.ctype} {end} = ({loop.ctype})min(({ll}){first} + {length}, ({ll})({stop}));",
+            f"{indent}{ctype} {before} = {start};",
+            f"{indent}if ({chunks} > 1) {{",
+            f"{indent}    // The chunk's sum by the update alone, then the chunks before it.",
+            f"{indent}    {ctype} {total} = {start};",
+            f"{indent}    for ({loop.ctype} {loop.var} = {first} + {self.lane}; {loop.var} < {end}; {loop.var} += 32) {{",
+            *c_statements(self.update_alone(loop, total), indent + "        "),
+            f"{indent}    }}",
+            f"{indent}    {total} = __shfl_sync(0xffffffffu, {_SCAN_FUNCTION[op]}({total}), 31);",
+            f"{indent}    if ({self.lane} == 0) {{",
+            f"{indent}        const {ll} {at} = ({ll}){slot} * {s.splits};",
+            f"{indent}        if ({chunk} > 0) {{",
+            f"{indent}            {sums}[{at} + {chunk}] = {total};",
+            f"{indent}            __threadfence();",
+            f"{indent}            atomicExch(&{flags}[{at} + {chunk}], 1u);",
+            f"{indent}            for (int {b} = (int){chunk} - 1; {b} >= 0; --{b}) {{",
+            f"{indent}                unsigned int {flag};",
+            f"{indent}                while (({flag} = atomicAdd(&{flags}[{at} + {b}], 0u)) == 0u) {{}}",
+            f"{indent}                __threadfence();",
+            f"{indent}                const {ctype} {got} = {flag} == 2u ? __ldcg(&{prefixes}[{at} + {b}]) : "
+            f"__ldcg(&{sums}[{at} + {b}]);",
+            f"{indent}                {before} = {combined(op, got, before)};",
+            f"{indent}                if ({flag} == 2u) break;",
+            f"{indent}            }}",
+            f"{indent}        }}",
+            f"{indent}        {prefixes}[{at} + {chunk}] = {chunk} > 0 ? {combined(op, before, total)} : {total};",
+            f"{indent}        __threadfence();",
+            f"{indent}        atomicExch(&{flags}[{at} + {chunk}], 2u);",
+            f"{indent}    }}",
+            f"{indent}    {before} = __shfl_sync(0xffffffffu, {before}, 0);",
+            f"{indent}}}",
+            f"{indent}{var} = {chunk} > 0 ? {combined(op, var, before)} : {var};"]
+        self.scan_loop(loop, indent, (first, end))
+        if program.body[position + 1:]:
+            self.lines.append(f"{indent}if ({chunk} == {chunks} - 1) {{")
+            self.point(program.body[position + 1:], indent + "    ", in_loop=False)
+            self.lines.append(f"{indent}}}")
+        self.lines += [
+            f"{indent}if ({chunks} > 1 && {self.lane} == 0) {{",
+            f"{indent}    __threadfence();",
+            f"{indent}    const unsigned int {arrived} = atomicAdd(&{arrivals}[{slot}], 1u);",
+            f"{indent}    if ({arrived} == {chunks} - 1) {{",
+            f"{indent}        for (int {b} = 0; {b} < {chunks}; ++{b}) {flags}[({ll}){slot} * {s.splits} + {b}] = 0u;",
+            f"{indent}        {tickets}[{slot}] = 0u;",
+            f"{indent}        {arrivals}[{slot}] = 0u;",
+            f"{indent}        __threadfence();",
+            f"{indent}    }}",
+            f"{indent}}}"]
+        self.space_grid(1)
+        wanted = f"min({s.splits},cdiv(max({span_text},1),{step}))"
+        self.grid.append(f"max(1,{wanted}-{s.splits}*min(1,({self.extent(0)})//{capacity + 1}))")
+
+    def scan_loop(self, loop: For, indent: str, bounds: tuple[str, str] | None = None) -> None:
         """32 x items iterations at a time: each lane's stretch of `items` combined by the update alone (from the
         identity; max and min from the carried value, which they may count twice); the stretch totals scanned
         across the warp; each lane replays the loop's code over its stretch from the value before it; the carried
-        value then takes the warp's total."""
+        value then takes the warp's total. `bounds`: the iterations to take (C), the loop's own unless said."""
         program, items = self.program, self.schedule.items
         reduction = self.shape.scan.reduction
         var, op = reduction.variable, reduction.op
@@ -849,19 +974,15 @@ class _Kernel:
         total, carry, before = names(f"{var}_stretch"), names(f"{var}_carry"), names(f"{var}_before")
         self.use(f"scan{op}")
         start = identity(op, ctype) or var
-        # The update alone over the stretch: the loop's code without its writes, the carried value renamed.
-        alone = statements_replaced(substituted(loop.body, {var: Ref(name=total)}), lambda stmt: [] if isinstance(
-            stmt, Store) else [stmt.model_copy(update={"name": total})] if isinstance(stmt, Assign) and
-            stmt.name == var else None)
+        alone = self.update_alone(loop, total)
+        begin, stop = bounds or (c_expr(loop.start), c_expr(loop.stop))
         inner = indent + "    "
         stretch = f"for ({loop.ctype} {loop.var} = {first}; {loop.var} < {end}; ++{loop.var}) {{"
         self.lines += [
-            f"{indent}for ({loop.ctype} {tile} = {c_expr(loop.start)}; {tile} < {c_expr(loop.stop)}; "
-            f"{tile} += {32 * items}) {{",
+            f"{indent}for ({loop.ctype} {tile} = {begin}; {tile} < {stop}; {tile} += {32 * items}) {{",
             f"{inner}// This lane's stretch: {items} consecutive iteration{'s' if items > 1 else ''}.",
             f"{inner}const {loop.ctype} {first} = {tile} + {self.lane} * {items};",
-            f"{inner}const {loop.ctype} {end} = {first} + {items} < {c_expr(loop.stop)} ? {first} + {items} : "
-            f"{c_expr(loop.stop)};",
+            f"{inner}const {loop.ctype} {end} = {first} + {items} < {stop} ? {first} + {items} : {stop};",
             f"{inner}{ctype} {total} = {start};",
             f"{inner}{stretch}",
             *c_statements(alone, inner + "    "),

@@ -106,6 +106,10 @@ class Schedule(Frozen):
         if self.family == "privatize":
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread{vector} summed in a "
                     f"register, a block of {self.block[0]} combined by warp shuffles, one atomic per block")
+        if self.family == "scan" and self.splits > 1:
+            return (f"scan: the point's loop cut into up to {self.splits} chunks, a warp each, {self.items} "
+                    f"consecutive iteration{'s' if self.items > 1 else ''} per lane (each chunk's sum published, the "
+                    f"value before it found by looking back over the chunks before it)")
         if self.family == "scan":
             return (f"scan: a warp per point along its loop, {self.items} consecutive iteration"
                     f"{'s' if self.items > 1 else ''} per lane, {self.block[1]} points per block (the carried value "
@@ -639,8 +643,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                 for vector in sorted({1, widest}) for items in (1, 4, 16, 64) if items % vector == 0
                 for threads in (256, 512, 1024)]
     if family == "scan":
+        # A 1-D space's point may cut its loop into chunks, a warp each (the grid's y holds them).
+        split = [Schedule(family="scan", block=(32, 1), lanes=32, items=items, splits=splits)
+                 for splits in (64, 512, 4096) for items in (4, 8)] if len(shape.program.space) == 1 else []
         return [Schedule(family="scan", block=(32, points), lanes=32, items=items)
-                for points in (1, 4, 8) for items in (1, 2, 4, 8)]
+                for points in (1, 4, 8) for items in (1, 2, 4, 8)] + split
     if family == "stream":
         return [Schedule(family="stream", block=(points, 1), tile=window) for points in (64, 128, 256)
                 for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STREAM_SHARED_BYTES]
@@ -684,6 +691,9 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
             and any(s.splits > 1 for s in points):
         return [s for s in points if (s.tile, s.splits) in ((64, 16), (128, 16), (64, 4))] + \
             defaults(shape, family)[:2]
+    if family == "scan" and points_at_sizes is not None and points_at_sizes < FEW_POINTS \
+            and any(s.splits > 1 for s in points):
+        return [s for s in points if (s.splits, s.items) in ((4096, 4), (512, 8))] + defaults(shape, family)[:1]
     points = [s for s in points if s.splits == 1]
     if family == "map":
         # (threads, points per thread, vector width); of the block shapes with that many threads, the widest along
