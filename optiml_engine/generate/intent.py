@@ -228,7 +228,7 @@ KERNEL_LOCALS: dict[str, set[str]] = {
     "gemv": {"row", "c", "sum"},
     "stencil": {"i", "j", "k", "row", "col", "r", "c", "di", "dj", "sum"},
     "histogram": {"i"},
-    "prefix_sum": {"t", "i", "chunk", "begin", "end", "sum", "totals", "offset", "add", "running"},
+    "prefix_sum": {"i", "k", "sum"},
 }
 
 

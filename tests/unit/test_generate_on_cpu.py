@@ -149,8 +149,8 @@ def test_generated_kernel_matches_its_oracle_when_run_on_the_cpu(intent, tmp_pat
     ("argmax per row of scores (rows x cols)", ("best = c;", "best = c + 1;")),
     ("5x5 convolution of an image 4096x4096 with a filter w", ("c >= 0 && c < cols", "c < cols")),
     ("transpose a 4096x8192 float matrix", ("[col * rows + row]", "[row * cols + col]")),
-    ("inclusive prefix sum of n ints", ("t > 0 ? totals[t - 1]", "t > 0 ? totals[t]")),
-], ids=["no-division", "argmax-off-by-one", "no-left-edge", "not-transposed", "scan-own-chunk-twice"])
+    ("inclusive prefix sum of n ints", ("k < n;", "k + 1 < n;")),
+], ids=["no-division", "argmax-off-by-one", "no-left-edge", "not-transposed", "scan-stops-one-short"])
 def test_a_defect_is_caught_by_the_same_comparison(intent, defect, tmp_path):
     generated = generate_kernel(parse_intent(intent))
     assert defect[0] in generated.text
