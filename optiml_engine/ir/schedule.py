@@ -107,8 +107,7 @@ class Schedule(Frozen):
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread{vector} summed in a "
                     f"register, a block of {self.block[0]} combined by warp shuffles, one atomic per block")
         if self.family == "scan" and self.splits > 1:
-            return (f"scan: the point's loop cut into up to {self.splits} chunks, a warp each ({self.block[1]} a "
-                    f"block), {self.items} "
+            return (f"scan: the point's loop cut into up to {self.splits} chunks, a warp each, {self.items} "
                     f"consecutive iteration{'s' if self.items > 1 else ''} per lane (each chunk's sum published, the "
                     f"value before it found by looking back over the chunks before it)")
         if self.family == "scan":
@@ -645,7 +644,7 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                 for threads in (256, 512, 1024)]
     if family == "scan":
         # A 1-D space's point may cut its loop into chunks, a warp each (the grid's y holds them).
-        split = [Schedule(family="scan", block=(32, 4), lanes=32, items=items, splits=splits)
+        split = [Schedule(family="scan", block=(32, 1), lanes=32, items=items, splits=splits)
                  for splits in (64, 512, 4096) for items in (4, 8)] if len(shape.program.space) == 1 else []
         return [Schedule(family="scan", block=(32, points), lanes=32, items=items)
                 for points in (1, 4, 8) for items in (1, 2, 4, 8)] + split
