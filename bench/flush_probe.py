@@ -2,55 +2,104 @@
 (CUDA events, median of 50) after the evaluator's flush (writing a buffer twice the L2), after a flush that only
 reads such a buffer, after both, and with none. `python3 bench/flush_probe.py` on the GPU machine
 (bench/results/ir-h200/issue16-full/flush-probe.md)."""
+
 import cupy as cp
-src = r'''
-extern "C" __global__ void empty(int* c){}
-#define IT 16
-extern "C" __global__ void count_items(const float* __restrict__ x, int* count, float th, int n){
-  int s=0; int first = blockIdx.x*(blockDim.x*IT)+threadIdx.x;
-  #pragma unroll
-  for(int it=0;it<IT;++it){int i=first+it*blockDim.x; if(i<n && x[i]>th) s+=1;}
-  for(int o=16;o>0;o>>=1) s+=__shfl_down_sync(0xffffffff,s,o);
-  __shared__ int p[32]; if(threadIdx.x%32==0) p[threadIdx.x/32]=s; __syncthreads();
-  if(threadIdx.x==0){for(int w=1;w<blockDim.x/32;++w) s+=p[w]; atomicAdd(count,s);} }
-extern "C" __global__ void count_gs4(const float4* __restrict__ x, int* count, float th, int n4){
-  int s=0;
-  for(int i=blockIdx.x*blockDim.x+threadIdx.x;i<n4;i+=gridDim.x*blockDim.x){float4 v=x[i]; s+=(v.x>th)+(v.y>th)+(v.z>th)+(v.w>th);}
-  for(int o=16;o>0;o>>=1) s+=__shfl_down_sync(0xffffffff,s,o);
-  __shared__ int p[32]; if(threadIdx.x%32==0) p[threadIdx.x/32]=s; __syncthreads();
-  if(threadIdx.x==0){for(int w=1;w<blockDim.x/32;++w) s+=p[w]; atomicAdd(count,s);} }
-'''
-m = cp.RawModule(code=src)
-props = cp.cuda.runtime.getDeviceProperties(0); L2 = props['l2CacheSize']; sms=props['multiProcessorCount']
-buf = cp.empty(2*L2, dtype=cp.uint8)
-red = cp.ReductionKernel('T x','T y','x','a+b','y=a','0','rd')
-sink = cp.empty((), dtype=cp.uint32)
-bufu = buf.view(cp.uint32)
-def flush_write(): buf.fill(0)
-def flush_read(): red(bufu, out=sink)
-def flush_both(): buf.fill(0); red(bufu, out=sink)
-def noflush(): pass
-def t(fn, flush, reps=50):
-    for _ in range(3): flush(); fn()
-    s=[]
-    for _ in range(reps):
-        flush(); a,b=cp.cuda.Event(),cp.cuda.Event(); a.record(); fn(); b.record(); b.synchronize(); s.append(cp.cuda.get_elapsed_time(a,b))
-    s.sort(); return s[len(s)//2]*1000
-cnt = cp.zeros(1, cp.int32)
-rows=[]
-for n in (2**19, 2**22, 2**24, 2**26):
-    x = cp.random.rand(n, dtype=cp.float32)
-    kern = {
-      'empty': lambda: m.get_function('empty')((1,),(32,),(cnt,)),
-      'items16': lambda: m.get_function('count_items')(((n+4095)//4096,),(256,),(x,cnt,cp.float32(0.25),cp.int32(n))),
-      'gs4 x4sm': lambda: m.get_function('count_gs4')((sms*4,),(256,),(x,cnt,cp.float32(0.25),cp.int32(n//4))),
-      'gs4 x8sm': lambda: m.get_function('count_gs4')((sms*8,),(256,),(x,cnt,cp.float32(0.25),cp.int32(n//4))),
-      'cupy sum': lambda: x.sum(),
+
+SOURCE = r"""
+extern "C" __global__ void empty(int* count) {}
+
+// 16 points a thread, a block's points contiguous, one atomic a block (the privatize schedule's shape).
+extern "C" __global__ void count_items(const float* __restrict__ x, int* count, float threshold, int n)
+{
+    int sum = 0;
+    int first = blockIdx.x * (blockDim.x * 16) + threadIdx.x;
+    #pragma unroll
+    for (int item = 0; item < 16; ++item) {
+        int i = first + item * blockDim.x;
+        if (i < n && x[i] > threshold) sum += 1;
     }
-    for kn, fn in kern.items():
-        r = {f: t(fn, fl) for f, fl in (('write',flush_write),('read',flush_read),('write+read',flush_both),('none',noflush))}
-        rows.append((n*4/2**20, kn, r))
-print(props['name'], 'L2', L2>>20, 'MiB')
-print(f"{'MiB':>6} {'kernel':10} " + " ".join(f"{k:>11}" for k in ('write','read','write+read','none')))
-for mib, kn, r in rows:
-    print(f"{mib:6.0f} {kn:10} " + " ".join(f"{v:9.1f}us" for v in r.values()))
+    for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    __shared__ int partials[32];
+    if (threadIdx.x % 32 == 0) partials[threadIdx.x / 32] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int warp = 1; warp < blockDim.x / 32; ++warp) sum += partials[warp];
+        atomicAdd(count, sum);
+    }
+}
+
+// A grid-stride loop of float4 reads, one atomic a block.
+extern "C" __global__ void count_grid_stride(const float4* __restrict__ x, int* count, float threshold, int n4)
+{
+    int sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+        float4 v = x[i];
+        sum += (v.x > threshold) + (v.y > threshold) + (v.z > threshold) + (v.w > threshold);
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    __shared__ int partials[32];
+    if (threadIdx.x % 32 == 0) partials[threadIdx.x / 32] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int warp = 1; warp < blockDim.x / 32; ++warp) sum += partials[warp];
+        atomicAdd(count, sum);
+    }
+}
+"""
+
+
+def main() -> None:
+    module = cp.RawModule(code=SOURCE)
+    properties = cp.cuda.runtime.getDeviceProperties(0)
+    l2, sms = properties["l2CacheSize"], properties["multiProcessorCount"]
+    flush_buffer = cp.empty(2 * l2, dtype=cp.uint8)
+    words = flush_buffer.view(cp.uint32)
+    read_sum = cp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "read_sum")
+    sink = cp.empty((), dtype=cp.uint32)
+    flushes = {
+        "write": lambda: flush_buffer.fill(0),
+        "read": lambda: read_sum(words, out=sink),
+        "write+read": lambda: (flush_buffer.fill(0), read_sum(words, out=sink)),
+        "none": lambda: None,
+    }
+
+    def median_us(launch, flush, runs: int = 50) -> float:
+        for _ in range(3):
+            flush()
+            launch()
+        samples = []
+        for _ in range(runs):
+            flush()
+            start, stop = cp.cuda.Event(), cp.cuda.Event()
+            start.record()
+            launch()
+            stop.record()
+            stop.synchronize()
+            samples.append(cp.cuda.get_elapsed_time(start, stop))
+        return sorted(samples)[runs // 2] * 1000
+
+    count = cp.zeros(1, cp.int32)
+    threshold = cp.float32(0.25)
+    rows = []
+    for n in (2**19, 2**22, 2**24, 2**26):
+        x = cp.random.rand(n, dtype=cp.float32)
+        kernels = {
+            "empty": lambda: module.get_function("empty")((1,), (32,), (count,)),
+            "items16": lambda: module.get_function("count_items")(
+                ((n + 4095) // 4096,), (256,), (x, count, threshold, cp.int32(n))),
+            "gs4 x4sm": lambda: module.get_function("count_grid_stride")(
+                (sms * 4,), (256,), (x, count, threshold, cp.int32(n // 4))),
+            "gs4 x8sm": lambda: module.get_function("count_grid_stride")(
+                (sms * 8,), (256,), (x, count, threshold, cp.int32(n // 4))),
+            "cupy sum": lambda: x.sum(),
+        }
+        for name, launch in kernels.items():
+            rows.append((n * 4 / 2**20, name, {flush: median_us(launch, run) for flush, run in flushes.items()}))
+    print(properties["name"].decode(), "L2", l2 >> 20, "MiB")
+    print(f"{'MiB':>6} {'kernel':10} " + " ".join(f"{flush:>11}" for flush in flushes))
+    for mib, name, times in rows:
+        print(f"{mib:6.0f} {name:10} " + " ".join(f"{us:9.1f}us" for us in times.values()))
+
+
+if __name__ == "__main__":
+    main()

@@ -22,7 +22,7 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, children, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
-    SHARED_TARGET_BYTES, STREAM_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
+    SHARED_TARGET_BYTES, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
     reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -404,7 +404,8 @@ class _Kernel:
         """`loop` for the thread's points with the reads that move with them (`found`) held in registers: point j's
         register of a read holds its element at the loop's current step, read before the loop for all points; each
         step shifts the registers down by one and reads the element the last point needs at the next step. An
-        element outside its array is zero (points past the program's bounds read it, and it reaches no write)."""
+        element outside its array is read as zero: the window may hold it for a step where the program does not
+        read it (a read there would be out of bounds in the program too)."""
         index, first = slide
         items = len(renames)
         registers = [self.names(f"{read.array}_window") for read in found]
@@ -913,7 +914,8 @@ class _Kernel:
             f"{indent}if ({chunks} > 1) {{",
             f"{indent}    // The chunk's sum by the update alone, then the chunks before it.",
             f"{indent}    {ctype} {total} = {start};",
-            f"{indent}    for ({loop.ctype} {loop.var} = {first} + {self.lane}; {loop.var} < {end}; {loop.var} += 32) {{",
+            f"{indent}    for ({loop.ctype} {loop.var} = {first} + {self.lane}; {loop.var} < {end}; "
+            f"{loop.var} += 32) {{",
             *c_statements(self.update_alone(loop, total), indent + "        "),
             f"{indent}    }}",
             f"{indent}    {total} = __shfl_sync(0xffffffffu, {_SCAN_FUNCTION[op]}({total}), 31);",
@@ -1399,8 +1401,8 @@ class _Kernel:
             tiles[(window.array, window.rest)] = name = names(f"{window.array}_window")
             self.lines.append(f"{indent}__shared__ {program.element_type(window.array)} {name}[{points}]"
                               f"[{width + 1}];   // padded: a thread's row and its neighbour's in different banks")
-        if points * (width + 1) * self.shape.window_bytes > STREAM_SHARED_BYTES:
-            raise EmitError(f"windows of {width} elements for {points} points exceed {STREAM_SHARED_BYTES} bytes")
+        if points * (width + 1) * self.shape.window_bytes > STATIC_SHARED_BYTES:
+            raise EmitError(f"windows of {width} elements for {points} points exceed {STATIC_SHARED_BYTES} bytes")
 
         def element_of(window: Window, var: Expr) -> str:
             return f"{tiles[(window.array, window.rest)]}[threadIdx.x][{c_expr(var)} - {chunk}]"

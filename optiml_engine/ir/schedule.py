@@ -4,7 +4,9 @@ allows.
 The families:
 - map: every point by its own thread; the innermost index on threadIdx.x, the next on y, the outermost on the grid's
   z; `items` points per thread along x, in groups of `vector` consecutive points whose reads and writes along the
-  unit-stride index are one 4- to 16-byte access each (aligned at run time, a scalar path for tails).
+  unit-stride index are one 4- to 16-byte access each (aligned at run time, a scalar path for tails); or `fused`:
+  a thread's consecutive points sharing the point code's loops, and with `window` a loop's reads that move with the
+  points (a convolution's taps) held in registers the loop slides.
 - reduce: a group of `lanes` threads shares each point (and `splits` blocks, the last combining their partials,
   when a one-pass program has too few points to fill the GPU); every top-level loop of the point's code is split
   across the group and its reductions combined (warp shuffles, then shared memory across warps), so that several
@@ -12,7 +14,7 @@ The families:
   warp or block per point) or along y (a column's: `block_x` neighbouring points along x, each with `lanes` threads
   along y).
 - stage: reads whose unit-stride index is not the write's (transposes, permutations) go through a padded
-  shared-memory tile, loaded along their own unit-stride index.
+  shared-memory tile (32 or 64 wide), loaded along their own unit-stride index.
 - privatize: atomic sums into one element summed per thread and per block first, or a small target array copied
   per block into shared memory; one atomic per block (and element).
 - contraction: `acc += left * right` over a loop whose operands follow different parallel indices (matrix products
@@ -21,7 +23,8 @@ The families:
 - scan: a loop carrying one value that its iterations update (a reduction's update) and write as they go (prefix
   sums, running maxima): a warp per point walks the loop 32 x `items` iterations at a time, each lane a stretch of
   `items`; the lanes' stretch totals are scanned with warp shuffles and each lane replays its stretch from the value
-  before it.
+  before it. With `splits` (a 1-D space: few points, long loops), a point's loop is cut into chunks, a warp each,
+  that find the value before them by decoupled look-back.
 - stream: a thread per point walks its loop as written (scans, running values, online updates: loops no thread
   group may split), but the rows it walks are read and written through shared-memory windows the block's threads
   load and store together, neighbouring threads neighbouring elements.
@@ -322,11 +325,11 @@ def slides(program: LoopProgram, loop: For, index: str, dependent: set[str]) -> 
         form = linear(at, {index, loop.var})
         if form is None or form.get(index) is None or form.get(index) != form.get(loop.var):
             continue
-        if names_of(form.get("", Const(text="0"))) & (dependent | inside) or names_of(form[index]) & (dependent | inside):
+        moving = dependent | inside
+        if names_of(form.get("", Const(text="0"))) & moving or names_of(form[index]) & moving:
             continue
         found.setdefault((load.array, at), []).append(load)
     return [Slide(array, at, tuple(dict.fromkeys(reads))) for (array, at), reads in found.items()]
-
 
 
 def _slid(program: LoopProgram, axis: str) -> bool:
@@ -578,9 +581,8 @@ def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: s
     return Window(array, rest, terms[0])
 
 
-STREAM_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
-STATIC_SHARED_BYTES = 48 * 1024     # a kernel's __shared__ arrays without an opt-in
+STATIC_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare (stream windows, stage tiles)
 FEW_POINTS = 4096                  # fewer points than this leave an H100's SMs idle with one group per point
 FEW_OUTPUT_TILES = 264             # contraction: fewer 64x64 output tiles than two per H100 SM: split the loop
 
@@ -650,7 +652,7 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                 for points in (1, 4, 8) for items in (1, 2, 4, 8)] + split
     if family == "stream":
         return [Schedule(family="stream", block=(points, 1), tile=window) for points in (64, 128, 256)
-                for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STREAM_SHARED_BYTES]
+                for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STATIC_SHARED_BYTES]
     # A tile's side is the block's width (threadIdx.x walks it); 64-wide tiles move 4x the elements a block, where
     # the padded tiles of every staged read fit the 48 KiB of static shared memory.
     staged_bytes = sum(element_bytes(shape.program, load.array) for load in shape.staged)
