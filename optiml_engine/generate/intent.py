@@ -90,12 +90,30 @@ OPERATIONS = (
 UNSUPPORTED_HINTS = _words("sort\\w*", "fft", "attention", "top-?k", "scatter", "gather", "inverse", "solve",
                            "eigen\\w*", "cholesky", "svd", "qr", "random", "hash\\w*", "compress\\w*")
 
-ROW_WORDS = _words(r"(?:each|every|per|a) row", "row-?wise", "rows-?wise", r"over (?:the )?(?:last|columns? of each row)",
-                   r"along (?:the )?(?:last|rows?)", r"for each row", "by rows?",
-                   r"(?:over|along|across) (?:axis|dim|dimension)\s*=?\s*-?1")
-COLUMN_WORDS = _words(r"(?:each|every|per|a) col(?:umn)?", r"col(?:umn)?-?wise", r"over (?:the )?rows of each column",
+# What a reduction gives one of per row or column, as a noun the axis qualifies ("row sums", "column maxima").
+_REDUCED = (r"(?:sums?|means?|averages?|totals?|maxima|maximums?|max(?:es)?|minima|minimums?|mins?|"
+            r"(?:l[12][- ])?norms?|argmax(?:es)?)")
+ROW_WORDS = _words(r"(?:each|every|per|a) row", "per-row", "row-?wise", "rows-?wise", rf"row {_REDUCED}",
+                   r"over (?:the )?(?:last|columns? of each row)", r"along (?:the )?(?:last|rows?)", r"for each row",
+                   "by rows?", r"(?:over|along|across) (?:axis|dim|dimension)\s*=?\s*-?1")
+COLUMN_WORDS = _words(r"(?:each|every|per|a) col(?:umn)?", r"per-col(?:umn)?", r"col(?:umn)?-?wise",
+                      rf"col(?:umn)? {_REDUCED}", r"over (?:the )?rows of each column",
                       r"along (?:the )?(?:first|columns?)", r"for each col(?:umn)?", "by columns?",
                       r"(?:over|along|across) (?:axis|dim|dimension)\s*=?\s*0")
+# Norms other than the L2 norm the readers generate: said, they are refused (read as "norm", they would be L2).
+OTHER_NORMS = _words(r"l\s*-?\s*(?:0|1|3|p|inf\w*|∞)[- ]?norms?",
+                     r"(?:manhattan|taxicab|infinity|chebyshev|max(?:imum)?|nuclear|spectral|p)[- ]norms?")
+
+
+def refuse_other_norm(text: str, understood: list[str]) -> None:
+    """A norm the intent qualifies as other than L2 (the readers' only norm) is refused, with the spec form's way
+    to say an L1 norm."""
+    if other := OTHER_NORMS.search(text):
+        raise IntentError(f"'{other.group(0)}' is not the L2 (Euclidean) norm the readers generate", understood,
+                          "the L2 norm (an L1 norm is y = sum(abs(x), axis=1) in the spec form, a max norm "
+                          "y = max(abs(x), axis=1))")
+
+
 GLOBAL_WORDS = _words("all (?:the )?(?:elements|values|entries)", "total", "global(?:ly)?", "entire", "whole",
                       "grand", "overall", "of a vector", "of the vector", "everything")
 
@@ -543,6 +561,8 @@ def _refuse_three_dimensions(text: str, operation: str, understood: list[str]) -
 def _reduction(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
     assumed: list[str] = []
     operation = found.operation
+    if operation == "l2norm":
+        refuse_other_norm(text, understood)
     _refuse_three_dimensions(text, operation, understood)
     sizes = _two_dimensions(text, assumed)
     row, column, total = ROW_WORDS.search(text), COLUMN_WORDS.search(text), GLOBAL_WORDS.search(text)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from optiml_engine.generate.intent import IntentError
+from optiml_engine.generate.intent import IntentError, refuse_other_norm
 from optiml_engine.generate.spec import class_targets, parse_spec
 
 _NUM = r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?"
@@ -247,6 +247,8 @@ def _shape_and_axes(reading: _Reading, function: str) -> tuple[list[int], tuple[
 
 def _reduction(function: str) -> Callable:
     def write(reading: _Reading, match):
+        if function == "norm":
+            refuse_other_norm(reading.text, [f"operation {function}"])
         shape, axes = _shape_and_axes(reading, function)
         if axes is None:
             if len(shape) > 1:

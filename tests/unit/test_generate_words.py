@@ -289,3 +289,25 @@ def test_when_both_readers_refuse_the_one_that_knew_the_operation_says_why(inten
     the wrong problem; an intent the families' reader does know keeps its reason."""
     with pytest.raises(IntentError, match=re.escape(reason)):
         parse_intent(intent)
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    ("row sums of a 2048 x 300 matrix", "y = sum(x, axis=1); x: float32[2048, 300]"),
+    ("the column means of x, 1000 x 64", "y = mean(x, axis=0); x: float32[1000, 64]"),
+    ("per-row minimum of a 512 x 40 matrix", "y = min(x, axis=1); x: float32[512, 40]"),
+    ("column maxima of a (256, 777) float matrix", "y = max(x, axis=0); x: float32[256, 777]"),
+    ("row l2 norms of x (64 x 9)", "y = norm(x, axis=1); x: float32[64, 9]"),
+])
+def test_a_reduction_named_by_its_axis_as_an_adjective_is_read(intent, expected):
+    """'row sums', 'column maxima', 'per-row': the axis said before the reduction's noun."""
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+@pytest.mark.parametrize("intent", ["L1 norm of each row of x (4096 x 1024)", "row l1 norms of a 100 x 7 matrix",
+                                    "the max norm of every column of x, 300 x 20",
+                                    "infinity norm over dim 1 of x (64, 128)",
+                                    "manhattan norm of each row of A (10 x 10)"])
+def test_a_norm_other_than_l2_is_refused_not_read_as_l2(intent):
+    """Both readers read 'norm' as the L2 norm; one said to be another (L1, max, infinity) was read as L2."""
+    with pytest.raises(IntentError, match="is not the L2"):
+        parse_intent(intent)
