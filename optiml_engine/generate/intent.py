@@ -46,6 +46,27 @@ class IntentError(OptimlError):
         super().__init__(INTENT, f"{problem} (understood: {said})", expected)
 
 
+class ModifierRefusal(IntentError):
+    """The families' reader refused a word that changes what its operation computes ('squares', 'multiply'): a
+    reading of the other reader that shows nothing of the word does not stand either."""
+
+    def __init__(self, word: str, problem: str, understood: list[str], expected: str):
+        self.word = word
+        super().__init__(problem, understood, expected)
+
+    # The modifiers whose omission reads another value (a sum of squares as a sum, a transposed product as a
+    # transpose), and what the spec form shows of each where the other reader did read it. Other modifiers ('square
+    # matrix', 'negative slope', 'masked') the other reader reads as parts of its operations' names.
+    SHOWN_AS = ((r"abs", ("abs",)), (r"squares$|squared$", ("*", "square")), (r"exp", ("exp",)), (r"log", ("log",)),
+                (r"multipl|times", ("*", "@")), (r"divid", ("/",)))
+
+    def shown_in(self, form: str) -> bool:
+        for stem, shown in self.SHOWN_AS:
+            if re.match(stem, self.word, re.IGNORECASE):
+                return any(token in form for token in shown)
+        return True
+
+
 @dataclass(frozen=True)
 class Operation:
     family: GenerateFamily
@@ -223,10 +244,10 @@ def _refuse_modifiers(text: str, found: Operation, understood: list[str]) -> Non
     rest = re.sub(r"matrix times (?:a )?vector|root[- ]mean[- ]square", " ", rest, flags=re.IGNORECASE)
     if modifier := MODIFIERS.search(rest):
         what = "the function" if found.operation == "map" else found.operation.replace("_", " ")
-        raise IntentError(f"'{modifier.group(0)}' changes what {what} computes, and "
-                          f"OptiML generates the operation only as listed", understood,
-                          f"the plain operation, or an elementwise formula (y = ...) for a transform; supported: "
-                          f"{SUPPORTED}")
+        raise ModifierRefusal(modifier.group(0), f"'{modifier.group(0)}' changes what {what} computes, and "
+                              f"OptiML generates the operation only as listed", understood,
+                              f"the plain operation, or an elementwise formula (y = ...) for a transform; "
+                              f"supported: {SUPPORTED}")
 
 
 # Names an array cannot take: C++ keywords and types, size symbols and scalars, and the variables of the kernels
@@ -318,6 +339,21 @@ def _refuse_unused_numbers(text: str, spec: KernelSpec, understood: list[str]) -
                           f"width, eps = 1e-5); supported: {SUPPORTED}")
 
 
+TRANSPOSED = re.compile(r"\^\s*T\b|\.T\b|ᵀ|\btranspos\w*", re.IGNORECASE)
+
+
+def _transpose_used(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
+    """The reading, unless the intent transposes an operand ('A^T', 'transposed') and the reading transposes
+    nothing: a product of A^T read as one of A is another product."""
+    said = TRANSPOSED.search(intent)
+    if said and not (form and re.search(r"\.T\b|transpose|permute|swapaxes", form)):
+        raise IntentError(f"'{said.group(0).strip()}' transposes an operand, and this reading ({form}) transposes "
+                          f"nothing", [f"operation {reading.operation.replace('_', ' ')}"],
+                          "the transposed product in the spec form (y = A.T @ x; A: float32[1024, 512]; "
+                          "x: float32[1024])")
+    return reading
+
+
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for, in the spec form (generate/spec.py) or in words; an IntentError when it is
     ambiguous or outside the families, or when the interpretation leaves a number of the intent unused.
@@ -351,13 +387,16 @@ def parse_intent(intent: str) -> KernelSpec:
             if reading_key(family_reading) != reading_key(words_reading):
                 raise IntentError(f"two readings disagree: {spec_form(family_reading) or family_reading.operation} "
                                   f"and {spec_form(words_reading)}", [], "the intent in the spec form")
-            return family_reading
+            return _transpose_used(intent, family_reading, spec_form(family_reading))
         if family_reading is not None:
             if isinstance(words_refusal, Contradiction):
                 raise words_refusal
-            return family_reading
+            return _transpose_used(intent, family_reading, spec_form(family_reading))
         if words_reading is not None:
-            return words_reading
+            form = spec_form(words_reading) or ""
+            if isinstance(family_refusal, ModifierRefusal) and not family_refusal.shown_in(form.partition("=")[2]):
+                raise family_refusal
+            return _transpose_used(intent, words_reading, form)
         # Both refuse: the translation's reason when it recognized an operation the families' reader did not, or
         # when the families' reading left the intent's numbers over (a sign it read another operation: 'max' in
         # 'max pooling'); the families' reason otherwise, which knows its own families best.
@@ -563,6 +602,9 @@ def _reduction(text: str, found: Operation, dtype: str | None, understood: list[
     operation = found.operation
     if operation == "l2norm":
         refuse_other_norm(text, understood)
+    if elementwise := re.search(r"\b(?:element|point)[- ]?wise\b", text, re.IGNORECASE):
+        raise IntentError(f"an {elementwise.group(0)} {operation} is not a reduction", understood,
+                          "the formula in the spec form (y = maximum(a, b); a: float32[1024]; b: float32[1024])")
     _refuse_three_dimensions(text, operation, understood)
     sizes = _two_dimensions(text, assumed)
     row, column, total = ROW_WORDS.search(text), COLUMN_WORDS.search(text), GLOBAL_WORDS.search(text)
@@ -620,6 +662,10 @@ def _row_normalization(text: str, found: Operation, dtype: str | None, understoo
 
 def _transpose(text: str, found: Operation, dtype: str | None, understood: list[str]) -> KernelSpec:
     assumed: list[str] = []
+    if product := re.search(r"\bmultipl\w*|\bproducts?\b|\bmatmul\b|\btimes\b|\bgem[mv]\b|@", text, re.IGNORECASE):
+        raise IntentError(f"a transpose, and the intent names a product too ('{product.group(0)}')", understood,
+                          "one operation; a transposed product in the spec form (y = A.T @ x; A: float32[1024, 512]; "
+                          "x: float32[1024])")
     dtype = _float_dtype(dtype, assumed, found.operation)
     shapes = _shapes(text)
     three = next((s for s in shapes if len(s) == 3), None)

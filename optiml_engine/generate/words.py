@@ -672,6 +672,13 @@ OPERATIONS: tuple[_Operation, ...] = (
 # reading leaves over; and names of what the spec form computes that words are not read as (the triangle or the
 # diagonal of a product): named, they must be written in the spec form, never dropped.
 UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
+# Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value'): one the
+# reading leaves unread would leave a reading of another operation.
+MODIFIERS = re.compile(r"(?<![\w-])(?:abs|absolute|squares|squared|root|exponentials?|logarithms?|weighted|clipped|"
+                       r"sorted|non-?zeros?|excluding|except|ignoring)(?![\w-])", re.IGNORECASE)
+# 'Element-wise' said of a reduction's name ('element-wise maximum of a and b'): a map of two arrays, not a reduction.
+ELEMENTWISE = re.compile(r"(?<![\w-])(?:element|point)[- ]?wise(?![\w-])", re.IGNORECASE)
+REDUCTION_CALL = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin)\(")
 OPERATION_WORDS = re.compile("|".join([*(f"(?:{op.pattern.pattern})" for op in OPERATIONS if not op.pattern.groupindex),
                                        UNREAD_OPERATIONS]), re.IGNORECASE)
 
@@ -868,6 +875,13 @@ def _operation_in_words(reading: _Reading, dtype: str) -> tuple[str, list[str]]:
     if numbers:
         raise IntentError(f"the number {numbers[0]} is not used by this reading ({assignment})",
                           [f"operation {match.group(0)}"], "only the numbers the operation takes")
+    if REDUCTION_CALL.search(assignment) and (elementwise := ELEMENTWISE.search(reading.text)):
+        raise IntentError(f"'{elementwise.group(0)}' said of a reduction ({match.group(0)})",
+                          [f"operation {match.group(0)}"], "the formula in the spec form (y = maximum(a, b); ...)")
+    modifiers = reading.left_over(MODIFIERS)
+    if modifiers:
+        raise IntentError(f"'{modifiers[0]}' changes what this reading ({match.group(0)}) computes, and it does not "
+                          f"read it", [f"operation {match.group(0)}"], "the plain operation, or the spec form")
     names = re.findall(r"\b([A-Za-z_]\w*)\b(?!\s*\()", assignment.partition("=")[2])
     keywords = ("axis", "eps", "reverse", "exclusive", "True", "approximate", "tanh", "T")
     operands = list(dict.fromkeys(n for n in names if n not in keywords))

@@ -311,3 +311,29 @@ def test_a_norm_other_than_l2_is_refused_not_read_as_l2(intent):
     """Both readers read 'norm' as the L2 norm; one said to be another (L1, max, infinity) was read as L2."""
     with pytest.raises(IntentError, match="is not the L2"):
         parse_intent(intent)
+
+
+@pytest.mark.parametrize("intent", [
+    "root mean square of each row of x (4096 x 1024)",                  # was read as the mean
+    "sum of squares of each row of x (1024 x 512)",                     # was read as the sum
+    "the sum of the squared entries in every column of x (300 x 20)",
+    "mean of the absolute values of each row of x (64 x 64)",
+    "element-wise maximum of a and b, each of 1024 floats",             # was read as the global max of one array
+    "pointwise minimum of two 512 x 512 matrices",
+    "matrix-vector product of A^T (A is 1024 x 512) and x",             # was read as A @ x
+    "multiply the transposed matrix A (1024 x 512) by the vector x",    # was read as x.T
+])
+def test_a_word_that_changes_the_value_is_never_dropped(intent):
+    """A word that changes what a reduction or a product computes (squares, root, absolute, element-wise, a
+    transposed operand) that one reader refuses and the other does not read: the reading does not stand."""
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    ("Apply ReLU element-wise to x of shape 128 x 128", "y = relu(x); x: float32[128, 128]"),
+    ("square matrix multiplication of A and B, N = 256", "C = A @ B; A: float32[256, 256]; B: float32[256, 256]"),
+    ("transpose a 300 x 200 matrix", "y = x.T; x: float32[300, 200]"),
+])
+def test_those_words_where_they_change_nothing_still_read(intent, expected):
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
