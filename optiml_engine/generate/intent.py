@@ -58,7 +58,8 @@ class ModifierRefusal(IntentError):
     # transpose), and what the spec form shows of each where the other reader did read it. Other modifiers ('square
     # matrix', 'negative slope', 'masked') the other reader reads as parts of its operations' names.
     SHOWN_AS = ((r"abs", ("abs",)), (r"squares$|squared$", ("*", "square")), (r"exp", ("exp",)), (r"log", ("log",)),
-                (r"multipl|times", ("*", "@")), (r"divid", ("/",)))
+                (r"multipl|times", ("*", "@")), (r"divid", ("/",)), (r"subtract|minus", ("-",)),
+                (r"then$", ()))     # a second step: no one operation shows it
 
     def shown_in(self, form: str) -> bool:
         for stem, shown in self.SHOWN_AS:

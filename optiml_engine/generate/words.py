@@ -675,7 +675,7 @@ UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
 # Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value'): one the
 # reading leaves unread would leave a reading of another operation.
 MODIFIERS = re.compile(r"(?<![\w-])(?:abs|absolute|squares|squared|root|exponentials?|logarithms?|weighted|clipped|"
-                       r"sorted|non-?zeros?|excluding|except|ignoring)(?![\w-])", re.IGNORECASE)
+                       r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*)(?![\w-])", re.IGNORECASE)
 # 'Element-wise' said of a reduction's name ('element-wise maximum of a and b'): a map of two arrays, not a reduction.
 ELEMENTWISE = re.compile(r"(?<![\w-])(?:element|point)[- ]?wise(?![\w-])", re.IGNORECASE)
 REDUCTION_CALL = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin)\(")

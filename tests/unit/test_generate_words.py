@@ -322,6 +322,8 @@ def test_a_norm_other_than_l2_is_refused_not_read_as_l2(intent):
     "pointwise minimum of two 512 x 512 matrices",
     "matrix-vector product of A^T (A is 1024 x 512) and x",             # was read as A @ x
     "multiply the transposed matrix A (1024 x 512) by the vector x",    # was read as x.T
+    "mean of each row of x, then subtract it from the row (4096 x 1024)",   # was read as the mean
+    "the maximum of every column of y (128 x 64), then exponentiate it",
 ])
 def test_a_word_that_changes_the_value_is_never_dropped(intent):
     """A word that changes what a reduction or a product computes (squares, root, absolute, element-wise, a
