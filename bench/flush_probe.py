@@ -5,8 +5,23 @@ reads such a buffer, after both, and with none. `python3 bench/flush_probe.py` o
 
 import cupy as cp
 
+from cupy_timing import median_us
+
 SOURCE = r"""
 extern "C" __global__ void empty(int* count) {}
+
+// The block's threads' counts summed (warp shuffles, then one value a warp) and added with one atomic.
+__device__ void block_count(int sum, int* count)
+{
+    for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    __shared__ int partials[32];
+    if (threadIdx.x % 32 == 0) partials[threadIdx.x / 32] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int warp = 1; warp < blockDim.x / 32; ++warp) sum += partials[warp];
+        atomicAdd(count, sum);
+    }
+}
 
 // 16 points a thread, a block's points contiguous, one atomic a block (the privatize schedule's shape).
 extern "C" __global__ void count_items(const float* __restrict__ x, int* count, float threshold, int n)
@@ -18,14 +33,7 @@ extern "C" __global__ void count_items(const float* __restrict__ x, int* count, 
         int i = first + item * blockDim.x;
         if (i < n && x[i] > threshold) sum += 1;
     }
-    for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    __shared__ int partials[32];
-    if (threadIdx.x % 32 == 0) partials[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        for (int warp = 1; warp < blockDim.x / 32; ++warp) sum += partials[warp];
-        atomicAdd(count, sum);
-    }
+    block_count(sum, count);
 }
 
 // A grid-stride loop of float4 reads, one atomic a block.
@@ -36,14 +44,7 @@ extern "C" __global__ void count_grid_stride(const float4* __restrict__ x, int* 
         float4 v = x[i];
         sum += (v.x > threshold) + (v.y > threshold) + (v.z > threshold) + (v.w > threshold);
     }
-    for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    __shared__ int partials[32];
-    if (threadIdx.x % 32 == 0) partials[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        for (int warp = 1; warp < blockDim.x / 32; ++warp) sum += partials[warp];
-        atomicAdd(count, sum);
-    }
+    block_count(sum, count);
 }
 """
 
@@ -63,21 +64,6 @@ def main() -> None:
         "none": lambda: None,
     }
 
-    def median_us(launch, flush, runs: int = 50) -> float:
-        for _ in range(3):
-            flush()
-            launch()
-        samples = []
-        for _ in range(runs):
-            flush()
-            start, stop = cp.cuda.Event(), cp.cuda.Event()
-            start.record()
-            launch()
-            stop.record()
-            stop.synchronize()
-            samples.append(cp.cuda.get_elapsed_time(start, stop))
-        return sorted(samples)[runs // 2] * 1000
-
     count = cp.zeros(1, cp.int32)
     threshold = cp.float32(0.25)
     rows = []
@@ -94,7 +80,8 @@ def main() -> None:
             "cupy sum": lambda: x.sum(),
         }
         for name, launch in kernels.items():
-            rows.append((n * 4 / 2**20, name, {flush: median_us(launch, run) for flush, run in flushes.items()}))
+            rows.append((n * 4 / 2**20, name, {flush: median_us(launch, run, runs=50)
+                                                  for flush, run in flushes.items()}))
     print(properties["name"].decode(), "L2", l2 >> 20, "MiB")
     print(f"{'MiB':>6} {'kernel':10} " + " ".join(f"{flush:>11}" for flush in flushes))
     for mib, name, times in rows:

@@ -5,6 +5,8 @@ bench/window_probe.py` on the GPU machine (bench/results/ir-h200/slide-windows/p
 
 import cupy as cp
 
+from cupy_timing import median_us
+
 CONV2D_NAIVE = r"""
 extern "C" __global__ void conv2d(const float* img, const float* wt, float* out, int C, int H, int W)
 {
@@ -104,19 +106,8 @@ extern "C" __global__ void conv1d(const float* __restrict__ x, const float* __re
 L2_FLUSH = cp.empty(2 * 60 * 2**20, dtype=cp.uint8)
 
 
-def median_us(launch, runs: int = 30) -> float:
-    launch()
-    cp.cuda.runtime.deviceSynchronize()
-    samples = []
-    for _ in range(runs):
-        L2_FLUSH.fill(0)
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        launch()
-        stop.record()
-        stop.synchronize()
-        samples.append(cp.cuda.get_elapsed_time(start, stop))
-    return sorted(samples)[runs // 2] * 1000
+def timed(launch) -> float:
+    return median_us(launch, lambda: L2_FLUSH.fill(0), runs=30, warmups=1)
 
 
 def kernel(source: str, name: str, points: int | None = None):
@@ -131,7 +122,7 @@ def conv2d_rows(results: dict) -> None:
     naive = kernel(CONV2D_NAIVE, "conv2d")
     naive((W // 16, H // 16), (16, 16), args)
     expected = out.copy()
-    results["conv2d naive"] = median_us(lambda: naive((W // 16, H // 16), (16, 16), args))
+    results["conv2d naive"] = timed(lambda: naive((W // 16, H // 16), (16, 16), args))
     for points in (2, 4, 8):
         windowed = kernel(CONV2D_WINDOW, "conv2d", points)
         for bx, by in ((64, 4), (32, 8), (128, 2), (256, 1)):
@@ -140,7 +131,7 @@ def conv2d_rows(results: dict) -> None:
             windowed(grid, (bx, by), args)
             error = float(cp.abs(out - expected).max())
             results[f"conv2d window points={points} block={bx}x{by} err={error:.1e}"] = \
-                median_us(lambda: windowed(grid, (bx, by), args))
+                timed(lambda: windowed(grid, (bx, by), args))
     results["conv2d floor at 4.8 TB/s"] = (C * H * W + H * W) * 4 / 4.8e12 * 1e6
 
 
@@ -153,7 +144,7 @@ def conv1d_rows(results: dict) -> None:
     grid = ((n - K + 1 + 255) // 256,)
     naive(grid, (256,), args)
     expected = out.copy()
-    results["conv1d naive"] = median_us(lambda: naive(grid, (256,), args))
+    results["conv1d naive"] = timed(lambda: naive(grid, (256,), args))
     for points in (2, 4, 8, 16):
         windowed = kernel(CONV1D_WINDOW, "conv1d", points)
         for bx in (128, 256):
@@ -162,7 +153,7 @@ def conv1d_rows(results: dict) -> None:
             windowed(blocks, (bx,), args)
             error = float(cp.abs(out - expected).max())
             results[f"conv1d window points={points} block={bx} err={error:.1e}"] = \
-                median_us(lambda: windowed(blocks, (bx,), args))
+                timed(lambda: windowed(blocks, (bx,), args))
     results["conv1d floor at 4.8 TB/s"] = 2 * n * 4 / 4.8e12 * 1e6
 
 
