@@ -122,6 +122,8 @@ COLUMN_WORDS = _words(r"(?:each|every|per|a) col(?:umn)?", r"per-col(?:umn)?", r
                       rf"col(?:umn)? {_REDUCED}", r"over (?:the )?rows of each column",
                       r"along (?:the )?(?:first|columns?)", r"for each col(?:umn)?", "by columns?",
                       r"(?:over|along|across) (?:axis|dim|dimension)\s*=?\s*0")
+# 'Element-wise' said of a reduction's name ('element-wise maximum of a and b'): a map of two arrays, not a reduction.
+ELEMENTWISE = _words(r"(?:element|point)[- ]?wise")
 # Norms other than the L2 norm the readers generate: said, they are refused (read as "norm", they would be L2).
 OTHER_NORMS = _words(r"l\s*-?\s*(?:0|1|3|p|inf\w*|∞)[- ]?norms?",
                      r"(?:manhattan|taxicab|infinity|chebyshev|max(?:imum)?|nuclear|spectral|p)[- ]norms?")
@@ -603,7 +605,7 @@ def _reduction(text: str, found: Operation, dtype: str | None, understood: list[
     operation = found.operation
     if operation == "l2norm":
         refuse_other_norm(text, understood)
-    if elementwise := re.search(r"\b(?:element|point)[- ]?wise\b", text, re.IGNORECASE):
+    if elementwise := ELEMENTWISE.search(text):
         raise IntentError(f"an {elementwise.group(0)} {operation} is not a reduction", understood,
                           "the formula in the spec form (y = maximum(a, b); a: float32[1024]; b: float32[1024])")
     _refuse_three_dimensions(text, operation, understood)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from optiml_engine.generate.intent import IntentError, refuse_other_norm
+from optiml_engine.generate.intent import ELEMENTWISE, IntentError, refuse_other_norm
 from optiml_engine.generate.spec import class_targets, parse_spec
 
 _NUM = r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?"
@@ -674,10 +674,8 @@ OPERATIONS: tuple[_Operation, ...] = (
 UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
 # Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value'): one the
 # reading leaves unread would leave a reading of another operation.
-MODIFIERS = re.compile(r"(?<![\w-])(?:abs|absolute|squares|squared|root|exponentials?|logarithms?|weighted|clipped|"
-                       r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*)(?![\w-])", re.IGNORECASE)
-# 'Element-wise' said of a reduction's name ('element-wise maximum of a and b'): a map of two arrays, not a reduction.
-ELEMENTWISE = re.compile(r"(?<![\w-])(?:element|point)[- ]?wise(?![\w-])", re.IGNORECASE)
+VALUE_WORDS = re.compile(r"(?<![\w-])(?:abs|absolute|squares|squared|root|exponentials?|logarithms?|weighted|clipped|"
+                         r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*)(?![\w-])", re.IGNORECASE)
 REDUCTION_CALL = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin)\(")
 OPERATION_WORDS = re.compile("|".join([*(f"(?:{op.pattern.pattern})" for op in OPERATIONS if not op.pattern.groupindex),
                                        UNREAD_OPERATIONS]), re.IGNORECASE)
@@ -878,7 +876,7 @@ def _operation_in_words(reading: _Reading, dtype: str) -> tuple[str, list[str]]:
     if REDUCTION_CALL.search(assignment) and (elementwise := ELEMENTWISE.search(reading.text)):
         raise IntentError(f"'{elementwise.group(0)}' said of a reduction ({match.group(0)})",
                           [f"operation {match.group(0)}"], "the formula in the spec form (y = maximum(a, b); ...)")
-    modifiers = reading.left_over(MODIFIERS)
+    modifiers = reading.left_over(VALUE_WORDS)
     if modifiers:
         raise IntentError(f"'{modifiers[0]}' changes what this reading ({match.group(0)}) computes, and it does not "
                           f"read it", [f"operation {match.group(0)}"], "the plain operation, or the spec form")
