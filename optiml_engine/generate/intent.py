@@ -211,7 +211,7 @@ MODIFIERS = _words("abs", "absolute", "squares?", "squared", "exp", "exponential
                    "unit", "clipped", "sorted", "plus", "minus", "times", "divided", "except", "excluding",
                    "ignoring", "positive", "non-?zero", "add", "adds", "added", "subtract\\w*", "multipl\\w*",
                    "divid\\w*", "bias", "gamma", "beta", "alpha", "affine", "temperature", "accumulat\\w*",
-                   "conjugate", "then")
+                   "conjugate", "then", "every other", "alternat\\w*", "scales?")
 
 
 # Operations a reader would name (activations, reductions, losses, layers): one the intent names must be the one

@@ -675,7 +675,9 @@ UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
 # Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value'): one the
 # reading leaves unread would leave a reading of another operation.
 VALUE_WORDS = re.compile(r"(?<![\w-])(?:abs|absolute|squares|squared|root|exponentials?|logarithms?|weighted|clipped|"
-                         r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*)(?![\w-])", re.IGNORECASE)
+                         r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*|gamma|beta|learned|"
+                         r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
+                         r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)
 REDUCTION_CALL = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin)\(")
 OPERATION_WORDS = re.compile("|".join([*(f"(?:{op.pattern.pattern})" for op in OPERATIONS if not op.pattern.groupindex),
                                        UNREAD_OPERATIONS]), re.IGNORECASE)
@@ -877,8 +879,8 @@ def _operation_in_words(reading: _Reading, dtype: str) -> tuple[str, list[str]]:
         raise IntentError(f"'{elementwise.group(0)}' said of a reduction ({match.group(0)})",
                           [f"operation {match.group(0)}"], "the formula in the spec form (y = maximum(a, b); ...)")
     modifiers = reading.left_over(VALUE_WORDS)
-    if modifiers:
-        raise IntentError(f"'{modifiers[0]}' changes what this reading ({match.group(0)}) computes, and it does not "
+    if modifiers:     # a contradiction: a reading of the other reader, which has not read the word either, falls too
+        raise Contradiction(f"'{modifiers[0]}' changes what this reading ({match.group(0)}) computes, and it does not "
                           f"read it", [f"operation {match.group(0)}"], "the plain operation, or the spec form")
     names = re.findall(r"\b([A-Za-z_]\w*)\b(?!\s*\()", assignment.partition("=")[2])
     keywords = ("axis", "eps", "reverse", "exclusive", "True", "approximate", "tanh", "T")

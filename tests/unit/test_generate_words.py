@@ -324,6 +324,11 @@ def test_a_norm_other_than_l2_is_refused_not_read_as_l2(intent):
     "multiply the transposed matrix A (1024 x 512) by the vector x",    # was read as x.T
     "mean of each row of x, then subtract it from the row (4096 x 1024)",   # was read as the mean
     "the maximum of every column of y (128 x 64), then exponentiate it",
+    "layer norm of each row of x (1024 x 256) with learned gamma and beta",  # were read without the affine
+    "rms norm of each row of h (512 x 128) with a weight vector w",
+    "running maximum along each row of x (32 x 900)",                         # was read as the row max
+    "sum of every other element of v (4096 floats)",                          # was read as the sum
+    "scale each column of x by its minimum (256 x 64)",                       # was read as the column min
 ])
 def test_a_word_that_changes_the_value_is_never_dropped(intent):
     """A word that changes what a reduction or a product computes (squares, root, absolute, element-wise, a
