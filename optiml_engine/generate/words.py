@@ -55,8 +55,10 @@ NOT_GENERATED = re.compile(
 
 class Contradiction(IntentError):
     """The intent says something its operation cannot be: operands whose sizes do not fit it, an axis its array
-    lacks. Another reader's reading of it is refused too (a word or number this translation leaves over is only
-    its own limit: a formula the families' reader reads may hold several)."""
+    lacks, a word changing the value that no reading here reads (VALUE_WORDS: the families' reader, which read the
+    intent without it, has not read it either). Another reader's reading of it is refused too. Other words or
+    numbers this translation leaves over are only its own limit: a formula the families' reader reads may hold
+    several."""
 
 
 @dataclass

@@ -266,9 +266,7 @@ def _fusable(program: LoopProgram, axis: str) -> bool:
     whole body (pushed into it), or they would split the shared loop."""
     if axis == "y" and len(program.space) < 2:
         return False
-    index = program.space[-1 if axis == "x" else -2].name
-    dependent = point_dependent(program.body, index)
-    body = conditions_pushed_into_loops(program.body, dependent)
+    index, dependent, body = _point_code(program, axis)
     loops = [stmt for stmt in walk(body) if isinstance(stmt, For)]
     if any(names_of(e) & dependent for loop in loops for e in (loop.start, loop.stop, loop.step)):
         return False
@@ -332,10 +330,16 @@ def slides(program: LoopProgram, loop: For, index: str, dependent: set[str]) -> 
     return [Slide(array, at, tuple(dict.fromkeys(reads))) for (array, at), reads in found.items()]
 
 
-def _slid(program: LoopProgram, axis: str) -> bool:
+def _point_code(program: LoopProgram, axis: str) -> tuple[str, set[str], list[Stmt]]:
+    """The index a thread's neighbouring points follow along `axis`, the locals that change with it, and the point
+    code with the conditions on it pushed into the loops they hold whole (the form fused points share loops in)."""
     index = program.space[-1 if axis == "x" else -2].name
     dependent = point_dependent(program.body, index)
-    body = conditions_pushed_into_loops(program.body, dependent)
+    return index, dependent, conditions_pushed_into_loops(program.body, dependent)
+
+
+def _slid(program: LoopProgram, axis: str) -> bool:
+    index, dependent, body = _point_code(program, axis)
     return any(slides(program, loop, index, dependent) for loop in walk(body) if isinstance(loop, For))
 
 
