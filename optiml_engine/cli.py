@@ -498,6 +498,7 @@ def generate(
 ) -> None:
     """Write a first kernel for an intent: kernel, @optiml contract and NumPy reference oracle, compile-checked.
     `optiml check FILE` then verifies it against the oracle on a GPU, and `optiml optimize FILE` makes it fast."""
+    from optiml_engine.generate.algorithm import first_kernel
     from optiml_engine.generate.families import compile_check, generate_kernel
     from optiml_engine.generate.intent import parse_intent
     from optiml_engine.generate.spec import spec_form
@@ -508,7 +509,8 @@ def generate(
         if not llm:
             raise fail(str(exc))
         spec = llm_read(intent, exc)
-    generated = generate_kernel(spec)
+    with out.status("writing the first schedule of its loop-nest program..."):
+        generated = first_kernel(generate_kernel(spec), arch)
     before = output.read_text(encoding="utf-8") if output.exists() else ""
     if before and CudaDocument(before, str(output)).model.kernel(generated.kernel) is not None:
         raise fail(f"{output}:1:1: error: the file already has a kernel named {generated.kernel} (expected another "

@@ -11,6 +11,7 @@ import re
 
 from optiml_engine.candidate import original_candidate
 from optiml_engine.gpu.compile import compile_nvrtc
+from optiml_engine.generate.algorithm import algorithm
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import NotLiftable
 from optiml_engine.model import Frozen, ResourceUsage
@@ -44,7 +45,7 @@ def without_gpu(reason: str) -> str:
 def dry_run(document: CudaDocument, kernel: str, policies: list[Policy]) -> DryRun:
     """Raises OptimlError when the kernel's contract is wrong (as optimize does)."""
     original = original_candidate(document, kernel)
-    program = lift(original)
+    program = lift(algorithm(original))
     if isinstance(program, NotLiftable):
         where = program.location
         lifted = {"not_liftable": f"{where.file}:{where.line}:{where.column}: {program.reason}"}

@@ -19,6 +19,7 @@ from optiml_engine.gpu.pool import WorkerPool
 from optiml_engine.gpu.profile import KernelProfile, ProfileRun, ProfileTarget, profile_kernels
 from optiml_engine.gpu.sanitize import SanitizerReport, Tool, sanitize
 from optiml_engine.gpu.worker import CompiledKernel, EvaluateJob, EvaluateOutcome
+from optiml_engine.generate.algorithm import algorithm
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import Atomic, LoopProgram, walk
 from optiml_engine.model import (
@@ -79,7 +80,7 @@ def float_atomic_program(reference: Candidate) -> LoopProgram | None:
     depends on an order the GPU chooses, and a candidate that sums in another order may be the more accurate one
     (gpu/worker.py, EvaluateJob.exact). None for any other kernel, and where an array is bfloat16 (NumPy has no
     such type to run the program on)."""
-    program = lift(reference)
+    program = lift(algorithm(reference))
     if not isinstance(program, LoopProgram):
         return None
     types = {spec.param: spec.dtype for spec in reference.contract.arrays}

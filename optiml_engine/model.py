@@ -190,6 +190,9 @@ class Contract(Frozen):
     atol: float | None = None
     template: dict[str, str] = Field(default_factory=dict)
     reference: str | None = None
+    # The spec form the kernel was generated from (generate/spec.py): its loop-nest program is built from it, not
+    # read from the kernel, which may be a schedule of it that no longer reads as one.
+    spec: str | None = None
     location: Location        # where the @optiml block starts
 
     def param_order(self) -> list[str]:

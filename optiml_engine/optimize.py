@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pydantic import Field
 
 from optiml_engine.candidate import original_candidate, reference_candidate
+from optiml_engine.generate.algorithm import algorithm
 from optiml_engine.evaluate import Evaluator
 from optiml_engine.gpu.sanitize import SanitizerReport
 from optiml_engine.model import Candidate, DeviceInfo, Frozen, Location, Measurement, OptimlError
@@ -85,6 +86,7 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
              stop: threading.Event | None = None) -> OptimizationResult:
     text, model = document.text, document.model
     original = original_candidate(document, kernel)
+    algorithm(original)   # a contract's spec that does not fit the kernel: said here, before any GPU work
     reference = reference_candidate(document, original) or original
     original_measurement = evaluator.evaluate(original, reference)
     base = dict(path=model.path, kernel=kernel, source_sha256=source_hash(text), device=evaluator.device,

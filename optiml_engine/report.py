@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from optiml_engine.evaluate import Profile
+from optiml_engine.generate.algorithm import algorithm
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import NotLiftable
 from optiml_engine.ir.schedule import shape_of
@@ -67,7 +68,7 @@ def profile_markdown(measurement: Measurement, profile: Profile) -> str:
 def program_markdown(candidate: Candidate) -> str:
     """The kernel's loop-nest program and the schedule families the search may take for it, or why it has none."""
     try:
-        program = lift(candidate)
+        program = lift(algorithm(candidate))
     except Exception as error:   # noqa: BLE001 - the hover says so rather than failing
         return f"The loop-nest reader failed on this kernel ({type(error).__name__}: {error}); please report it."
     if isinstance(program, NotLiftable):

@@ -70,13 +70,15 @@ def render(spec: KernelSpec, draft: Draft) -> str:
     if draft.atol:
         entries.append(("atol", draft.atol))
     entries.append(("reference", draft.reference))
+    reading = spec_form(spec)
+    if reading is not None:   # what the kernel's program is built from (generate/algorithm.py)
+        entries.append(("spec", reading))
     width = max(len(key) for key, _ in entries) + 2
     contract = "\n".join(f"   {key + ':':<{width}}{value}" for key, value in entries)
     params = ", ".join(draft.params + [f"int {symbol}" for symbol in spec.sizes])
     body = "\n".join(("    " + line) if line else line for line in draft.body.strip("\n").splitlines())
     intent = spec.intent.replace("*/", "* /")
     # The exact reading beside the kernel, so that the file keeps saying what it computes.
-    reading = spec_form(spec)
     read_as = f"// Read as: {reading}\n" if reading and reading != spec.intent else ""
     if spec.read_by:
         read_as += f"// Read by {spec.read_by}, not by OptiML's readers: check the line above\n"

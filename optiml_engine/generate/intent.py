@@ -357,6 +357,31 @@ def _transpose_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
     return reading
 
 
+# A number glued to a name ('2x', '0.5y'): a product neither reader sees as a number, so 'tanh of 2x' read as
+# tanh(x). Not glued: sizes with a unit (1M, 4K, 64-bit), shapes (4096x1024, 3x3), axes counts (2d), ordinals,
+# exponents (1e-5).
+GLUED_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?!(?:[kKmMgGdD]|[kKmMgG]i?[bB]|bits?|bytes?|st|nd|rd|th)\b|"
+                          r"[xX×]\s*\d|[eE][-+]?\d)([A-Za-z_]\w*)")
+VALUE_AND_INDEX = re.compile(r"\b(?:arg\s?(?:max|min)\w*\b.*\b(?:return|returning|returns|giving|gives|output"
+                             r"|outputs|outputting)\s+(?:the|its|their)\s+(?:max\w*\s+|min\w*\s+)?values?\b|"
+                             r"(?:max|min)\w*\b.*\b(?:and|with|plus|along with|as well as)\s+(?:its|their|the)\s+"
+                             r"(?:index|indices|position|positions|location|argmax|argmin)\b)", re.IGNORECASE)
+
+
+def _refuse_glued_numbers(intent: str) -> None:
+    if (glued := GLUED_NUMBER.search(intent)) is not None:
+        raise IntentError(f"'{glued.group(0)}', a number glued to a name", [],
+                          f"the product written out, e.g. '{glued.group(1)} * {glued.group(2)}'")
+
+
+def _refuse_value_and_index(intent: str) -> None:
+    """A maximum's value and its index asked together, or an argmax asked to return the value: one of the two
+    would be computed and the other dropped (a kernel writes one of them)."""
+    if (said := VALUE_AND_INDEX.search(intent)) is not None:
+        raise IntentError(f"'{said.group(0)}' asks for a maximum's or minimum's value and its index together", [],
+                          "one of them: 'max of each row' or 'argmax of each row'")
+
+
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for, in the spec form (generate/spec.py) or in words; an IntentError when it is
     ambiguous or outside the families, or when the interpretation leaves a number of the intent unused.
@@ -371,6 +396,8 @@ def parse_intent(intent: str) -> KernelSpec:
     if is_spec_form(intent):
         return parse_spec(intent)
     try:
+        _refuse_glued_numbers(intent)
+        _refuse_value_and_index(intent)
         family_reading = family_refusal = words_reading = words_refusal = None
         try:
             family_reading = _parse(intent)

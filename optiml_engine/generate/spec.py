@@ -83,6 +83,9 @@ def parse_spec(text: str) -> KernelSpec:
         if dtype not in DTYPES:
             raise IntentError(f"element type '{dtype}' of {name}", [], "float32, float64 or int32")
         shapes[name], dtypes[name] = [_dimension(d, name) for d in dims.split(",")], DTYPES[dtype]
+        if name in FUNCTIONS or name in ACTIVATIONS or name in METHODS:
+            # 'y = tanh of 2x' read as y = tanh with an array called tanh would verify a copy.
+            raise IntentError(f"an array called {name}, a function's name", [], f"{name}(...) applied to an array")
     if not re.fullmatch(r"[A-Za-z_]\w*", output):
         raise IntentError(f"'{output}' is not an output name", [], "NAME = expression; ...")
     if output in shapes:
@@ -249,6 +252,16 @@ def _cosine_loss_named(tree: ast.expr) -> ast.expr:
     return tree
 
 
+def _within(axis, name: str, shape: list[int]):
+    """`axis` (a whole number, several, or None), refused where one is not an axis of `shape` (NumPy's rule: from
+    -rank to rank - 1): counted modulo the rank, axis 7 of a 2-D array would be read as one of its axes."""
+    rank = len(shape)
+    if any(isinstance(a, int) and not -rank <= a < rank for a in (axis if isinstance(axis, tuple | list) else [axis])):
+        raise IntentError(f"axis {axis} of {name}, which has {rank} ax{'is' if rank == 1 else 'es'}",
+                          [f"{name}: {shape}"], f"an axis from {-rank} to {rank - 1}")
+    return axis
+
+
 def _dimension(text: str, name: str) -> int:
     text = text.strip().replace("_", "")
     match = re.fullmatch(r"(\d+)\s*(?:<<\s*(\d+))?|2\s*\*\*\s*(\d+)", text)
@@ -341,7 +354,7 @@ class _Reader:
         name, shape = self.array(reduced, f"a {operation}")
         inputs = [name] if expression is None else inputs
         options = self.keywords(call, {"axis": None, "keepdims": False})
-        axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
+        axis = _within(ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"], name, shape)
         axes = sorted({a % len(shape) for a in (axis if isinstance(axis, tuple | list) else [axis])}) \
             if axis is not None else list(range(len(shape)))
         if not axes or any(not isinstance(a, int) for a in axes) or axes != list(range(axes[0], axes[-1] + 1)):
@@ -540,7 +553,7 @@ class _Reader:
             if options["p"] not in (1, 2):
                 raise IntentError(f"normalize with p={options['p']}", [f"{name}: {shape}"], "p=1 or p=2")
             operation = "l1normalize" if options["p"] == 1 else "l2normalize"
-        axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
+        axis = _within(ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"], name, shape)
         axes = sorted({a % len(shape) for a in axis} if isinstance(axis, tuple | list) and axis and
                       all(isinstance(a, int) for a in axis) else {axis % len(shape)} if isinstance(axis, int) else {-1})
         trailing = axes == list(range(len(shape) - len(axes), len(shape))) and axes[0] >= 1
@@ -715,7 +728,7 @@ class _Reader:
         name, shape = self.array(scanned, f"a {call.func.id}")
         inputs = [name] if expression is None else inputs
         options = self.keywords(call, {"axis": -1 if len(shape) > 1 else 0, "exclusive": False, "reverse": False})
-        axis = ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"]
+        axis = _within(ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"], name, shape)
         if not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
             raise IntentError(f"a {call.func.id} along axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
                               "the last axis (along rows)")

@@ -13,6 +13,7 @@ from optiml_engine.ir.program import (
     children, mentions, substitute, walk)
 from optiml_engine.model import Contract
 from optiml_engine.source.ctypes import dtype_of
+from optiml_engine.source.expr import evaluate
 
 Linear = dict[str, Expr]          # variable -> coefficient; "" -> the rest (terms free of the variables asked)
 def is_integer_cast(ctype: str) -> bool:
@@ -355,3 +356,28 @@ def inlined(expr: Expr, locals_: dict[str, Expr]) -> Expr:
             return expr
         expr = expanded
     return expr
+
+
+def points_at_sizes(program: LoopProgram, contract: Contract) -> int | None:
+    """How many points the program's space has at the contract's sizes (None: a bound with no contract form)."""
+    total = 1
+    for axis in range(len(program.space)):
+        text = extent(program, axis, contract)
+        if text is None:
+            return None
+        total *= int(evaluate(text, dict(contract.sizes)))
+    return total
+
+
+def longest_loop_at_sizes(program: LoopProgram, contract: Contract) -> int | None:
+    """The most iterations a loop of the point's code (outside any other loop) runs at the contract's sizes; None
+    where a loop's bounds have no contract form (they read the point or the data) or there is no loop."""
+    loops = [s for s in walk(program.body) if isinstance(s, For)]
+    inner = {id(s) for loop in loops for s in walk(loop.body)}
+    trips = []
+    for loop in (loop for loop in loops if id(loop) not in inner):
+        text = contract_text(Binary(op="-", left=loop.stop, right=loop.start), contract, program)
+        if text is None:
+            return None
+        trips.append(int(evaluate(text, dict(contract.sizes))))
+    return max(trips) if trips else None

@@ -110,6 +110,14 @@ _SCAN_FUNCTION = {"+": "optiml_warp_inclusive_sum", "*": "optiml_warp_inclusive_
                   "max": "optiml_warp_inclusive_max", "min": "optiml_warp_inclusive_min"}
 
 
+def _guarded(name: str, helper: str) -> str:
+    """A helper defined once however many kernels of a file carry it (generated kernels appended to one file,
+    schedules accepted one after another)."""
+    defined = re.search(r"\b(optiml_\w+)\s*[({]", helper)
+    guard = f"{(defined.group(1) if defined else f'optiml_helper_{name}').upper()}_DEFINED"
+    return f"#ifndef {guard}\n#define {guard}\n{helper.rstrip()}\n#endif"
+
+
 def _scan_helper(op: str) -> str:
     return f"""// Inclusive scan across a warp (lane l: lanes 0..l combined).
 template <typename T>
@@ -887,17 +895,23 @@ class _Kernel:
                                      names(f"{var}_chunk"), names(f"{var}_before"))
         b, flag, got, arrived, at = (names("earlier"), names("flag"), names("earlier_value"), names("arrived"),
                                      names("chunk_base"))
+        window, mine, found, nearest = names("window"), names("earlier_chunk"), names("prefixed"), names("nearest")
         position = program.body.index(loop)
         self.use(f"scan{op}")
         start = identity(op, ctype) or var
         stop, begin = c_expr(loop.stop), c_expr(loop.start)
         indent = "    "
+        warps = s.block[1]
         self.lines += [f"{indent}const {itype} {inner.name} = {lower}blockIdx.x;",
                        f"{indent}const int {self.lane} = threadIdx.x;",
-                       f"{indent}const int {chunks} = gridDim.y;",
+                       f"{indent}// A warp a chunk; one chunk (one warp) where the grid has one layer.",
+                       f"{indent}const int {chunks} = gridDim.y > 1 ? gridDim.y * {warps} : 1;",
+                       f"{indent}if ({chunks} == 1 && threadIdx.y > 0) return;",
                        f"{indent}const unsigned int {slot} = blockIdx.x;"]
         self.point(program.body[:position], indent, in_loop=False)
         ll = "long long"
+        flag_at = f"*(volatile unsigned int*)&{flags}[{at} + {mine}]"
+        self.use(op)
         self.lines += [
             f"{indent}unsigned int {chunk} = 0;",
             f"{indent}if ({chunks} > 1) {{",
@@ -912,34 +926,45 @@ class _Kernel:
             f"{indent}const {loop.ctype} {end} = ({loop.ctype})min(({ll}){first} + {length}, ({ll})({stop}));",
             f"{indent}{ctype} {before} = {start};",
             f"{indent}if ({chunks} > 1) {{",
-            f"{indent}    // The chunk's sum by the update alone, then the chunks before it.",
+            f"{indent}    // The chunk's sum by the update alone.",
             f"{indent}    {ctype} {total} = {start};",
+            f"{indent}    #pragma unroll 4",
             f"{indent}    for ({loop.ctype} {loop.var} = {first} + {self.lane}; {loop.var} < {end}; "
             f"{loop.var} += 32) {{",
             *c_statements(self.update_alone(loop, total), indent + "        "),
             f"{indent}    }}",
-            f"{indent}    {total} = __shfl_sync(0xffffffffu, {_SCAN_FUNCTION[op]}({total}), 31);",
-            f"{indent}    if ({self.lane} == 0) {{",
-            f"{indent}        const {ll} {at} = ({ll}){slot} * {s.splits};",
-            f"{indent}        if ({chunk} > 0) {{",
-            f"{indent}            {sums}[{at} + {chunk}] = {total};",
-            f"{indent}            __threadfence();",
-            f"{indent}            atomicExch(&{flags}[{at} + {chunk}], 1u);",
-            f"{indent}            for (int {b} = (int){chunk} - 1; {b} >= 0; --{b}) {{",
-            f"{indent}                unsigned int {flag};",
-            f"{indent}                while (({flag} = atomicAdd(&{flags}[{at} + {b}], 0u)) == 0u) {{}}",
-            f"{indent}                __threadfence();",
-            f"{indent}                const {ctype} {got} = {flag} == 2u ? __ldcg(&{prefixes}[{at} + {b}]) : "
-            f"__ldcg(&{sums}[{at} + {b}]);",
-            f"{indent}                {before} = {combined(op, got, before)};",
-            f"{indent}                if ({flag} == 2u) break;",
-            f"{indent}            }}",
+            f"{indent}    {total} = {_WARP_FUNCTION[op]}({total});",
+            f"{indent}    const {ll} {at} = ({ll}){slot} * {s.splits};",
+            f"{indent}    if ({self.lane} == 0 && {chunk} > 0) {{",
+            f"{indent}        {sums}[{at} + {chunk}] = {total};",
+            f"{indent}        __threadfence();",
+            f"{indent}        atomicExch(&{flags}[{at} + {chunk}], 1u);",
+            f"{indent}    }}",
+            f"{indent}    // Look back 32 chunks at a time (lane l at the l-th before): the nearest inclusive prefix "
+            f"and the sums after it.",
+            f"{indent}    for (int {window} = (int){chunk} - 1; {window} >= 0; {window} -= 32) {{",
+            f"{indent}        const int {mine} = {window} - {self.lane};",
+            f"{indent}        unsigned int {flag} = {mine} >= 0 ? {flag_at} : 2u;",
+            f"{indent}        while (__any_sync(0xffffffffu, {flag} == 0u)) {{",
+            f"{indent}            if ({flag} == 0u) {flag} = {flag_at};",
             f"{indent}        }}",
+            f"{indent}        __threadfence();",
+            f"{indent}        const unsigned int {found} = __ballot_sync(0xffffffffu, {flag} == 2u);",
+            f"{indent}        // The nearest chunk with its prefix; none in this window: all 32 sums count, look further.",
+            f"{indent}        const int {nearest} = {found} != 0u ? __ffs({found}) - 1 : 31;",
+            f"{indent}        {ctype} {got} = {start};",
+            f"{indent}        if ({mine} >= 0 && {self.lane} <= {nearest}) {{",
+            f"{indent}            {got} = {flag} == 2u ? __ldcg(&{prefixes}[{at} + {mine}]) : "
+            f"__ldcg(&{sums}[{at} + {mine}]);",
+            f"{indent}        }}",
+            f"{indent}        {before} = {combined(op, _WARP_FUNCTION[op] + '(' + got + ')', before)};",
+            f"{indent}        if ({found} != 0u) break;",
+            f"{indent}    }}",
+            f"{indent}    if ({self.lane} == 0) {{",
             f"{indent}        {prefixes}[{at} + {chunk}] = {chunk} > 0 ? {combined(op, before, total)} : {total};",
             f"{indent}        __threadfence();",
             f"{indent}        atomicExch(&{flags}[{at} + {chunk}], 2u);",
             f"{indent}    }}",
-            f"{indent}    {before} = __shfl_sync(0xffffffffu, {before}, 0);",
             f"{indent}}}",
             f"{indent}{var} = {chunk} > 0 ? {combined(op, var, before)} : {var};"]
         self.scan_loop(loop, indent, (first, end))
@@ -959,8 +984,8 @@ class _Kernel:
             f"{indent}    }}",
             f"{indent}}}"]
         self.space_grid(1)
-        wanted = f"min({s.splits},cdiv(max({span_text},1),{step}))"
-        self.grid.append(f"max(1,{wanted}-{s.splits}*min(1,({self.extent(0)})//{capacity + 1}))")
+        layers = f"cdiv(min({s.splits},cdiv(max({span_text},1),{step})),{warps})"
+        self.grid.append(f"max(1,{layers}-{s.splits}*min(1,({self.extent(0)})//{capacity + 1}))")
 
     def scan_loop(self, loop: For, indent: str, bounds: tuple[str, str] | None = None) -> None:
         """32 x items iterations at a time: each lane's stretch of `items` combined by the update alone (from the
@@ -1488,11 +1513,12 @@ class _Kernel:
     def candidate(self) -> Candidate:
         getattr(self, self.schedule.family)()
         view = KernelView.of(self.base)
-        helpers = "".join((_scan_helper(name[len("scan"):]) if name.startswith("scan") else _HELPERS[name]) + "\n"
-                          for name in self.helpers)
-        comment = "".join(line + "\n" for line in self.declarations) + \
-            f"// OptiML schedule of the loop-nest program: {self.schedule.describe()}.\n"
-        body = "{\n" + "\n".join(self.lines) + "\n}"
+        helpers = "".join(_guarded(name, _scan_helper(name[len("scan"):]) if name.startswith("scan") else
+                                   _HELPERS[name]) + "\n\n" for name in self.helpers)
+        comment = "".join(line + "\n" for line in self.declarations)
+        # Inside the body, the schedule's name moves with the kernel when a later schedule replaces it.
+        body = "{\n" + "\n".join([f"    // OptiML schedule of the loop-nest program: {self.schedule.describe()}.",
+                                   *self.lines]) + "\n}"
         # The helpers open the unit: above the kernel there may be a template header or an `extern "C"` whose
         # linkage a template may not have.
         replacements = [(0, 0, helpers), (view.body.start_byte, view.body.end_byte, body),

@@ -38,10 +38,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear, loop_reductions,
-    names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
+    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, is_integer_cast, linear,
+    loop_reductions, names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, unit_stride,
+    walk)
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, mentions, substitute)
+    Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, children, mentions,
+    substitute, with_children)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -110,7 +112,8 @@ class Schedule(Frozen):
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread{vector} summed in a "
                     f"register, a block of {self.block[0]} combined by warp shuffles, one atomic per block")
         if self.family == "scan" and self.splits > 1:
-            return (f"scan: the point's loop cut into up to {self.splits} chunks, a warp each, {self.items} "
+            return (f"scan: the point's loop cut into up to {self.splits} chunks, a warp each ({self.block[1]} a "
+                    f"block), {self.items} "
                     f"consecutive iteration{'s' if self.items > 1 else ''} per lane (each chunk's sum published, the "
                     f"value before it found by looking back over the chunks before it)")
         if self.family == "scan":
@@ -416,12 +419,54 @@ def _parallel_loop(loop: For) -> list[Reduction] | None:
     reductions = loop_reductions(loop)
     if reductions is None:
         return None
+    lets = {stmt.name: stmt.value for stmt in walk(loop.body) if isinstance(stmt, Let) and stmt.value is not None}
     for stmt in walk(loop.body):
         if isinstance(stmt, Store):
-            coefficient = stride(stmt.index, loop.var)
-            if coefficient is None or not mentions(stmt.index, {loop.var}):
+            index = inlined(stmt.index, lets)
+            coefficient = stride(index, loop.var)
+            if (coefficient is None or not mentions(index, {loop.var})) and not _digits_distinct(index, loop.var):
                 return None
     return reductions
+
+
+def _digits_distinct(index: Expr, var: str) -> bool:
+    """Whether an index `A * (var / n) + B * (var % n) + rest` (a collapsed nest's, ir/collapse.py) is distinct for
+    every var: `rest` free of var, B not zero, and A a multiple of B * n (A's factors include n's and B's), so the
+    quotient's steps pass over every remainder's."""
+    parts = [e for e in _subexpressions(index) if isinstance(e, Binary) and e.op in ("/", "%")
+             and e.left == Ref(name=var) and not mentions(e.right, {var})]
+    if not parts or any(e.right != parts[0].right for e in parts) or {e.op for e in parts} != {"/", "%"}:
+        return False
+    quotient, remainder = "optiml_quotient", "optiml_remainder"
+
+    def digits(e: Expr) -> Expr:
+        if e in parts:
+            return Ref(name=quotient if e.op == "/" else remainder)
+        return with_children(e, digits)
+
+    form = linear(digits(index), {quotient, remainder})
+    if form is None or mentions(form.get("", Const(text="0")), {var}) or not {quotient, remainder} <= set(form) or \
+            constant(form[remainder]) == 0:
+        return False
+    have = _factors(form[quotient])
+    for factor in _factors(parts[0].right) + _factors(form[remainder]):
+        if factor not in have:
+            return False
+        have.remove(factor)
+    return True
+
+
+def _subexpressions(expr: Expr) -> list[Expr]:
+    return [expr, *(e for child in children(expr) for e in _subexpressions(child))]
+
+
+def _factors(expr: Expr) -> list[Expr]:
+    """The factors of a product (integer casts dropped, ones left out)."""
+    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        return _factors(expr.operand)
+    if isinstance(expr, Binary) and expr.op == "*":
+        return _factors(expr.left) + _factors(expr.right)
+    return [] if constant(expr) == 1 else [expr]
 
 
 def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Literal["x", "y"]:
@@ -650,7 +695,7 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                 for threads in (256, 512, 1024)]
     if family == "scan":
         # A 1-D space's point may cut its loop into chunks, a warp each (the grid's y holds them).
-        split = [Schedule(family="scan", block=(32, 1), lanes=32, items=items, splits=splits)
+        split = [Schedule(family="scan", block=(32, 4), lanes=32, items=items, splits=splits)
                  for splits in (64, 512, 4096) for items in (4, 8)] if len(shape.program.space) == 1 else []
         return [Schedule(family="scan", block=(32, points), lanes=32, items=items)
                 for points in (1, 4, 8) for items in (1, 2, 4, 8)] + split
@@ -741,6 +786,33 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
     if family == "stream":
         return [s for s in points if (s.block[0], s.tile) in ((128, 32), (256, 16), (64, 64))] or points[:2]
     return [s for s in points if s.block in ((32, 8), (64, 8))]
+
+
+# A generated kernel's first schedule (generate/algorithm.py): of the families its program has, the one whose
+# absence costs a naive kernel most comes first (a product without reuse, a value carried by one thread along a
+# whole row, a thread walking a long loop alone, an atomic per element, strided writes). Not a map: the plain
+# kernel is one already, and the emitted map recomputes the index digits its locals held (a 3x3 convolution 10x
+# slower on an H200, bench/results/spec-h200/first-kernels/).
+FIRST_FAMILIES: tuple[Family, ...] = ("contraction", "scan", "reduce", "privatize", "stage", "stream")
+
+
+def first_schedules(shape: Shape, points_at_sizes: int | None, longest_loop: int | None) -> list[Schedule]:
+    """Every family's first schedules (`defaults`), the families in FIRST_FAMILIES' order: a caller takes the first
+    that emits and compiles. A thread group shares a point's loops only where they are longer than a warp
+    (`longest_loop`: the most iterations a loop of the point runs at the contract's sizes): a stencil's or a
+    pooling window's few taps are a map's."""
+    short = longest_loop is not None and longest_loop < 32
+    found = []
+    for family in FIRST_FAMILIES:
+        if family not in shape.families or family == "reduce" and short:
+            continue
+        chosen = defaults(shape, family, points_at_sizes)
+        if family == "reduce" and not shape.splittable and points_at_sizes is not None and \
+                points_at_sizes < FEW_POINTS:
+            # Few points whose loops no blocks share: the widest thread group a point, or the GPU idles.
+            chosen = sorted(chosen, key=lambda s: -s.lanes)
+        found += chosen
+    return found
 
 
 def shape_vector(points: list[Schedule]) -> int:

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from optiml_engine.generate.algorithm import algorithm
 from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.gpu.data import make_inputs
-from optiml_engine.ir.analysis import extent
+from optiml_engine.ir.analysis import points_at_sizes
+from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
@@ -34,7 +36,7 @@ from optiml_engine.model import Candidate, Contract
 from optiml_engine.policies.base import NO_REUSE, Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.policies.templates.base import Compiler, default_compiler
 from optiml_engine.source.contract import resolve
-from optiml_engine.source.expr import evaluate
+
 
 LOG = logging.getLogger(__name__)
 SCHEDULES_KEPT = 2048      # emitted kernels whose schedule the policy remembers, most recent first
@@ -43,6 +45,8 @@ TWO_PASS = ("of the program with its online maximum and rescaled sum as two plai
 DIGITS = "over the row and column digits of the flat index, so that each operand's unit stride shows"
 SHIFTED_SUMS = ("of the program with its running (Welford) mean and M2 as two shifted sums, which a thread group "
                 "shares")
+COLLAPSED = ("of the program with its nested loops made one loop over the product of their extents, which a thread "
+             "group shares")
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
@@ -80,17 +84,6 @@ class Scheduled:
     shape: Shape
     schedule: Schedule
     base: Candidate
-
-
-def points_at_sizes(program: LoopProgram, contract: Contract) -> int | None:
-    """How many points the program's space has at the contract's sizes (None: a bound with no contract form)."""
-    total = 1
-    for axis in range(len(program.space)):
-        text = extent(program, axis, contract)
-        if text is None:
-            return None
-        total *= int(evaluate(text, dict(contract.sizes)))
-    return total
 
 
 def agrees_at_checks(program: LoopProgram, contract: Contract) -> Callable[[LoopProgram], bool]:
@@ -143,11 +136,14 @@ class SchedulePolicy(Policy):
     def first_schedules(self, node: Candidate, context: PolicyContext) -> list[Edit]:
         """Each family's first schedules, of the lifted program and over the digits of its flat index, the family
         whose symptom the profiler reports first."""
-        program = lift(node)
+        # A generated kernel's program is its spec's (generate/algorithm.py), and its schedules are made from the
+        # spec's plain kernel, never from a schedule already emitted.
+        base = algorithm(node)
+        program = lift(base)
         if isinstance(program, NotLiftable):
             return []
         shape = shape_of(program)
-        points = points_at_sizes(program, node.contract)
+        points = points_at_sizes(program, base.contract)
         found: list[tuple[str, LoopProgram, Shape, str | None]] = [
             (family, program, shape, None) for family in shape.families]
         # Over the digits of a flat index (ir/delinearize.py), a strided access shows and a tile can fix it, and a
@@ -159,10 +155,11 @@ class SchedulePolicy(Policy):
             found += [(family, digits, digit_shape, DIGITS) for family in digit_shape.families]
         # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks;
         # an online softmax normalizer made two passes (ir/online.py), a Welford mean and M2 two shifted sums
-        # (ir/welford.py): a thread group may then share them.
-        agrees = agrees_at_checks(program, node.contract)
+        # (ir/welford.py): a thread group may then share them; nested loops made one (ir/collapse.py): a thread group
+        # may then share a reduction over several axes.
+        agrees = agrees_at_checks(program, base.contract)
         for rewritten, why in ((one_pass_moments(program), ONE_PASS), (two_pass_normalizer(program, agrees), TWO_PASS),
-                               (shifted_sums(program, agrees), SHIFTED_SUMS)):
+                               (shifted_sums(program, agrees), SHIFTED_SUMS), (collapsed(program), COLLAPSED)):
             if rewritten is not program:
                 rewritten_shape = shape_of(rewritten)
                 found += [(family, rewritten, rewritten_shape, why) for family in rewritten_shape.families
@@ -170,7 +167,7 @@ class SchedulePolicy(Policy):
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found
-                for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family, points), node, context,
+                for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family, points), base, context,
                                        why)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,

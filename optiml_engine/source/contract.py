@@ -25,7 +25,7 @@ from optiml_engine.source.expr import (
     Expr, Locate, Name, Num, Number, located, parse_expr, parse_expr_in,
 )
 
-RESERVED_KEYS = ("sizes", "check", "launch", "flops", "bytes", "tol", "atol", "template", "reference")
+RESERVED_KEYS = ("sizes", "check", "launch", "flops", "bytes", "tol", "atol", "template", "reference", "spec")
 DIRECTIONS: tuple[Direction, ...] = ("in", "out", "inout")
 FILL_ARGS = {"uniform": ("lo", "hi"), "normal": ("mean", "std"), "range": ("lo", "hi"), "const": ("v",)}
 MAX_BLOCK_THREADS = 1024
@@ -530,8 +530,7 @@ class _ContractParser:
                 for key in ("flops", "bytes") if key in reserved}
         optional: dict[str, object] = {key: parsed.text for key, parsed in work.items()}
         optional.update({key: self.positive_float(reserved[key]) for key in ("tol", "atol") if key in reserved})
-        if "reference" in reserved:
-            optional["reference"] = self.value(reserved["reference"])
+        optional.update({key: self.value(reserved[key]) for key in ("reference", "spec") if key in reserved})
         contract = Contract(kernel=self.kernel.name, sizes=sizes, checks=checks, arrays=arrays, scalars=scalars,
                             launch=rule, template=template, location=self.loc(block_at), **optional)
         trees = _Trees(lengths, scalar_values, grid, block, smem, work.get("flops"), work.get("bytes"))

@@ -24,15 +24,19 @@ class FileEdit(Frozen):
     diff: str
 
 
-def kernel_chunk(candidate: Candidate) -> str:
-    """The candidate's kernel with any helpers a rewrite placed before it (its unit text after the last #line that
-    precedes the kernel's name)."""
+def kernel_parts(candidate: Candidate) -> tuple[str, str]:
+    """What a rewrite put above the candidate's kernel (helpers, device arrays, the schedule's comment: above the
+    unit's first #line, where ir/emit.py opens the unit with its helpers, and after the last #line before the
+    kernel), and the kernel's definition. The file's own items before the kernel (each after a #line) are in
+    neither: they are in the file already."""
     text = candidate.unit.text
-    name_at = re.search(rf"\b__global__\b[^;{{]*?\b{re.escape(candidate.unit.kernel)}\s*\(", text)
+    name_at = re.search(rf"(\btemplate\s*<[^;{{]*?>\s*)?\b__global__\b[^;{{]*?\b{re.escape(candidate.unit.kernel)}\s*\(",
+                        text)
     if name_at is None:
         raise ValueError(f"kernel {candidate.unit.kernel} not found in its compile unit")
-    starts = [m.end() for m in LINE_DIRECTIVE.finditer(text, 0, name_at.start())]
-    return text[starts[-1] if starts else 0:].strip("\n")
+    lines = list(LINE_DIRECTIVE.finditer(text, 0, name_at.start()))
+    above = [text[:lines[0].start()], text[lines[-1].end():name_at.start()]] if lines else [text[:name_at.start()]]
+    return "\n\n".join(part.strip("\n") for part in above if part.strip()), text[name_at.start():].strip("\n")
 
 
 def launch_line(rule: LaunchRule) -> str:
@@ -78,6 +82,30 @@ def launch_site_text(site: LaunchSite, kernel: Kernel, rule: LaunchRule, path: s
     return dims(rule.grid), dims(rule.block)
 
 
+# A helper a schedule writes, guarded so that a file defines it once (ir/emit.py).
+GUARDED_HELPER = re.compile(r"#ifndef (\w+)\n#define \1\n.*?\n#endif", re.S)
+
+
+def _above(source: bytes, above: str, top: int) -> list[tuple[int, int, bytes]]:
+    """Replacements that put `above` at `top`, less what the file has already: a guarded helper the file defines
+    before `top` (another kernel's schedule, or this kernel's last one, wrote it) is not written twice; a device array the file
+    declares under the same name (this kernel's last schedule's workspace) is declared anew where it stands."""
+    text, before = source.decode(), source[:top].decode()
+    kept = [m.group(0) for m in GUARDED_HELPER.finditer(above) if f"#define {m.group(1)}\n" not in before]
+    lines, found = [], []
+    for line in GUARDED_HELPER.sub("", above).splitlines():
+        named = re.match(r"__device__\b[^;(]*?\b(\w+)\s*\[", line)
+        old = re.search(rf"^__device__\b[^;(\n]*?\b{named.group(1)}\s*\[[^\n]*$", text, re.M) if named else None
+        if old is None:
+            lines.append(line)
+            continue
+        start = len(text[:old.start()].encode())
+        found.append((start, start + len(old.group(0).encode()), line.encode()))
+    if any(line.strip() for line in lines):
+        kept.append("\n".join(lines).strip("\n"))
+    return found + ([(top, top, ("\n\n".join(kept) + "\n\n").encode())] if kept else [])
+
+
 def apply_candidate(text: str, model: SourceModel, original: Candidate, best: Candidate) -> FileEdit:
     """The user's file with the kernel replaced by the best candidate's; when the launch rule changed, the
     contract's `launch:` line and every launch site of the kernel rewritten to match."""
@@ -85,13 +113,18 @@ def apply_candidate(text: str, model: SourceModel, original: Candidate, best: Ca
     if kernel is None:
         raise ValueError(f"kernel {original.unit.kernel} is no longer in {model.path}")
     source = text.encode()
-    replacements: list[tuple[int, int, bytes]] = [
-        (kernel.span.start_byte, kernel.span.end_byte, kernel_chunk(best).encode())]
+    above, definition = kernel_parts(best)
+    # What the rewrite put above the kernel goes above its comment: between the two, the contract would no longer
+    # be the kernel's.
+    top = kernel.comment.span.start_byte if kernel.comment is not None else kernel.span.start_byte
+    replacements: list[tuple[int, int, bytes]] = [(kernel.span.start_byte, kernel.span.end_byte, definition.encode())]
+    replacements += _above(source, above, top)
     if best.contract.launch != original.contract.launch:
         if kernel.comment is not None:
             comment = source[kernel.comment.span.start_byte:kernel.comment.span.end_byte].decode()
-            updated = re.sub(r"(launch:\s*)[^\n#*]*?(\s*(#[^\n]*)?)$", lambda m: m.group(1) + launch_line(
-                best.contract.launch) + m.group(2), comment, count=1, flags=re.M)
+            # The line's value up to a `#` remark or the block's `*/` (a value may multiply: `cdiv(rows*cols,256)`).
+            updated = re.sub(r"(launch:[ \t]*)(?:(?!\*/)[^\n#])*?([ \t]*(?:#[^\n]*)?)(?=\*/|$)", lambda m: m.group(1) +
+                             launch_line(best.contract.launch) + m.group(2), comment, count=1, flags=re.M)
             replacements.append((kernel.comment.span.start_byte, kernel.comment.span.end_byte, updated.encode()))
         for site in model.launch_sites:
             if site.kernel != kernel.name:

@@ -16,6 +16,7 @@ import logging
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from optiml_engine.generate.algorithm import first_kernel
 from optiml_engine.generate.families import compile_check, generate_kernel
 from optiml_engine.generate.llm import GenerationLlm, llm_reading, llm_seed
 from optiml_engine.gpu.pool import NoDevice
@@ -202,7 +203,7 @@ class GenerationJobs:
 
     @staticmethod
     def _generated(spec) -> tuple[GeneratedKernel, bool]:
-        generated = generate_kernel(spec)
+        generated = first_kernel(generate_kernel(spec))
         return generated, compile_check(generated).ok
 
     @staticmethod

@@ -8,7 +8,7 @@ from optiml_engine.model import LaunchRule
 from optiml_engine.policies.base import PolicyContext
 from optiml_engine.policies.kernel_view import derived
 from optiml_engine.policies.rules import RulePolicy
-from optiml_engine.source.edit import apply_candidate, kernel_chunk
+from optiml_engine.source.edit import apply_candidate, kernel_parts
 from optiml_engine.source.parse import CudaDocument
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,9 +55,26 @@ def test_same_geometry_touches_only_the_kernel():
                        "float* __restrict__ c, int n)"]
 
 
-def test_kernel_chunk_keeps_helpers_placed_before_the_kernel():
-    _, _, naive = load("vector_add")
+def test_helpers_a_rewrite_placed_before_the_kernel_go_above_its_contract():
+    """Between the contract and the kernel they would leave the kernel without its contract."""
+    text, document, naive = load("vector_add")
     unit = naive.unit.text.replace("__global__ void vector_add",
                                    "__device__ float twice(float v) { return 2 * v; }\n__global__ void vector_add")
-    chunk = kernel_chunk(naive.model_copy(update={"unit": naive.unit.model_copy(update={"text": unit})}))
-    assert chunk.startswith("__device__ float twice") and "#line" not in chunk
+    rewritten = naive.model_copy(update={"unit": naive.unit.model_copy(update={"text": unit})})
+    above, definition = kernel_parts(rewritten)
+    assert above == "__device__ float twice(float v) { return 2 * v; }" and definition.startswith("__global__")
+    edited = apply_candidate(text, document.model, naive, rewritten).new_text
+    assert edited.index("__device__ float twice") < edited.index("@optiml")
+    contract = CudaDocument(edited, "examples/vector_add.cu").contract("vector_add")
+    assert contract.model_dump(exclude={"location"}) == naive.contract.model_dump(exclude={"location"})
+
+
+def test_a_launch_line_that_multiplies_is_rewritten():
+    """`cdiv(n*2,256)`: the line's value runs to a `#` remark or the block's end, not to the first `*`."""
+    text, document, naive = load("vector_add")
+    text = text.replace("grid=cdiv(n,256)", "grid=cdiv(n*1,256)")
+    document = CudaDocument(text, "examples/vector_add.cu")
+    naive = original_candidate(document, "vector_add")
+    wider = derived(naive, naive.unit.text, "wider", LaunchRule(grid=["cdiv(n,512)"], block=["512"]))
+    edited = CudaDocument(apply_candidate(text, document.model, naive, wider).new_text, "examples/vector_add.cu")
+    assert edited.contract("vector_add").launch == wider.contract.launch

@@ -191,7 +191,8 @@ def test_the_cli_writes_the_agreed_reading_of_a_refused_intent(server, tmp_path)
     assert run.stdout.count("llm reading") == 3 and "3 of 3 strategies agree" in run.stdout
     written = target.read_text()
     assert f"// Read by the LLM ({MODEL}, 3 of 3 strategies agree), not by OptiML's readers" in written
-    assert "atomicAdd(s, ((a[i] - b[i]) * (a[i] - b[i])));" in written
+    # The first schedule of the reading's program (a block's sum, one atomic), the reading kept as its spec.
+    assert "spec:      s = sum(((a - b) * (a - b))); a: float32[1048576]" in written and "atomicAdd(&s[0], " in written
     refused = subprocess.run([sys.executable, "-m", "optiml_engine.cli", "generate", REFUSED, "-o",
                               str(tmp_path / "no.cu")], cwd=root, capture_output=True, text=True, timeout=120, env=env)
     assert refused.returncode == 1 and "error:" in refused.stderr and not (tmp_path / "no.cu").exists()

@@ -478,3 +478,14 @@ def test_the_refusal_names_the_operation_left_out():
 
 def test_products_of_matrices_are_still_products():
     assert parse_intent("matrix-vector product, A is 4096 x 1024").family == "gemv"
+
+
+@pytest.mark.parametrize("text", ["y = softmax(x, axis=7); x: float32[4096, 1000]",
+                                  "y = sum(x, axis=5); x: float32[64, 32]",
+                                  "m = amax(x, axis=(1, 3)); x: float32[32, 50, 60]",
+                                  "y = cumsum(x, axis=-3); x: float32[4, 1000]"])
+def test_an_axis_the_array_does_not_have_is_refused(text) -> None:
+    """Counted modulo the rank, axis 7 of a 2-D array was read as axis 1: a wrong kernel, verified against the same
+    misreading."""
+    with pytest.raises(IntentError, match=r"axis .* of x, which has \d axes .*expected an axis from"):
+        parse_intent(text)

@@ -344,3 +344,32 @@ def test_a_word_that_changes_the_value_is_never_dropped(intent):
 ])
 def test_those_words_where_they_change_nothing_still_read(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+@pytest.mark.parametrize("intent", [
+    "tanh of 2x for x of length 4096",                                   # was read as tanh(x)
+    "y = tanh of 2x, x has 4096 floats",                                 # was read as y = tanh, tanh an array
+    "exp(-0.5y) over a vector y of 1000 floats",
+    "argmax of each row of x (128, 512), returning the value",           # was read as the argmax
+    "the maximum value of each row of x (128, 512) and its index",       # was read as the max
+    "min of every column of a 300 x 40 matrix along with the indices",
+])
+def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
+    """A number glued to a name is a product neither reader sees as a number; a maximum asked with its index (or an
+    argmax asked for its value) is two results where a kernel writes one: refused, not read as one of them."""
+    with pytest.raises(IntentError, match="glued|value and its index"):
+        parse_intent(intent)
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    ("sum of 16M floats", "out = sum(x); x: float32[16777216]"),
+    ("4096x1024 matrix x, row sums", "out = sum(x, axis=1); x: float32[4096, 1024]"),
+    ("argmax of each row of x (128, 512)", "out = argmax(x, axis=1); x: float32[128, 512]"),
+])
+def test_sizes_with_units_and_shapes_written_together_still_read(intent, expected):
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+def test_an_array_called_after_a_function_is_refused():
+    with pytest.raises(IntentError, match="an array called tanh"):
+        parse_spec("y = tanh; tanh: float32[4096]")

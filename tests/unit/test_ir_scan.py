@@ -124,19 +124,21 @@ def test_a_generated_scan_writing_through_a_local_index_is_a_scan(form) -> None:
             assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
 
 
-@pytest.mark.parametrize("items, splits", [(4, 64), (8, 512)])
-def test_a_few_long_rows_are_cut_into_chunks_that_look_back(items, splits) -> None:
+@pytest.mark.parametrize("warps, items, splits", [(4, 4, 64), (1, 8, 512), (4, 8, 4096)])
+def test_a_few_long_rows_are_cut_into_chunks_that_look_back(warps, items, splits) -> None:
     """examples/prefix_sum_rows: a thread per row, 4 rows of 2^22. Few points: the split scans come first. At a
-    check size of 100003 columns a row has 25-64 chunks, each finding the value before it from the chunks before
-    it; a second launch of the same module (its workspace reset by the first's last warp) is right again."""
+    check size of 100003 columns a row has 25-100 chunks, each finding the value before it from the chunks before
+    it, more than a warp's 32 of them at a time where there are; a second launch of the same module (its workspace
+    reset by the first's last warp) is right again. (The emulator runs blocks in order: a window of chunks none of
+    which has its prefix yet happens on a GPU only, tests/gpu.)"""
     from tests.unit.test_ir_lift import ROOT
     from optiml_engine.ir.schedule import Schedule, defaults
     naive = candidate_of(ROOT / "examples/prefix_sum_rows.cu")
     program = lift(naive)
     shape = shape_of(program)
     assert all(s.splits > 1 for s in defaults(shape, "scan", points_at_sizes=4)[:2])
-    emitted = emit(program, shape, Schedule(family="scan", block=(32, 1), lanes=32, items=items, splits=splits),
-                   naive)
+    emitted = emit(program, shape, Schedule(family="scan", block=(32, warps), lanes=32, items=items,
+                                            splits=splits), naive)
     for binding in naive.contract.checks:
         inputs, expected = outputs(naive, binding, seed=9)
         for launch in range(2):
