@@ -84,10 +84,13 @@ async def test_generate_inserts_kernel_below_the_comment_and_offers_optimize(cli
     (applied,) = [e for e in client.applied_edits if path.as_uri() in e.edit.changes]
     (edit,) = applied.edit.changes[path.as_uri()]
     assert edit.range.start == edit.range.end == at(INTENT_LINE + 1, 0)
-    assert edit.new_text.startswith("\n// y[r,:] = softmax")
+    # The first schedule's helpers, then the kernel's comment, contract (with its spec) and the kernel.
+    assert edit.new_text.startswith("\n#ifndef OPTIML_") and "\n// y[r,:] = softmax" in edit.new_text
     assert "// Read as: y = softmax(x, axis=-1); x: float32[16384, 1024]\n" in edit.new_text
     assert "reference: y = softmax(reshape(x, rows, cols), 1)" in edit.new_text
-    assert "__global__ void softmax_rows_x(const float* x, float* y, int rows, int cols)" in edit.new_text
+    assert "spec:      y = softmax(x, axis=-1); x: float32[16384, 1024]" in edit.new_text
+    assert re.search(r"__global__ void __launch_bounds__\(\d+\) softmax_rows_x\(const float\* x, float\* y, int rows, "
+                     r"int cols\)", edit.new_text)
 
     request = await until(lambda: client.message_requests and client.message_requests[-1])
     assert [item.title for item in request.actions] == ["Optimize"]
@@ -111,7 +114,7 @@ async def test_generated_kernel_has_the_kernel_actions_once_inserted(client: Lan
     text = "\n".join(lines[:INTENT_LINE + 1]) + "\n" + edit.new_text + "\n".join(lines[INTENT_LINE + 1:])
     diagnostics = await open_document(client, path, text)
     assert not [d for d in diagnostics if d.severity == types.DiagnosticSeverity.Error]
-    kernel_line = text.split("\n").index("__global__ void softmax_rows_x(const float* x, float* y, int rows, int cols)")
+    kernel_line = next(n for n, line in enumerate(text.split("\n")) if "softmax_rows_x(const float* x" in line)
     titles = [a.title for a in await actions_at(client, path, kernel_line + 3)]
     assert "Optimize kernel softmax_rows_x" in titles
 
@@ -194,7 +197,7 @@ async def test_with_the_llm_on_and_no_gpu_the_built_in_kernel_is_inserted(tmp_pa
     environment.update(OPTIML_LLM_BASE_URL=server.url, OPTIML_LLM_MODEL=MODEL, OPTIML_LLM_API_KEY=API_KEY)
     client, inserted = await generated_with_llm_on(tmp_path, environment)
     try:
-        assert "for (int c = 0; c < cols; c++)" in inserted            # the built-in kernel
+        assert "OptiML schedule of the loop-nest program: reduce" in inserted   # the built-in first kernel
         assert await until(lambda: message_with(client, "verified on a GPU before one is used, and there is none"))
         assert server.received == []                                   # the endpoint was not asked
     finally:
@@ -220,7 +223,7 @@ async def test_with_the_llm_on_an_intent_the_readers_refuse_is_read_by_the_llm(t
         await execute(client, "optiml.generate", path.as_uri(), 0)
         (edit,) = (await until(lambda: client.applied_edits, 60))[0].edit.changes[path.as_uri()]
         assert f"// Read by the LLM ({MODEL}, 3 of 3 strategies agree), not by OptiML's readers" in edit.new_text
-        assert "atomicAdd(s, ((a[i] - b[i]) * (a[i] - b[i])));" in edit.new_text
+        assert "spec:      s = sum(((a - b) * (a - b)));" in edit.new_text and "atomicAdd(&s[0], " in edit.new_text
         said = await until(lambda: message_with(client, "read by the LLM"))
         assert "check it" in said.message and len(server.received) == 3
     finally:
