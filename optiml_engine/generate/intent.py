@@ -362,6 +362,11 @@ def _transpose_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
 # exponents (1e-5).
 GLUED_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?!(?:[kKmMgGdD]|[kKmMgG]i?[bB]|bits?|bytes?|st|nd|rd|th)\b|"
                           r"[xX×]\s*\d|[eE][-+]?\d)([A-Za-z_]\w*)")
+# Two results asked of one reduction's data ('min and max of each row', 'mean and variance'): a kernel writes one.
+TWO_REDUCTIONS = re.compile(r"\b(sum|mean|average|max(?:imum)?|min(?:imum)?|prod(?:uct)?|argmax|argmin|variance|std|"
+                            r"standard deviation)\s+(?:and|&|,|or|as well as|plus)\s+(?:the\s+|its\s+)?(sum|mean|average|"
+                            r"max(?:imum)?|min(?:imum)?|prod(?:uct)?|argmax|argmin|variance|std|standard deviation)\b",
+                            re.IGNORECASE)
 VALUE_AND_INDEX = re.compile(r"\b(?:arg\s?(?:max|min)\w*\b.*\b(?:return|returning|returns|giving|gives|output"
                              r"|outputs|outputting)\s+(?:the|its|their)\s+(?:max\w*\s+|min\w*\s+)?values?\b|"
                              r"(?:max|min)\w*\b.*\b(?:and|with|plus|along with|as well as)\s+(?:its|their|the)\s+"
@@ -374,12 +379,37 @@ def _refuse_glued_numbers(intent: str) -> None:
                           f"the product written out, e.g. '{glued.group(1)} * {glued.group(2)}'")
 
 
-def _refuse_value_and_index(intent: str) -> None:
-    """A maximum's value and its index asked together, or an argmax asked to return the value: one of the two
-    would be computed and the other dropped (a kernel writes one of them)."""
+def _refuse_two_results(intent: str) -> None:
+    """A maximum's value and its index asked together, an argmax asked to return the value, or two reductions of
+    the same data ('min and max'): one would be computed and the other dropped (a kernel writes one of them)."""
     if (said := VALUE_AND_INDEX.search(intent)) is not None:
         raise IntentError(f"'{said.group(0)}' asks for a maximum's or minimum's value and its index together", [],
                           "one of them: 'max of each row' or 'argmax of each row'")
+    if (said := TWO_REDUCTIONS.search(intent)) is not None and said.group(1).lower() != said.group(2).lower():
+        raise IntentError(f"'{said.group(0)}' asks for two results", [], "one operation per kernel")
+
+
+# An arithmetic operator after a name or a call in the intent ('x / sum(x)', 'sigmoid(x) * x'); not between numbers
+# (a size '4096*1024') and not '^' (a transpose 'A^T', a power '2^20').
+FORMULA_OPERATOR = re.compile(r"(?:\b[A-Za-z_]\w*|\))\s*(\*\*|[*/+]|\s-\s)\s*(?=[\w(])")
+
+
+def _operators_used(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
+    """The reading, unless the intent writes a formula whose operator its expression lacks: it read a part of the
+    formula ('y = x / sum(x)' read as the sum, 'sigmoid(x) * x' as the sigmoid). A product's '*' ('C = A * B') is
+    its '@'; a power may be read as a product."""
+    expression = (form or "").split(";")[0].partition("=")[2]
+    for said in FORMULA_OPERATOR.finditer(intent):
+        operator = said.group(1).strip()
+        wanted = "*" if operator == "**" else operator
+        if wanted == "*" and reading.family in ("gemm", "gemv"):
+            continue
+        if wanted not in expression:
+            around = re.split(r"[,;]| for | of ", intent[said.start():said.end() + 12])[0].strip()
+            raise IntentError(f"the '{operator}' of '{around}' is part of a formula this reading ({form}) leaves out",
+                              [f"operation {reading.operation.replace('_', ' ')}"],
+                              "the whole formula in the spec form (y = x / sum(x); x: float32[8192])")
+    return reading
 
 
 def parse_intent(intent: str) -> KernelSpec:
@@ -397,7 +427,7 @@ def parse_intent(intent: str) -> KernelSpec:
         return parse_spec(intent)
     try:
         _refuse_glued_numbers(intent)
-        _refuse_value_and_index(intent)
+        _refuse_two_results(intent)
         family_reading = family_refusal = words_reading = words_refusal = None
         try:
             family_reading = _parse(intent)
@@ -417,16 +447,18 @@ def parse_intent(intent: str) -> KernelSpec:
             if reading_key(family_reading) != reading_key(words_reading):
                 raise IntentError(f"two readings disagree: {spec_form(family_reading) or family_reading.operation} "
                                   f"and {spec_form(words_reading)}", [], "the intent in the spec form")
-            return _transpose_used(intent, family_reading, spec_form(family_reading))
+            return _operators_used(intent, _transpose_used(intent, family_reading, spec_form(family_reading)),
+                                   spec_form(family_reading))
         if family_reading is not None:
             if isinstance(words_refusal, Contradiction):
                 raise words_refusal
-            return _transpose_used(intent, family_reading, spec_form(family_reading))
+            return _operators_used(intent, _transpose_used(intent, family_reading, spec_form(family_reading)),
+                                   spec_form(family_reading))
         if words_reading is not None:
             form = spec_form(words_reading) or ""
             if isinstance(family_refusal, ModifierRefusal) and not family_refusal.shown_in(form.partition("=")[2]):
                 raise family_refusal
-            return _transpose_used(intent, words_reading, form)
+            return _operators_used(intent, _transpose_used(intent, words_reading, form), form)
         # Both refuse: the translation's reason when it recognized an operation the families' reader did not, or
         # when the families' reading left the intent's numbers over (a sign it read another operation: 'max' in
         # 'max pooling'); the families' reason otherwise, which knows its own families best.

@@ -271,11 +271,19 @@ def _dot(reading: _Reading, match):
     return "y = sum(a * b)", shapes
 
 
+AXIS_NAMES = re.compile(r"\b(?:channels?|batch(?:es)?|height|width|spatial|depth|time(?:steps?)?|sequence|features?|"
+                        r"tokens?|heads?|pixels?)\b", re.IGNORECASE)
+
+
 def _normalization(function: str, eps: float | None) -> Callable:
     """Along one axis (the last when none is given, said as assumed); `eps`: the default epsilon, None when the
     operation has none."""
     def write(reading: _Reading, match):
         shape, axes = _shape_and_axes(reading, function)
+        if axes is None and (named := reading.search(AXIS_NAMES)) is not None:
+            # 'softmax over the channels of x (8, 32, 16, 16)': an axis said by what it holds is given, not absent.
+            raise Contradiction(f"'{named.group(0)}' names an axis by what it holds", [f"operation {function}"],
+                                "the axis by number, e.g. 'over dim 1'")
         if axes is None:
             reading.assumed.append(f"{function} over the last axis (no axis given)")
             axes = (len(shape) - 1,)
@@ -676,7 +684,7 @@ OPERATIONS: tuple[_Operation, ...] = (
 UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
 # Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value'): one the
 # reading leaves unread would leave a reading of another operation.
-VALUE_WORDS = re.compile(r"(?<![\w-])(?:abs|absolute|squares|squared|root|exponentials?|logarithms?|weighted|clipped|"
+VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|abs|absolute|squares|squared|square of|squaring|root|exponentials?|logarithms?|weighted|clipped|"
                          r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*|gamma|beta|learned|"
                          r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
                          r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)

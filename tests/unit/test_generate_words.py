@@ -353,11 +353,13 @@ def test_those_words_where_they_change_nothing_still_read(intent, expected):
     "argmax of each row of x (128, 512), returning the value",           # was read as the argmax
     "the maximum value of each row of x (128, 512) and its index",       # was read as the max
     "min of every column of a 300 x 40 matrix along with the indices",
+    "min and max of each row of x (256 x 256)",                          # was read as the max
+    "the mean and variance of every column of y (512 x 64)",
 ])
 def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
     """A number glued to a name is a product neither reader sees as a number; a maximum asked with its index (or an
     argmax asked for its value) is two results where a kernel writes one: refused, not read as one of them."""
-    with pytest.raises(IntentError, match="glued|value and its index"):
+    with pytest.raises(IntentError, match="glued|value and its index|two results"):
         parse_intent(intent)
 
 
@@ -367,6 +369,38 @@ def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
     ("argmax of each row of x (128, 512)", "out = argmax(x, axis=1); x: float32[128, 512]"),
 ])
 def test_sizes_with_units_and_shapes_written_together_still_read(intent, expected):
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+@pytest.mark.parametrize("intent", [
+    "y = x / sum(x) for a vector of 8192 floats",                        # was read as the sum
+    "sigmoid(x) * x for x of shape 1024 x 1024",                         # was read as the sigmoid
+    "x * sigmoid(x), x has 1000 floats",
+    "x - mean(x) for a vector of 4096 floats",
+    "the square of the L2 norm of each row of x (128 x 512)",            # was read as the norm
+    "the maximum of |x| over each row of x (64 x 64)",                   # was read as the max
+    "the sum of |v| for v of 4096 floats",
+    "mse between a and b (1000,) summed, not averaged",                  # was read as the mean
+    "softmax over the channels of x (8, 32, 16, 16)",                    # was read along the last axis
+    "log_softmax across the time steps of h (4, 100, 32)",
+])
+def test_a_formula_or_a_square_left_out_of_a_reading_is_refused(intent):
+    """An operator of a formula the intent writes, 'the square of' a reduction, |x|, a loss 'summed', or an axis
+    said by what it holds (channels, time steps), that the reading leaves out or assumes otherwise: it read a part of
+    what was asked."""
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    ("y = exp(x) - 1 for x of 4096 floats", "y = exp(x) - 1; x: float32[4096]"),
+    ("z = tanh(a) + b where a and b have 4096 floats each", "z = tanh(a) + b; a: float32[4096]; b: float32[4096]"),
+    ("out = a * b + c for vectors of length 1M", "out = a * b + c; a: float32[1048576]; b: float32[1048576]; "
+                                                 "c: float32[1048576]"),
+    ("Performs a single square matrix multiplication (C = A * B) with N = 256",
+     "C = A @ B; A: float32[256, 256]; B: float32[256, 256]"),
+])
+def test_a_formula_read_whole_still_reads(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
 
 
