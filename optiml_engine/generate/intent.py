@@ -412,6 +412,25 @@ def _operators_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
     return reading
 
 
+# Arrays named as a list of operands ('of a, b and c', 'between p and q'): each one a reading must read.
+OPERAND_LIST = re.compile(r"\b(?:of|between)\s+((?:[A-Za-z]\w{0,2}\s*,\s*)*[A-Za-z]\w{0,2}\s*,?\s+and\s+[A-Za-z]\w{0,2})\b")
+NOT_NAMES = {"a", "an", "the", "and", "of", "its", "all", "two", "one", "row", "rows", "col", "cols", "sum", "max",
+             "min", "fp", "int"}
+
+
+def _operands_used(intent: str, reading: KernelSpec) -> KernelSpec:
+    """The reading, unless the intent lists operands ('the sum of a, b and c') that it does not read: it read one
+    of them."""
+    read = {*reading.inputs, reading.output}
+    for listed in OPERAND_LIST.finditer(intent):
+        names = [n for n in re.split(r"\s*,\s*|\s+and\s+", listed.group(1).strip(" ,")) if n.lower() not in NOT_NAMES]
+        if len(names) >= 2 and not set(names) <= read:
+            raise IntentError(f"'{listed.group(0)}' names operands this reading ({', '.join(reading.inputs)}) does not "
+                              f"read", [f"operation {reading.operation.replace('_', ' ')}"],
+                              "the formula over all of them in the spec form (y = a + b + c; a: float32[4096]; ...)")
+    return reading
+
+
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for, in the spec form (generate/spec.py) or in words; an IntentError when it is
     ambiguous or outside the families, or when the interpretation leaves a number of the intent unused.
@@ -447,18 +466,18 @@ def parse_intent(intent: str) -> KernelSpec:
             if reading_key(family_reading) != reading_key(words_reading):
                 raise IntentError(f"two readings disagree: {spec_form(family_reading) or family_reading.operation} "
                                   f"and {spec_form(words_reading)}", [], "the intent in the spec form")
-            return _operators_used(intent, _transpose_used(intent, family_reading, spec_form(family_reading)),
-                                   spec_form(family_reading))
+            return _operands_used(intent, _operators_used(
+                intent, _transpose_used(intent, family_reading, spec_form(family_reading)), spec_form(family_reading)))
         if family_reading is not None:
             if isinstance(words_refusal, Contradiction):
                 raise words_refusal
-            return _operators_used(intent, _transpose_used(intent, family_reading, spec_form(family_reading)),
-                                   spec_form(family_reading))
+            return _operands_used(intent, _operators_used(
+                intent, _transpose_used(intent, family_reading, spec_form(family_reading)), spec_form(family_reading)))
         if words_reading is not None:
             form = spec_form(words_reading) or ""
             if isinstance(family_refusal, ModifierRefusal) and not family_refusal.shown_in(form.partition("=")[2]):
                 raise family_refusal
-            return _operators_used(intent, _transpose_used(intent, words_reading, form), form)
+            return _operands_used(intent, _operators_used(intent, _transpose_used(intent, words_reading, form), form))
         # Both refuse: the translation's reason when it recognized an operation the families' reader did not, or
         # when the families' reading left the intent's numbers over (a sign it read another operation: 'max' in
         # 'max pooling'); the families' reason otherwise, which knows its own families best.

@@ -682,9 +682,12 @@ OPERATIONS: tuple[_Operation, ...] = (
 # reading leaves over; and names of what the spec form computes that words are not read as (the triangle or the
 # diagonal of a product): named, they must be written in the spec form, never dropped.
 UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
-# Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value'): one the
-# reading leaves unread would leave a reading of another operation.
-VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|abs|absolute|squares|squared|square of|squaring|root|exponentials?|logarithms?|weighted|clipped|"
+# Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value', '|x|',
+# 'plus one', 'summed, not averaged', 'with a mask'): one the reading leaves unread would leave a reading of another
+# operation.
+VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|minus|divided|multiplied|"
+                         r"with (?:a|an|the) (?:\w+ )?mask|abs|absolute|squares|squared|square of|squaring|root|"
+                         r"exponentials?|logarithms?|weighted|clipped|"
                          r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*|gamma|beta|learned|"
                          r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
                          r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)

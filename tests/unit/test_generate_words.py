@@ -383,6 +383,11 @@ def test_sizes_with_units_and_shapes_written_together_still_read(intent, expecte
     "mse between a and b (1000,) summed, not averaged",                  # was read as the mean
     "softmax over the channels of x (8, 32, 16, 16)",                    # was read along the last axis
     "log_softmax across the time steps of h (4, 100, 32)",
+    "relu of x (1024 x 1024) plus one",                                  # was read as the relu
+    "tanh of v (4096 floats) multiplied by 3",
+    "softmax of x (32 x 100) along rows with a mask",                    # was read as the softmax
+    "sum of a, b and c, 4096 floats each",                               # was read as the sum of one array
+    "the max of p, q and r elementwise, each 1000 floats",
 ])
 def test_a_formula_or_a_square_left_out_of_a_reading_is_refused(intent):
     """An operator of a formula the intent writes, 'the square of' a reduction, |x|, a loss 'summed', or an axis
