@@ -431,6 +431,41 @@ def _operands_used(intent: str, reading: KernelSpec) -> KernelSpec:
     return reading
 
 
+# A math function named in words or as a call, and what the spec form writes for it: 'the sqrt of the sum of each
+# row' read as the sum would drop it.
+FUNCTION_NAMES = {"sqrt": r"\bsqrt\b|square root", "exp": r"\bexp\b|exponentials?\b", "log": r"\blog\b|logarithms?\b",
+                  "tanh": r"\btanh\b", "sigmoid": r"\bsigmoid\b", "sin": r"\bsin\b|\bsine\b", "cos": r"\bcos\b|cosine(?! sim)",
+                  "erf": r"\berf\b"}
+# 'square the matrix', 'the matrix squared': a matrix power or each element squared, which the words do not say.
+SQUARED_MATRIX = re.compile(r"\bsquare\s+(?:the|a|this|that)\s+(?:\w+\s+)?matri(?:x|ces)\b|\bmatri(?:x|ces)\s+"
+                            r"(?:\w+\s+)?(?:squared|cubed)\b|\b(?:square|cube)\s+of\s+(?:the|a)\s+matri(?:x|ces)\b",
+                            re.IGNORECASE)
+
+
+def _functions_used(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
+    """The reading of an operation other than an elementwise formula, unless the intent names a math function its
+    spec form does not apply ('sqrt of the sum of each row' read as the sum). Formulas and activations are read
+    function by function by both readers (an activation's form is its formula: 'hard sigmoid' writes no sigmoid);
+    losses and cross entropy name the logs and exps their definitions hold."""
+    if reading.family in ("elementwise", "row_pair_loss", "cross_entropy"):
+        return reading
+    written = (form or "").split(";")[0].lower()
+    for function, said in FUNCTION_NAMES.items():
+        found = re.search(said, intent, re.IGNORECASE)
+        if found and function not in written:
+            raise IntentError(f"'{found.group(0)}' is a function this reading ({form}) does not apply",
+                              [f"operation {reading.operation.replace('_', ' ')}"],
+                              "the whole formula in the spec form (y = sqrt(sum(x, axis=1)); x: float32[64, 64])")
+    return reading
+
+
+def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
+    """A reading of the intent, checked for what it may have left out: a transposed operand, an operator or a math
+    function of a formula, an operand of a list."""
+    return _operands_used(intent, _functions_used(intent, _operators_used(
+        intent, _transpose_used(intent, reading, form), form), form))
+
+
 def parse_intent(intent: str) -> KernelSpec:
     """The spec an intent asks for, in the spec form (generate/spec.py) or in words; an IntentError when it is
     ambiguous or outside the families, or when the interpretation leaves a number of the intent unused.
@@ -447,6 +482,9 @@ def parse_intent(intent: str) -> KernelSpec:
     try:
         _refuse_glued_numbers(intent)
         _refuse_two_results(intent)
+        if (said := SQUARED_MATRIX.search(intent)) is not None:
+            raise IntentError(f"'{said.group(0)}': a matrix power or each element squared", [],
+                              "'each element of x squared' (y = x * x) or the product (y = A @ A)")
         family_reading = family_refusal = words_reading = words_refusal = None
         try:
             family_reading = _parse(intent)
@@ -466,18 +504,16 @@ def parse_intent(intent: str) -> KernelSpec:
             if reading_key(family_reading) != reading_key(words_reading):
                 raise IntentError(f"two readings disagree: {spec_form(family_reading) or family_reading.operation} "
                                   f"and {spec_form(words_reading)}", [], "the intent in the spec form")
-            return _operands_used(intent, _operators_used(
-                intent, _transpose_used(intent, family_reading, spec_form(family_reading)), spec_form(family_reading)))
+            return _read_whole(intent, family_reading, spec_form(family_reading))
         if family_reading is not None:
             if isinstance(words_refusal, Contradiction):
                 raise words_refusal
-            return _operands_used(intent, _operators_used(
-                intent, _transpose_used(intent, family_reading, spec_form(family_reading)), spec_form(family_reading)))
+            return _read_whole(intent, family_reading, spec_form(family_reading))
         if words_reading is not None:
             form = spec_form(words_reading) or ""
             if isinstance(family_refusal, ModifierRefusal) and not family_refusal.shown_in(form.partition("=")[2]):
                 raise family_refusal
-            return _operands_used(intent, _operators_used(intent, _transpose_used(intent, words_reading, form), form))
+            return _read_whole(intent, words_reading, form)
         # Both refuse: the translation's reason when it recognized an operation the families' reader did not, or
         # when the families' reading left the intent's numbers over (a sign it read another operation: 'max' in
         # 'max pooling'); the families' reason otherwise, which knows its own families best.

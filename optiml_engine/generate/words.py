@@ -804,6 +804,8 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     if not names:
         return None
     rest = reading.text[:start.start()] + " " * len(expression) + reading.text[start.start() + len(expression):]
+    if any(word.group(0).lower() not in called for word in REDUCTION_WORDS.finditer(rest)):
+        return None       # 'the sum of all elements of A @ B': a reduction of the expression, which the words decide
     shapes = {}
     for name in names:
         # The name itself, not an 'x' inside a shape ("4096 x 1024").
@@ -828,6 +830,10 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
             return None          # a number the form leaves out: the words decide (and refuse it)
     parse_spec(form)      # its shapes must fit its operation: the spec form's own refusal says how they do not
     return form
+
+
+REDUCTION_WORDS = re.compile(r"\b(?:sum|mean|average|max|maximum|min|minimum|norm|argmax|argmin|softmax|cumsum|"
+                             r"cumulative|variance|std)\b", re.IGNORECASE)
 
 
 def spec_from_words(intent: str) -> tuple[str, list[str]]:
@@ -882,7 +888,10 @@ def _operation_in_words(reading: _Reading, dtype: str) -> tuple[str, list[str]]:
             reading.take(said)
     left = reading.left_over(OPERATION_WORDS)
     if left:
-        raise IntentError(f"'{left[0]}' names an operation this reading ({match.group(0)}) does not use",
+        # A reduction named and not read ('the sum of all elements of the matrix product'): a contradiction, so the
+        # families' reading of the product alone falls too.
+        refusal = Contradiction if REDUCTION_WORDS.fullmatch(left[0].strip()) else IntentError
+        raise refusal(f"'{left[0]}' names an operation this reading ({match.group(0)}) does not use",
                           [f"operation {match.group(0)}"], "one operation a sentence, or the spec form")
     numbers = reading.left_over(NUMBER)
     if numbers:

@@ -388,6 +388,11 @@ def test_sizes_with_units_and_shapes_written_together_still_read(intent, expecte
     "softmax of x (32 x 100) along rows with a mask",                    # was read as the softmax
     "sum of a, b and c, 4096 floats each",                               # was read as the sum of one array
     "the max of p, q and r elementwise, each 1000 floats",
+    "sqrt of the sum of each row of x (64 x 64)",                        # was read as the sum
+    "the exp of the max of every column of a 300 x 40 matrix",
+    "sum of all elements of the matrix product A @ B, A 64x64, B 64x64",   # was read as the product
+    "the mean of A @ B over all entries, A and B both 128 x 128",
+    "square the matrix A (256 x 256)",                                   # was read as each element squared
 ])
 def test_a_formula_or_a_square_left_out_of_a_reading_is_refused(intent):
     """An operator of a formula the intent writes, 'the square of' a reduction, |x|, a loss 'summed', or an axis
