@@ -212,7 +212,8 @@ def check(device: Device, text: str, reference) -> dict:
     result = compare(device.cp, spec.output, got, device.cp.asarray(expected), array.dtype, contract.tol,
                      contract.atol)
     return {"spec": text, "read_as": form, "family": spec.family, "operation": spec.operation,
-            "kernel": generated.kernel, "first_kernel": generated.strategy, "verdict": result.verdict, "error": result.rel_err, "reason": result.reason,
+            "kernel": generated.kernel, "first_kernel": generated.strategy, "verdict": result.verdict,
+            "error": result.rel_err, "reason": result.reason,
             "source": generated.text}
 
 
@@ -345,16 +346,19 @@ def time_all(args, rows: list[dict], references: dict, result: dict) -> None:
             plain = f"{found['plain_ms']:.4f}" if found.get("plain_ms") else found.get("plain_verdict", "-")
             lines.append(f"| `{row['spec']}` | {row['first_kernel']} | {plain} | {found['first_ms']:.4f} | "
                          f"{found['first_ms'] / found['floor_ms']:.2f} | {found['eager_ms']:.4f} | "
-                         f"{found['compiled_ms']:.4f} | {'yes' if found['first_ms'] < found['compiled_ms'] else 'no'} |")
+                         f"{found['compiled_ms']:.4f} | "
+                         f"{'yes' if found['first_ms'] < found['compiled_ms'] else 'no'} |")
         elif found:
-            lines.append(f"| `{row['spec']}` | {row.get('first_kernel', '')} | {found.get('error') or found} | | | | | |")
+            lines.append(f"| `{row['spec']}` | {row.get('first_kernel', '')} | {found.get('error') or found} "
+                         f"| | | | | |")
     (args.out / "timed.md").write_text("\n".join(lines) + "\n")
 
 
 def optimize_all(args, rows: list[dict], references: dict, result: dict) -> None:
     measure_all(args, rows, references, result, "optimized",
                 lambda row, reference, evaluator, pool: optimized(row, reference, evaluator, pool, args.optimize))
-    lines = ["| spec | first kernel ms | offered ms | offered x floor | torch eager ms | torch.compile ms | beats compile |",
+    lines = ["| spec | first kernel ms | offered ms | offered x floor | torch eager ms | torch.compile ms | "
+             "beats compile |",
              "|---|---|---|---|---|---|---|"]
     for row in rows:
         found = row.get("optimized") or {}

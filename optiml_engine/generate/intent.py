@@ -363,9 +363,8 @@ def _transpose_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
 GLUED_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?!(?:[kKmMgGdD]|[kKmMgG]i?[bB]|bits?|bytes?|st|nd|rd|th)\b|"
                           r"[xX×]\s*\d|[eE][-+]?\d)([A-Za-z_]\w*)")
 # Two results asked of one reduction's data ('min and max of each row', 'mean and variance'): a kernel writes one.
-TWO_REDUCTIONS = re.compile(r"\b(sum|mean|average|max(?:imum)?|min(?:imum)?|prod(?:uct)?|argmax|argmin|variance|std|"
-                            r"standard deviation)\s+(?:and|&|,|or|as well as|plus)\s+(?:the\s+|its\s+)?(sum|mean|average|"
-                            r"max(?:imum)?|min(?:imum)?|prod(?:uct)?|argmax|argmin|variance|std|standard deviation)\b",
+_REDUCED = r"(sum|mean|average|max(?:imum)?|min(?:imum)?|prod(?:uct)?|argmax|argmin|variance|std|standard deviation)"
+TWO_REDUCTIONS = re.compile(rf"\b{_REDUCED}\s+(?:and|&|,|or|as well as|plus)\s+(?:the\s+|its\s+)?{_REDUCED}\b",
                             re.IGNORECASE)
 VALUE_AND_INDEX = re.compile(r"\b(?:arg\s?(?:max|min)\w*\b.*\b(?:return|returning|returns|giving|gives|output"
                              r"|outputs|outputting)\s+(?:the|its|their)\s+(?:max\w*\s+|min\w*\s+)?values?\b|"
@@ -413,7 +412,8 @@ def _operators_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
 
 
 # Arrays named as a list of operands ('of a, b and c', 'between p and q'): each one a reading must read.
-OPERAND_LIST = re.compile(r"\b(?:of|between)\s+((?:[A-Za-z]\w{0,2}\s*,\s*)*[A-Za-z]\w{0,2}\s*,?\s+and\s+[A-Za-z]\w{0,2})\b")
+OPERAND_LIST = re.compile(r"\b(?:of|between)\s+((?:[A-Za-z]\w{0,2}\s*,\s*)*[A-Za-z]\w{0,2}\s*,?\s+and\s+"
+                          r"[A-Za-z]\w{0,2})\b")
 NOT_NAMES = {"a", "an", "the", "and", "of", "its", "all", "two", "one", "row", "rows", "col", "cols", "sum", "max",
              "min", "fp", "int"}
 
@@ -433,9 +433,9 @@ def _operands_used(intent: str, reading: KernelSpec) -> KernelSpec:
 
 # A math function named in words or as a call, and what the spec form writes for it: 'the sqrt of the sum of each
 # row' read as the sum would drop it.
-FUNCTION_NAMES = {"sqrt": r"\bsqrt\b|square root", "exp": r"\bexp\b|exponentials?\b", "log": r"\blog\b|logarithms?\b",
-                  "tanh": r"\btanh\b", "sigmoid": r"\bsigmoid\b", "sin": r"\bsin\b|\bsine\b", "cos": r"\bcos\b|cosine(?! sim)",
-                  "erf": r"\berf\b"}
+FUNCTION_NAMES = {"sqrt": r"\bsqrt\b|square root", "exp": r"\bexp\b|exponentials?\b",
+                  "log": r"\blog\b|logarithms?\b", "tanh": r"\btanh\b", "sigmoid": r"\bsigmoid\b",
+                  "sin": r"\bsin\b|\bsine\b", "cos": r"\bcos\b|cosine(?! sim)", "erf": r"\berf\b"}
 # 'square the matrix', 'the matrix squared': a matrix power or each element squared, which the words do not say.
 SQUARED_MATRIX = re.compile(r"\bsquare\s+(?:the|a|this|that)\s+(?:\w+\s+)?matri(?:x|ces)\b|\bmatri(?:x|ces)\s+"
                             r"(?:\w+\s+)?(?:squared|cubed)\b|\b(?:square|cube)\s+of\s+(?:the|a)\s+matri(?:x|ces)\b",

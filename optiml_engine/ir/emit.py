@@ -950,7 +950,7 @@ class _Kernel:
             f"{indent}        }}",
             f"{indent}        __threadfence();",
             f"{indent}        const unsigned int {found} = __ballot_sync(0xffffffffu, {flag} == 2u);",
-            f"{indent}        // The nearest chunk with its prefix; none in this window: all 32 sums count, look further.",
+            f"{indent}        // The nearest chunk with its prefix (none here: its 32 sums count, look further).",
             f"{indent}        const int {nearest} = {found} != 0u ? __ffs({found}) - 1 : 31;",
             f"{indent}        {ctype} {got} = {start};",
             f"{indent}        if ({mine} >= 0 && {self.lane} <= {nearest}) {{",

@@ -30,8 +30,8 @@ def kernel_parts(candidate: Candidate) -> tuple[str, str]:
     kernel), and the kernel's definition. The file's own items before the kernel (each after a #line) are in
     neither: they are in the file already."""
     text = candidate.unit.text
-    name_at = re.search(rf"(\btemplate\s*<[^;{{]*?>\s*)?\b__global__\b[^;{{]*?\b{re.escape(candidate.unit.kernel)}\s*\(",
-                        text)
+    name = re.escape(candidate.unit.kernel)
+    name_at = re.search(rf"(\btemplate\s*<[^;{{]*?>\s*)?\b__global__\b[^;{{]*?\b{name}\s*\(", text)
     if name_at is None:
         raise ValueError(f"kernel {candidate.unit.kernel} not found in its compile unit")
     lines = list(LINE_DIRECTIVE.finditer(text, 0, name_at.start()))
@@ -88,8 +88,9 @@ GUARDED_HELPER = re.compile(r"#ifndef (\w+)\n#define \1\n.*?\n#endif", re.S)
 
 def _above(source: bytes, above: str, top: int) -> list[tuple[int, int, bytes]]:
     """Replacements that put `above` at `top`, less what the file has already: a guarded helper the file defines
-    before `top` (another kernel's schedule, or this kernel's last one, wrote it) is not written twice; a device array the file
-    declares under the same name (this kernel's last schedule's workspace) is declared anew where it stands."""
+    before `top` (another kernel's schedule, or this kernel's last one, wrote it) is not written twice, nor a comment
+    line it has; a device array the file declares under the same name (this kernel's last schedule's workspace) is
+    declared anew where it stands."""
     text, before = source.decode(), source[:top].decode()
     kept = [m.group(0) for m in GUARDED_HELPER.finditer(above) if f"#define {m.group(1)}\n" not in before]
     lines, found = [], []
@@ -97,7 +98,8 @@ def _above(source: bytes, above: str, top: int) -> list[tuple[int, int, bytes]]:
         named = re.match(r"__device__\b[^;(]*?\b(\w+)\s*\[", line)
         old = re.search(rf"^__device__\b[^;(\n]*?\b{named.group(1)}\s*\[[^\n]*$", text, re.M) if named else None
         if old is None:
-            lines.append(line)
+            if not (line.startswith("//") and re.search(rf"^{re.escape(line)}$", text, re.M)):
+                lines.append(line)
             continue
         start = len(text[:old.start()].encode())
         found.append((start, start + len(old.group(0).encode()), line.encode()))
