@@ -459,11 +459,25 @@ def _functions_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
     return reading
 
 
+INDEX_WORDS = re.compile(r"\b(?:ind(?:ex|exes|ices)|positions?|locations?)\b", re.IGNORECASE)
+
+
+def _index_used(intent: str, reading: KernelSpec) -> KernelSpec:
+    """The reading, unless the intent asks for indices ('max pooling ... and returns the indices') and the
+    reading computes values: it would write the maxima where the positions were asked."""
+    said = INDEX_WORDS.search(intent)
+    if said and reading.operation not in ("argmax", "argmin") and "arg" not in (reading.expression or ""):
+        raise IntentError(f"'{said.group(0)}' asks for positions, and this reading ({reading.operation}) computes "
+                          f"values", [f"operation {reading.operation.replace('_', ' ')}"], "argmax or argmin, or the "
+                          "values alone")
+    return reading
+
+
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, checked for what it may have left out: a transposed operand, an operator or a math
     function of a formula, an operand of a list."""
-    return _operands_used(intent, _functions_used(intent, _operators_used(
-        intent, _transpose_used(intent, reading, form), form), form))
+    return _index_used(intent, _operands_used(intent, _functions_used(intent, _operators_used(
+        intent, _transpose_used(intent, reading, form), form), form)))
 
 
 def parse_intent(intent: str) -> KernelSpec:

@@ -272,7 +272,8 @@ def _dot(reading: _Reading, match):
 
 
 AXIS_NAMES = re.compile(r"\b(?:channels?|batch(?:es)?|height|width|spatial|depth|time(?:steps?)?|sequence|features?|"
-                        r"tokens?|heads?|pixels?)\b", re.IGNORECASE)
+                        r"tokens?|heads?|pixels?|(?:last|first) (?:two|three|four|\d+) (?:dim\w*|ax[ie]s))\b",
+                        re.IGNORECASE)
 
 
 def _normalization(function: str, eps: float | None) -> Callable:
@@ -685,7 +686,8 @@ UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
 # Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value', '|x|',
 # 'plus one', 'summed, not averaged', 'with a mask'): one the reading leaves unread would leave a reading of another
 # operation.
-VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|minus|divided|multiplied|"
+VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|minus|divided|multiplied|doubled|"
+                         r"tripled|halved|twice|with (?:\w+ )?affine|"
                          r"with (?:a|an|the) (?:\w+ )?mask|abs|absolute|squares|squared|square of|squaring|root|"
                          r"exponentials?|logarithms?|weighted|clipped|"
                          r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*|gamma|beta|learned|"

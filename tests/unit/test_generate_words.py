@@ -393,6 +393,10 @@ def test_sizes_with_units_and_shapes_written_together_still_read(intent, expecte
     "sum of all elements of the matrix product A @ B, A 64x64, B 64x64",   # was read as the product
     "the mean of A @ B over all entries, A and B both 128 x 128",
     "square the matrix A (256 x 256)",                                   # was read as each element squared
+    "Applies Softplus activation to x of shape (16, 16384) and returns the result doubled",   # read as softplus
+    "Performs max pooling 2D with kernel 2 and stride 2 on (16, 32, 128, 128) and returns the indices",
+    "layer norm over the last two dimensions of x (16, 64, 256, 256) with elementwise affine",  # one axis, no affine
+    "rms norm of each row of h (64 x 512) with an affine",
 ])
 def test_a_formula_or_a_square_left_out_of_a_reading_is_refused(intent):
     """An operator of a formula the intent writes, 'the square of' a reduction, |x|, a loss 'summed', or an axis
@@ -405,6 +409,7 @@ def test_a_formula_or_a_square_left_out_of_a_reading_is_refused(intent):
 @pytest.mark.parametrize(("intent", "expected"), [
     ("y = exp(x) - 1 for x of 4096 floats", "y = exp(x) - 1; x: float32[4096]"),
     ("z = tanh(a) + b where a and b have 4096 floats each", "z = tanh(a) + b; a: float32[4096]; b: float32[4096]"),
+    ("layer norm of each row of x (128 x 64) without affine", "y = layer_norm(x, axis=-1); x: float32[128, 64]"),
     ("out = a * b + c for vectors of length 1M", "out = a * b + c; a: float32[1048576]; b: float32[1048576]; "
                                                  "c: float32[1048576]"),
     ("Performs a single square matrix multiplication (C = A * B) with N = 256",
