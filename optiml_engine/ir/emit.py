@@ -17,6 +17,7 @@ from tree_sitter import Node
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, conditions_pushed_into_loops, constant, contract_text, extent, loads, names_of, names_read,
     names_written, point_dependent, statement_exprs, stride, unit_stride, walk)
+from optiml_engine.ir.hoist import hoisted_digits
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -300,7 +301,8 @@ class _Kernel:
             self.fused_points(inner, first, ctype, upper, indent + "    ")
             self.lines.append(f"{indent}}}")
         elif s.vector == 1:
-            self.scalar_points(inner, ctype, lower, upper, indent, program.body)
+            self.scalar_points(inner, ctype, lower, upper, indent, hoisted_digits(
+                program.body, {p.name for p in program.scalars}, self.names))
         else:
             self.vector_points(inner, ctype, lower, upper, indent)
         self.lines += closing
