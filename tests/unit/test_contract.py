@@ -200,7 +200,7 @@ def test_a_comment_without_the_marker_is_no_contract():
 
 def test_unknown_key_suggests_the_closest():
     found = assert_error(cuda("sizez: n=1024", *VALID[1:]), 2, 4, "unknown key 'sizez'")
-    assert found.expected == ("one of: sizes, check, launch, flops, bytes, tol, atol, template, reference, "
+    assert found.expected == ("one of: sizes, check, launch, flops, bytes, tol, atol, template, reference, spec, "
                               "x, y, eps, n; did you mean 'sizes'?")
 
 
