@@ -418,10 +418,28 @@ NOT_NAMES = {"a", "an", "the", "and", "of", "its", "all", "two", "one", "row", "
              "min", "fp", "int"}
 
 
+# A name given a shape ('W 512 x 256', 'x: (64, 32)', 'v of 4096'): an array of the intent.
+SHAPED_NAME = re.compile(r"\b([A-Za-z_]\w{0,5})\s*(?::|\bis\b|\bof shape\b|\bshaped\b)?\s*(?:\(\s*)?\d+\s*(?:[x×*,]\s*\d+)+"
+                         r"|\b([A-Za-z_]\w{0,2})\s+of\s+\d+\b")
+NOT_ARRAYS = NOT_NAMES | {"matrix", "tensor", "vector", "array", "input", "shape", "size", "length", "each", "both",
+                          "with", "for", "on", "by", "is", "in", "to", "from", "as", "into", "over", "x", "by", "dim",
+                          "axis", "batch", "floats", "ints", "bins", "window", "kernel", "stride", "groups", "are",
+                          "has", "have", "where", "rows", "cols", "width", "height", "float", "double", "sized",
+                          "inputs", "image", "img", "signal", "data", "logits", "scores", "values", "number", "top",
+                          "first", "last", "all", "every"}
+
+
 def _operands_used(intent: str, reading: KernelSpec) -> KernelSpec:
-    """The reading, unless the intent lists operands ('the sum of a, b and c') that it does not read: it read one
-    of them."""
+    """The reading, unless the intent lists operands ('the sum of a, b and c') or gives a name a shape ('relu(W x)
+    for W 512 x 256 and x of 256') that it does not read: it read one of them."""
     read = {*reading.inputs, reading.output}
+    for shaped in SHAPED_NAME.finditer(intent):
+        name = shaped.group(1) or shaped.group(2)
+        if name.lower() not in NOT_ARRAYS and name not in read and len(reading.inputs) >= 1 and \
+                re.search(rf"\b{re.escape(name)}\b", intent[:shaped.start()] + intent[shaped.end():]):
+            raise IntentError(f"'{name}' is given a shape and this reading ({', '.join(reading.inputs)}) does not "
+                              f"read it", [f"operation {reading.operation.replace('_', ' ')}"],
+                              "every array of the intent in the spec form (y = relu(W @ x); ...)")
     for listed in OPERAND_LIST.finditer(intent):
         names = [n for n in re.split(r"\s*,\s*|\s+and\s+", listed.group(1).strip(" ,")) if n.lower() not in NOT_NAMES]
         if len(names) >= 2 and not set(names) <= read:

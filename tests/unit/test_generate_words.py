@@ -397,6 +397,8 @@ def test_sizes_with_units_and_shapes_written_together_still_read(intent, expecte
     "Performs max pooling 2D with kernel 2 and stride 2 on (16, 32, 128, 128) and returns the indices",
     "layer norm over the last two dimensions of x (16, 64, 256, 256) with elementwise affine",  # one axis, no affine
     "rms norm of each row of h (64 x 512) with an affine",
+    "y = relu(W x) for W 512 x 256 and x of 256",                         # was read as relu of W
+    "tanh(A v) where A is 128 x 64 and v of 64",
 ])
 def test_a_formula_or_a_square_left_out_of_a_reading_is_refused(intent):
     """An operator of a formula the intent writes, 'the square of' a reduction, |x|, a loss 'summed', or an axis
