@@ -66,8 +66,9 @@ def first_kernel(generated: GeneratedKernel, arch: str = "sm_90") -> GeneratedKe
         return generated.model_copy(update={"strategy": f"built-in, plain (no loop-nest program: {program.reason})"})
     shape = shape_of(program)
     flat = collapsed(program)
-    if flat is not program and "reduce" in shape_of(flat).families and "reduce" not in shape.families:
-        program, shape = flat, shape_of(flat)     # a reduction over several axes: one loop a thread group shares
+    flat_shape = shape_of(flat) if flat is not program else shape
+    if "reduce" in flat_shape.families and "reduce" not in shape.families:
+        program, shape = flat, flat_shape     # a reduction over several axes: one loop a thread group shares
     for schedule in first_schedules(shape, points_at_sizes(program, plain.contract),
                                     longest_loop_at_sizes(program, plain.contract)):
         try:

@@ -345,16 +345,15 @@ def _refuse_unused_numbers(text: str, spec: KernelSpec, understood: list[str]) -
 TRANSPOSED = re.compile(r"\^\s*T\b|\.T\b|ᵀ|\btranspos\w*", re.IGNORECASE)
 
 
-def _transpose_used(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
-    """The reading, unless the intent transposes an operand ('A^T', 'transposed') and the reading transposes
-    nothing: a product of A^T read as one of A is another product."""
+def _transpose_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent transposes an operand ('A^T', 'transposed') and the reading transposes nothing: a
+    product of A^T read as one of A is another product."""
     said = TRANSPOSED.search(intent)
     if said and not (form and re.search(r"\.T\b|transpose|permute|swapaxes", form)):
         raise IntentError(f"'{said.group(0).strip()}' transposes an operand, and this reading ({form}) transposes "
                           f"nothing", [f"operation {reading.operation.replace('_', ' ')}"],
                           "the transposed product in the spec form (y = A.T @ x; A: float32[1024, 512]; "
                           "x: float32[1024])")
-    return reading
 
 
 # A number glued to a name ('2x', '0.5y'): a product neither reader sees as a number, so 'tanh of 2x' read as
@@ -393,8 +392,8 @@ def _refuse_two_results(intent: str) -> None:
 FORMULA_OPERATOR = re.compile(r"(?:\b[A-Za-z_]\w*|\))\s*(\*\*|[*/+]|\s-\s)\s*(?=[\w(])")
 
 
-def _operators_used(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
-    """The reading, unless the intent writes a formula whose operator its expression lacks: it read a part of the
+def _operators_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent writes a formula whose operator the reading's expression lacks: it read a part of the
     formula ('y = x / sum(x)' read as the sum, 'sigmoid(x) * x' as the sigmoid). A product's '*' ('C = A * B') is
     its '@'; a power may be read as a product."""
     expression = (form or "").split(";")[0].partition("=")[2]
@@ -408,7 +407,6 @@ def _operators_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
             raise IntentError(f"the '{operator}' of '{around}' is part of a formula this reading ({form}) leaves out",
                               [f"operation {reading.operation.replace('_', ' ')}"],
                               "the whole formula in the spec form (y = x / sum(x); x: float32[8192])")
-    return reading
 
 
 # Arrays named as a list of operands ('of a, b and c', 'between p and q'): each one a reading must read.
@@ -422,20 +420,20 @@ NOT_NAMES = {"a", "an", "the", "and", "of", "its", "all", "two", "one", "row", "
 SHAPED_NAME = re.compile(r"\b([A-Za-z_]\w{0,5})\s*(?::|\bis\b|\bof shape\b|\bshaped\b)?\s*(?:\(\s*)?\d+\s*(?:[x×*,]\s*\d+)+"
                          r"|\b([A-Za-z_]\w{0,2})\s+of\s+\d+\b")
 NOT_ARRAYS = NOT_NAMES | {"matrix", "tensor", "vector", "array", "input", "shape", "size", "length", "each", "both",
-                          "with", "for", "on", "by", "is", "in", "to", "from", "as", "into", "over", "x", "by", "dim",
+                          "with", "for", "on", "by", "is", "in", "to", "from", "as", "into", "over", "x", "dim",
                           "axis", "batch", "floats", "ints", "bins", "window", "kernel", "stride", "groups", "are",
                           "has", "have", "where", "rows", "cols", "width", "height", "float", "double", "sized",
                           "inputs", "image", "img", "signal", "data", "logits", "scores", "values", "number", "top",
                           "first", "last", "all", "every"}
 
 
-def _operands_used(intent: str, reading: KernelSpec) -> KernelSpec:
-    """The reading, unless the intent lists operands ('the sum of a, b and c') or gives a name a shape ('relu(W x)
+def _operands_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent lists operands ('the sum of a, b and c') or gives a name a shape ('relu(W x)
     for W 512 x 256 and x of 256') that it does not read: it read one of them."""
     read = {*reading.inputs, reading.output}
     for shaped in SHAPED_NAME.finditer(intent):
         name = shaped.group(1) or shaped.group(2)
-        if name.lower() not in NOT_ARRAYS and name not in read and len(reading.inputs) >= 1 and \
+        if name.lower() not in NOT_ARRAYS and name not in read and \
                 re.search(rf"\b{re.escape(name)}\b", intent[:shaped.start()] + intent[shaped.end():]):
             raise IntentError(f"'{name}' is given a shape and this reading ({', '.join(reading.inputs)}) does not "
                               f"read it", [f"operation {reading.operation.replace('_', ' ')}"],
@@ -446,7 +444,6 @@ def _operands_used(intent: str, reading: KernelSpec) -> KernelSpec:
             raise IntentError(f"'{listed.group(0)}' names operands this reading ({', '.join(reading.inputs)}) does not "
                               f"read", [f"operation {reading.operation.replace('_', ' ')}"],
                               "the formula over all of them in the spec form (y = a + b + c; a: float32[4096]; ...)")
-    return reading
 
 
 # A math function named in words or as a call, and what the spec form writes for it: 'the sqrt of the sum of each
@@ -460,13 +457,13 @@ SQUARED_MATRIX = re.compile(r"\bsquare\s+(?:the|a|this|that)\s+(?:\w+\s+)?matri(
                             re.IGNORECASE)
 
 
-def _functions_used(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
-    """The reading of an operation other than an elementwise formula, unless the intent names a math function its
-    spec form does not apply ('sqrt of the sum of each row' read as the sum). Formulas and activations are read
+def _functions_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where a reading of an operation other than an elementwise formula leaves out a math function the
+    intent names ('sqrt of the sum of each row' read as the sum). Formulas and activations are read
     function by function by both readers (an activation's form is its formula: 'hard sigmoid' writes no sigmoid);
     losses and cross entropy name the logs and exps their definitions hold."""
     if reading.family in ("elementwise", "row_pair_loss", "cross_entropy"):
-        return reading
+        return
     written = (form or "").split(";")[0].lower()
     for function, said in FUNCTION_NAMES.items():
         found = re.search(said, intent, re.IGNORECASE)
@@ -474,28 +471,27 @@ def _functions_used(intent: str, reading: KernelSpec, form: str | None) -> Kerne
             raise IntentError(f"'{found.group(0)}' is a function this reading ({form}) does not apply",
                               [f"operation {reading.operation.replace('_', ' ')}"],
                               "the whole formula in the spec form (y = sqrt(sum(x, axis=1)); x: float32[64, 64])")
-    return reading
 
 
 INDEX_WORDS = re.compile(r"\b(?:ind(?:ex|exes|ices)|positions?|locations?)\b", re.IGNORECASE)
 
 
-def _index_used(intent: str, reading: KernelSpec) -> KernelSpec:
-    """The reading, unless the intent asks for indices ('max pooling ... and returns the indices') and the
+def _index_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent asks for indices ('max pooling ... and returns the indices') and the
     reading computes values: it would write the maxima where the positions were asked."""
     said = INDEX_WORDS.search(intent)
     if said and reading.operation not in ("argmax", "argmin") and "arg" not in (reading.expression or ""):
         raise IntentError(f"'{said.group(0)}' asks for positions, and this reading ({reading.operation}) computes "
                           f"values", [f"operation {reading.operation.replace('_', ' ')}"], "argmax or argmin, or the "
                           "values alone")
-    return reading
 
 
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
-    """A reading of the intent, checked for what it may have left out: a transposed operand, an operator or a math
-    function of a formula, an operand of a list."""
-    return _index_used(intent, _operands_used(intent, _functions_used(intent, _operators_used(
-        intent, _transpose_used(intent, reading, form), form), form)))
+    """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
+    function of a formula, an operand of a list or a name given a shape, the indices asked."""
+    for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used):
+        check(intent, reading, form)
+    return reading
 
 
 def parse_intent(intent: str) -> KernelSpec:

@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, is_integer_cast, linear,
-    loop_reductions, names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, unit_stride,
-    walk)
+    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear, loop_reductions,
+    names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
+from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, children, mentions,
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, children, mentions,
     substitute, with_children)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
@@ -437,36 +437,23 @@ def _digits_distinct(index: Expr, var: str) -> bool:
              and e.left == Ref(name=var) and not mentions(e.right, {var})]
     if not parts or any(e.right != parts[0].right for e in parts) or {e.op for e in parts} != {"/", "%"}:
         return False
-    quotient, remainder = "optiml_quotient", "optiml_remainder"
+    steps, digits = "optiml_quotient", "optiml_remainder"
 
-    def digits(e: Expr) -> Expr:
+    def named(e: Expr) -> Expr:
         if e in parts:
-            return Ref(name=quotient if e.op == "/" else remainder)
-        return with_children(e, digits)
+            return Ref(name=steps if e.op == "/" else digits)
+        return with_children(e, named)
 
-    form = linear(digits(index), {quotient, remainder})
-    if form is None or mentions(form.get("", Const(text="0")), {var}) or not {quotient, remainder} <= set(form) or \
-            constant(form[remainder]) == 0:
+    form = linear(named(index), {steps, digits})
+    if form is None or mentions(form.get("", Const(text="0")), {var}) or not {steps, digits} <= set(form) or \
+            constant(form[digits]) == 0:
         return False
-    have = _factors(form[quotient])
-    for factor in _factors(parts[0].right) + _factors(form[remainder]):
-        if factor not in have:
-            return False
-        have.remove(factor)
-    return True
+    step, divisor, digit = factors(form[steps]), factors(parts[0].right), factors(form[digits])
+    return None not in (step, divisor, digit) and quotient(step, divisor + digit) is not None
 
 
 def _subexpressions(expr: Expr) -> list[Expr]:
     return [expr, *(e for child in children(expr) for e in _subexpressions(child))]
-
-
-def _factors(expr: Expr) -> list[Expr]:
-    """The factors of a product (integer casts dropped, ones left out)."""
-    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
-        return _factors(expr.operand)
-    if isinstance(expr, Binary) and expr.op == "*":
-        return _factors(expr.left) + _factors(expr.right)
-    return [] if constant(expr) == 1 else [expr]
 
 
 def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Literal["x", "y"]:
