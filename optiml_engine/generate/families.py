@@ -781,9 +781,21 @@ def _row_scan(spec: KernelSpec) -> Draft:
 
 
 def _window_outputs(spec: KernelSpec, axes: list[str]) -> dict[str, str]:
-    """Each spatial axis's output extent in the contract's arithmetic: (n + 2p - d(k - 1) - 1) / s + 1."""
-    return {a: f"(({a} + {2 * p} - {d * (k - 1)} - 1) / {s} + 1)"
-            for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation)}
+    """Each spatial axis's output extent in the contract's arithmetic: (n + 2p - d(k - 1) - 1) / s + 1, its
+    constants added up (the same sum before the division: `height` for a padded 3x3 window of stride 1)."""
+    def extent(a: str, k: int, s: int, p: int, d: int) -> str:
+        before = 2 * p - d * (k - 1) - 1      # added to the input's extent before the division
+        if s == 1:
+            return _plus(a, before + 1)
+        return f"({_plus(a, before)} / {s} + 1)"
+
+    return {a: extent(a, k, s, p, d) for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding,
+                                                              spec.dilation)}
+
+
+def _plus(name: str, constant: int) -> str:
+    """`name + constant` as C, parenthesized where it is a sum."""
+    return name if constant == 0 else f"({name} {'+' if constant > 0 else '-'} {abs(constant)})"
 
 
 def _output_position(axes: list[str], outs: dict[str, str], leading: list[str]) -> tuple[list[str], str]:
@@ -885,11 +897,15 @@ def _convolution(spec: KernelSpec) -> Draft:
     else:
         outs = _window_outputs(spec, axes)
     lines, rest = _output_position(axes, outs, ["n", "cout"])
-    lines += [f"const int co = {rest} % cout;", f"const int batch = {rest} / cout;",
-              f"const int in_per_group = cin / {groups};", f"const int out_per_group = cout / {groups};",
-              f"{t} acc = {bias[0] + '[co]' if bias else ('0.0f' if t == 'float' else '0.0')};",
-              "for (int c = 0; c < in_per_group; ++c) {",
-              "    const int ci = co / out_per_group * in_per_group + c;"]
+    lines += [f"const int co = {rest} % cout;", f"const int batch = {rest} / cout;"]
+    # One group: every input channel, written without the group arithmetic, so that the input's reads do not
+    # mention the output channel (the program is then a matrix product: ir/implicit_gemm.py).
+    if groups > 1:
+        lines += [f"const int in_per_group = cin / {groups};", f"const int out_per_group = cout / {groups};"]
+    in_channels, out_channels = ("in_per_group", "out_per_group") if groups > 1 else ("cin", "cout")
+    lines += [f"{t} acc = {bias[0] + '[co]' if bias else ('0.0f' if t == 'float' else '0.0')};",
+              f"for (int c = 0; c < {in_channels}; ++c) {{",
+              "    const int ci = co / out_per_group * in_per_group + c;" if groups > 1 else "    const int ci = c;"]
     if transposed:
         indent = "    "
         for a, k, s, p, d in zip(axes, spec.window, spec.stride, spec.padding, spec.dilation):
@@ -899,11 +915,11 @@ def _convolution(spec: KernelSpec) -> Draft:
                       f"{indent}    const int i{a} = t{a} / {s};",
                       f"{indent}    if (i{a} >= {a}) continue;"]
             indent += "    "
-        weight_row = "(size_t)ci * out_per_group + co % out_per_group"
+        weight_row = f"(size_t)ci * {out_channels} + co" + (" % out_per_group" if groups > 1 else "")
     else:
         loops, indent = _window_loops(spec, axes, "    ")
         lines += loops
-        weight_row = "(size_t)co * in_per_group + c"
+        weight_row = f"(size_t)co * {in_channels} + c"
     source = _row_major("(size_t)batch * cin + ci", axes, [f"i{a}" for a in axes])
     weight = _row_major(weight_row, [str(k) for k in spec.window], [f"k{a}" for a in axes])
     lines.append(f"{indent}acc += {x}[{source}] * {w}[{weight}];")

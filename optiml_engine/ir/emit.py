@@ -21,7 +21,7 @@ from optiml_engine.ir.hoist import hoisted_digits
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    Store, children, rewritten, statements_replaced, substitute, substituted, with_children)
+    Store, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
     SHARED_TARGET_BYTES, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
     reduction_type, slides)
@@ -1558,9 +1558,22 @@ def _updates(loop: For, reduction: Reduction) -> bool:
 
 
 def unit_stride_of(operand: Expr, index: str) -> bool:
-    """Whether the operand's reads are unit-stride along `index` (rather than along the loop)."""
+    """Whether the operand's reads are unit-stride along `index` (rather than along the loop), or are between the
+    places its digits carry: an implicit GEMM's input read at `... + index % width + kw` (ir/implicit_gemm.py),
+    whose neighbouring points are neighbouring elements along a row of pixels."""
     found = loads(operand)
-    return bool(found) and all(unit_stride(load.index, index) for load in found)
+    return bool(found) and all(unit_stride(load.index, index) or unit_stride(_lowest_digit(load.index, index), index)
+                               for load in found)
+
+
+def _lowest_digit(expr: Expr, index: str) -> Expr:
+    """`expr` near a point where no digit of `index` carries: `index % m` as `index`, its higher digits (`index /
+    d`, `index / d % m`) as 0, which do not change there."""
+    if isinstance(expr, Binary) and expr.op == "%" and isinstance(expr.left, Ref) and expr.left.name == index:
+        return expr.left
+    if isinstance(expr, Binary) and expr.op in ("/", "%") and mentions(expr.left, {index}):
+        return Const(text="0")
+    return with_children(expr, lambda child: _lowest_digit(child, index))
 
 
 class _Staged:

@@ -26,6 +26,7 @@ from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.online import two_pass_normalizer
@@ -47,6 +48,8 @@ SHIFTED_SUMS = ("of the program with its running (Welford) mean and M2 as two sh
                 "shares")
 COLLAPSED = ("of the program with its nested loops made one loop over the product of their extents, which a thread "
              "group shares")
+IMPLICIT_GEMM = ("of the program as a matrix product: the point's coordinates grouped by the factor that reads "
+                 "them, its loops made one (a convolution as implicit GEMM)")
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
@@ -157,13 +160,18 @@ class SchedulePolicy(Policy):
         # an online softmax normalizer made two passes (ir/online.py), a Welford mean and M2 two shifted sums
         # (ir/welford.py): a thread group may then share them; nested loops made one (ir/collapse.py): a thread group
         # may then share a reduction over several axes.
+        # A sum of products whose factors read different coordinates of the point made a matrix product
+        # (ir/implicit_gemm.py: a convolution as implicit GEMM): a contraction's tiles may then reuse each value.
         agrees = agrees_at_checks(program, base.contract)
-        for rewritten, why in ((one_pass_moments(program), ONE_PASS), (two_pass_normalizer(program, agrees), TWO_PASS),
-                               (shifted_sums(program, agrees), SHIFTED_SUMS), (collapsed(program), COLLAPSED)):
+        for rewritten, why, family in ((one_pass_moments(program), ONE_PASS, "reduce"),
+                                       (two_pass_normalizer(program, agrees), TWO_PASS, "reduce"),
+                                       (shifted_sums(program, agrees), SHIFTED_SUMS, "reduce"),
+                                       (collapsed(program), COLLAPSED, "reduce"),
+                                       (implicit_gemm(program), IMPLICIT_GEMM, "contraction")):
             if rewritten is not program:
                 rewritten_shape = shape_of(rewritten)
-                found += [(family, rewritten, rewritten_shape, why) for family in rewritten_shape.families
-                          if family == "reduce"]
+                if family in rewritten_shape.families:
+                    found.append((family, rewritten, rewritten_shape, why))
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found

@@ -83,13 +83,15 @@ def test_the_first_kernel_equals_its_oracle_on_the_cpu(intent) -> None:
     ("y = batch_norm(x); x: float32[16, 64, 128, 128]", "reduce"),
     ("l = cross_entropy(x, t); x: float32[4096, 1000]; t: int32[4096]", "reduce"),
     ("y = avg_pool2d(x, kernel_size=3, stride=2, padding=1); x: float32[16, 32, 64, 64]", None),
-    ("y = conv2d(x, w, padding=1); x: float32[8, 64, 56, 56]; w: float32[128, 64, 3, 3]", None),
+    ("y = conv2d(x, w, padding=1); x: float32[8, 64, 56, 56]; w: float32[128, 64, 3, 3]", "contraction"),
+    ("y = conv2d(x, w, padding=1, groups=64); x: float32[8, 64, 56, 56]; w: float32[64, 1, 3, 3]", None),
 ])
 def test_the_first_kernel_is_a_schedule_of_the_family_that_fits(intent, family) -> None:
     """A product tiled, a long row's scan cut into chunks, a sum privatized, a transpose staged, a row reduced by a
     thread group (batch norm's nest over the batch and the pixels made one loop first; cross entropy's rows by a
-    group each, not privatized a thread a row); a pooling window's or a convolution's few taps stay the plain
-    kernel, which is their program's map already."""
+    group each, not privatized a thread a row), a convolution tiled as a matrix product of its weights and its
+    input windows; a pooling window's few taps, or a depthwise convolution's (its input read by the output channel
+    too: no product), stay the plain kernel, which is their program's map already."""
     generated = first(intent)
     if family is None:
         assert generated.strategy.startswith("built-in, plain (a thread per output"), generated.strategy

@@ -1,0 +1,350 @@
+"""A sum of products over a loop nest whose two factors read different coordinates of the point, as a matrix
+product: a program rewrite the contraction schedules may start from (IR.md: convolution as implicit GEMM).
+
+A convolution's naive kernel is a thread per output walking the taps,
+
+    parallel for i in [0, n * cout * oh * ow):
+        co = i / ow / oh % cout; ...                     (the output's coordinates: digits of a flat index)
+        acc = b[co];
+        for (c ...) for (kh ...) if (0 <= ih < h) for (kw ...) if (0 <= iw < w)
+            acc += x[((batch * cin + c) * h + ih) * w + iw] * w[((co * cin + c) * 3 + kh) * 3 + kw];
+        y[i] = acc;
+
+and its weight reads only the output channel among the point's coordinates, its input only the batch and the
+pixel. Grouping the coordinates by the factor that reads them makes it a product of a cout x (cin * 9) matrix and a
+(cin * 9) x (n * oh * ow) one:
+
+    parallel for row in [0, cout), column in [0, n * oh * ow):
+        acc = b[row];
+        for (c_kh_kw = 0; c_kh_kw < cin * 3 * 3; ++c_kh_kw)
+            acc += w[... row ... c_kh_kw ...] * (guards(column, c_kh_kw) ? x[... column ... c_kh_kw ...] : 0);
+        y[... row ... column ...] = acc;
+
+visiting, for each output, the same products in the same order (the nest's iterations in its own order, a guard's
+false iterations adding a zero), so every sum is the same sum. The contraction schedule (schedule.py) then stages
+tiles of both factors in shared memory, each value reused across a tile of outputs.
+
+It applies where the point's code is declarations, one perfect nest of loops from zero by one whose bounds are
+sizes, with declarations and `if`s (no `else`) between them around one `acc += a * b`, then code without loops;
+where every coordinate of the point (a parallel index, or a digit `/` and `%` of a flat one, the digits tiling its
+extent exactly) is read by at most one of the two factors and each `if` by at most one; and where each factor reads
+at least one coordinate. The coordinates neither factor reads go with the factor that reads the innermost one, the
+column: neighbouring threads then write neighbouring outputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from optiml_engine.ir.analysis import constant, inlined, is_integer_cast, names_of, reduction_update, statement_exprs
+from optiml_engine.ir.printer import c_expr
+from optiml_engine.ir.program import (
+    Assign, Binary, Cast, Const, Expr, For, If, Let, LoopProgram, ParallelIndex, Ref, Select, Stmt,
+    children, fresh_name, names_in, rewritten, walk, with_children)
+
+
+@dataclass(frozen=True)
+class _Coordinate:
+    """One coordinate of the point: `index / divisor % extent` of a parallel index (divisor 1, or no modulus, at
+    the ends of the digit chain; a parallel index read only whole is one coordinate)."""
+
+    index: str
+    divisor: tuple[str, ...]          # the divisor's factors, as C texts
+    extent: Expr
+    significance: int                 # larger: more significant within its index
+
+
+@dataclass(frozen=True)
+class _Nest:
+    loops: list[For]
+    lets: dict[str, Expr]
+    guards: list[Expr]
+    update: Assign
+
+
+def implicit_gemm(program: LoopProgram) -> LoopProgram:
+    """The program as a 2-D contraction over its coordinates grouped by the factor that reads them, or the program
+    itself where its code is not such a sum of products."""
+    split = _split_body(program.body)
+    if split is None:
+        return program
+    before, nest_loop, after = split
+    nest = _nest([nest_loop], [], {}, [])
+    if nest is None:
+        return program
+    update = reduction_update(nest.update)
+    accumulator = nest.update.name
+    product = nest.update.value if nest.update.op == "+=" else _other_term(nest.update.value, accumulator)
+    if update is None or update.op != "+" or not (isinstance(product, Binary) and product.op == "*") or \
+            accumulator not in {s.name for s in before}:
+        return program
+    locals_ = {s.name: s.value for s in before if s.name != accumulator and s.value is not None}
+    locals_.update(nest.lets)
+    scalars = {p.name for p in program.scalars}
+    loop_vars = [loop.var for loop in nest.loops]
+    stops = [inlined(loop.stop, locals_) for loop in nest.loops]
+    if any(not names_of(stop) <= scalars for stop in stops):
+        return program
+    factors = [inlined(product.left, locals_), inlined(product.right, locals_)]
+    guards = [g for guard in nest.guards for g in _conjuncts(inlined(guard, locals_))]
+    coordinates = _coordinates(program, [*factors, *guards, *(inlined(e, locals_) for e in _exprs(before + after))])
+    if coordinates is None:
+        return program
+    placeholders = {coordinate: f"\0{n}" for n, coordinate in enumerate(coordinates)}
+
+    def coordinates_of(expr: Expr) -> set[_Coordinate]:
+        names = names_of(_as_coordinates(expr, coordinates, {c: Ref(name=p) for c, p in placeholders.items()}))
+        return {c for c, p in placeholders.items() if p in names}
+
+    read = [coordinates_of(f) for f in factors]
+    if not read[0] or not read[1] or read[0] & read[1]:
+        return program
+    innermost = min((c for c in coordinates if c.index == program.space[-1].name), key=lambda c: c.significance)
+    column_side = 0 if innermost in read[0] else 1
+    sides = {c: (1 if c in read[column_side] or c not in read[1 - column_side] else 0) for c in coordinates}
+    guarded: list[list[Expr]] = [[], []]
+    for guard in guards:
+        touched = {sides[c] for c in coordinates_of(guard)}
+        if len(touched) > 1:
+            return program
+        guarded[touched.pop() if touched else 1].append(guard)
+
+    taken = names_in(program)
+    row, column, step = fresh_name("row", taken), fresh_name("column", taken), fresh_name("_".join(loop_vars), taken)
+    ctype = program.space[-1].ctype
+    extents: list[Expr] = []
+    values: dict[_Coordinate, Expr] = {}
+    for side, name in ((0, row), (1, column)):
+        mine = sorted((c for c in coordinates if sides[c] == side),
+                      key=lambda c: ([s.name for s in program.space].index(c.index), -c.significance))
+        extents.append(_product([c.extent for c in mine]))
+        values.update(zip(mine, _digits(Ref(name=name), [c.extent for c in mine])))
+    loop_values = dict(zip(loop_vars, _digits(Ref(name=step), stops)))
+
+    def new_terms(expr: Expr) -> Expr:
+        return _as_coordinates(expr, coordinates, values)
+
+    operands = []
+    for side, factor in ((0, factors[1 - column_side]), (1, factors[column_side])):
+        operand = factor
+        if guarded[side]:
+            condition = guarded[side][0]
+            for guard in guarded[side][1:]:
+                condition = Binary(op="&&", left=condition, right=guard)
+            operand = Select(cond=condition, then=operand, other=Const(text="0"))
+        operands.append(_substitute(new_terms(operand), loop_values))
+    loop = For(var=step, ctype="int", start=Const(text="0"), stop=_product(stops), step=Const(text="1"),
+               body=[Assign(name=accumulator, op="+=", value=Binary(op="*", left=operands[0], right=operands[1]))])
+    space = [ParallelIndex(name=row, ctype=ctype, dim="y", lower=Const(text="0"), upper=extents[0]),
+             ParallelIndex(name=column, ctype=ctype, dim="x", lower=Const(text="0"), upper=extents[1])]
+    return program.model_copy(update={"space": space,
+                                      "body": rewritten(before, new_terms) + [loop] + rewritten(after, new_terms)})
+
+
+def _split_body(body: list[Stmt]) -> tuple[list[Let], For, list[Stmt]] | None:
+    """Declarations, one loop, then code without loops."""
+    loops = [n for n, stmt in enumerate(body) if isinstance(stmt, For)]
+    if len(loops) != 1 or not all(isinstance(stmt, Let) for stmt in body[:loops[0]]):
+        return None
+    after = body[loops[0] + 1:]
+    if any(isinstance(s, For) for s in walk(after)):
+        return None
+    return body[:loops[0]], body[loops[0]], after
+
+
+def _nest(body: list[Stmt], loops: list[For], lets: dict[str, Expr], guards: list[Expr]) -> _Nest | None:
+    """The nest under `body`: declarations, then one loop, `if` or the update, nothing after it."""
+    *declarations, last = body if body else [None]
+    if not all(isinstance(s, Let) and s.value is not None and s.name not in lets for s in declarations):
+        return None
+    lets = {**lets, **{s.name: s.value for s in declarations}}
+    if isinstance(last, For):
+        if constant(last.start) != 0 or constant(last.step) != 1:
+            return None
+        return _nest(last.body, [*loops, last], lets, guards)
+    if isinstance(last, If) and not last.other:
+        return _nest(last.then, loops, lets, [*guards, last.cond])
+    if isinstance(last, Assign) and loops:
+        return _Nest(loops, lets, guards, last)
+    return None
+
+
+def _other_term(value: Expr, accumulator: str) -> Expr | None:
+    """`e` of `acc = acc + e` or `acc = e + acc`."""
+    if not isinstance(value, Binary) or value.op != "+":
+        return None
+    if isinstance(value.left, Ref) and value.left.name == accumulator:
+        return value.right
+    return value.left
+
+
+def _conjuncts(expr: Expr) -> list[Expr]:
+    if isinstance(expr, Binary) and expr.op == "&&":
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
+
+
+def _exprs(body: list[Stmt]) -> list[Expr]:
+    return [expr for stmt in walk(body) for expr in statement_exprs(stmt)]
+
+
+# -- coordinates ----------------------------------------------------------------------------------------------
+
+def _factors(expr: Expr) -> list[Expr]:
+    """A product's factors (integer casts looked through, the literal 1 dropped); any other expression is one."""
+    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        return _factors(expr.operand)
+    if isinstance(expr, Binary) and expr.op == "*":
+        return _factors(expr.left) + _factors(expr.right)
+    if isinstance(expr, Const) and expr.text.rstrip("uUlL") == "1":
+        return []
+    return [expr]
+
+
+def _key(factors: list[Expr]) -> tuple[str, ...]:
+    return tuple(sorted(c_expr(f) for f in factors))
+
+
+def _bare(expr: Expr, index: str) -> bool:
+    while isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        expr = expr.operand
+    return isinstance(expr, Ref) and expr.name == index
+
+
+def _divided(expr: Expr, index: str) -> list[Expr] | None:
+    """The divisor's factors of `index / A / B ...` (`index` itself: none); None for anything else."""
+    if _bare(expr, index):
+        return []
+    if isinstance(expr, Binary) and expr.op == "/":
+        inner = _divided(expr.left, index)
+        return None if inner is None else inner + _factors(expr.right)
+    return None
+
+
+def _digit(expr: Expr, index: str) -> tuple[list[Expr], list[Expr] | None] | None:
+    """(divisor factors, modulus factors or None) of `index / D % M`, `index % M` or `index / D`."""
+    if isinstance(expr, Binary) and expr.op == "%":
+        divisor = _divided(expr.left, index)
+        return None if divisor is None else (divisor, _factors(expr.right))
+    divisor = _divided(expr, index)
+    return None if divisor is None or not divisor else (divisor, None)
+
+
+def _uses(expr: Expr, index: str, found: list, bare: list) -> None:
+    digit = _digit(expr, index)
+    if digit is not None:
+        found.append(digit)
+    elif _bare(expr, index):
+        bare.append(expr)
+    else:
+        for child in children(expr):
+            _uses(child, index, found, bare)
+
+
+def _coordinates(program: LoopProgram, exprs: list[Expr]) -> list[_Coordinate] | None:
+    """Every parallel index's coordinates: its digits where the expressions take it apart (each digit on the chain
+    from divisor 1, the chain tiling the index's extent), else the index itself."""
+    out: list[_Coordinate] = []
+    for index in program.space:
+        if constant(index.lower) != 0:
+            return None
+        found: list[tuple[list[Expr], list[Expr] | None]] = []
+        for expr in exprs:
+            _uses(expr, index.name, found, [])
+        if not found:
+            out.append(_Coordinate(index.name, (), index.upper, 0))
+            continue
+        chain = _chain(index, found)
+        if chain is None:
+            return None
+        out += chain
+    return out
+
+
+def _chain(index: ParallelIndex, found: list[tuple[list[Expr], list[Expr] | None]]) -> list[_Coordinate] | None:
+    """The digits from divisor 1, each next divisor the product of the moduli so far, the last what is left of the
+    extent; None where a digit used is off that chain or two moduli follow one divisor."""
+    moduli: dict[tuple[str, ...], set[tuple[str, ...] | None]] = {}
+    exprs: dict[tuple[str, ...], list[Expr]] = {}
+    for divisor, modulus in found:
+        moduli.setdefault(_key(divisor), set()).add(None if modulus is None else _key(modulus))
+        if modulus is not None:
+            exprs[_key(modulus)] = modulus
+    chain: list[_Coordinate] = []
+    divisor: list[Expr] = []
+    while True:
+        following = moduli.get(_key(divisor), set()) - {None}
+        if len(following) > 1:
+            return None
+        if not following:
+            break
+        modulus = exprs[following.pop()]
+        chain.append(_Coordinate(index.name, _key(divisor), _product(modulus), len(chain)))
+        divisor = divisor + modulus
+    remaining = _factors(index.upper)
+    for text in _key(divisor):
+        match = next((f for f in remaining if c_expr(f) == text), None)
+        if match is None:
+            return None
+        remaining.remove(match)
+    if not chain or any(d not in {c.divisor for c in chain} | {_key(divisor)} for d in moduli):
+        return None
+    if remaining:
+        chain.append(_Coordinate(index.name, _key(divisor), _product(remaining), len(chain)))
+    return chain
+
+
+def _as_coordinates(expr: Expr, coordinates: list[_Coordinate], values: dict[_Coordinate, Expr]) -> Expr:
+    """`expr` with each digit of a parallel index, and each whole use of one, in terms of its coordinates'
+    `values`."""
+    by_index: dict[str, list[_Coordinate]] = {}
+    for c in coordinates:
+        by_index.setdefault(c.index, []).append(c)
+
+    def rewrite(e: Expr) -> Expr:
+        for index, mine in by_index.items():
+            digit = _digit(e, index)
+            if digit is not None:
+                divisor = _key(digit[0])
+                position = next(n for n, c in enumerate(mine) if c.divisor == divisor)
+                if digit[1] is not None:
+                    return values[mine[position]]
+                return _packed(mine[position:], values)    # `index / D`: this digit and the more significant ones
+            if _bare(e, index):
+                return _packed(mine, values)
+        return with_children(e, rewrite)
+
+    return rewrite(expr)
+
+
+def _packed(digits: list[_Coordinate], values: dict[_Coordinate, Expr]) -> Expr:
+    """The number whose digits, least significant first, are `digits` (Horner's form: ((d2 * e1) + d1) * e0 + d0)."""
+    out = values[digits[-1]]
+    for digit in reversed(digits[:-1]):
+        out = Binary(op="+", left=Binary(op="*", left=out, right=digit.extent), right=values[digit])
+    return out
+
+
+def _product(factors: list[Expr]) -> Expr:
+    if not factors:
+        return Const(text="1")
+    out = factors[0]
+    for f in factors[1:]:
+        out = Binary(op="*", left=out, right=f)
+    return out
+
+
+def _digits(index: Expr, extents: list[Expr]) -> list[Expr]:
+    """The values of coordinates of the given extents, most significant first, packed into `index`."""
+    out = []
+    for n, extent in enumerate(extents):
+        below = extents[n + 1:]
+        value = index if not below else Binary(op="/", left=index, right=_product(below))
+        out.append(value if n == 0 else Binary(op="%", left=value, right=extent))
+    return out
+
+
+def _substitute(expr: Expr, values: dict[str, Expr]) -> Expr:
+    if isinstance(expr, Ref):
+        return values.get(expr.name, expr)
+    return with_children(expr, lambda child: _substitute(child, values))

@@ -1,0 +1,147 @@
+"""A convolution's naive kernel as a matrix product (ir/implicit_gemm.py): written as people write it (a flat
+index taken apart with / and %, by sizes or their products, or a 3-D grid; padding by `if` or `continue`; stride),
+the rewritten program is a contraction, and every contraction schedule of it equals the naive kernel on the CPU
+emulator at the contract's check sizes. Where the factors share a coordinate (a depthwise convolution's input
+reads the output channel) or there is no product, the program is left as it is."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.data import make_inputs
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.emit import emit
+from optiml_engine.ir.implicit_gemm import implicit_gemm
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.schedule import shape_of, space
+from optiml_engine.source.contract import resolve
+from tests.unit.test_ir_lift import candidate_of
+
+CONV2D = """/* @optiml
+   sizes:  N=8 C=64 H=56 W=56 K=128 R=3 S=3
+   check:  N=2 C=3 H=9 W=7 K=5 R=3 S=3; N=1 C=1 H=1 W=1 K=1 R=1 S=1; N=1 C=2 H=5 W=6 K=70 R=3 S=2
+   x:      in  float[N*C*H*W]
+   wt:     in  float[K*C*R*S]
+   y:      out float[N*K*{P}*{Q}]
+   launch: {launch}
+   tol:    1e-4
+*/
+__global__ void conv(const float* x, const float* wt, float* y, int N, int C, int H, int W, int K, int R, int S)
+{{
+    {body}
+}}
+"""
+
+FLAT_SAME = CONV2D.format(P="H", Q="W", launch="grid=cdiv(N*K*H*W,256) block=256", body="""
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= N * K * H * W) return;
+    int q = idx % W;
+    int p = (idx / W) % H;
+    int k = (idx / (W * H)) % K;
+    int n = idx / (W * H * K);
+    float sum = 0.0f;
+    for (int c = 0; c < C; c++) {
+        for (int r = 0; r < R; r++) {
+            for (int s = 0; s < S; s++) {
+                int h = p - R / 2 + r;
+                int w = q - S / 2 + s;
+                if (h >= 0 && h < H && w >= 0 && w < W)
+                    sum += x[((n * C + c) * H + h) * W + w] * wt[((k * C + c) * R + r) * S + s];
+            }
+        }
+    }
+    y[idx] = sum;""")
+
+GRID_VALID_STRIDE2 = CONV2D.format(P="((H-R)/2+1)", Q="((W-S)/2+1)",
+                                   launch="grid=(cdiv((W-S)/2+1,16),cdiv((H-R)/2+1,16),N*K) block=(16,16)",
+                                   body="""
+    int P = (H - R) / 2 + 1, Q = (W - S) / 2 + 1;
+    int ow = blockIdx.x * blockDim.x + threadIdx.x;
+    int oh = blockIdx.y * blockDim.y + threadIdx.y;
+    int nk = blockIdx.z;
+    if (ow >= Q || oh >= P) return;
+    int n = nk / K, k = nk % K;
+    float acc = 0.f;
+    for (int c = 0; c < C; ++c)
+        for (int r = 0; r < R; ++r) {
+            for (int s = 0; s < S; ++s)
+                acc += x[((n * C + c) * H + oh * 2 + r) * W + ow * 2 + s] * wt[((k * C + c) * R + r) * S + s];
+        }
+    y[((n * K + k) * P + oh) * Q + ow] = acc;""")
+
+CONV1D = """/* @optiml
+   sizes:  B=16 C=32 L=4096 F=64 T=7
+   check:  B=2 C=3 L=20 F=5 T=3; B=1 C=1 L=1 F=1 T=1
+   x:      in  float[B*C*L]
+   w:      in  float[F*C*T]
+   bias:   in  float[F]
+   y:      out float[B*F*L]
+   launch: grid=cdiv(B*F*L,128) block=128
+   tol:    1e-4
+*/
+__global__ void conv1d(const float* x, const float* w, const float* bias, float* y, int B, int C, int L, int F, int T)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < B * F * L) {
+        int l = i % L, f = i / L % F, b = i / L / F;
+        float acc = bias[f];
+        for (int c = 0; c < C; ++c)
+            for (int t = 0; t < T; ++t) {
+                int at = l + t - T / 2;
+                if (at < 0 || at >= L) continue;
+                acc += w[(f * C + c) * T + t] * x[(b * C + c) * L + at];
+            }
+        y[i] = acc;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("name, text, output", [
+    ("flat_same.cu", FLAT_SAME, "y"), ("grid_valid.cu", GRID_VALID_STRIDE2, "y"), ("conv1d.cu", CONV1D, "y")])
+def test_a_naive_convolution_is_a_matrix_product_every_contraction_schedule_computes(name, text, output) -> None:
+    naive = candidate_of(name, text)
+    program = lift(naive)
+    assert "contraction" not in shape_of(program).families
+    product = implicit_gemm(program)
+    shape = shape_of(product)
+    assert "contraction" in shape.families, str(product)
+    # The weights' side is the rows (output channels), the input windows' the columns (batch and pixels).
+    weights = {"y": "w" if name == "conv1d.cu" else "wt"}[output]
+    assert {load.array for load in _loads(shape.contraction.left)} == {weights}
+    schedules = space(shape, "contraction")
+    chosen = [schedules[0], *(s for s in schedules if s.splits > 1)][:2] + schedules[-3:-2]
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        expected = run_on_cpu(naive, binding, inputs)
+        for schedule in chosen:
+            got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
+            found = compare(np, output, got[output], expected[output], "float32", naive.contract.tol,
+                            naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
+def _loads(expr):
+    from optiml_engine.ir.analysis import loads
+    return loads(expr)
+
+
+@pytest.mark.parametrize("body", [
+    # Depthwise: the input's channel is the output's, so both factors read k.
+    "int idx = blockIdx.x * blockDim.x + threadIdx.x; if (idx >= N * K * H * W) return; int q = idx % W; "
+    "int p = idx / W % H; int k = idx / W / H % K; int n = idx / W / H / K; float s = 0.0f; "
+    "for (int r = 0; r < R; ++r) for (int t = 0; t < S; ++t) { int h = p + r; int w = q + t; "
+    "if (h < H && w < W) s += x[((n * C + k) * H + h) * W + w] * wt[(k * R + r) * S + t]; } y[idx] = s;",
+    # A pooling window: no product.
+    "int idx = blockIdx.x * blockDim.x + threadIdx.x; if (idx >= N * K * H * W) return; float s = 0.0f; "
+    "for (int r = 0; r < R; ++r) s += x[idx % (H * W) + r]; y[idx] = s;",
+    # A digit off the chain (`idx / 3`, not a product of the sizes below it): the coordinates are not known.
+    "int idx = blockIdx.x * blockDim.x + threadIdx.x; if (idx >= N * K * H * W) return; float s = 0.0f; "
+    "for (int c = 0; c < C; ++c) s += x[(idx % W) * C + c] * wt[(idx / 3) * C + c]; y[idx] = s;",
+])
+def test_a_sum_that_is_not_a_product_of_two_coordinate_groups_is_left_alone(body) -> None:
+    text = CONV2D.format(P="H", Q="W", launch="grid=cdiv(N*K*H*W,256) block=256", body=body)
+    program = lift(candidate_of("other.cu", text))
+    assert implicit_gemm(program) is program
