@@ -109,6 +109,11 @@ def loads(expr: Expr) -> list[Load]:
     return found
 
 
+def subexpressions(expr: Expr) -> list[Expr]:
+    """The expression and every expression inside it, depth first."""
+    return [expr, *(e for child in children(expr) for e in subexpressions(child))]
+
+
 def statement_exprs(stmt: Stmt) -> list[Expr]:
     if isinstance(stmt, Let):
         return [stmt.value] if stmt.value is not None else []

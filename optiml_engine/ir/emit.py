@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, conditions_pushed_into_loops, constant, contract_text, extent, loads, names_of, names_read,
-    names_written, point_dependent, statement_exprs, stride, unit_stride, walk)
+    names_written, point_dependent, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
@@ -1092,7 +1092,7 @@ class _Kernel:
             f"{inner}    #pragma unroll",
             f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] = {zero};"]
         for operand in staged:
-            self.lines += operand.declarations(inner, k.var, k_begin)
+            self.lines += operand.declarations(inner, k.var, k_begin, thread, element, slot)
 
         def staging(at: str, first: str, what: str) -> list[str]:
             """`what` for each operand value of the step starting at `first` this thread stages: "load" into its
@@ -1590,6 +1590,7 @@ class _Staged:
         self.index, self.index_type, self.block, self.upper = index, index_type, block, upper
         self.registers, self.whole, self.loaded = names(f"{side}_next"), names(f"{side}_whole"), \
             names(f"{side}_loaded")
+        self.names, self.side = names, side
 
     def plan(self, program: LoopProgram, loop: str, tile: int, step: int, threads: int, acc_type: str,
              row: int) -> None:
@@ -1608,10 +1609,27 @@ class _Staged:
         self.vectors = tile * step // self.width
         self.slots = -(-self.vectors // threads)
         self.across = (tile if self.along else step) // self.width   # vectors along the unit stride
+        # A slot's point is the same every step: the divisions of it (an implicit GEMM's batch, row and pixel of a
+        # column) computed once, before the loop, not under each step's bounds test, where the compiler keeps them.
+        self.digits = [] if self.width > 1 else \
+            _point_digits(self.operand, self.index, loop, {p.name for p in program.scalars})
+        self.digit_names = [self.names(f"{self.side}_digit") for _ in self.digits]
 
-    def declarations(self, indent: str, loop: str, k_begin: str) -> list[str]:
+    def declarations(self, indent: str, loop: str, k_begin: str, thread: str, element: str, slot: str) -> list[str]:
         if self.width == 1:
-            return [f"{indent}{self.acc_type} {self.registers}[{self.slots}];"]
+            lines = [f"{indent}{self.acc_type} {self.registers}[{self.slots}];"]
+            if not self.digits:
+                return lines
+            return lines + [
+                f"{indent}// This thread's points' index digits, the same every step.",
+                f"{indent}{self.index_type} {', '.join(f'{name}[{self.slots}]' for name in self.digit_names)};",
+                f"{indent}#pragma unroll",
+                f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
+                f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
+                f"{indent}    const {self.index_type} {self.index} = {self.block} + {self._position(element)[0]};",
+                *(f"{indent}    {name}[{slot}] = {c_expr(digit)};" for name, digit in zip(self.digit_names,
+                                                                                     self.digits)),
+                f"{indent}}}"]
         other = loop if self.along else self.index
         origin = {self.index: self.block, loop: k_begin}
         beside = {**origin, other: f"({origin[other]} + 1)"}
@@ -1630,8 +1648,12 @@ class _Staged:
         and loop value."""
         index, block, step = self.index, self.block, self.step
         if self.width == 1:
-            position, step_of = (f"{element} % {self.tile}", f"{element} / {self.tile}") if self.along else \
-                (f"{element} / {step}", f"{element} % {step}")
+            position, step_of = self._position(element)
+            held = dict(zip(self.digits, (f"{name}[{slot}]" for name in self.digit_names)))
+
+            def computed(expr: Expr) -> Expr:
+                return Ref(name=held[expr]) if expr in held else with_children(expr, computed)
+
             return [f"{indent}#pragma unroll",
                     f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
                     f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
@@ -1639,7 +1661,7 @@ class _Staged:
                     f"{indent}    const {self.index_type} {index} = {block} + {position};",
                     f"{indent}    const {loop_type} {loop} = {first} + {step_of};",
                     f"{indent}    {self.registers}[{slot}] = ({element} < {self.vectors} && {index} < {self.upper} "
-                    f"&& {loop} < {k_end}) ? ({self.acc_type})({c_expr(self.operand)}) : {zero};",
+                    f"&& {loop} < {k_end}) ? ({self.acc_type})({c_expr(computed(self.operand))}) : {zero};",
                     f"{indent}}}"]
         width, across = self.width, self.across
         if self.along:
@@ -1683,6 +1705,11 @@ class _Staged:
             f"{indent}    }}",
             f"{indent}}}"]
 
+    def _position(self, element: str) -> tuple[str, str]:
+        """(the point's offset in the tile, the loop's in the step) of a scalar staging slot's element."""
+        return (f"{element} % {self.tile}", f"{element} / {self.tile}") if self.along else \
+            (f"{element} / {self.step}", f"{element} % {self.step}")
+
     def store(self, indent: str, at: str, thread: str, element: str, slot: str, lane: str) -> list[str]:
         tile_name, registers = self.tile_name, self.registers
         head = [f"{indent}#pragma unroll",
@@ -1707,6 +1734,25 @@ class _Staged:
                        f"{registers}[{slot}].v[{lane}];",
                        f"{indent}    }}",
                        f"{indent}}}"]
+
+
+def _point_digits(operand: Expr, index: str, loop: str, scalars: set[str]) -> list[Expr]:
+    """The outermost divisions and remainders in `operand` of its point `index` by sizes (no loop variable, no
+    read, no cast), each once."""
+    found: list[Expr] = []
+
+    def visit(expr: Expr) -> None:
+        if isinstance(expr, Binary) and expr.op in ("/", "%") and mentions(expr, {index}) and \
+                names_of(expr) <= {index} | scalars and not loads(expr) and \
+                not any(isinstance(e, Cast) for e in subexpressions(expr)):
+            if expr not in found:
+                found.append(expr)
+            return
+        for child in children(expr):
+            visit(child)
+
+    visit(operand)
+    return found
 
 
 def vector_accesses(body: list[Stmt], variable: str, conditions: bool,

@@ -107,7 +107,9 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
         touched = {sides[c] for c in coordinates_of(guard)}
         if len(touched) > 1:
             return program
-        guarded[touched.pop() if touched else 1].append(guard)
+        # A guard of the loop alone skips those iterations for every point: neither factor is read there.
+        for side in touched or (0, 1):
+            guarded[side].append(guard)
 
     taken = names_in(program)
     row, column, step = fresh_name("row", taken), fresh_name("column", taken), fresh_name("_".join(loop_vars), taken)

@@ -39,10 +39,11 @@ from typing import Literal
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear, loop_reductions,
-    names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, unit_stride, walk)
+    names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, subexpressions, unit_stride,
+    walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, children, mentions,
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, mentions,
     substitute, with_children)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
@@ -433,7 +434,7 @@ def _digits_distinct(index: Expr, var: str) -> bool:
     """Whether an index `A * (var / n) + B * (var % n) + rest` (a collapsed nest's, ir/collapse.py) is distinct for
     every var: `rest` free of var, B not zero, and A a multiple of B * n (A's factors include n's and B's), so the
     quotient's steps pass over every remainder's."""
-    parts = [e for e in _subexpressions(index) if isinstance(e, Binary) and e.op in ("/", "%")
+    parts = [e for e in subexpressions(index) if isinstance(e, Binary) and e.op in ("/", "%")
              and e.left == Ref(name=var) and not mentions(e.right, {var})]
     if not parts or any(e.right != parts[0].right for e in parts) or {e.op for e in parts} != {"/", "%"}:
         return False
@@ -450,10 +451,6 @@ def _digits_distinct(index: Expr, var: str) -> bool:
         return False
     step, divisor, digit = factors(form[steps]), factors(parts[0].right), factors(form[digits])
     return None not in (step, divisor, digit) and quotient(step, divisor + digit) is not None
-
-
-def _subexpressions(expr: Expr) -> list[Expr]:
-    return [expr, *(e for child in children(expr) for e in _subexpressions(child))]
 
 
 def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Literal["x", "y"]:
@@ -765,9 +762,11 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
     if family == "contraction":
         # The two fastest at 4096^3 in every layout before the capped and rectangular tiles joined the space (H200,
         # bench/results/ir-h200/contraction-vector-staging/; the capped 128 tile, fastest since, is a neighbour of
-        # the first), and a small tile for small products.
+        # the first), a small tile for small products, and 4x4 outputs a thread of a 64 tile: within 12% of the
+        # fastest of every convolution's implicit GEMM where the 8x8 tiles run out of registers (H100,
+        # bench/results/spec-h100/implicit-gemm/hoisted-digits/).
         return [s for s in points if (s.output_tile(), s.items, s.k_tile, s.blocks_per_sm) in
-                (((128, 128), 8, 16, 1), ((64, 64), 8, 16, 1), ((32, 32), 2, 16, 1))]
+                (((128, 128), 8, 16, 1), ((64, 64), 8, 16, 1), ((32, 32), 2, 16, 1), ((64, 64), 4, 8, 1))]
     if family == "scan":
         return [s for s in points if (s.block[1], s.items) in ((4, 4), (8, 2), (4, 8))]
     if family == "stream":
