@@ -779,6 +779,7 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
 # whole row, a thread walking a long loop alone, an atomic per element, strided writes). Not a map: the plain
 # kernel is one already, and the emitted map recomputes the index digits its locals held (a 3x3 convolution 10x
 # slower on an H200, bench/results/spec-h200/first-kernels/).
+MANY_OUTPUTS = 1 << 20              # contraction: outputs from which a first kernel takes the 64 tile
 FIRST_FAMILIES: tuple[Family, ...] = ("contraction", "scan", "reduce", "privatize", "stage", "stream")
 
 
@@ -793,6 +794,11 @@ def first_schedules(shape: Shape, points_at_sizes: int | None, longest_loop: int
         if family not in shape.families or family == "reduce" and short:
             continue
         chosen = defaults(shape, family, points_at_sizes)
+        if family == "contraction" and points_at_sizes is not None and points_at_sizes >= MANY_OUTPUTS:
+            # Many outputs: 4x4 a thread of a 64 tile first, not 2x2 of a 32 tile (H100: 1.3-1.6x faster for
+            # convolutions of 2M-26M outputs and a 4096^2 product; 32x32 was as fast or faster below 1M outputs;
+            # bench/results/spec-h100/implicit-gemm/first-tile/).
+            chosen.sort(key=lambda s: (s.output_tile(), s.items, s.k_tile) != ((64, 64), 4, 8))
         if family == "reduce" and not shape.splittable and points_at_sizes is not None and \
                 points_at_sizes < FEW_POINTS:
             # Few points whose loops no blocks share: the widest thread group a point, or the GPU idles.
