@@ -486,10 +486,29 @@ def _index_used(intent: str, reading: KernelSpec, form: str | None) -> None:
                           "values alone")
 
 
+# A keyword argument written as in a PyTorch call whose value is a flag (`count_include_pad=False`): numbers are
+# checked as every number is, words as operation words; a flag must be in the reading, or change nothing the kernel
+# writes (its outputs are flat: a kept dimension is the same elements).
+FLAG_ARGUMENT = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False)\b")
+FLAGS_THAT_CHANGE_NOTHING = ("inplace", "keepdim", "keepdims")
+
+
+def _flags_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent sets a flag the reading does not hold: `AvgPool2d(..., count_include_pad=False)`
+    read as an average that counts the padding would be another operation."""
+    written = (form or "").replace(" ", "")
+    for said in FLAG_ARGUMENT.finditer(intent):
+        name, value = said.groups()
+        if name not in FLAGS_THAT_CHANGE_NOTHING and f"{name}={value}" not in written:
+            raise IntentError(f"'{said.group(0)}' is not held by this reading of the intent "
+                              f"({form or reading.operation})", [f"operation {reading.operation.replace('_', ' ')}"],
+                              "the operation without that argument, or an operation that has it")
+
+
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
-    function of a formula, an operand of a list or a name given a shape, the indices asked."""
-    for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used):
+    function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument."""
+    for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used):
         check(intent, reading, form)
     return reading
 

@@ -421,6 +421,23 @@ def test_a_formula_read_whole_still_reads(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
 
 
+@pytest.mark.parametrize("intent", [
+    "max pooling 2d with kernel 3, stride 2, ceil_mode=True, on x of shape (8, 16, 32, 32)",
+    "avg_pool1d(x, kernel_size=4, stride=4, count_include_pad=False) for x (4, 8, 64)",
+    "LayerNorm(elementwise_affine=True) over the last dim of a (32, 768) tensor",
+])
+def test_a_flag_argument_the_reading_does_not_hold_is_refused(intent):
+    """A PyTorch-style flag (`ceil_mode=True`, `count_include_pad=False`) changes the operation: a reading without it
+    computes another one."""
+    with pytest.raises(IntentError, match="is not held by this reading"):
+        parse_intent(intent)
+
+
+def test_a_flag_that_changes_no_element_is_read():
+    read = parse_intent("sum over dim 1 of a 64 x 4096 float matrix, keepdim=True")
+    assert reading_key(read) == reading_key(parse_spec("out = sum(x, axis=1); x: float32[64, 4096]"))
+
+
 def test_an_array_called_after_a_function_is_refused():
     with pytest.raises(IntentError, match="an array called tanh"):
         parse_spec("y = tanh; tanh: float32[4096]")
