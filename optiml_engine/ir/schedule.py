@@ -745,7 +745,7 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         # conv1d 1.47x and a 3x3 convolution 1.36x faster than naive, 2 and 8 points slower;
         # bench/results/ir-h200/slide-windows/).
         chosen += [max(matching, key=lambda s: s.block[0])
-                   for axis, items, window in (("x", 2, False), ("y", 4, False), ("x", 4, True), ("y", 4, True))
+                   for axis, items, window in (("x", 2, False), ("y", 4, False), ("x", 4, True))
                    if (matching := [s for s in points if s.fused and s.fused_axis == axis and s.items == items and
                                     s.window == window and s.threads() == 256])]
         return _unique(chosen) or points[:4]

@@ -27,7 +27,6 @@ from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.implicit_gemm import implicit_gemm
-from optiml_engine.ir.interchange import interchanged
 from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.online import two_pass_normalizer
@@ -51,8 +50,6 @@ COLLAPSED = ("of the program with its nested loops made one loop over the produc
              "group shares")
 IMPLICIT_GEMM = ("of the program as a matrix product: the point's coordinates grouped by the factor that reads "
                  "them, its loops made one (a convolution as implicit GEMM)")
-INTERCHANGED = ("of the program with two nested loops swapped, so that the reads moving with the point along y move "
-                "with the inner loop")
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
@@ -175,19 +172,11 @@ class SchedulePolicy(Policy):
                 rewritten_shape = shape_of(rewritten)
                 if family in rewritten_shape.families:
                     found.append((family, rewritten, rewritten_shape, why))
-        found = [(family, chosen, chosen_shape, why, defaults(chosen_shape, family, points))
-                 for family, chosen, chosen_shape, why in found]
-        # Two nested loops swapped (ir/interchange.py): a stencil's reads then move with the inner loop along y,
-        # where a thread's neighbouring points may share them through a register window; only those windows.
-        swapped = interchanged(program)
-        swapped_shape = shape_of(swapped) if swapped is not program else shape
-        if gained := set(swapped_shape.slid) - set(shape.slid):
-            found.append(("map", swapped, swapped_shape, INTERCHANGED,
-                          [s for s in defaults(swapped_shape, "map", points) if s.window and s.fused_axis in gained]))
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
-        return [edit for family, chosen, chosen_shape, why, schedules in found
-                for edit in self.edits(chosen, chosen_shape, schedules, base, context, why)]
+        return [edit for family, chosen, chosen_shape, why in found
+                for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family, points), base, context,
+                                       why)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,
               context: PolicyContext, why: str | None) -> list[Edit]:
