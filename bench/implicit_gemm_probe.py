@@ -58,7 +58,8 @@ def main() -> int:
                              "hoisted_ms": milliseconds(evaluator, hoisted, reference),
                              "recomputed_ms": milliseconds(evaluator, recomputed, reference)})
                 print(rows[-1], flush=True)
-    out.write_text(json.dumps({"device": Device(0).info.name, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+    out.write_text(json.dumps({"device": Device(0).info.name,
+                               "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                                "command": "python3 bench/implicit_gemm_probe.py OUT.json " + " ".join(
                                    repr(s) for s in specs), "rows": rows}, indent=1))
     print("| spec | schedule | digits hoisted ms | recomputed ms |\n|---|---|---|---|")

@@ -491,6 +491,9 @@ def _index_used(intent: str, reading: KernelSpec, form: str | None) -> None:
 # writes (its outputs are flat: a kept dimension is the same elements).
 FLAG_ARGUMENT = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False)\b")
 FLAGS_THAT_CHANGE_NOTHING = ("inplace", "keepdim", "keepdims")
+# Flags a reading holds without writing them: a convolution's bias is an operand of its call or absent.
+FLAGS_HELD = {"bias": lambda value, reading: reading.family in ("convolution", "transposed_convolution") and
+              (len(reading.inputs) > 2) == (value == "True")}
 
 
 def _flags_used(intent: str, reading: KernelSpec, form: str | None) -> None:
@@ -499,7 +502,8 @@ def _flags_used(intent: str, reading: KernelSpec, form: str | None) -> None:
     written = (form or "").replace(" ", "")
     for said in FLAG_ARGUMENT.finditer(intent):
         name, value = said.groups()
-        if name not in FLAGS_THAT_CHANGE_NOTHING and f"{name}={value}" not in written:
+        held = name in FLAGS_HELD and FLAGS_HELD[name](value, reading)
+        if name not in FLAGS_THAT_CHANGE_NOTHING and not held and f"{name}={value}" not in written:
             raise IntentError(f"'{said.group(0)}' is not held by this reading of the intent "
                               f"({form or reading.operation})", [f"operation {reading.operation.replace('_', ' ')}"],
                               "the operation without that argument, or an operation that has it")

@@ -28,9 +28,11 @@ SHAPE_PATTERNS = (     # a shape may end a sentence ("x: 16 x 16384."), not a de
     re.compile(rf"[(\[]\s*({_INT}(?:\s*,\s*{_INT})+)\s*,?\s*[)\]]"),
     re.compile(rf"(?<![\w.*])({_INT}(?:\s*\*\s*{_INT})+)(?![\w*]|\.\d)"),
     re.compile(rf"[(\[]\s*({_INT})\s*,\s*[)\]]"),          # a 1-D shape as Python writes it: (4096,)
+    re.compile(rf"((?:\[\s*{_INT}\s*\]){{2,}})"),                  # as C declares an array: [2048][8192]
 )
 ROWS_OF = re.compile(rf"\b({_INT})\s+rows\s+(?:of|with|by)\s+({_INT})\s*(?:floats|doubles|elements|columns|values)?")
-LENGTH = re.compile(rf"(?:\blength\s*=?\s*|\bof\s+({_INT})\s+(?:floats|doubles|ints|elements|entries|values)\b|"
+LENGTH = re.compile(rf"(?:\blength\s*=?\s*|\b(?:of|on)\s+({_INT})\s+(?:(?:float32|fp32|float64|fp64|int32)\s+)?"
+                    rf"(?:floats|doubles|ints|elements|entries|values)\b|"
                     rf"\b({_INT})[- ](?:element|entry)\b|\bn\s*=\s*)({_INT})?", re.IGNORECASE)
 SQUARE = re.compile(rf"\bN\s*=\s*({_INT})\b")
 # A shape written with named dimensions and their values elsewhere: "[B, N], B = 128, N = 65536",
@@ -40,6 +42,7 @@ NAMED_SHAPES = (re.compile(rf"[(\[]\s*{_DIMENSION}(?:\s*,\s*{_DIMENSION})+\s*[)\
                 re.compile(rf"(?<![\w.])(?:{_DIMENSION}\s*[x×]\s*)+{_DIMENSION}(?![\w.])"))
 DIMENSION_VALUES = re.compile(rf"\b((?:{_DIMENSION}\s*=\s*)+)({_INT})\b")
 SUFFIXED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([kKmMgG])(?![a-zA-Z])")
+POWER = re.compile(r"(?<![\w.])(?:(\d+)\s*<<\s*(\d+)|2\s*(?:\^|\*\*)\s*(\d+))(?![\w.])")   # 1 << 22, 2^20
 NUMBER = re.compile(rf"(?<![\w.])({_NUM})(?![\w])")
 RANK = re.compile(r"(?<![\w.])(\d)\s*-?\s*[dD]\b")                                   # "3-D", "2d"
 RESTATED = re.compile(rf"(?<![\w.])({_INT})\s+(?:entries|elements|values|rows|columns|cols|channels)\b")
@@ -435,7 +438,9 @@ def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
     found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*(?:=|of|:)?\s*"
                                 rf"(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
                                 rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|"
-                                rf"\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b")
+                                rf"\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b|"
+                                # '64 filters of 3x3': the size alone, the filters' number is the output channels'
+                                rf"(?:(?<=filters of )|(?<=filters of size ))({_INT}(?:\s*[x×]\s*{_INT})+)\b")
     if found is not None:
         return [int(v) for v in re.findall(r"\d+", next(g for g in found.groups() if g))]
     after = re.compile(rf"[\s_-]*({_INT}(?:\s*[x×]\s*{_INT})+)\b").match(reading.text, name.end())
@@ -491,7 +496,8 @@ def _convolution(transposed: bool) -> Callable:
             sizes, axes = _window(reading, match, f"a {what}", what, "'3x3', 'kernel_size=5', or its weight's shape",
                                   "'conv2d', or '3x3'")
             channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|"
-                                           rf"\bout_channels\s*=\s*({_INT})|\b(?:to|into)\s+({_INT})\s+channels\b")
+                                           rf"\bout_channels\s*=\s*({_INT})|\b(?:to|into)\s+({_INT})\s+channels\b|"
+                                           rf"\b({_INT})\s+(?:filters|kernels)\b")
             if channels is None:
                 raise IntentError(f"a {what} without its output channels", [f"operation {what}"],
                                   "'64 output channels', 'out_channels=64', or its weight's shape")
@@ -501,9 +507,12 @@ def _convolution(transposed: bool) -> Callable:
         if given is not None and int(given.group(1) or given.group(2)) != cout:
             raise Contradiction(f"a bias of {given.group(1) or given.group(2)} for {cout} output channels", [],
                                 "one bias value per output channel")
-        bias = given is not None or \
-            reading.take_search(_words(r"with(?: a)? bias", "bias=True", "plus bias", "and bias")) is not None
-        if not bias:
+        bias = given is not None or reading.take_search(
+            _words(r"with(?: a)? bias", "bias=True", r"plus (?:a )?bias", r"and (?:a )?bias")) is not None
+        without = reading.take_search(_words(r"no bias", r"without (?:a )?bias", "bias=False", r"bias[- ]free"))
+        if bias and without is not None:
+            raise Contradiction(f"a {what} with a bias and '{without.group(0)}'", [], "a bias or none")
+        if not bias and without is None:
             reading.assumed.append("no bias (not mentioned)")
         shape = _one(reading, what)
         if len(shape) != axes + 2 or not isinstance(groups, int) or shape[1] % groups or cout % groups:
@@ -848,7 +857,12 @@ def spec_from_words(intent: str) -> tuple[str, list[str]]:
         binary.append(f"{match.group(0)} read as {value} (K, M and G are powers of two)")
         return str(value)
 
-    reading = _Reading(_named_dimensions(SUFFIXED.sub(written_out, " ".join(intent.split()))), assumed=binary)
+    def power(match: re.Match) -> str:
+        base, shift, exponent = match.groups()
+        return str(int(base) << int(shift) if exponent is None else 2 ** int(exponent))
+
+    reading = _Reading(_named_dimensions(SUFFIXED.sub(written_out, POWER.sub(power, " ".join(intent.split())))),
+                       assumed=binary)
     if (unsupported := NOT_GENERATED.search(reading.text)) is not None:
         raise IntentError(f"'{unsupported.group(0)}' is not an operation the spec form generates", [],
                           "an operation the spec form lists (docs/generate.md)")

@@ -367,6 +367,11 @@ def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
     ("sum of 16M floats", "out = sum(x); x: float32[16777216]"),
     ("4096x1024 matrix x, row sums", "out = sum(x, axis=1); x: float32[4096, 1024]"),
     ("argmax of each row of x (128, 512)", "out = argmax(x, axis=1); x: float32[128, 512]"),
+    # A length as a power, an element type between the count and its noun, a shape as C declares an array.
+    ("sigmoid of 2**18 floats", "y = sigmoid(x); x: float32[262144]"),
+    ("exp of 1<<10 doubles", "y = exp(x); x: float64[1024]"),
+    ("tanh of 8192 fp32 values", "y = tanh(x); x: float32[8192]"),
+    ("max over dim 1 of a [32][1024] float array", "y = max(x, axis=1); x: float32[32, 1024]"),
 ])
 def test_sizes_with_units_and_shapes_written_together_still_read(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
@@ -419,6 +424,26 @@ def test_a_formula_or_a_square_left_out_of_a_reading_is_refused(intent):
 ])
 def test_a_formula_read_whole_still_reads(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    ("conv2d of x (4, 8, 32, 32) with 16 filters of size 5x5, padding 2, without bias",
+     "y = conv2d(x, w, padding=2); x: float32[4, 8, 32, 32]; w: float32[16, 8, 5, 5]"),
+    ("conv2d with 32 output channels, kernel 3, and a bias, on (2, 3, 64, 64)",
+     "y = conv2d(x, w, b); x: float32[2, 3, 64, 64]; w: float32[32, 3, 3, 3]; b: float32[32]"),
+    # A flag the reading holds as an operand or its absence (not refused as a flag left out).
+    ("conv2d with 128 output channels, kernel 3, bias=False, on (2, 64, 32, 32)",
+     "y = conv2d(x, w); x: float32[2, 64, 32, 32]; w: float32[128, 64, 3, 3]"),
+    ("conv2d with 128 output channels, kernel 3, bias=True, on (2, 64, 32, 32)",
+     "y = conv2d(x, w, b); x: float32[2, 64, 32, 32]; w: float32[128, 64, 3, 3]; b: float32[128]"),
+])
+def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, expected):
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+def test_a_convolution_with_a_bias_and_none_is_refused():
+    with pytest.raises(IntentError):
+        parse_intent("conv2d with a bias and bias=False, 16 output channels, kernel 3 on (2, 8, 32, 32)")
 
 
 @pytest.mark.parametrize("intent", [
