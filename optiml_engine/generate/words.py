@@ -763,11 +763,30 @@ def _named_dimensions(text: str) -> str:
                 shape = "(" + ", ".join(numbers) + ")" if match.group(0)[0] in "([" else " x ".join(numbers)
                 rewritten = rewritten.replace(match.group(0), shape, 1)
     if not used:
-        return text
+        layout = _layout(values)
+        if layout is None or CHANNELS_LAST.search(text):
+            return text
+        # PyTorch's layout letters valued and no shape written ("N=32, C=64, H=W=256"): the shape is N x C x H x W.
+        rewritten = text.replace(phrases[0].group(0), "(" + ", ".join(values[n] for n in layout) + ")", 1)
+        used.update(layout)
+        phrases = phrases[1:]
     for match in phrases:    # each value given once: its phrase is part of the shape now
         if set(re.findall(_DIMENSION, match.group(1))) <= used:
             rewritten = rewritten.replace(match.group(0), " ", 1)
     return rewritten
+
+
+LAYOUTS = (("C", "L"), ("C", "H", "W"), ("C", "D", "H", "W"))     # after the batch (N or B), as PyTorch orders them
+CHANNELS_LAST = re.compile(r"\b(?:NHWC|NDHWC|NWC|NLC|channels?[_ -]last)\b", re.IGNORECASE)    # another order
+
+
+def _layout(values: dict[str, str]) -> list[str] | None:
+    """The names of an N x C x spatial layout, in its order, where the valued names are exactly its letters."""
+    for batch in ("N", "B"):
+        rest = set(values) - {batch}
+        if batch in values and (layout := next((l for l in LAYOUTS if set(l) == rest), None)) is not None:
+            return [batch, *layout]
+    return None
 
 
 # An expression of the spec form's own syntax inside words ("F.normalize(x, p=2, dim=1) for x of shape 4096 x

@@ -372,6 +372,13 @@ def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
     ("exp of 1<<10 doubles", "y = exp(x); x: float64[1024]"),
     ("tanh of 8192 fp32 values", "y = tanh(x); x: float32[8192]"),
     ("max over dim 1 of a [32][1024] float array", "y = max(x, axis=1); x: float32[32, 1024]"),
+    # PyTorch's layout letters valued with no shape written: N x C x spatial, in that order whatever the text's.
+    ("avg pooling 1d with kernel 4 of x with N=4, C=16, L=1024",
+     "y = avg_pool1d(x, 4); x: float32[4, 16, 1024]"),
+    ("max pooling 2d with kernel 3, stride 2 of x, W=48, H=32, C=8, B=2",
+     "y = max_pool2d(x, 3, stride=2); x: float32[2, 8, 32, 48]"),
+    ("conv2d with 64 output channels, kernel 3, padding 1 on N=8, C=3, H=W=224",
+     "y = conv2d(x, w, padding=1); x: float32[8, 3, 224, 224]; w: float32[64, 3, 3, 3]"),
 ])
 def test_sizes_with_units_and_shapes_written_together_still_read(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
@@ -439,6 +446,11 @@ def test_a_formula_read_whole_still_reads(intent, expected):
 ])
 def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+def test_layout_letters_in_another_order_than_pytorch_s_are_not_read_as_its_shape():
+    with pytest.raises(IntentError):
+        parse_intent("max pooling 2d with kernel 2 of an NHWC tensor with N=2, H=8, W=8, C=4")
 
 
 def test_a_convolution_with_a_bias_and_none_is_refused():
