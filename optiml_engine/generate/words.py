@@ -549,9 +549,17 @@ def _scan(function: str) -> Callable:
     return write
 
 
+# BLAS's names of a product's sizes: C (M x N) = A (M x K) B (K x N).
+BLAS_SIZES = {letter: re.compile(rf"\b{letter}\s*=\s*({_INT})\b") for letter in "MNK"}
+
+
 def _matmul(reading: _Reading, match):
     # B^T, B.T, 'B transposed': the second operand stored N x K.
     transposed = reading.take_search(r"\^\s*T\b|\.T\b|\btransposed\b") is not None
+    said = {letter: reading.search(pattern) for letter, pattern in BLAS_SIZES.items()}
+    if all(said.values()):        # 'M=4096, K=2048, N=1024': every size named, no shape written
+        m, n, k = (int(reading.take(said[letter]).group(1)) for letter in "MNK")
+        return ("C = A @ B.T" if transposed else "C = A @ B"), [[m, k], [n, k] if transposed else [k, n]]
     shapes = reading.shapes()
     if len(shapes) == 2 and len(shapes[0]) >= 3 and not transposed:
         # A batch of products (both 3-D), or a tensor of 3 or more axes by a matrix; '4D tensor' names its rank.

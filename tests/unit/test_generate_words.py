@@ -379,6 +379,9 @@ def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
      "y = max_pool2d(x, 3, stride=2); x: float32[2, 8, 32, 48]"),
     ("conv2d with 64 output channels, kernel 3, padding 1 on N=8, C=3, H=W=224",
      "y = conv2d(x, w, padding=1); x: float32[8, 3, 224, 224]; w: float32[64, 3, 3, 3]"),
+    # A product's sizes by BLAS's names: A is M x K, B is K x N (N x K transposed).
+    ("gemm with M=512, N=256, K=128", "C = A @ B; A: float32[512, 128]; B: float32[128, 256]"),
+    ("matmul C = A @ B^T with M = 1024, N = 512, K = 256", "C = A @ B.T; A: float32[1024, 256]; B: float32[512, 256]"),
 ])
 def test_sizes_with_units_and_shapes_written_together_still_read(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
@@ -446,6 +449,11 @@ def test_a_formula_read_whole_still_reads(intent, expected):
 ])
 def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+def test_a_product_with_a_size_unnamed_is_refused():
+    with pytest.raises(IntentError):
+        parse_intent("matrix multiplication, M=64, N=64")
 
 
 def test_layout_letters_in_another_order_than_pytorch_s_are_not_read_as_its_shape():
