@@ -509,10 +509,25 @@ def _flags_used(intent: str, reading: KernelSpec, form: str | None) -> None:
                               "the operation without that argument, or an operation that has it")
 
 
+# Sums that are a scan's outputs, every one of them: a reading that is not a scan reads one sum where many were asked.
+SCAN_SUMS = re.compile(r"\b(?:prefix|suffix|partial|running|cumulative)[- ]sums?\b|\bscan\b", re.IGNORECASE)
+
+
+def _scan_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent asks for prefix, suffix, partial or running sums and the reading is not a scan
+    ('suffix sums of each row' read as each row's sum)."""
+    said = SCAN_SUMS.search(intent)
+    if said and reading.family not in ("prefix_sum", "row_scan") and "cum" not in (form or ""):
+        raise IntentError(f"'{said.group(0)}' asks for a scan, and this reading ({reading.operation}) computes one "
+                          f"value a row", [f"operation {reading.operation.replace('_', ' ')}"],
+                          "'cumsum along dim 1', reverse for suffix sums")
+
+
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
     function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument."""
-    for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used):
+    for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
+                  _scan_used):
         check(intent, reading, form)
     return reading
 
@@ -542,6 +557,7 @@ def parse_intent(intent: str) -> KernelSpec:
             _refuse_unused_numbers(" ".join(intent.split()), family_reading,
                                    [f"operation {family_reading.operation.replace('_', ' ')}"])
             _refuse_unused_operations(" ".join(intent.split()), family_reading)
+            _scan_used(intent, family_reading, spec_form(family_reading))
         except IntentError as refused:
             family_reading, family_refusal = None, refused
         try:

@@ -30,8 +30,10 @@ SHAPE_PATTERNS = (     # a shape may end a sentence ("x: 16 x 16384."), not a de
     re.compile(rf"[(\[]\s*({_INT})\s*,\s*[)\]]"),          # a 1-D shape as Python writes it: (4096,)
     re.compile(rf"((?:\[\s*{_INT}\s*\]){{2,}})"),                  # as C declares an array: [2048][8192]
 )
-ROWS_OF = re.compile(rf"\b({_INT})\s+rows\s+(?:of|with|by)\s+({_INT})\s*(?:floats|doubles|elements|columns|values)?")
-LENGTH = re.compile(rf"(?:\blength\s*=?\s*|\b(?:of|on)\s+({_INT})\s+(?:(?:float32|fp32|float64|fp64|int32)\s+)?"
+ROWS_OF = re.compile(rf"\b({_INT})\s+rows\s+(?:of|with|by)\s+({_INT})\s*(?:floats|doubles|elements|columns|values)?|"
+                     rf"\b({_INT})\s+tokens?\s+(?:with|of|and|x)\s+(?:a\s+)?hidden\s+(?:size|dim(?:ension)?)\s*"
+                     rf"(?:of\s+|=\s*)?({_INT})\b")      # a transformer's activations: tokens x hidden size
+LENGTH = re.compile(rf"(?:\blength\s*=?\s*|\b(?:of|on|over)\s+({_INT})\s+(?:(?:float32|fp32|float64|fp64|int32)\s+)?"
                     rf"(?:floats|doubles|ints|elements|entries|values)\b|"
                     rf"\b({_INT})[- ](?:element|entry)\b|\bn\s*=\s*)({_INT})?", re.IGNORECASE)
 SQUARE = re.compile(rf"\bN\s*=\s*({_INT})\b")
@@ -535,7 +537,8 @@ def _scan(function: str) -> Callable:
         if axes is None and len(shape) > 1:
             raise IntentError(f"{function} of a {len(shape)}-D array without its axis", [], "'along each row'...")
         keywords = ""
-        if reading.take_search(_words("reverse", "reversed", "from the end", "right to left", "backwards?")):
+        if reading.take_search(_words("reverse", "reversed", "from the end", "right to left", "backwards?")) or \
+                re.match(r"suffix", match.group(0), re.IGNORECASE):     # a suffix sum is a reverse prefix sum
             keywords += ", reverse=True"
         if reading.take_search(_words("exclusive")):
             keywords += ", exclusive=True"
@@ -556,6 +559,9 @@ BLAS_SIZES = {letter: re.compile(rf"\b{letter}\s*=\s*({_INT})\b") for letter in 
 def _matmul(reading: _Reading, match):
     # B^T, B.T, 'B transposed': the second operand stored N x K.
     transposed = reading.take_search(r"\^\s*T\b|\.T\b|\btransposed\b") is not None
+    # '32 independent products of 512x256 by 256x1024': a batch of products of the same shapes.
+    batch = reading.take_search(rf"\b({_INT})\s+(?:independent|separate)\s+(?:matrix\s+)?"
+                                rf"(?:products|multiplications|matmuls|gemms)\b")
     said = {letter: reading.search(pattern) for letter, pattern in BLAS_SIZES.items()}
     if all(said.values()):        # 'M=4096, K=2048, N=1024': every size named, no shape written
         m, n, k = (int(reading.take(said[letter]).group(1)) for letter in "MNK")
@@ -580,6 +586,11 @@ def _matmul(reading: _Reading, match):
     if len(shapes) != 2 or any(len(s) != 2 for s in shapes) or shapes[0][1] != shapes[1][1 - inner]:
         raise Contradiction("a matrix product without two matrices whose inner sizes agree", ["operation matmul"],
                             "both shapes, e.g. 'A 1024 x 512 and B 512 x 2048'")
+    if batch is not None:
+        if transposed:
+            raise IntentError("a batch of products with a transposed operand", ["operation bmm"],
+                              "the batched product in the spec form, e.g. 'C = bmm(A, B); A: float32[32, 512, 256]; ...'")
+        return "C = bmm(A, B)", [[int(batch.group(1)), *shape] for shape in shapes]
     return ("C = A @ B.T" if transposed else "C = A @ B"), shapes
 
 
@@ -647,8 +658,8 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"instance[- ]?norm\w*", r"instance normali[sz]ation"), _instance_norm),
     _Operation(_words(r"group[- ]?norm\w*", r"group normali[sz]ation"), _group_norm),
     _Operation(_words(r"batch[- _]?norm\w*", r"batch normali[sz]ation"), _batch_norm),
-    _Operation(_words(r"cumulative[- ]sums?", "cumsum", r"prefix[- ]sums?", r"running[- ]sums?", r"inclusive scan"),
-               _scan("cumsum")),
+    _Operation(_words(r"cumulative[- ]sums?", "cumsum", r"prefix[- ]sums?", r"running[- ]sums?", r"partial[- ]sums?",
+                      r"inclusive scan", r"suffix[- ]sums?"), _scan("cumsum")),
     _Operation(_words(r"cumulative[- ]products?", "cumprod"), _scan("cumprod")),
     _Operation(_words(r"matrix[- ]vector(?: product| multiplication)?", r"matrix times (?:a )?vector", "gemv",
                       "mat-?vec"), _matvec),
@@ -726,7 +737,7 @@ def _shapes(reading: _Reading) -> list[list[int]]:
     for match in ROWS_OF.finditer(reading.text):
         if not any(reading.used[match.start():match.end()]):
             reading.take(match)
-            found.append((match.start(), [int(match.group(1)), int(match.group(2))]))
+            found.append((match.start(), [int(v) for v in match.groups() if v is not None]))
     for match in SQUARE.finditer(reading.text):
         if not any(reading.used[match.start():match.end()]):
             reading.take(match)

@@ -382,6 +382,14 @@ def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
     # A product's sizes by BLAS's names: A is M x K, B is K x N (N x K transposed).
     ("gemm with M=512, N=256, K=128", "C = A @ B; A: float32[512, 128]; B: float32[128, 256]"),
     ("matmul C = A @ B^T with M = 1024, N = 512, K = 256", "C = A @ B.T; A: float32[1024, 256]; B: float32[512, 256]"),
+    # Sums that are a scan's outputs; a transformer's tokens x hidden size; a batch of independent products.
+    ("suffix sums of each row of a 64 x 1000 matrix", "y = cumsum(x, axis=1, reverse=True); x: float32[64, 1000]"),
+    ("partial sums of each row of a 64 x 1000 matrix", "y = cumsum(x, axis=1); x: float32[64, 1000]"),
+    ("softmax over the hidden dimension of 2048 tokens x hidden size 1024",
+     "y = softmax(x, axis=1); x: float32[2048, 1024]"),
+    ("batched GEMM: 8 independent products of 64x32 by 32x16 matrices",
+     "C = bmm(A, B); A: float32[8, 64, 32]; B: float32[8, 32, 16]"),
+    ("sum over 4096 floats", "out = sum(x); x: float32[4096]"),
 ])
 def test_sizes_with_units_and_shapes_written_together_still_read(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
@@ -449,6 +457,12 @@ def test_a_formula_read_whole_still_reads(intent, expected):
 ])
 def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+def test_a_scan_read_as_one_value_a_row_is_refused():
+    """'suffix sums' and 'partial sums' were read as each row's sum; a scan of another operator is not generated."""
+    with pytest.raises(IntentError, match="asks for a scan"):
+        parse_intent("max scan of each row of a 64 x 1000 matrix")
 
 
 def test_a_product_with_a_size_unnamed_is_refused():
