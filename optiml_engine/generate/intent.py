@@ -377,6 +377,17 @@ def _refuse_glued_numbers(intent: str) -> None:
                           f"the product written out, e.g. '{glued.group(1)} * {glued.group(2)}'")
 
 
+# An order statistic other than the extreme: the largest or smallest read alone would be another value.
+ORDER_STATISTIC = re.compile(r"\b(?:second|third|fourth|fifth|next|\d+(?:st|nd|rd|th)|[kn]-?th)[- ](?:largest|"
+                             r"smallest|biggest|highest|lowest|greatest|maximum|minimum|max|min)\b", re.IGNORECASE)
+
+
+def _refuse_order_statistics(intent: str) -> None:
+    if (said := ORDER_STATISTIC.search(intent)) is not None:
+        raise IntentError(f"'{said.group(0)}': an order statistic other than the maximum or minimum is not "
+                          f"generated", [], "the maximum or minimum, or a sort (not generated)")
+
+
 def _refuse_two_results(intent: str) -> None:
     """A maximum's value and its index asked together, an argmax asked to return the value, or two reductions of
     the same data ('min and max'): one would be computed and the other dropped (a kernel writes one of them)."""
@@ -548,6 +559,7 @@ def parse_intent(intent: str) -> KernelSpec:
     try:
         _refuse_glued_numbers(intent)
         _refuse_two_results(intent)
+        _refuse_order_statistics(intent)
         if (said := SQUARED_MATRIX.search(intent)) is not None:
             raise IntentError(f"'{said.group(0)}': a matrix power or each element squared", [],
                               "'each element of x squared' (y = x * x) or the product (y = A @ A)")

@@ -710,7 +710,7 @@ OPERATIONS: tuple[_Operation, ...] = (
 # Every name of the vocabulary (the scalar phrases aside: 'multiply' is also said of matrices), to find those the
 # reading leaves over; and names of what the spec form computes that words are not read as (the triangle or the
 # diagonal of a product): named, they must be written in the spec form, never dropped.
-UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|diag(?:onal)?)\b"
+UNREAD_OPERATIONS = r"\b(?:tri[ul]|triangular|triangles?|diag(?:onal)?|sums|maxima|minima)\b"
 # Words that change what an operation computes ('sum of squares', 'root mean square', 'mean absolute value', '|x|',
 # 'plus one', 'summed, not averaged', 'with a mask'): one the reading leaves unread would leave a reading of another
 # operation.
@@ -718,10 +718,15 @@ VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|m
                          r"tripled|halved|twice|with (?:\w+ )?affine|"
                          r"with (?:a|an|the) (?:\w+ )?mask|abs|absolute|squares|squared|square of|squaring|root|"
                          r"exponentials?|logarithms?|weighted|clipped|"
-                         r"sorted|non-?zeros?|excluding|except|ignoring|then|subtract\w*|gamma|beta|learned|"
+                         r"sorted|non-?zeros?|excluding|except|ignoring|skip\w*|omit\w*|masked|causal|followed by|"
+                         r"(?:positive|negative) (?:elements|entries|values|part)|negated|then|subtract\w*|gamma|"
+                         r"beta|learned|"
                          r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
                          r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)
 REDUCTION_CALL = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin)\(")
+NOT_ELEMENTWISE = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin|\w*softmax|\w*_norm|\w*normalize|cumsum|"
+                             r"cumprod|conv\w*|\w*pool\w*|bmm|permute|kl_div|cross_entropy|\w*_loss|\w*_similarity)\(|"
+                             r"@|\.T\b")
 OPERATION_WORDS = re.compile("|".join([*(f"(?:{op.pattern.pattern})" for op in OPERATIONS if not op.pattern.groupindex),
                                        UNREAD_OPERATIONS]), re.IGNORECASE)
 
@@ -881,7 +886,8 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     return form
 
 
-REDUCTION_WORDS = re.compile(r"\b(?:sum|mean|average|max|maximum|min|minimum|norm|argmax|argmin|softmax|cumsum|"
+REDUCTION_WORDS = re.compile(r"\b(?:sums?|mean|average|max|maximum|maxima|min|minimum|minima|norm|argmax|argmin|"
+                             r"softmax|cumsum|"
                              r"cumulative|variance|std)\b", re.IGNORECASE)
 
 
@@ -944,7 +950,10 @@ def _operation_in_words(reading: _Reading, dtype: str) -> tuple[str, list[str]]:
     if left:
         # A reduction named and not read ('the sum of all elements of the matrix product'): a contradiction, so the
         # families' reading of the product alone falls too.
-        refusal = Contradiction if REDUCTION_WORDS.fullmatch(left[0].strip()) else IntentError
+        # So is any operation word left by a reading that is not an elementwise formula ('layer norm ... followed by
+        # relu', 'max of each row of the upper triangle'): the families' reading, one operation too, drops it.
+        refusal = Contradiction if REDUCTION_WORDS.fullmatch(left[0].strip()) or \
+            NOT_ELEMENTWISE.search(assignment) else IntentError
         raise refusal(f"'{left[0]}' names an operation this reading ({match.group(0)}) does not use",
                           [f"operation {match.group(0)}"], "one operation a sentence, or the spec form")
     numbers = reading.left_over(NUMBER)

@@ -459,6 +459,23 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
 
 
+@pytest.mark.parametrize("intent", [
+    "the third largest entry of each column of a 256 x 128 matrix",              # an order statistic, not the max
+    "mean of each row of a 32 x 512 matrix, skipping NaN entries",               # some elements left out
+    "sum of the negative values of each column of a 256 x 128 matrix",
+    "argmax of each row of a 32 x 512 matrix, omitting the first column",
+    "min of each row of the lower triangle of a 512 x 512 matrix",               # a part of the matrix
+    "column sums of the transpose of a 256 x 128 matrix",                        # a second operation
+    "softmax along dim 1 of a 32 x 512 matrix with a causal mask applied",
+    "rms norm of each row of a 32 x 512 matrix followed by gelu",
+])
+def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
+    """Found by probing: each of these (in other words) was read as the plain operation, the restriction or the
+    second operation dropped."""
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
 def test_a_scan_read_as_one_value_a_row_is_refused():
     """'suffix sums' and 'partial sums' were read as each row's sum; a scan of another operator is not generated."""
     with pytest.raises(IntentError, match="asks for a scan"):
