@@ -382,6 +382,17 @@ ORDER_STATISTIC = re.compile(r"\b(?:second|third|fourth|fifth|next|\d+(?:st|nd|r
                              r"smallest|biggest|highest|lowest|greatest|maximum|minimum|max|min)\b", re.IGNORECASE)
 
 
+# A result of another element type than the data's ('of doubles, as floats', 'cast to int'): not generated.
+CONVERSION = re.compile(r"\b(?:as|cast(?:ed)? to|convert(?:ed)? to|into) (?:floats|doubles|ints|integers|halfs|"
+                        r"fp32|fp64|fp16|float32|float64|int32|int64)\b", re.IGNORECASE)
+
+
+def _refuse_conversions(intent: str) -> None:
+    if (said := CONVERSION.search(intent)) is not None:
+        raise IntentError(f"'{said.group(0)}': a result of another element type than the data's is not generated",
+                          [], "the data's own element type")
+
+
 def _refuse_order_statistics(intent: str) -> None:
     if (said := ORDER_STATISTIC.search(intent)) is not None:
         raise IntentError(f"'{said.group(0)}': an order statistic other than the maximum or minimum is not "
@@ -534,11 +545,27 @@ def _scan_used(intent: str, reading: KernelSpec, form: str | None) -> None:
                           "'cumsum along dim 1', reverse for suffix sums")
 
 
+# An axis said of the result ('per row', 'for each sample'): a reading that reduces everything to one value drops it.
+PER_AXIS = re.compile(r"\b(?:per|each|every|for each) (?:row|column|sample|example|item|batch element)s?\b|"
+                      r"\b(?:row|column)-?wise\b|reduction\s*=\s*['\"]none['\"]", re.IGNORECASE)
+WHOLE_REDUCTION = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin|kl_div|cross_entropy|\w*_loss)\(")
+
+
+def _axis_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent asks for a value per row (or sample) and the reading reduces everything to one:
+    'the mean squared error between a and b, per row' read as one mean."""
+    said = PER_AXIS.search(intent)
+    if said and form and WHOLE_REDUCTION.search(form.partition(";")[0]) and "axis=" not in form:
+        raise IntentError(f"'{said.group(0)}' asks for a value per {said.group(0).split()[-1]}, and this reading "
+                          f"({reading.operation}) computes one value", [f"operation {reading.operation}"],
+                          "the reduction along its axis in the spec form")
+
+
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
     function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument."""
     for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
-                  _scan_used):
+                  _scan_used, _axis_used):
         check(intent, reading, form)
     return reading
 
@@ -560,6 +587,7 @@ def parse_intent(intent: str) -> KernelSpec:
         _refuse_glued_numbers(intent)
         _refuse_two_results(intent)
         _refuse_order_statistics(intent)
+        _refuse_conversions(intent)
         if (said := SQUARED_MATRIX.search(intent)) is not None:
             raise IntentError(f"'{said.group(0)}': a matrix power or each element squared", [],
                               "'each element of x squared' (y = x * x) or the product (y = A @ A)")

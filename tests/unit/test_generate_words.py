@@ -468,12 +468,19 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     "column sums of the transpose of a 256 x 128 matrix",                        # a second operation
     "softmax along dim 1 of a 32 x 512 matrix with a causal mask applied",
     "rms norm of each row of a 32 x 512 matrix followed by gelu",
+    "the mean absolute error between p and q, each 128 x 256, for each row",    # one value a row, read as one
+    "the sum of each column of a 128 x 256 double matrix, converted to float32",  # another element type
 ])
 def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
     """Found by probing: each of these (in other words) was read as the plain operation, the restriction or the
     second operation dropped."""
     with pytest.raises(IntentError):
         parse_intent(intent)
+
+
+def test_an_element_type_said_as_the_data_s_still_reads():
+    read = parse_intent("softmax in fp32 of x (64, 1000) along dim 1")
+    assert reading_key(read) == reading_key(parse_spec("y = softmax(x, axis=1); x: float32[64, 1000]"))
 
 
 def test_a_scan_read_as_one_value_a_row_is_refused():
