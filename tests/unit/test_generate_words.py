@@ -468,7 +468,7 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     "column sums of the transpose of a 256 x 128 matrix",                        # a second operation
     "softmax along dim 1 of a 32 x 512 matrix with a causal mask applied",
     "rms norm of each row of a 32 x 512 matrix followed by gelu",
-    "the mean absolute error between p and q, each 128 x 256, for each row",    # one value a row, read as one
+    "the mean absolute error between a and b, each 128 x 256, for each row",    # one value a row, read as one
     "the sum of each column of a 128 x 256 double matrix, converted to float32",  # another element type
 ])
 def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
