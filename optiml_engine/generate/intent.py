@@ -387,6 +387,16 @@ CONVERSION = re.compile(r"\b(?:as|cast(?:ed)? to|convert(?:ed)? to|into) (?:floa
                         r"fp32|fp64|fp16|float32|float64|int32|int64)\b", re.IGNORECASE)
 
 
+IN_PLACE_UPDATE = re.compile(r"\w\s*(?:\+|-|\*|/)=(?!=)")
+
+
+def _refuse_in_place_updates(intent: str) -> None:
+    """'C += A @ B': the output's own values are an operand, which a reading that writes C = A @ B drops."""
+    if (said := IN_PLACE_UPDATE.search(intent)) is not None:
+        raise IntentError(f"'{said.group(0)}': an update of the output in place is not generated", [],
+                          "the output as a formula of the inputs, e.g. 'D = A @ B + C' with C an input")
+
+
 def _refuse_conversions(intent: str) -> None:
     if (said := CONVERSION.search(intent)) is not None:
         raise IntentError(f"'{said.group(0)}': a result of another element type than the data's is not generated",
@@ -588,6 +598,7 @@ def parse_intent(intent: str) -> KernelSpec:
         _refuse_two_results(intent)
         _refuse_order_statistics(intent)
         _refuse_conversions(intent)
+        _refuse_in_place_updates(intent)
         if (said := SQUARED_MATRIX.search(intent)) is not None:
             raise IntentError(f"'{said.group(0)}': a matrix power or each element squared", [],
                               "'each element of x squared' (y = x * x) or the product (y = A @ A)")

@@ -719,7 +719,8 @@ VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|m
                          r"with (?:a|an|the) (?:\w+ )?mask|abs|absolute|squares|squared|square of|squaring|root|"
                          r"exponentials?|logarithms?|weighted|clipped|"
                          r"sorted|non-?zeros?|excluding|except|ignoring|skip\w*|omit\w*|masked|causal|followed by|"
-                         r"(?:positive|negative) (?:elements|entries|values|part)|negated|then|subtract\w*|gamma|"
+                         r"(?:positive|negative) (?:elements|entries|values|part)|negated|ceil\w*|accumulat\w*|"
+                         r"last (?:occurrence|index|one)|rightmost|then|subtract\w*|gamma|"
                          r"beta|learned|"
                          r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
                          r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)
