@@ -571,11 +571,27 @@ def _axis_used(intent: str, reading: KernelSpec, form: str | None) -> None:
                           "the reduction along its axis in the spec form")
 
 
+# An operand said to be one value ('s a float scalar', 'the scalar alpha'), which a reading may declare an array.
+SCALAR_NAME = re.compile(r"\b([A-Za-z_]\w*),?\s+(?:is\s+)?(?:a|an|the)\s+(?:\w+\s+)?scalar\b|"
+                         r"\bscalars?\s+(?!value|values|multipl\w*|product)([A-Za-z_]\w*)\b", re.IGNORECASE)
+
+
+def _scalars_kept(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where a name the intent calls a scalar is an array of the reading: 'C = A * s, s a float scalar'
+    read with s an array of A's shape is another kernel."""
+    for said in SCALAR_NAME.finditer(intent):
+        name = said.group(1) or said.group(2)
+        if form and re.search(rf"(?:^|;)\s*{re.escape(name)}\s*:\s*\w+\[", form):
+            raise IntentError(f"'{said.group(0)}' is one value, and this reading reads {name} as an array ({form})",
+                              [f"operation {reading.operation}"], "the scalar as a number in the formula, e.g. 'C = A "
+                              "* 2.5'")
+
+
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
     function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument."""
     for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
-                  _scan_used, _axis_used):
+                  _scan_used, _axis_used, _scalars_kept):
         check(intent, reading, form)
     return reading
 

@@ -474,6 +474,7 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     "argmin of each column of a 128 x 256 matrix, the last occurrence of the minimum",
     "D += X @ Y for X 128 x 64 and Y 64 x 32",                                   # the output an operand too
     "gemm of A 128 x 64 and B 64 x 32, accumulating into the output",
+    "y = x * alpha for x of 2048 x 512 floats, alpha a scalar",                  # one value read as an array
 ])
 def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
     """Found by probing: each of these (in other words) was read as the plain operation, the restriction or the
