@@ -471,7 +471,9 @@ def _operands_used(intent: str, reading: KernelSpec, form: str | None) -> None:
                               f"read it", [f"operation {reading.operation.replace('_', ' ')}"],
                               "every array of the intent in the spec form (y = relu(W @ x); ...)")
     for listed in OPERAND_LIST.finditer(intent):
-        names = [n for n in re.split(r"\s*,\s*|\s+and\s+", listed.group(1).strip(" ,")) if n.lower() not in NOT_NAMES]
+        # 'a' in a list of single names is one of them ('the average of a and b'), not an article.
+        names = [n for n in re.split(r"\s*,\s*|\s+and\s+", listed.group(1).strip(" ,"))
+                 if n == "a" or n.lower() not in NOT_NAMES]
         if len(names) >= 2 and not set(names) <= read:
             raise IntentError(f"'{listed.group(0)}' names operands this reading ({', '.join(reading.inputs)}) does not "
                               f"read", [f"operation {reading.operation.replace('_', ' ')}"],

@@ -475,6 +475,8 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     "D += X @ Y for X 128 x 64 and Y 64 x 32",                                   # the output an operand too
     "gemm of A 128 x 64 and B 64 x 32, accumulating into the output",
     "y = x * alpha for x of 2048 x 512 floats, alpha a scalar",                  # one value read as an array
+    "the mean of a and b, each of 2048 floats",                                  # read as one array's mean
+    "the tanh of the sum of a and b, 2048 floats each",                          # read as tanh of an array 'sum'
 ])
 def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
     """Found by probing: each of these (in other words) was read as the plain operation, the restriction or the
