@@ -425,6 +425,14 @@ def _window(reading: _Reading, name: re.Match, said: str, what: str, sizes_examp
             axes_example: str) -> tuple[list[int], int]:
     """A pooling's or convolution's kernel sizes and its number of spatial axes, or the refusal naming which is
     missing (`said`: the operation as the message names it)."""
+    # A window over the channels, or a padding said by its effect: the reading would slide over the spatial axes,
+    # or pad by nothing.
+    if (elsewhere := reading.search(r"\b(?:over|across|along)\s+(?:the\s+)?channels?\b|\bchannel\s+(?:axis|dim)")):
+        raise Contradiction(f"{said} '{elsewhere.group(0)}': its window slides over the spatial axes (N x C x ...)",
+                            [f"operation {what}"], "the window over the spatial axes")
+    if (effect := reading.search(r"\bpadding\s*(?:=|:|of)?\s*['\"]?(?:same|full)\b")):
+        raise Contradiction(f"'{effect.group(0)}': the padding as a number of elements", [f"operation {what}"],
+                            "'padding 1' (a 3-wide window of stride 1 keeps the size with padding 1)")
     sizes = _kernel_sizes(reading, name)
     if sizes is None:
         raise IntentError(f"{said} without its kernel size", [f"operation {what}"], sizes_example)
@@ -720,7 +728,8 @@ VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|m
                          r"exponentials?|logarithms?|weighted|clipped|"
                          r"sorted|non-?zeros?|excluding|except|ignoring|skip\w*|omit\w*|masked|causal|followed by|"
                          r"(?:positive|negative) (?:elements|entries|values|part)|negated|ceil\w*|accumulat\w*|"
-                         r"last (?:occurrence|index|one)|rightmost|then|subtract\w*|gamma|"
+                         r"last (?:occurrence|index|one)|rightmost|label[- _]smoothing|class[- _]weights?|"
+                         r"ignored?[- _]index|then|subtract\w*|gamma|"
                          r"beta|learned|"
                          r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
                          r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)

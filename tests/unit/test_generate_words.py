@@ -477,6 +477,9 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     "y = x * alpha for x of 2048 x 512 floats, alpha a scalar",                  # one value read as an array
     "the mean of a and b, each of 2048 floats",                                  # read as one array's mean
     "the tanh of the sum of a and b, 2048 floats each",                          # read as tanh of an array 'sum'
+    "conv1d with 32 output channels, kernel 5, padding='same', on (2, 16, 100)",  # read as padding 0
+    "avg pooling 1d with kernel 2 across the channels of x (2, 32, 64)",         # read over the last axis
+    "cross entropy of logits (64, 5) and int32 targets (64,) with label smoothing 0.1",
 ])
 def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
     """Found by probing: each of these (in other words) was read as the plain operation, the restriction or the
