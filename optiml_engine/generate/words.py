@@ -597,7 +597,8 @@ def _matmul(reading: _Reading, match):
     if batch is not None:
         if transposed:
             raise IntentError("a batch of products with a transposed operand", ["operation bmm"],
-                              "the batched product in the spec form, e.g. 'C = bmm(A, B); A: float32[32, 512, 256]; ...'")
+                              "the batched product in the spec form, e.g. 'C = bmm(A, B); A: float32[32, 64, 32]; "
+                              "B: float32[32, 32, 16]'")
         return "C = bmm(A, B)", [[int(batch.group(1)), *shape] for shape in shapes]
     return ("C = A @ B.T" if transposed else "C = A @ B"), shapes
 

@@ -390,6 +390,9 @@ def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
     ("batched GEMM: 8 independent products of 64x32 by 32x16 matrices",
      "C = bmm(A, B); A: float32[8, 64, 32]; B: float32[8, 32, 16]"),
     ("sum over 4096 floats", "out = sum(x); x: float32[4096]"),
+    # The data's own element type said with 'in'; a flag that changes no element written.
+    ("softmax in fp32 of x (64, 1000) along dim 1", "y = softmax(x, axis=1); x: float32[64, 1000]"),
+    ("sum over dim 1 of a 64 x 4096 float matrix, keepdim=True", "out = sum(x, axis=1); x: float32[64, 4096]"),
 ])
 def test_sizes_with_units_and_shapes_written_together_still_read(intent, expected):
     assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
@@ -480,55 +483,25 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     "conv1d with 32 output channels, kernel 5, padding='same', on (2, 16, 100)",  # read as padding 0
     "avg pooling 1d with kernel 2 across the channels of x (2, 32, 64)",         # read over the last axis
     "cross entropy of logits (64, 5) and int32 targets (64,) with label smoothing 0.1",
+    # A PyTorch-style flag that changes the operation, which a reading without it drops.
+    "max pooling 2d with kernel 3, stride 2, ceil_mode=True, on x of shape (8, 16, 32, 32)",
+    "avg_pool1d(x, kernel_size=4, stride=4, count_include_pad=False) for x (4, 8, 64)",
+    "LayerNorm(elementwise_affine=True) over the last dim of a (32, 768) tensor",
+    "conv2d with a bias and bias=False, 16 output channels, kernel 3 on (2, 8, 32, 32)",   # a contradiction
+    "matrix multiplication, M=64, N=64",                                           # a product's size unnamed
+    "max pooling 2d with kernel 2 of an NHWC tensor with N=2, H=8, W=8, C=4",      # not PyTorch's layout
 ])
 def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
-    """Found by probing: each of these (in other words) was read as the plain operation, the restriction or the
-    second operation dropped."""
+    """Found by probing: each of these (in other words) was read as the plain operation, the restriction, the flag
+    or the second operation dropped; or says something no reading may guess."""
     with pytest.raises(IntentError):
         parse_intent(intent)
-
-
-def test_an_element_type_said_as_the_data_s_still_reads():
-    read = parse_intent("softmax in fp32 of x (64, 1000) along dim 1")
-    assert reading_key(read) == reading_key(parse_spec("y = softmax(x, axis=1); x: float32[64, 1000]"))
 
 
 def test_a_scan_read_as_one_value_a_row_is_refused():
     """'suffix sums' and 'partial sums' were read as each row's sum; a scan of another operator is not generated."""
     with pytest.raises(IntentError, match="asks for a scan"):
         parse_intent("max scan of each row of a 64 x 1000 matrix")
-
-
-def test_a_product_with_a_size_unnamed_is_refused():
-    with pytest.raises(IntentError):
-        parse_intent("matrix multiplication, M=64, N=64")
-
-
-def test_layout_letters_in_another_order_than_pytorch_s_are_not_read_as_its_shape():
-    with pytest.raises(IntentError):
-        parse_intent("max pooling 2d with kernel 2 of an NHWC tensor with N=2, H=8, W=8, C=4")
-
-
-def test_a_convolution_with_a_bias_and_none_is_refused():
-    with pytest.raises(IntentError):
-        parse_intent("conv2d with a bias and bias=False, 16 output channels, kernel 3 on (2, 8, 32, 32)")
-
-
-@pytest.mark.parametrize("intent", [
-    "max pooling 2d with kernel 3, stride 2, ceil_mode=True, on x of shape (8, 16, 32, 32)",
-    "avg_pool1d(x, kernel_size=4, stride=4, count_include_pad=False) for x (4, 8, 64)",
-    "LayerNorm(elementwise_affine=True) over the last dim of a (32, 768) tensor",
-])
-def test_a_flag_argument_the_reading_does_not_hold_is_refused(intent):
-    """A PyTorch-style flag (`ceil_mode=True`, `count_include_pad=False`) changes the operation: a reading without it
-    computes another one."""
-    with pytest.raises(IntentError):
-        parse_intent(intent)
-
-
-def test_a_flag_that_changes_no_element_is_read():
-    read = parse_intent("sum over dim 1 of a 64 x 4096 float matrix, keepdim=True")
-    assert reading_key(read) == reading_key(parse_spec("out = sum(x, axis=1); x: float32[64, 4096]"))
 
 
 def test_an_array_called_after_a_function_is_refused():
