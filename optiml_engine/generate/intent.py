@@ -377,36 +377,27 @@ def _refuse_glued_numbers(intent: str) -> None:
                           f"the product written out, e.g. '{glued.group(1)} * {glued.group(2)}'")
 
 
-# An order statistic other than the extreme: the largest or smallest read alone would be another value.
+# An order statistic other than the extreme ('the second largest'); a result of another element type than the
+# data's ('of doubles, as floats'); an update of the output in place.
 ORDER_STATISTIC = re.compile(r"\b(?:second|third|fourth|fifth|next|\d+(?:st|nd|rd|th)|[kn]-?th)[- ](?:largest|"
                              r"smallest|biggest|highest|lowest|greatest|maximum|minimum|max|min)\b", re.IGNORECASE)
-
-
-# A result of another element type than the data's ('of doubles, as floats', 'cast to int'): not generated.
 CONVERSION = re.compile(r"\b(?:as|cast(?:ed)? to|convert(?:ed)? to|into) (?:floats|doubles|ints|integers|halfs|"
                         r"fp32|fp64|fp16|float32|float64|int32|int64)\b", re.IGNORECASE)
+IN_PLACE_UPDATE = re.compile(r"\w\s*(?:\+|-|\*|/)=(?!=)")      # 'C += A @ B': the output an operand too
+# What no reading generates, refused wherever the intent says it: read without it, another value would be written.
+NOT_GENERATED_ASKS = (
+    (ORDER_STATISTIC, "an order statistic other than the maximum or minimum is not generated",
+     "the maximum or minimum, or a sort (not generated)"),
+    (CONVERSION, "a result of another element type than the data's is not generated", "the data's own element type"),
+    (IN_PLACE_UPDATE, "an update of the output in place is not generated",
+     "the output as a formula of the inputs, e.g. 'D = A @ B + C' with C an input"),
+)
 
 
-IN_PLACE_UPDATE = re.compile(r"\w\s*(?:\+|-|\*|/)=(?!=)")
-
-
-def _refuse_in_place_updates(intent: str) -> None:
-    """'C += A @ B': the output's own values are an operand, which a reading that writes C = A @ B drops."""
-    if (said := IN_PLACE_UPDATE.search(intent)) is not None:
-        raise IntentError(f"'{said.group(0)}': an update of the output in place is not generated", [],
-                          "the output as a formula of the inputs, e.g. 'D = A @ B + C' with C an input")
-
-
-def _refuse_conversions(intent: str) -> None:
-    if (said := CONVERSION.search(intent)) is not None:
-        raise IntentError(f"'{said.group(0)}': a result of another element type than the data's is not generated",
-                          [], "the data's own element type")
-
-
-def _refuse_order_statistics(intent: str) -> None:
-    if (said := ORDER_STATISTIC.search(intent)) is not None:
-        raise IntentError(f"'{said.group(0)}': an order statistic other than the maximum or minimum is not "
-                          f"generated", [], "the maximum or minimum, or a sort (not generated)")
+def _refuse_unsupported_asks(intent: str) -> None:
+    for pattern, problem, expected in NOT_GENERATED_ASKS:
+        if (said := pattern.search(intent)) is not None:
+            raise IntentError(f"'{said.group(0)}': {problem}", [], expected)
 
 
 def _refuse_two_results(intent: str) -> None:
@@ -591,7 +582,8 @@ def _scalars_kept(intent: str, reading: KernelSpec, form: str | None) -> None:
 
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
-    function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument."""
+    function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument, the
+    sums of a scan, a value per row, a scalar."""
     for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
                   _scan_used, _axis_used, _scalars_kept):
         check(intent, reading, form)
@@ -614,9 +606,7 @@ def parse_intent(intent: str) -> KernelSpec:
     try:
         _refuse_glued_numbers(intent)
         _refuse_two_results(intent)
-        _refuse_order_statistics(intent)
-        _refuse_conversions(intent)
-        _refuse_in_place_updates(intent)
+        _refuse_unsupported_asks(intent)
         if (said := SQUARED_MATRIX.search(intent)) is not None:
             raise IntentError(f"'{said.group(0)}': a matrix power or each element squared", [],
                               "'each element of x squared' (y = x * x) or the product (y = A @ A)")

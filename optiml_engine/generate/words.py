@@ -730,8 +730,7 @@ VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|m
                          r"sorted|non-?zeros?|excluding|except|ignoring|skip\w*|omit\w*|masked|causal|followed by|"
                          r"(?:positive|negative) (?:elements|entries|values|part)|negated|ceil\w*|accumulat\w*|"
                          r"last (?:occurrence|index|one)|rightmost|label[- _]smoothing|class[- _]weights?|"
-                         r"ignored?[- _]index|then|subtract\w*|gamma|"
-                         r"beta|learned|"
+                         r"ignored?[- _]index|then|subtract\w*|gamma|beta|learned|"
                          r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
                          r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)
 REDUCTION_CALL = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin)\(")
@@ -819,7 +818,7 @@ def _layout(values: dict[str, str]) -> list[str] | None:
     """The names of an N x C x spatial layout, in its order, where the valued names are exactly its letters."""
     for batch in ("N", "B"):
         rest = set(values) - {batch}
-        if batch in values and (layout := next((l for l in LAYOUTS if set(l) == rest), None)) is not None:
+        if batch in values and (layout := next((ls for ls in LAYOUTS if set(ls) == rest), None)) is not None:
             return [batch, *layout]
     return None
 

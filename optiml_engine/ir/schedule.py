@@ -774,12 +774,13 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
     return [s for s in points if s.block in ((32, 8), (64, 8))]
 
 
+MANY_OUTPUTS = 1 << 20              # contraction: outputs from which a first kernel takes the 64 tile first
+
 # A generated kernel's first schedule (generate/algorithm.py): of the families its program has, the one whose
 # absence costs a naive kernel most comes first (a product without reuse, a value carried by one thread along a
 # whole row, a thread walking a long loop alone, an atomic per element, strided writes). Not a map: the plain
 # kernel is one already, and the emitted map recomputes the index digits its locals held (a 3x3 convolution 10x
 # slower on an H200, bench/results/spec-h200/first-kernels/).
-MANY_OUTPUTS = 1 << 20              # contraction: outputs from which a first kernel takes the 64 tile
 FIRST_FAMILIES: tuple[Family, ...] = ("contraction", "scan", "reduce", "privatize", "stage", "stream")
 
 

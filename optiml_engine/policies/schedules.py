@@ -25,8 +25,8 @@ from optiml_engine.ir.analysis import points_at_sizes
 from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
-from optiml_engine.ir.lift import lift
 from optiml_engine.ir.implicit_gemm import implicit_gemm
+from optiml_engine.ir.lift import lift
 from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.online import two_pass_normalizer
