@@ -56,7 +56,8 @@ def _atom(name: str) -> Expr:
     return Const(text=name) if name.isdigit() else Ref(name=name)
 
 
-def _bare(expr: Expr, index: str) -> bool:
+def bare_index(expr: Expr, index: str) -> bool:
+    """Whether the expression is the index itself (integer casts looked through)."""
     while isinstance(expr, Cast) and is_integer_cast(expr.ctype):
         expr = expr.operand
     return isinstance(expr, Ref) and expr.name == index
@@ -69,13 +70,13 @@ def digit_of(expr: Expr, index: str) -> tuple[Factors, Factors | None] | None:
         modulus = factors(expr.right)
         if modulus is None:
             return None
-        if _bare(inner, index):
+        if bare_index(inner, index):
             return (), modulus
-        if isinstance(inner, Binary) and inner.op == "/" and _bare(inner.left, index):
+        if isinstance(inner, Binary) and inner.op == "/" and bare_index(inner.left, index):
             divisor = factors(inner.right)
             return None if divisor is None else (divisor, modulus)
         return None
-    if isinstance(expr, Binary) and expr.op == "/" and _bare(expr.left, index):
+    if isinstance(expr, Binary) and expr.op == "/" and bare_index(expr.left, index):
         divisor = factors(expr.right)
         return None if divisor is None else (divisor, None)
     return None
@@ -88,7 +89,7 @@ def _digits(expr: Expr, index: str, found: list) -> bool:
     if digit is not None:
         found.append(digit)
         return True
-    if _bare(expr, index):
+    if bare_index(expr, index):
         return True
     return all(_digits(child, index, found) for child in children(expr))
 

@@ -39,10 +39,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from optiml_engine.ir.analysis import constant, inlined, is_integer_cast, names_of, reduction_update, statement_exprs
+from optiml_engine.ir.delinearize import bare_index
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import (
     Assign, Binary, Cast, Const, Expr, For, If, Let, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    children, fresh_name, names_in, rewritten, walk, with_children)
+    children, fresh_name, names_in, rewritten, substitute, walk, with_children)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
             for guard in guarded[side][1:]:
                 condition = Binary(op="&&", left=condition, right=guard)
             operand = Select(cond=condition, then=operand, other=Const(text="0"))
-        operands.append(_substitute(new_terms(operand), loop_values))
+        operands.append(substitute(new_terms(operand), loop_values))
     loop = For(var=step, ctype="int", start=Const(text="0"), stop=_product(stops), step=Const(text="1"),
                body=[Assign(name=accumulator, op="+=", value=Binary(op="*", left=operands[0], right=operands[1]))])
     space = [ParallelIndex(name=row, ctype=ctype, dim="y", lower=Const(text="0"), upper=extents[0]),
@@ -209,15 +210,9 @@ def _key(factors: list[Expr]) -> tuple[str, ...]:
     return tuple(sorted(c_expr(f) for f in factors))
 
 
-def _bare(expr: Expr, index: str) -> bool:
-    while isinstance(expr, Cast) and is_integer_cast(expr.ctype):
-        expr = expr.operand
-    return isinstance(expr, Ref) and expr.name == index
-
-
 def _divided(expr: Expr, index: str) -> list[Expr] | None:
     """The divisor's factors of `index / A / B ...` (`index` itself: none); None for anything else."""
-    if _bare(expr, index):
+    if bare_index(expr, index):
         return []
     if isinstance(expr, Binary) and expr.op == "/":
         inner = _divided(expr.left, index)
@@ -234,15 +229,14 @@ def _digit(expr: Expr, index: str) -> tuple[list[Expr], list[Expr] | None] | Non
     return None if divisor is None or not divisor else (divisor, None)
 
 
-def _uses(expr: Expr, index: str, found: list, bare: list) -> None:
+def _uses(expr: Expr, index: str, found: list) -> None:
+    """Collect the digits of `index` in `expr` into `found`."""
     digit = _digit(expr, index)
     if digit is not None:
         found.append(digit)
-    elif _bare(expr, index):
-        bare.append(expr)
-    else:
+    elif not bare_index(expr, index):
         for child in children(expr):
-            _uses(child, index, found, bare)
+            _uses(child, index, found)
 
 
 def _coordinates(program: LoopProgram, exprs: list[Expr]) -> list[_Coordinate] | None:
@@ -254,7 +248,7 @@ def _coordinates(program: LoopProgram, exprs: list[Expr]) -> list[_Coordinate] |
             return None
         found: list[tuple[list[Expr], list[Expr] | None]] = []
         for expr in exprs:
-            _uses(expr, index.name, found, [])
+            _uses(expr, index.name, found)
         if not found:
             out.append(_Coordinate(index.name, (), index.upper, 0))
             continue
@@ -314,7 +308,7 @@ def _as_coordinates(expr: Expr, coordinates: list[_Coordinate], values: dict[_Co
                 if digit[1] is not None:
                     return values[mine[position]]
                 return _packed(mine[position:], values)    # `index / D`: this digit and the more significant ones
-            if _bare(e, index):
+            if bare_index(e, index):
                 return _packed(mine, values)
         return with_children(e, rewrite)
 
@@ -346,9 +340,3 @@ def _digits(index: Expr, extents: list[Expr]) -> list[Expr]:
         value = index if not below else Binary(op="/", left=index, right=_product(below))
         out.append(value if n == 0 else Binary(op="%", left=value, right=extent))
     return out
-
-
-def _substitute(expr: Expr, values: dict[str, Expr]) -> Expr:
-    if isinstance(expr, Ref):
-        return values.get(expr.name, expr)
-    return with_children(expr, lambda child: _substitute(child, values))
