@@ -149,10 +149,21 @@ def _elu(reading: _Reading, match):
     return f"y = elu(x, {reading.parameter('alpha', 1.0, 'alpha')})", [_one(reading, "elu")]
 
 
+BOUNDS = rf"(?:\[\s*({_NUM})\s*,\s*({_NUM})\s*\]|between\s+({_NUM})\s+and\s+({_NUM}))"
+
+
 def _hardtanh(reading: _Reading, match):
-    bounds = reading.take_search(rf"(?:\[\s*({_NUM})\s*,\s*({_NUM})\s*\]|between\s+({_NUM})\s+and\s+({_NUM}))")
+    """hardtanh with its bounds (PyTorch's -1 and 1 where none are said), or a clamp or clip, which has no default
+    bounds: 'clamp x to [0, 6]', 'clip x between -1 and 1', 'clamp(x, min=0, max=6)'."""
+    bounds = reading.take_search(BOUNDS)
     if bounds is not None:
         low, high = [g for g in bounds.groups() if g is not None]
+    elif re.match(r"cl", match.group(0), re.IGNORECASE):
+        low_said = reading.take_search(rf"\bmin\s*=\s*({_NUM})")
+        high_said = reading.take_search(rf"\bmax\s*=\s*({_NUM})")
+        if low_said is None or high_said is None:
+            raise IntentError("a clamp without both its bounds", ["operation clamp"], "'clamp x to [0, 6]'")
+        low, high = low_said.group(1), high_said.group(1)
     else:
         low = reading.parameter(r"min(?:_val)?|minimum|lower", -1.0, "lower bound")
         high = reading.parameter(r"max(?:_val)?|maximum|upper", 1.0, "upper bound")
@@ -680,7 +691,7 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"permut\w*"), _permute),
     _Operation(_words(r"transpos\w*"), _transpose),
     _Operation(_words(r"leaky[- _]?relu"), _leaky_relu),
-    _Operation(_words(r"hard[- _]?tanh"), _hardtanh),
+    _Operation(_words(r"hard[- _]?tanh", r"clamp(?:ed|s)?", r"clip(?:ped|s)?"), _hardtanh),
     _Operation(_words(r"hard[- _]?sigmoid"), _unary("hardsigmoid(x)")),
     _Operation(_words(r"hard[- _]?swish"), _unary("hardswish(x)")),
     _Operation(_words("selu"), _unary("selu(x)")),

@@ -390,6 +390,9 @@ def test_a_glued_product_or_a_value_with_its_index_is_refused(intent):
     ("batched GEMM: 8 independent products of 64x32 by 32x16 matrices",
      "C = bmm(A, B); A: float32[8, 64, 32]; B: float32[8, 32, 16]"),
     ("sum over 4096 floats", "out = sum(x); x: float32[4096]"),
+    # A clamp or clip with both bounds (hardtanh's).
+    ("clip x between -1 and 1 for x of 2048 floats", "y = hardtanh(x, -1.0, 1.0); x: float32[2048]"),
+    ("torch.clamp(x, min=0, max=6) for x of 2048 floats", "y = hardtanh(x, 0.0, 6.0); x: float32[2048]"),
     # The data's own element type said with 'in'; a flag that changes no element written.
     ("softmax in fp32 of x (64, 1000) along dim 1", "y = softmax(x, axis=1); x: float32[64, 1000]"),
     ("sum over dim 1 of a 64 x 4096 float matrix, keepdim=True", "out = sum(x, axis=1); x: float32[64, 4096]"),
@@ -490,6 +493,7 @@ def test_a_convolution_said_by_its_filters_with_or_without_a_bias_reads(intent, 
     "conv2d with a bias and bias=False, 16 output channels, kernel 3 on (2, 8, 32, 32)",   # a contradiction
     "matrix multiplication, M=64, N=64",                                           # a product's size unnamed
     "max pooling 2d with kernel 2 of an NHWC tensor with N=2, H=8, W=8, C=4",      # not PyTorch's layout
+    "relu of x, clamped at 6, for 2048 floats",                                    # a clamp's other bound unsaid
 ])
 def test_a_reading_of_part_of_what_was_asked_is_refused(intent):
     """Found by probing: each of these (in other words) was read as the plain operation, the restriction, the flag
