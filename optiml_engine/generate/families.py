@@ -431,6 +431,12 @@ def _row_normalization(spec: KernelSpec) -> Draft:
     element = f"{x}[{at.format('c')}]"
     first = f"{x}[{at.format('0')}]"
     out = f"{y}[{at.format('c')}]"
+    # The affine parameters: a weight (and a bias) per element along the normalized axis (layer and RMS norm), or
+    # per channel (group and instance norm: a row is a group of `cols / inner` channels of `inner` elements).
+    affine = spec.inputs[1:]
+    by_channel = "groups" in spec.sizes
+    per = "(row % groups) * (cols / inner) + c / inner" if by_channel else "c"
+    scale = "".join(f" {sign} {array}[{per}]" for sign, array in zip("*+", affine))
     loops = {
         "softmax": (f"{t} top = {first};\n"
                     f"for (int c = 1; c < {cols}; c++) {{\n    if ({element} > top) top = {element};\n}}\n"
@@ -451,7 +457,7 @@ def _row_normalization(spec: KernelSpec) -> Draft:
                       f"{t} var = {zero};\n"
                       f"for (int c = 0; c < {cols}; c++) {{\n    {t} d = {element} - mean;\n    var += d * d;\n}}\n"
                       f"{t} inv = 1.0{f} / sqrt{f}(var / {cols} + eps);\n"
-                      f"for (int c = 0; c < {cols}; c++) {{\n    {out} = ({element} - mean) * inv;\n}}",
+                      f"for (int c = 0; c < {cols}; c++) {{\n    {out} = ({element} - mean) * inv{scale};\n}}",
                       f"{y} = ({X} - mean({X}, 1)) / sqrt(var({X}, 1) + eps)", "6*rows*cols", "1e-4"),
         "l1normalize": (f"{t} total = {zero};\n"
                         f"for (int c = 0; c < {cols}; c++) {{\n    total += fabs{f}({element});\n}}\n"
@@ -466,23 +472,39 @@ def _row_normalization(spec: KernelSpec) -> Draft:
         "rmsnorm": (f"{t} squares = {zero};\n"
                     f"for (int c = 0; c < {cols}; c++) {{\n    squares += {element} * {element};\n}}\n"
                     f"{t} inv = 1.0{f} / sqrt{f}(squares / {cols} + eps);\n"
-                    f"for (int c = 0; c < {cols}; c++) {{\n    {out} = {element} * inv;\n}}",
+                    f"for (int c = 0; c < {cols}; c++) {{\n    {out} = {element} * inv{scale};\n}}",
                     f"{y} = {X} / sqrt(mean({X} * {X}, 1) + eps)", "3*rows*cols", "1e-4"),
     }
     code, reference, flops, tol = loops[operation]
+    if affine:
+        channels = "groups * (cols // inner)"
+        normalized = reference.partition(" = ")[2]
+        if by_channel:
+            normalized = f"reshape({normalized}, rows // groups, {channels}, inner)"
+        along = f"reshape({{}}, 1, {channels}, 1)" if by_channel else "{}" if along_rows else \
+            "reshape({}, 1, extent, 1)"
+        reference = f"{y} = ({normalized})" + "".join(
+            f" {sign} {along.format(array)}" for sign, array in zip("*+", affine))
+        if by_channel:
+            checks = "rows=6 cols=20 groups=3 inner=5; rows=2 cols=7 groups=1 inner=7; rows=4 cols=4 groups=4 inner=1"
     body = start + "\n".join("    " + line for line in code.splitlines()) + "\n}"
     if not along_rows:
         flops = flops.replace("rows*cols", "outer*extent*inner")
     scalars = [(name, repr(value)) for name, value in spec.scalars.items()]
-    words = {"softmax": "softmax", "log_softmax": "log-softmax", "layernorm": "layer normalization (no affine)",
-             "rmsnorm": "RMS normalization (no weight)", "l1normalize": "division by the L1 norm",
+    words = {"softmax": "softmax", "log_softmax": "log-softmax", "layernorm": "layer normalization",
+             "rmsnorm": "RMS normalization", "l1normalize": "division by the L1 norm",
              "l2normalize": "division by the L2 norm"}[operation]
+    if operation in ("layernorm", "rmsnorm"):
+        words += f" times {' plus '.join(f'{a}[c]' for a in affine)}" if affine else " (no affine)"
     size = "rows*cols" if along_rows else "outer*extent*inner"
     which = f"{y}[r,:] = {words} of {x}[r,:] for each row" if along_rows else \
         f"{y}[o,:,i] = {words} of {x}[o,:,i] along the middle axis"
     return Draft(description=f"{which}; {x} and {y} are {shape} row-major",
-                 params=[f"const {t}* {x}", f"{t}* {y}"] + [f"{t} {name}" for name in spec.scalars],
-                 arrays=[(x, f"in  {t}[{size}]"), (y, f"out {t}[{size}]")], scalars=scalars,
+                 params=[f"const {t}* {x}", *(f"const {t}* {a}" for a in affine), f"{t}* {y}"] +
+                 [f"{t} {name}" for name in spec.scalars],
+                 arrays=[(x, f"in  {t}[{size}]"),
+                         *((a, f"in  {t}[{'groups*(cols/inner)' if by_channel else cols}]") for a in affine),
+                         (y, f"out {t}[{size}]")], scalars=scalars,
                  launch=f"grid=cdiv({launch_count},{BLOCK}) block={BLOCK}", body=body, reference=reference,
                  checks=checks, flops=flops, tol=tol)
 
@@ -490,9 +512,10 @@ def _row_normalization(spec: KernelSpec) -> Draft:
 def _batch_normalization(spec: KernelSpec) -> Draft:
     """Batch norm in training mode: each channel (the middle axis of outer x extent x inner) normalized by the mean
     and variance of its outer*inner elements, a thread per channel, two passes for the statistics."""
-    t, x, y = _ctype(spec), spec.inputs[0], spec.output
+    t, x, y, affine = _ctype(spec), spec.inputs[0], spec.output, spec.inputs[1:]
     f = "f" if t == "float" else ""
     X = f"reshape({x}, outer, extent, inner)"
+    scale = "".join(f" {sign} {array}[c]" for sign, array in zip("*+", affine))
     each = ("for (int o = 0; o < outer; o++) {{\n"
             "    for (int i = 0; i < inner; i++) {{\n"
             "        const size_t at = ((size_t)o * extent + c) * inner + i;\n"
@@ -507,18 +530,24 @@ def _batch_normalization(spec: KernelSpec) -> Draft:
         f"{t} squares = 0.0{f};",
         each.format(f"const {t} d = {x}[at] - mean;\n        squares += d * d;"),
         f"const {t} inv = 1.0{f} / sqrt{f}(squares / count + eps);",
-        each.format(f"{y}[at] = ({x}[at] - mean) * inv;")])
+        each.format(f"{y}[at] = ({x}[at] - mean) * inv{scale};")])
     body = ("int c = blockIdx.x * blockDim.x + threadIdx.x;\nif (c < extent) {\n"
             + "\n".join("    " + line for line in code.splitlines()) + "\n}")
     mean = f"mean(mean({X}, 0), 2)"
+    reference = f"({X} - {mean}) / sqrt(mean(mean(({X} - {mean}) * ({X} - {mean}), 0), 2) + eps)"
+    if affine:
+        reference = f"({reference})" + "".join(f" {sign} reshape({array}, 1, extent, 1)"
+                                               for sign, array in zip("*+", affine))
+    then = f"times {' plus '.join(f'{a}[c]' for a in affine)}" if affine else "no affine"
     return Draft(description=f"{y}[:,c,:] = batch normalization of {x}[:,c,:] over the batch and the axes after the "
-                             f"channel (training-mode statistics, no affine); {x} and {y} are outer x extent x inner "
+                             f"channel (training-mode statistics, {then}); {x} and {y} are outer x extent x inner "
                              "row-major (N x C x the rest)",
-                 params=[f"const {t}* {x}", f"{t}* {y}", f"{t} eps"],
-                 arrays=[(x, f"in  {t}[outer*extent*inner]"), (y, f"out {t}[outer*extent*inner]")],
+                 params=[f"const {t}* {x}", *(f"const {t}* {a}" for a in affine), f"{t}* {y}", f"{t} eps"],
+                 arrays=[(x, f"in  {t}[outer*extent*inner]"), *((a, f"in  {t}[extent]") for a in affine),
+                         (y, f"out {t}[outer*extent*inner]")],
                  scalars=[("eps", repr(spec.scalars["eps"]))],
                  launch=f"grid=cdiv(extent,{BLOCK}) block={BLOCK}", body=body,
-                 reference=f"{y} = ({X} - {mean}) / sqrt(mean(mean(({X} - {mean}) * ({X} - {mean}), 0), 2) + eps)",
+                 reference=f"{y} = {reference}",
                  checks=MIDDLE_CHECKS, flops="6*outer*extent*inner", tol="1e-4")
 
 

@@ -690,7 +690,8 @@ def _parse(intent: str) -> KernelSpec:
     found = next((op for op in OPERATIONS if op.pattern.search(text)), None)
     assignment = _elementwise_assignment(text)
     if assignment is not None and (found is None or found.family == "row_reduction" and _assignment_owns(text, found)):
-        return _checked_names(_elementwise(text, assignment, dtype, understood), understood)
+        return _checked_names(_refuse_words_around_formula(
+            text, _elementwise(text, assignment, dtype, understood), assignment[1], understood), understood)
     if found is None:
         function = _applied_function(text, understood)
         if function is not None:
@@ -1094,6 +1095,59 @@ def _formula_text(tail: str) -> str | None:
         if tree.symbols():
             return candidate
     return None
+
+
+# What the words around a formula may say (both readers): its operands' kinds and element type (OPERAND_WORDS), a
+# shape, and how to ask for it (REQUEST_WORDS). Any other word may change what is computed ("sorted", "summed over
+# rows", "transposed", "in place") and is refused, never dropped.
+OPERAND_WORDS = (r"a|an|the|is|are|has|have|of|with|and|both|each|shape|shaped|size|float32|fp32|float64|fp64|float|"
+                 r"floats|double|doubles|single|precision|int|ints|int32|integers?|matrix|matrices|array|arrays|tensor|"
+                 r"tensors|row-major|contiguous")
+REQUEST_WORDS = (r"where|for|every|all|sizes|elementwise|element-wise|input|inputs|output|data|compute|computes|"
+                 r"calculate|calculates|evaluate|evaluates|write|writes|kernel|cuda|gpu|that|given|same|on|in|over|"
+                 r"take|takes|n")
+# Words that describe one operand apart from the others (a vector, its length, a matrix's rows and columns): only
+# the words reader, which reads each operand's own description (generate/words.py), reads them; the families'
+# reader gives every operand of a formula one shape, and refuses them.
+DESCRIBING_ONE = r"bias|vector|vectors|length|elements|entries|values|rows|columns|cols|per-column"
+_NUMBER_OR_MARK = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?[kKmMgG]?(?:[x×]\d+)*|[,.;:()\[\]x×*<^=\s]|//|#"
+
+
+def words_allowed(*vocabularies: str) -> re.Pattern:
+    return re.compile(rf"\b(?:{'|'.join(vocabularies)})\b|{_NUMBER_OR_MARK}", re.IGNORECASE)
+
+
+FORMULA_WORDS = words_allowed(OPERAND_WORDS, REQUEST_WORDS)
+DESCRIBED_FORMULA_WORDS = words_allowed(OPERAND_WORDS, REQUEST_WORDS, DESCRIBING_ONE)
+# A row vector as the families' reader reads one (_elementwise's row_vectors), understood where it read one.
+ROW_VECTOR_PHRASE = re.compile(r"\b(?:(?:a\s+)?(?:bias\s+)?vector\s+)?(?:broadcast\s+)?(?:over\s+(?:the\s+)?rows|"
+                               r"to\s+(?:each|every)\s+row)\b", re.IGNORECASE)
+
+
+def unexplained_word(words: str, names: set[str], allowed: re.Pattern = DESCRIBED_FORMULA_WORDS) -> str | None:
+    """The first word of the words around a formula that is neither one of its `names` nor an `allowed` one."""
+    for word in re.finditer(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\w*|[^\W\d]\w*(?:-\w+)*|\S", words):
+        if word.group(0) not in names and not allowed.fullmatch(word.group(0)):
+            return word.group(0)
+    return None
+
+
+def _refuse_words_around_formula(text: str, spec: KernelSpec, formula: str, understood: list[str]) -> KernelSpec:
+    """The words around an elementwise formula (`y = a * b + c where ...`) say only what FORMULA_WORDS allows (with
+    DESCRIBING_ONE's of a formula over vectors), a row vector the reading holds as one, and name no array the
+    formula does not read."""
+    start = text.find(formula, text.find(spec.output))
+    around = text[:start] + " " + text[start + len(formula):]
+    if spec.row_vectors:
+        around = ROW_VECTOR_PHRASE.sub(" ", around)
+    # Of one length, every operand is the vector the words may describe (a length said of another is a number this
+    # reading leaves unused, and refused).
+    allowed = DESCRIBED_FORMULA_WORDS if set(spec.sizes) == {"n"} else FORMULA_WORDS
+    if (word := unexplained_word(around, {*spec.inputs, spec.output}, allowed)) is not None:
+        raise IntentError(f"'{word}' beside the formula {spec.output} = {formula}: the words around a formula may give "
+                          "only its operands' shapes and element type", understood,
+                          "the operands' shapes and element type only ('where x is 4096 x 1024 float32')")
+    return spec
 
 
 def _assignment_owns(text: str, found: Operation) -> bool:

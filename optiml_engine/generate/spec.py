@@ -31,6 +31,8 @@ ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer
                       "instance_norm": "layernorm", "group_norm": "layernorm", "batch_norm": "batchnorm",
                       "l1_normalize": "l1normalize", "l2_normalize": "l2normalize", "normalize": "l2normalize"}
 # Divided by their norm, clamped below by eps (as F.normalize): the norm's default eps of each kind.
+# The affine parameters a normalization of the rows takes (group, instance and batch norm: a weight and a bias).
+AFFINE = {"layernorm": ("weight", "bias"), "rmsnorm": ("weight",)}
 NORM_EPS = {"layernorm": 1e-5, "rmsnorm": 1e-5, "l1normalize": 1e-12, "l2normalize": 1e-12}
 FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "erf", "abs", "sigmoid", "relu", "max", "min", "pow")
 # Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
@@ -119,6 +121,12 @@ def parse_spec(text: str) -> KernelSpec:
         # A value where a constant belongs (`axis=k`), an empty tuple...: one located line, as every input error.
         raise IntentError(f"cannot read '{expression.strip()}' ({type(error).__name__}: {error})", [],
                           GENERATED) from None
+    # Every declared array is read by the reading: a positional argument a function's reading has no place for
+    # (`F.layer_norm(x, (1024,), w, b)` read without its weight and bias) would be a kernel of another operation.
+    dropped = [name for name in shapes if name not in spec.inputs]
+    if dropped:
+        raise IntentError(f"{', '.join(dropped)} passed but not read by the reading {spec_form(spec)}",
+                          [f"operation {spec.operation}"], GENERATED)
     if dtype == "int32" and spec.family not in ("elementwise", "transpose", "prefix_sum"):
         raise IntentError(f"{spec.operation} of integers is not generated", [f"operation {spec.operation}"],
                           "float32 or float64 data")
@@ -127,6 +135,7 @@ def parse_spec(text: str) -> KernelSpec:
 
 MODULES = {"np", "numpy", "torch", "F", "jnp", "nn", "functional"}
 METHODS = {*REDUCTIONS, *ROW_NORMALIZATIONS, "cumsum", "permute", "transpose", "exp", "log", "sqrt", "abs", "tanh",
+           "clamp", "clip",
            "sigmoid", "relu"}
 
 
@@ -543,6 +552,7 @@ class _Reader:
             return self.channel_normalization(call, function, name, shape)
         if function == "batch_norm":
             return self.batch_normalization(call, name, shape)
+        call, affine = self.affine(call, AFFINE.get(operation, ()), positional=True, shape=shape)
         allowed: dict[str, object] = {"axis": -1}
         if operation in NORM_EPS:
             allowed["eps"] = NORM_EPS[operation]
@@ -558,23 +568,60 @@ class _Reader:
                       all(isinstance(a, int) for a in axis) else {axis % len(shape)} if isinstance(axis, int) else {-1})
         trailing = axes == list(range(len(shape) - len(axes), len(shape))) and axes[0] >= 1
         scalars = {"eps": float(options["eps"])} if "eps" in options else {}
+        assumed = ["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") and not affine else []
         if len(shape) >= 2 and len(axes) == 1 and not trailing:
             # Along a first or middle axis: each line along it, the axes before it outer, those after it inner.
             (axis,) = axes
+            self.affine_shapes(affine, shape[axis:axis + 1], "element of the normalized axis")
             return self.base(family="axis_normalization", operation=operation, kernel=f"{operation}_axis_{name}",
                              sizes={"outer": math.prod(shape[:axis]), "extent": shape[axis],
-                                    "inner": math.prod(shape[axis + 1:])}, inputs=[name], scalars=scalars,
-                             assumed=["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else [])
+                                    "inner": math.prod(shape[axis + 1:])}, inputs=[name, *affine], scalars=scalars,
+                             assumed=assumed)
         if len(shape) < 2 or not trailing or len(axes) > 1 and operation not in ("layernorm", "rmsnorm"):
             raise IntentError(f"{operation} over axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
                               "the last axis of an array of 2 or more dimensions (the last axes for layer_norm "
                               "and rms_norm)")
-        assumed = ["no affine weight or bias"] if operation in ("layernorm", "rmsnorm") else []
+        self.affine_shapes(affine, shape[axes[0]:], "element of the normalized axes")
         return self.base(family="row_normalization", operation=operation, kernel=f"{operation}_rows_{name}",
                          sizes={"rows": math.prod(shape[:axes[0]]), "cols": math.prod(shape[axes[0]:])},
-                         inputs=[name], scalars=scalars, assumed=assumed)
+                         inputs=[name, *affine], scalars=scalars, assumed=assumed)
+
+    def affine(self, call: ast.Call, parameters: tuple[str, ...], positional: bool,
+               shape: list[int] | None = None) -> tuple[ast.Call, list[str]]:
+        """A normalization's affine parameters (`parameters`: those it takes), by keyword (`weight=w, bias=b`) or,
+        where `positional`, at layer and RMS norm's PyTorch positions (`F.layer_norm(x, (1024,), w, b)`,
+        `F.rms_norm(x, (1024,), w)`: the normalized shape, the array's last dimensions, makes them the normalized
+        axes): the call left without them, and [weight] or [weight, bias]. A bias without a weight is refused; a
+        parameter the normalization does not take is left to its keywords' check."""
+        given = {k.arg: k.value for k in call.keywords if k.arg in parameters and isinstance(k.value, ast.Name)}
+        keywords = [k for k in call.keywords if k.arg not in given]
+        args = list(call.args)
+        if positional and parameters and len(args) >= 3:
+            dims = ast.literal_eval(args[1])
+            dims = [dims] if isinstance(dims, int) else list(dims)
+            if dims != shape[len(shape) - len(dims):] or len(args) > 2 + len(parameters):
+                raise IntentError(f"{ast.unparse(call)} of a {shape} array", [],
+                                  f"{ast.unparse(call.func)}(x, normalized_shape, "
+                                  f"{', '.join(parameters)}): normalized_shape the array's last dimensions")
+            given |= dict(zip(parameters, args[2:]))
+            keywords.append(ast.keyword(arg="axis", value=ast.Tuple(
+                elts=[ast.Constant(a) for a in range(len(shape) - len(dims), len(shape))])))
+            args = args[:1]
+        names = [self.array(given[p], f"the {p} of {ast.unparse(call.func)}")[0] for p in parameters if p in given]
+        if "bias" in given and "weight" not in given:
+            raise IntentError(f"a bias without a weight in {ast.unparse(call)}", [], "weight=w, bias=b, or weight=w")
+        return ast.Call(func=call.func, args=args, keywords=keywords), names
+
+    def affine_shapes(self, affine: list[str], each: list[int], per: str) -> None:
+        """The affine parameters hold one value `per` element of the normalized axes (layer and RMS norm) or
+        channel (group, instance and batch norm), PyTorch's layout."""
+        for parameter in affine:
+            if self.shapes[parameter] != each:
+                raise IntentError(f"the {parameter}: {self.shapes[parameter]}", [],
+                                  f"{parameter}: {each}, one value per {per}")
 
     def channel_normalization(self, call: ast.Call, function: str, name: str, shape: list[int]) -> KernelSpec:
+        call, affine = self.affine(call, ("weight", "bias"), positional=False)
         allowed: dict[str, object] = {"eps": 1e-5} | ({"num_groups": None} if function == "group_norm" else {})
         options = self.keywords(call, allowed)
         groups = ast.literal_eval(call.args[1]) if len(call.args) == 2 and function == "group_norm" \
@@ -587,25 +634,34 @@ class _Reader:
             raise IntentError(f"{groups} groups of {shape[1]} channels", [f"{name}: {shape}"],
                               "a number of groups that divides the channels")
         groups = shape[1] if function == "instance_norm" else groups
+        self.affine_shapes(affine, shape[1:2], "channel")
+        # With affine parameters a row's channel is known from its group and a column's position (`inner` the
+        # elements of a channel); without, the rows are a layer norm's.
+        channels = {"groups": groups, "inner": math.prod(shape[2:])} if affine else {}
         return self.base(family="row_normalization", operation="layernorm", kernel=f"{function}_{name}",
-                         sizes={"rows": shape[0] * groups, "cols": math.prod(shape[1:]) // groups}, inputs=[name],
-                         scalars={"eps": float(options["eps"])}, assumed=["no affine weight or bias"])
+                         sizes={"rows": shape[0] * groups, "cols": math.prod(shape[1:]) // groups, **channels},
+                         inputs=[name, *affine], scalars={"eps": float(options["eps"])},
+                         assumed=[] if affine else ["no affine weight or bias"])
 
     def batch_normalization(self, call: ast.Call, name: str, shape: list[int]) -> KernelSpec:
         """batch_norm(x, eps=...) of an N x C x ... array: each channel normalized by its mean and variance over the
         batch and the axes after C, as a BatchNorm layer in training mode does (PyTorch's, without affine or
         running statistics)."""
+        call, affine = self.affine(call, ("weight", "bias"), positional=False)
         options = self.keywords(call, {"eps": 1e-5, "training": True})
         if options["training"] is not True:
             raise IntentError("batch_norm with running statistics (training=False)", [f"{name}: {shape}"],
                               "batch_norm(x, eps=...): each channel's statistics over the batch, as in training")
         if len(shape) < 2 or len(call.args) > 1:
             raise IntentError(f"{ast.unparse(call)} of a {len(shape)}-D array", [f"{name}: {shape}"],
-                              "batch_norm(x, eps=...) of an N x C x ... array")
+                              "batch_norm(x, eps=..., weight=w, bias=b) of an N x C x ... array (weight and bias "
+                              "optional)")
+        self.affine_shapes(affine, shape[1:2], "channel")
         return self.base(family="batch_normalization", operation="batchnorm", kernel=f"batch_norm_{name}",
-                         sizes={"outer": shape[0], "extent": shape[1], "inner": math.prod(shape[2:])}, inputs=[name],
-                         scalars={"eps": float(options["eps"])},
-                         assumed=["no affine weight or bias", "the batch's statistics (training mode), no running ones"])
+                         sizes={"outer": shape[0], "extent": shape[1], "inner": math.prod(shape[2:])},
+                         inputs=[name, *affine], scalars={"eps": float(options["eps"])},
+                         assumed=[*([] if affine else ["no affine weight or bias"]),
+                                  "the batch's statistics (training mode), no running ones"])
 
     def diagonal(self, node: ast.expr) -> str | None:
         """The vector a `diag(v)` (torch.diag) makes a diagonal matrix of."""
@@ -794,6 +850,17 @@ class _Reader:
                 raise IntentError(f"gelu(approximate='{options['approximate']}')", [], "approximate='none' or 'tanh'")
             name = "gelu_tanh" if options["approximate"] == "tanh" else "gelu_erf"
             node = ast.Call(func=ast.Name(id=name), args=node.args, keywords=[])
+        if name in ("clip", "clamp"):
+            # np.clip(x, lo, hi) and torch.clamp(x, min=lo, max=hi): hardtanh between the two bounds; one bound
+            # alone is another formula, said as maximum(x, lo) or minimum(x, hi).
+            words = {"a_min": "min", "a_max": "max", "min": "min", "max": "max"}
+            bounds = dict(zip(("min", "max"), node.args[1:])) | {words.get(k.arg, k.arg): k.value for k in node.keywords}
+            if len(node.args) > 3 or set(bounds) != {"min", "max"} or None in (
+                    getattr(bounds[b], "value", 0) for b in bounds):
+                raise IntentError(ast.unparse(node), [], f"{name}(x, lo, hi) with both bounds (or maximum(x, lo), "
+                                                         "minimum(x, hi))")
+            name = "hardtanh"
+            node = ast.Call(func=ast.Name(id=name), args=[node.args[0], bounds["min"], bounds["max"]], keywords=[])
         if name in ACTIVATIONS:
             defaults, body = ACTIVATIONS[name]
             if not node.args or len(node.args) - 1 > len(defaults):
@@ -824,7 +891,7 @@ class _Reader:
         return f"{name}({', '.join(args)})"
 
 
-SPEC_OPERATIONS = {"l2norm": "norm", "layernorm": "layer_norm", "rmsnorm": "rms_norm",
+SPEC_OPERATIONS = {"l2norm": "norm", "layernorm": "layer_norm", "rmsnorm": "rms_norm", "batchnorm": "batch_norm",
                    "l1normalize": "l1_normalize", "l2normalize": "l2_normalize"}
 
 
@@ -858,16 +925,22 @@ def spec_form(spec: KernelSpec) -> str | None:
     if spec.family == "middle_reduction":
         dims = (sizes["outer"], sizes["extent"], sizes["inner"])
         return f"{out} = {name}({inputs[0]}, axis=1); {declared(inputs[0], *dims)}"
-    if spec.family == "batch_normalization":
-        dims = (sizes["outer"], sizes["extent"], sizes["inner"])
-        return f"{out} = batch_norm({inputs[0]}, eps={spec.scalars['eps']!r}); {declared(inputs[0], *dims)}"
-    if spec.family == "axis_normalization":
-        eps = f", eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
-        dims = (sizes["outer"], sizes["extent"], sizes["inner"])
-        return f"{out} = {name}({inputs[0]}, axis=1{eps}); {declared(inputs[0], *dims)}"
-    if spec.family == "row_normalization":
-        eps = f", eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
-        return f"{out} = {name}({inputs[0]}, axis=-1{eps}); {declared(inputs[0], *two_d)}"
+    if spec.family == "row_normalization" and "groups" in sizes:
+        groups, inner = sizes["groups"], sizes["inner"]
+        channels = groups * sizes["cols"] // inner
+        affine = [f"{role}={array}" for role, array in zip(("weight", "bias"), inputs[1:])]
+        return "; ".join([f"{out} = group_norm({', '.join([inputs[0], str(groups), *affine])}, "
+                          f"eps={spec.scalars['eps']!r})", declared(inputs[0], sizes["rows"] // groups, channels, inner),
+                          *(declared(a, channels) for a in inputs[1:])])
+    if spec.family in ("axis_normalization", "row_normalization", "batch_normalization"):
+        eps = f"eps={spec.scalars['eps']!r}" if "eps" in spec.scalars else ""
+        along = spec.family != "row_normalization"
+        dims = (sizes["outer"], sizes["extent"], sizes["inner"]) if along else two_d
+        axis = "" if spec.family == "batch_normalization" else f"axis={1 if along else -1}"
+        affine = [f"{role}={array}" for role, array in zip(("weight", "bias"), inputs[1:])]
+        arguments = ", ".join(a for a in [inputs[0], axis, eps, *affine] if a)
+        return "; ".join([f"{out} = {name}({arguments})", declared(inputs[0], *dims),
+                          *(declared(a, dims[1]) for a in inputs[1:])])
     if spec.family == "transpose" and spec.operation == "transpose":
         return f"{out} = {inputs[0]}.T; {declared(inputs[0], *two_d)}"
     if spec.family == "transpose":

@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from optiml_engine.generate.intent import ELEMENTWISE, IntentError, refuse_other_norm
+from optiml_engine.generate.intent import (
+    DESCRIBING_ONE, ELEMENTWISE, OPERAND_WORDS, IntentError, refuse_other_norm, unexplained_word, words_allowed)
 from optiml_engine.generate.spec import class_targets, parse_spec
 
 _NUM = r"-?\d+(?:\.\d+)?(?:[eE]-?\d+)?"
@@ -839,10 +840,50 @@ def _layout(values: dict[str, str]) -> list[str] | None:
 # assignment and runs to the words around it.
 EXPRESSION_START = re.compile(r"\b[A-Za-z_]\w*\s*=(?!=)\s*|(?:[A-Za-z_][\w.]*\s*\(|[A-Za-z_]\w*\s*@)")
 # A matrix written transposed as A^T or A', and two matrices side by side (A^T B): the product, in the form's syntax.
-TRANSPOSED = re.compile(r"\b([A-Z]\w*)(?:\^T|')(?![\w'])")
+TRANSPOSED = re.compile(r"\b([A-Z]\w*)(?:\^T|'|ᵀ)(?![\w'])")
 SIDE_BY_SIDE = re.compile(r"\b([A-Z]\w*(?:\.T)?)\s+(?=[A-Z]\w*(?:\.T)?\b)")
 EXPRESSION_END = re.compile(r",\s|;|\s(?:for|with|where|on|over|of\s+shape|both|each|all|i\.e\.|without)\b")
 ALL_SHAPED = re.compile(r"\b(?:both|all|each|every one)\b", re.IGNORECASE)
+# Operands named and then described: "x is a float32 matrix with 8192 rows and 1024 columns", "x and y are float
+# arrays of 1M elements each", "a, b of shape 4096 x 768", "b is a per-column bias of length 4096".
+DESCRIBED = r"(?:\s+(?:is|are|has|have)\b|\s*:|\s+of\s+shape\b)"
+ROWS_AND_COLUMNS = re.compile(rf"\b({_INT})\s+rows\s+(?:and|by|x)\s+({_INT})\s+(?:columns|cols)\b")
+ONE_AXIS = re.compile(rf"\blength\s+({_INT})\b|\b({_INT})\s+(?:elements|entries|values|floats|doubles)\b")
+# What an operand's description may say besides its shape: its kind and element type, never a word that changes
+# what it holds (a "per-row" bias is a column vector, which a last-axis broadcast would misread).
+DESCRIPTION_WORDS = words_allowed(OPERAND_WORDS, DESCRIBING_ONE)
+# A scalar operand given its value: "the scalar a = 2.0", "c = 0.5 is a scalar", "alpha = 0.5".
+SCALAR_VALUE = r"(?:\b(?:the\s+)?scalar\s+)?\b{name}\s*=\s*({number})(?:\s+is\s+a\s+scalar\b|\s*\(a\s+scalar\))?"
+# Python's keywords are names in CUDA (`in`, `out = in.T`): the expression is parsed with them renamed.
+KEYWORD_NAMES = re.compile(r"\b(in|is|as|from|with|lambda|global)\b(?=\s*(?:[.\[)*+\-/,@]|$))")
+
+
+def _described_shapes(rest: str, names: list[str]) -> dict[str, list[int]]:
+    """The shapes the words give operands by describing them (DESCRIBED): a name, or a list of names, then one
+    shape in a description of nothing else (DESCRIPTION_WORDS) up to the next operand, a semicolon or the end.
+    A description with another word is no shape: the words then decide (and refuse what they do not read)."""
+    listed = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    group = rf"(?<![\w.])((?:{listed})(?:\s*,\s*(?:{listed})|\s+and\s+(?:{listed}))*){DESCRIBED}"
+    starts = list(re.finditer(group, rest))
+    shapes = {}
+    for index, start in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(rest)
+        description = re.split(r";|\.(?:\s|$)|\band\s+(?=the\s+scalar\b)", rest[start.end():end])[0]
+        description = re.sub(r"\s+and\s*$", "", description)
+        found = [([int(d) for d in re.findall(r"\d+", m.group(1))], m) for pattern in SHAPE_PATTERNS
+                 for m in pattern.finditer(description)]
+        found += [([int(m.group(1)), int(m.group(2))], m) for m in ROWS_AND_COLUMNS.finditer(description)]
+        found += [([int(m.group(1) or m.group(2))], m) for m in ONE_AXIS.finditer(description)]
+        if len(found) != 1:
+            continue
+        shape, said = found[0]
+        others = description[:said.start()] + " " + description[said.end():]
+        if unexplained_word(others, set(), DESCRIPTION_WORDS) is not None:
+            continue
+        for name in re.findall(r"[A-Za-z_]\w*", start.group(1)):
+            if name in names:
+                shapes[name] = shape
+    return shapes
 
 
 def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
@@ -864,7 +905,7 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     expression = reading.text[start.start():stop].strip().rstrip(".")
     output, _, value = expression.partition("=") if re.match(r"[A-Za-z_]\w*\s*=(?!=)", expression) else \
         ("y", "", expression)
-    value = SIDE_BY_SIDE.sub(r"\1 @ ", TRANSPOSED.sub(r"\1.T", value))
+    value = KEYWORD_NAMES.sub(r"\1_", SIDE_BY_SIDE.sub(r"\1 @ ", TRANSPOSED.sub(r"\1.T", value)))
     try:
         tree = ast.parse(value.strip(), mode="eval").body
     except SyntaxError:
@@ -881,19 +922,30 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     rest = reading.text[:start.start()] + " " * len(expression) + reading.text[start.start() + len(expression):]
     if any(word.group(0).lower() not in called for word in REDUCTION_WORDS.finditer(rest)):
         return None       # 'the sum of all elements of A @ B': a reduction of the expression, which the words decide
-    shapes = {}
-    for name in names:
+    for name in list(names):     # a scalar given its value is that constant in the formula
+        if (given := re.search(SCALAR_VALUE.format(name=re.escape(name), number=_NUM), rest)) is not None:
+            value = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", given.group(1), value)
+            rest = rest[:given.start()] + " " * (given.end() - given.start()) + rest[given.end():]
+            names.remove(name)
+            tree = ast.parse(value.strip(), mode="eval").body
+    if not names:
+        return None
+    shapes = _described_shapes(rest, names)
+    for name in (n for n in names if n not in shapes):
         # The name itself, not an 'x' inside a shape ("4096 x 1024").
         own = re.search(rf"(?<!\d )(?<!\d)\b{re.escape(name)}\b\s*(?::|is|of\s+shape|of|shaped|has|\(|=)?\s*"
                         rf"(\(?{_INT}(?:\s*[x×,*]\s*{_INT})*\)?)(\s+(?:entries|elements|floats|values))?", rest)
         if own is not None:
             shapes[name] = [int(d) for d in re.findall(r"\d+", own.group(1))]
-    if len(shapes) < len(names):
+    each_said = len(shapes) == len(names)
+    if not each_said:
         said = [[int(d) for d in re.findall(r"\d+", m.group(1))] for pattern in SHAPE_PATTERNS
                 for m in pattern.finditer(rest)]
         if len(said) != 1 or not (len(names) == 1 or ALL_SHAPED.search(rest)):
             return None
         shapes = {name: said[0] for name in names}
+    if unexplained_word(rest, set(names) | {output.strip()}) is not None:
+        return None      # a word that may change what is computed ("summed over rows", "added to each column")
     integers = class_targets(tree)
     declarations = "; ".join(f"{name}: {'int32' if name in integers else dtype}[{', '.join(map(str, shapes[name]))}]"
                              for name in names)
@@ -903,7 +955,15 @@ def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
         if number.group(1).lstrip("-") not in held and \
                 str(float(number.group(1).lstrip("-"))) not in {str(float(h)) for h in held}:
             return None          # a number the form leaves out: the words decide (and refuse it)
-    parse_spec(form)      # its shapes must fit its operation: the spec form's own refusal says how they do not
+    try:
+        parse_spec(form)      # its shapes must fit its operation: the spec form's own refusal says how they do not
+    except IntentError as refused:
+        if not each_said:
+            raise
+        # Shapes said of each operand that do not fit the formula ("b is a vector of 64 values" beside a 64 x 128
+        # x): no reading of the formula with other shapes stands either.
+        raise Contradiction(f"the shapes the intent gives its operands ({declarations}) do not fit {value.strip()}: "
+                            f"{refused.message}", [], "operands whose shapes fit the formula") from None
     return form
 
 

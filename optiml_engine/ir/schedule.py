@@ -456,11 +456,13 @@ def _digits_distinct(index: Expr, var: str) -> bool:
 def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Literal["x", "y"]:
     """x when most reads in the loops are unit-stride along the loop (a row), y when they are along the innermost
     parallel index (a column: neighbouring points read neighbouring elements). Reads every point makes alike (a
-    vector x[k] of a matrix-vector product) do not vote: they come from cache."""
+    vector x[k] of a matrix-vector product) do not vote: they come from cache; nor do reads the loops do not move
+    (an affine weight w[c] of a point's channel): one a point, not one a step."""
     along_loop = along_points = 0
     for loop in loops:
+        steps = {loop.var} | {inner.var for inner in walk(loop.body) if isinstance(inner, For)}
         for load in all_loads(loop.body):
-            if not mentions(load.index, {innermost}):
+            if not mentions(load.index, {innermost}) or not mentions(load.index, steps):
                 continue
             if unit_stride(load.index, loop.var):
                 along_loop += 1

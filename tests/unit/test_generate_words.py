@@ -451,6 +451,44 @@ def test_a_formula_read_whole_still_reads(intent, expected):
 
 
 @pytest.mark.parametrize(("intent", "expected"), [
+    # Each operand described in its own words, a scalar given its value, the formula in code.
+    ("y = g * h - k where g and h are both [512, 256] fp32 arrays and k = 1.5 is a scalar",
+     "y = g * h - 1.5; g: float32[512, 256]; h: float32[512, 256]"),
+    ("r = s*u - v with the scalar s = 0.25; u and v are float arrays of 1<<20 elements each",
+     "r = 0.25 * u - v; u: float32[1048576]; v: float32[1048576]"),
+    ("y = x + b where x is 300 x 200 and b is a bias of 200 values", "y = x + b; x: float32[300, 200]; b: float32[200]"),
+    ("p = torch.clamp(q, min=0.0, max=6.0) where q is a float matrix with 128 rows and 96 columns",
+     "p = hardtanh(q, 0.0, 6.0); q: float32[128, 96]"),
+    ("w = in * 2 for a 64 x 64 float matrix", "w = in_ * 2; in_: float32[64, 64]"),
+    ("D = Pᵀ Q with P: 64 x 32 and Q: 64 x 48", "D = P.T @ Q; P: float32[64, 32]; Q: float32[64, 48]"),
+])
+def test_a_formula_with_its_operands_described_in_words_reads(intent, expected):
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+@pytest.mark.parametrize("intent", [
+    # Each was read as the formula with every operand of one shape, the rest of the words dropped.
+    "y = a + b where a is 1024 x 1024 and b is 1024 x 1024 sorted",
+    "y = a + b where a is 1024 x 1024 and b is 1024 x 1024, summed over rows",
+    "y = x * 2 where x is 1024 x 1024 and every other element is skipped",
+    "y = exp(x) where x has 1024 rows and 512 columns, in place",
+    "y = a + b where a is 1024 x 1024 and b is the upper triangle of a 1024 x 1024 matrix",
+    "y = x + b where x is 4096 x 4096 and b is a per-row bias of length 4096",
+    "y = x + b where x is 512 x 512 and b is a bias of 512 values over the rows",
+    "y = x + b where x is 512 x 512 and b is a bias vector broadcast over columns",
+    "y = x + b, x is 4096 x 4096, b has 4096 elements, added to each column",
+    "y = x * w where x is 64 x 128 and w has 128 elements, one per column",
+    "y = a * b where a has 1M elements and b is a scalar",
+    # Shapes said of each operand that do not fit the formula: read with one shape for all before.
+    "y = x + b where x is a 64 x 128 matrix and b is a vector of 64 values",
+    "z = x + y where x is 1024 x 1024 and y is 1024 x 1",
+])
+def test_a_word_beside_a_formula_it_may_change_is_refused(intent):
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
     ("conv2d of x (4, 8, 32, 32) with 16 filters of size 5x5, padding 2, without bias",
      "y = conv2d(x, w, padding=2); x: float32[4, 8, 32, 32]; w: float32[16, 8, 5, 5]"),
     ("conv2d with 32 output channels, kernel 3, and a bias, on (2, 3, 64, 64)",
