@@ -396,6 +396,7 @@ GenerateFamily = Literal[
     "elementwise", "row_reduction", "column_reduction", "global_reduction", "middle_reduction", "row_normalization",
     "transpose", "gemm", "gemv", "stencil", "histogram", "prefix_sum", "row_scan", "pooling", "convolution",
     "axis_normalization", "batch_normalization", "transposed_convolution", "cross_entropy", "row_pair_loss",
+    "axis_scan",
 ]
 GenerateOperation = Literal[
     "map", "sum", "mean", "max", "min", "l2norm", "argmax", "argmin", "prod", "softmax", "log_softmax", "logsumexp",
@@ -426,8 +427,8 @@ class KernelSpec(Frozen):
     transpose_a: bool = False             # gemm: C = A^T B (A stored K x M); gemv: y = A^T x (A stored cols x rows)
     transpose_b: bool = False             # gemm: C = A B^T (B stored N x K)
     triangle: Literal["", "upper", "lower"] = ""   # gemm: only C's upper (triu) or lower (tril) triangle, zeros elsewhere
-    reverse: bool = False                 # row_scan: from the row's end to its start
-    exclusive: bool = False               # row_scan: each element the scan of those before it
+    reverse: bool = False                 # row_scan, axis_scan: from the line's end to its start
+    exclusive: bool = False               # row_scan, axis_scan: each element the scan of those before it
     window: list[int] = Field(default_factory=list)     # pooling, per spatial axis: kernel size,
     stride: list[int] = Field(default_factory=list)     # stride,
     padding: list[int] = Field(default_factory=list)    # padding on both sides,

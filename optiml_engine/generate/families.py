@@ -46,7 +46,7 @@ def generate_kernel(spec: KernelSpec) -> GeneratedKernel:
         "middle_reduction": _middle_reduction, "global_reduction": _global_reduction,
         "row_normalization": _row_normalization, "axis_normalization": _row_normalization, "transpose": _transpose,
         "gemm": _gemm, "gemv": _gemv, "stencil": _stencil, "histogram": _histogram, "prefix_sum": _prefix_sum,
-        "row_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
+        "row_scan": _row_scan, "axis_scan": _row_scan, "pooling": _pooling, "convolution": _convolution,
         "batch_normalization": _batch_normalization, "transposed_convolution": _convolution,
         "cross_entropy": _cross_entropy, "row_pair_loss": _row_pair_loss,
     }[spec.family](spec)
@@ -765,27 +765,40 @@ def _prefix_sum(spec: KernelSpec) -> Draft:
 
 def _row_scan(spec: KernelSpec) -> Draft:
     """A thread per row walks it (from its end when reversed), writing the running sum or product after each
-    element (before it when exclusive): the scan schedules of the loop-nest program make it fast. What is scanned is
-    an array, or a formula over arrays of one shape (a masked scan: cumsum(x * mask))."""
+    element (before it when exclusive): the scan schedules of the loop-nest program make it fast. Along another
+    axis than the last (outer x extent x inner, the axis in the middle), a thread per (outer, inner) line, its
+    elements `inner` apart. What is scanned is an array, or a formula over arrays of one shape (a masked scan:
+    cumsum(x * mask))."""
     t, x, y = _ctype(spec), spec.inputs[0], spec.output
     tree = parse_expr(spec.expression, INTENT, ELEMENTWISE_FUNCTIONS) if spec.expression else None
     product = spec.operation == "cumprod"
     one = "1" if t == "int" else ("1.0f" if t == "float" else "1.0")
     zero = "0" if t == "int" else ("0.0f" if t == "float" else "0.0")
-    column = "cols - 1 - i" if spec.reverse else "i"
     value = _c_formula(tree, spec, "at") if tree is not None else f"{x}[at]"
     update = f"acc {'*' if product else '+'}= {value};"
     write = f"{y}[at] = acc;"
     steps = [write, update] if spec.exclusive else [update, write]
-    body = (f"int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            f"if (row < rows) {{\n"
-            f"    {t} acc = {one if product else zero};\n"
-            f"    for (int i = 0; i < cols; i++) {{\n"
-            f"        const size_t at = (size_t)row * cols + {column};\n"
-            + "".join(f"        {step}\n" for step in steps) +
-            "    }\n}")
+    if spec.family == "row_scan":
+        start, length, lines = "int row = blockIdx.x * blockDim.x + threadIdx.x;\nif (row < rows) {\n", "cols", "rows"
+        at, size, shape, checks = "(size_t)row * cols + {}", "rows*cols", "rows x cols", \
+            "rows=37 cols=100; rows=1 cols=3; rows=300 cols=1; rows=5 cols=17"
+        matrix = _numpy_formula(tree, spec, True) if tree is not None else _matrix(x)
+        which = f"[r,:]", "for each row"
+    else:
+        start = ("int line = blockIdx.x * blockDim.x + threadIdx.x;\nif (line < outer * inner) {\n"
+                 "    const int o = line / inner, i = line % inner;\n")
+        length, lines, size, shape, checks = "extent", "outer*inner", "outer*extent*inner", "outer x extent x inner", \
+            MIDDLE_CHECKS
+        at = "((size_t)o * extent + {}) * inner + i"
+        flat = _numpy_formula(tree, spec, False) if tree is not None else x
+        matrix = f"reshape({flat}, outer, extent, inner)"
+        which = "[o,:,i]", "along the middle axis"
+    step = f"{length} - 1 - e" if spec.reverse else "e"
+    body = (start + f"    {t} acc = {one if product else zero};\n"
+            f"    for (int e = 0; e < {length}; e++) {{\n"
+            f"        const size_t at = {at.format(step)};\n"
+            + "".join(f"        {s}\n" for s in steps) + "    }\n}")
     scan = f"{'cumprod' if product else 'cumsum'}({{}}, 1)"
-    matrix = _numpy_formula(tree, spec, True) if tree is not None else _matrix(x)
     reference = scan.format(f"flip({matrix}, 1)") if spec.reverse else scan.format(matrix)
     if spec.reverse:
         reference = f"flip({reference}, 1)"
@@ -793,16 +806,15 @@ def _row_scan(spec: KernelSpec) -> Draft:
         reference = f"{reference} - {matrix}"
     words = ("exclusive " if spec.exclusive else "") + ("reverse " if spec.reverse else "") + \
         ("cumulative product" if product else "cumulative sum")
-    of = f"({spec.expression})[r,:]" if tree is not None else f"{x}[r,:]"
+    of = f"({spec.expression}){which[0]}" if tree is not None else f"{x}{which[0]}"
     return Draft(
-        description=f"{y}[r,:] = {words} of {of} for each row; {', '.join(spec.inputs)} and {y} are rows x cols "
+        description=f"{y}{which[0]} = {words} of {of} {which[1]}; {', '.join(spec.inputs)} and {y} are {shape} "
                     "row-major",
         params=[*(f"const {t}* {name}" for name in spec.inputs), f"{t}* {y}"],
-        arrays=[*((name, f"in  {t}[rows*cols]" + (" uniform(0.5,1.5)" if product else "")) for name in spec.inputs),
-                (y, f"out {t}[rows*cols]")],
-        launch=f"grid=cdiv(rows,{BLOCK}) block={BLOCK}", body=body, reference=f"{y} = {reference}",
-        checks="rows=37 cols=100; rows=1 cols=3; rows=300 cols=1; rows=5 cols=17", flops="rows*cols",
-        tol="1e-4")
+        arrays=[*((name, f"in  {t}[{size}]" + (" uniform(0.5,1.5)" if product else "")) for name in spec.inputs),
+                (y, f"out {t}[{size}]")],
+        launch=f"grid=cdiv({lines},{BLOCK}) block={BLOCK}", body=body, reference=f"{y} = {reference}",
+        checks=checks, flops=size, tol="1e-4")
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -767,9 +767,9 @@ class _Reader:
                           "x.T of a 2-D array, or permute(x, (a, b, c)) of a 3-D one moving an axis")
 
     def cumsum(self, call: ast.Call) -> KernelSpec:
-        """cumsum or cumprod along the last axis (`exclusive=`, `reverse=`) of an array or of a formula over arrays
-        of one shape (`cumsum(x * mask, axis=1)`): of a vector, the one-block prefix sum; along the rows of any
-        array, a scan per row."""
+        """cumsum or cumprod along any axis (`exclusive=`, `reverse=`) of an array or of a formula over arrays of one
+        shape (`cumsum(x * mask, axis=1)`): of a vector, the one-block prefix sum; along the last axis, a scan per
+        row; along another, a scan per line along it (the axes before it outer, those after it inner)."""
         product = call.func.id == "cumprod"
         scanned, expression = (call.args[0] if call.args else call), None
         if call.args and not isinstance(scanned, ast.Name):
@@ -785,15 +785,21 @@ class _Reader:
         inputs = [name] if expression is None else inputs
         options = self.keywords(call, {"axis": -1 if len(shape) > 1 else 0, "exclusive": False, "reverse": False})
         axis = _within(ast.literal_eval(call.args[1]) if len(call.args) == 2 else options["axis"], name, shape)
-        if not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
-            raise IntentError(f"a {call.func.id} along axis {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
-                              "the last axis (along rows)")
+        if not isinstance(axis, int):
+            raise IntentError(f"a {call.func.id} along axes {axis} of a {len(shape)}-D array", [f"{name}: {shape}"],
+                              "one axis")
         if product and options["exclusive"]:
             raise IntentError("an exclusive cumprod", [f"{name}: {shape}"], "an inclusive cumprod")
+        operation = "cumprod" if product else "prefix_sum"
+        if axis % len(shape) != len(shape) - 1:
+            axis %= len(shape)
+            return self.base(family="axis_scan", operation=operation, kernel=f"{call.func.id}_axis_{name}",
+                             sizes={"outer": math.prod(shape[:axis]), "extent": shape[axis],
+                                    "inner": math.prod(shape[axis + 1:])}, inputs=inputs, expression=expression,
+                             reverse=bool(options["reverse"]), exclusive=bool(options["exclusive"]))
         if len(shape) == 1 and expression is None and not (product or options["exclusive"] or options["reverse"]):
             return self.base(family="prefix_sum", operation="prefix_sum", kernel=f"prefix_sum_{name}",
                              sizes={"n": shape[0]}, inputs=[name])
-        operation = "cumprod" if product else "prefix_sum"
         return self.base(family="row_scan", operation=operation, kernel=f"{call.func.id}_rows_{name}",
                          sizes={"rows": math.prod(shape[:-1]), "cols": shape[-1]}, inputs=inputs,
                          expression=expression, reverse=bool(options["reverse"]),
@@ -993,8 +999,11 @@ def spec_form(spec: KernelSpec) -> str | None:
         x, t = inputs
         return (f"{out} = cross_entropy({x}, {t}, reduction='{spec.reduction}'); {declared(x, *two_d)}; "
                 f"{t}: int32[{sizes['rows']}]")
-    if spec.family == "row_scan":
+    if spec.family in ("row_scan", "axis_scan"):
         flags = "".join(f", {flag}=True" for flag in ("exclusive", "reverse") if getattr(spec, flag))
         scan = "cumprod" if spec.operation == "cumprod" else "cumsum"
-        return "; ".join([f"{out} = {scan}({reduced}, axis=-1{flags})", *(declared(a, *two_d) for a in inputs)])
+        along = spec.family == "axis_scan"
+        dims = (sizes["outer"], sizes["extent"], sizes["inner"]) if along else two_d
+        return "; ".join([f"{out} = {scan}({reduced}, axis={1 if along else -1}{flags})",
+                          *(declared(a, *dims) for a in inputs)])
     return None

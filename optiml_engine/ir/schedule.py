@@ -350,8 +350,10 @@ def _slid(program: LoopProgram, axis: str) -> bool:
 def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     """One loop in the point's code, a top-level statement, with step 1; in it one top-level reduction update of a
     local declared outside, whose value does not depend on the carried value and which nothing else assigns; no other
-    value carried from one iteration to the next; writes at indices with a stride along the loop variable; no
-    atomics. Code outside the loop writes nothing before it."""
+    value carried from one iteration to the next; writes at indices with a stride along the loop variable, one
+    element (lanes taking neighbouring iterations read and write neighbouring elements; a scan along a strided axis,
+    whose neighbouring points are the neighbouring elements, is a thread per point's: a map); no atomics. Code
+    outside the loop writes nothing before it."""
     if len(loops) != 1 or loops[0] not in program.body or constant(loops[0].step) != 1:
         return None
     loop = loops[0]
@@ -376,7 +378,7 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     for stmt in walk(loop.body):
         index = inlined(stmt.index, lets) if isinstance(stmt, Store) else None
         if isinstance(stmt, Atomic) or index is not None and (
-                stride(index, loop.var) is None or not mentions(index, {loop.var}) or mentions(index, tainted)):
+                constant(stride(index, loop.var) or Const(text="x")) not in (1, -1) or mentions(index, tainted)):
             return None
     before = program.body[:program.body.index(loop)]
     if any(isinstance(stmt, (Store, Atomic)) for stmt in walk(before)):
