@@ -783,7 +783,7 @@ def _row_scan(spec: KernelSpec) -> Draft:
         at, size, shape, checks = "(size_t)row * cols + {}", "rows*cols", "rows x cols", \
             "rows=37 cols=100; rows=1 cols=3; rows=300 cols=1; rows=5 cols=17"
         matrix = _numpy_formula(tree, spec, True) if tree is not None else _matrix(x)
-        which = f"[r,:]", "for each row"
+        which = "[r,:]", "for each row"
     else:
         start = ("int line = blockIdx.x * blockDim.x + threadIdx.x;\nif (line < outer * inner) {\n"
                  "    const int o = line / inner, i = line % inner;\n")

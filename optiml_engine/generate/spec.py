@@ -30,9 +30,9 @@ ROW_NORMALIZATIONS = {"softmax": "softmax", "log_softmax": "log_softmax", "layer
                       "layernorm": "layernorm", "rms_norm": "rmsnorm", "rmsnorm": "rmsnorm",
                       "instance_norm": "layernorm", "group_norm": "layernorm", "batch_norm": "batchnorm",
                       "l1_normalize": "l1normalize", "l2_normalize": "l2normalize", "normalize": "l2normalize"}
-# Divided by their norm, clamped below by eps (as F.normalize): the norm's default eps of each kind.
-# The affine parameters a normalization of the rows takes (group, instance and batch norm: a weight and a bias).
+# The affine parameters layer and RMS norm take (group, instance and batch norm: a weight and a bias, by keyword).
 AFFINE = {"layernorm": ("weight", "bias"), "rmsnorm": ("weight",)}
+# Divided by their norm, clamped below by eps (as F.normalize): the norm's default eps of each kind.
 NORM_EPS = {"layernorm": 1e-5, "rmsnorm": 1e-5, "l1normalize": 1e-12, "l2normalize": 1e-12}
 FUNCTIONS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "erf", "abs", "sigmoid", "relu", "max", "min", "pow")
 # Activations, written in the generator's functions: (parameters with defaults, formula over `x` and them).
@@ -135,8 +135,7 @@ def parse_spec(text: str) -> KernelSpec:
 
 MODULES = {"np", "numpy", "torch", "F", "jnp", "nn", "functional"}
 METHODS = {*REDUCTIONS, *ROW_NORMALIZATIONS, "cumsum", "permute", "transpose", "exp", "log", "sqrt", "abs", "tanh",
-           "clamp", "clip",
-           "sigmoid", "relu"}
+           "sigmoid", "relu", "clamp", "clip"}
 
 
 POOLINGS = {f"{kind}_pool{axes}d": (f"{kind}_pool", axes) for kind in ("max", "avg") for axes in (1, 2, 3)}
@@ -543,7 +542,8 @@ class _Reader:
     def normalization(self, call: ast.Call, operation: str) -> KernelSpec:
         """Over the last axis, or (layer and RMS norm) the last axes: a row normalization of the rows the axes
         before them make. Instance norm of an N x C x ... array is a layer norm over the axes after C; group norm
-        with G groups, one over each group's C/G channels and the axes after them (PyTorch's, without affine)."""
+        with G groups, one over each group's C/G channels and the axes after them (PyTorch's); affine
+        parameters by keyword or at PyTorch's positions (`affine`)."""
         function = ast.unparse(call.func)
         if not call.args:
             raise IntentError(ast.unparse(call), [], f"{function}(x, axis=-1)")
@@ -645,8 +645,8 @@ class _Reader:
 
     def batch_normalization(self, call: ast.Call, name: str, shape: list[int]) -> KernelSpec:
         """batch_norm(x, eps=...) of an N x C x ... array: each channel normalized by its mean and variance over the
-        batch and the axes after C, as a BatchNorm layer in training mode does (PyTorch's, without affine or
-        running statistics)."""
+        batch and the axes after C, as a BatchNorm layer in training mode does (PyTorch's, without running
+        statistics), then scaled and shifted by a weight and bias per channel where given."""
         call, affine = self.affine(call, ("weight", "bias"), positional=False)
         options = self.keywords(call, {"eps": 1e-5, "training": True})
         if options["training"] is not True:

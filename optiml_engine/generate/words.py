@@ -888,10 +888,13 @@ def _described_shapes(rest: str, names: list[str]) -> dict[str, list[int]]:
 
 def _embedded_expression(reading: _Reading, dtype: str) -> str | None:
     """The spec form of an intent that writes its operation in the spec form's own syntax and its arrays' shapes in
-    words: each array given a shape right after its name ("B: 4096 x 1024", "x of shape ...", "a has 4096
-    entries"), or one shape said of them all ("both of shape", "all shaped"); `A^T B` is `A.T @ B`. None when
-    there is no such expression, or its arrays' shapes are not all said, or a number of the intent is not in it: the
-    words are then read as words. An IntentError, the spec form's own, when the shapes do not fit the operation."""
+    words: each array given a shape in its own description (`_described_shapes`) or right after its name ("B: 4096 x
+    1024", "x of shape ...", "a has 4096 entries"), or one shape said of them all ("both of shape", "all shaped"); a
+    scalar given its value is that constant; `A^T B` is `A.T @ B`. None when there is no such expression, or its
+    arrays' shapes are not all said, or a number of the intent is not in it, or a word around it is neither a
+    description nor a request (intent.py DESCRIBED_FORMULA_WORDS): the words are then read as words. An IntentError, the
+    spec form's own, when the shapes do not fit the operation; a Contradiction when shapes said of each operand do
+    not fit it (no reading with other shapes stands)."""
     start = EXPRESSION_START.search(reading.text)
     if start is None:
         return None
