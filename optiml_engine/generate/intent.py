@@ -385,7 +385,13 @@ CONVERSION = re.compile(r"\b(?:as|cast(?:ed)? to|convert(?:ed)? to|into) (?:floa
                         r"fp32|fp64|fp16|float32|float64|int32|int64)\b", re.IGNORECASE)
 IN_PLACE_UPDATE = re.compile(r"\w\s*(?:\+|-|\*|/)=(?!=)")      # 'C += A @ B': the output an operand too
 # What no reading generates, refused wherever the intent says it: read without it, another value would be written.
+# A negation: what is not to be computed ("exact GELU, not the tanh approximation" was read as the tanh form: its
+# operation word read, the negation dropped). Said only positively, an intent is read.
+NEGATION = re.compile(r"\b(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to|other\s+than)\b|\w+n't\b",
+                      re.IGNORECASE)
 NOT_GENERATED_ASKS = (
+    (NEGATION, "what not to compute is not read (a reading would hold the words it negates)",
+     "only what to compute, e.g. 'exact GELU (erf form) of x'"),
     (ORDER_STATISTIC, "an order statistic other than the maximum or minimum is not generated",
      "the maximum or minimum, or a sort (not generated)"),
     (CONVERSION, "a result of another element type than the data's is not generated", "the data's own element type"),
@@ -580,12 +586,27 @@ def _scalars_kept(intent: str, reading: KernelSpec, form: str | None) -> None:
                               "* 2.5'")
 
 
+# The whole array asked as one ("over all elements", "flattened", "of the entire matrix").
+WHOLE = re.compile(r"\b(?:all\s+(?:the\s+)?(?:\S+\s+)?(?:elements|entries|values)|flatten\w*|entire|whole|"
+                   r"global(?:ly)?)\b", re.IGNORECASE)
+
+
+def _whole_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent asks for the whole array as one and the reading runs along an axis: 'softmax over all
+    elements of a 1024 x 1024 matrix, as one flattened distribution' read as a softmax of each row."""
+    said = WHOLE.search(intent)
+    if said and form and "axis=" in form.partition(";")[0]:
+        raise IntentError(f"'{said.group(0)}' asks for the whole array as one, and this reading ({form.partition(';')[0]}"
+                          f") runs along an axis", [f"operation {reading.operation}"],
+                          "the axis in the spec form, or a reduction of all elements")
+
+
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
     function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument, the
-    sums of a scan, a value per row, a scalar."""
+    sums of a scan, a value per row or of the whole array, a scalar."""
     for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
-                  _scan_used, _axis_used, _scalars_kept):
+                  _scan_used, _axis_used, _whole_used, _scalars_kept):
         check(intent, reading, form)
     return reading
 

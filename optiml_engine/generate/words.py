@@ -13,6 +13,7 @@ The spec it writes is then read by the spec form's own parser, so the words add 
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -227,8 +228,12 @@ AXIS_PHRASES: tuple[tuple[str, Callable[[int], tuple[int, ...] | None]], ...] = 
      lambda rank: (0,) if rank == 2 else None),
     (r"(?:over|along|across)\s+(?:the\s+|its\s+)?middle\s+(?:axis|dim\w*)", lambda rank: (1,) if rank == 3 else None),
     (r"(?:over|along|across)\s+(?:the\s+)?first\s+(?:axis|dim\w*)", lambda rank: (0,)),
-    (r"(?:of\s+)?all\s+(?:the\s+)?(?:\d+\s+)?(?:elements|entries|values)|\btotal\b|\bwhole\b|\bentire\b|\bglobal\b",
+    (r"(?:of\s+)?all\s+(?:the\s+)?(?:(\d+)\s+)?(?:elements|entries|values)|\btotal\b|\bwhole\b|\bentire\b|\bglobal\b",
      lambda rank: ()),
+    # A reduction's axis as an adjective ('row sums', 'column maxima'): beside an axis said otherwise, the same one.
+    (r"\brows?(?=\s+(?:sums?|means?|averages?|max\w*|min\w*|norms?|products?|arg\w+)\b)", lambda rank: (rank - 1,)),
+    (r"\bcol(?:umn)?s?(?=\s+(?:sums?|means?|averages?|max\w*|min\w*|norms?|products?|arg\w+)\b)",
+     lambda rank: (0,) if rank == 2 else None),
 )
 
 
@@ -258,10 +263,20 @@ def _axes(phrase: tuple[re.Match, Callable | None] | None, rank: int, what: str)
 
 
 def _shape_and_axes(reading: _Reading, function: str) -> tuple[list[int], tuple[int, ...] | None]:
-    """The one operand's shape and the axes the intent names for it (None: none named)."""
+    """The one operand's shape and the axes the intent names for it (None: none named). Axes said twice ('row sums
+    (axis=1)') must be the same, and a count of all its elements its size: either is a contradiction otherwise."""
     phrase = _axis_phrase(reading)
     shape = _one(reading, function)
-    return shape, _axes(phrase, len(shape), function)
+    axes = _axes(phrase, len(shape), function)
+    while (again := _axis_phrase(reading)) is not None:
+        if _axes(again, len(shape), function) != axes:
+            raise Contradiction(f"'{phrase[0].group(0)}' and '{again[0].group(0)}' name different axes", [],
+                                "one axis, said once")
+    counted = [int(g) for g in phrase[0].groups() if g is not None] if phrase is not None and phrase[1] else []
+    if counted and counted[0] != math.prod(shape):
+        raise Contradiction(f"'{phrase[0].group(0)}' of a {shape} array of {math.prod(shape)} elements", [],
+                            "the count the shape has, or none")
+    return shape, axes
 
 
 def _reduction(function: str) -> Callable:

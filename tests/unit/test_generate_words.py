@@ -488,6 +488,30 @@ def test_a_word_beside_a_formula_it_may_change_is_refused(intent):
         parse_intent(intent)
 
 
+@pytest.mark.parametrize("intent", [
+    # A negation: its operation words were read, the negation dropped ('not the tanh approximation' read as tanh).
+    "GELU of x (1024 x 1024), the erf form rather than the tanh approximation",
+    "softmax of each row of x (64 x 128), not the log-softmax",
+    "sum of each row of x (64 x 64), but don't count the first column",
+    # An axis said twice, differently: one of them was read.
+    "column sums (dim 1) of a 300 x 200 matrix",
+    "row maxima along dim 0 of x (64 x 32)",
+    # A count of all the elements that is not the shape's.
+    "mean of all 4096 elements of a 128 x 64 matrix",
+    # The whole array asked as one, read along an axis.
+    "log-softmax over the whole 512 x 512 matrix as one distribution",
+    "layer norm of x (64 x 256) over all its elements, flattened",
+])
+def test_a_negation_a_second_axis_a_wrong_count_or_the_whole_array_is_refused(intent):
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
+def test_a_count_of_all_the_elements_that_is_the_shapes_still_reads():
+    read = parse_intent("mean of all 8192 elements of a 128 x 64 matrix")
+    assert reading_key(read) == reading_key(parse_spec("y = mean(x); x: float32[128, 64]")), spec_form(read)
+
+
 @pytest.mark.parametrize(("intent", "expected"), [
     ("conv2d of x (4, 8, 32, 32) with 16 filters of size 5x5, padding 2, without bias",
      "y = conv2d(x, w, padding=2); x: float32[4, 8, 32, 32]; w: float32[16, 8, 5, 5]"),
