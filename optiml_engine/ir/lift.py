@@ -12,6 +12,7 @@ substituted. What the program cannot say is refused at its line: shared memory, 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from tree_sitter import Node
 
@@ -201,7 +202,11 @@ class _Lifter:
                                            "parallel index")
         for index in space:
             if index.upper is None and index.block_only:
-                index.upper = self.grid_extent(index)
+                index.upper = self.launch_extent(index, "grid")
+            elif index.upper is None and not index.grid_stride:
+                # No guard: every thread the launch runs is a point (an exact grid, or the bounds in the code).
+                index.upper = Binary(op="*", left=self.launch_extent(index, "grid"),
+                                     right=self.launch_extent(index, "block"))
             if index.upper is None:
                 raise _Refused(index.node, f"no guard bounds the index '{index.name}' (expected `if "
                                                f"({index.name} < n)` or `if ({index.name} >= n) return;`)")
@@ -214,13 +219,16 @@ class _Lifter:
         uniform = {index.name for index in program.space} | set(self.scalars)
         return program.model_copy(update={"body": fold_index_locals(program.body, uniform)})
 
-    def grid_extent(self, index: _Index) -> Expr:
-        """The contract's grid size along the index's dimension, in kernel terms: each size symbol it names must be
-        bound to an integer parameter of the kernel."""
+    def launch_extent(self, index: _Index, field: Literal["grid", "block"]) -> Expr:
+        """The contract's grid or block size along the index's dimension, in kernel terms: each size symbol it names
+        must be bound to an integer parameter of the kernel."""
         from optiml_engine.source import expr as contract_expr
         launch = self.candidate.contract.launch
+        sizes = getattr(launch, field)
         axis = "xyz".index(index.dim)
-        if axis >= len(launch.grid):
+        if axis >= len(sizes):
+            if field == "block":
+                return one(1)
             raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} but the launch has no grid along "
                                        f"{index.dim}")
         parameters = {spec.value: spec.param for spec in self.candidate.contract.scalars
@@ -237,10 +245,10 @@ class _Lifter:
                 a, b = converted(node.args[0]), converted(node.args[1])
                 return Binary(op="/", left=Binary(op="-", left=Binary(op="+", left=a, right=b), right=one(1)),
                               right=b)
-            raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} and no guard bounds it; the grid's "
-                                       f"{index.dim} ({launch.grid[axis]}) names no kernel parameter")
+            raise _Refused(index.node, f"no guard bounds '{index.name}', and the launch's {field} along {index.dim} "
+                                       f"({sizes[axis]}) names no kernel parameter")
 
-        return converted(contract_expr.parse_expr(launch.grid[axis], self.candidate.contract.location))
+        return converted(contract_expr.parse_expr(sizes[axis], self.candidate.contract.location))
 
     def check_launch_covers(self, program: LoopProgram, space: list[_Index]) -> None:
         """An exact launch (not a grid-stride loop) must reach every point of the space at every contract size:
@@ -424,7 +432,9 @@ class _Lifter:
         if not any(b is not None for _, b in bounds):
             return None
         if alternative is not None:
-            raise _Refused(node, "a guard with an else branch")
+            # Two branches, each for its points ('if (c < cols) {...} else if (c < pitch) {...}'): per-point code,
+            # the space the launch's threads (`launch_extent`).
+            return None
         if not returns and any(n.type != "comment" for n in rest):
             return None   # an `if` bounding an index in the middle of the code: per-point code, not a guard
         others = []

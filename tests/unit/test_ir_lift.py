@@ -10,9 +10,12 @@ import pytest
 
 from optiml_engine.candidate import original_candidate
 from optiml_engine.gpu.data import make_inputs
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.schedule import defaults, shape_of
 from optiml_engine.model import Candidate
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.parse import CudaDocument
@@ -96,7 +99,6 @@ __global__ void k(const float* x, float* y, int n)
      "    float v = x[i];\n    while (v > 1.0f) v -= 1.0f;\n    y[i] = v;", 13, "while loop"),
     ("    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) {\n        y[i] = x[i];\n"
      "        __syncthreads();\n    }", 13, "barrier"),
-    ("    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    y[i] = x[i];", 10, "no guard bounds"),
     ("    int i = threadIdx.x;\n    if (i < n) y[i] = x[i];", 10, "thread or block indices"),
 ])
 def test_refusals_name_the_line_and_the_reason(body: str, line: int, reason: str) -> None:
@@ -212,3 +214,57 @@ def test_a_block_size_written_as_a_number_is_the_launchs_block():
     assert [index.name for index in program.space] == ["r", "c"]
     other = lift(candidate_of("user.cu", LITERAL_BLOCK.replace("block=(16,16)", "block=(32,8)")))
     assert isinstance(other, NotLiftable) and "user.cu:11:" in str(other)
+
+
+UNGUARDED = """/* @optiml
+   sizes: n=4096
+   check: n=256; n=768
+   x: in float[n]
+   y: out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
+__global__ void twice(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = 2.0f * x[i] + 1.0f;
+}
+"""
+
+PADDED = """/* @optiml
+   sizes: rows=512 cols=1000 pitch=1024
+   check: rows=3 cols=5 pitch=8; rows=17 cols=31 pitch=32; rows=1 cols=1 pitch=1
+   x: in float[rows*pitch]
+   y: out float[rows*pitch]
+   launch: grid=(cdiv(pitch,32),cdiv(rows,8)) block=(32,8)
+*/
+__global__ void padded_relu(const float* x, float* y, int rows, int cols, int pitch)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r < rows && c < cols) {
+        y[r * pitch + c] = fmaxf(x[r * pitch + c], 0.0f);
+    } else if (r < rows && c < pitch) {
+        y[r * pitch + c] = 0.0f;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("text", [UNGUARDED, PADDED], ids=["no guard", "a guard with an else branch"])
+def test_a_kernel_bounded_by_its_launch_lifts_and_its_schedules_equal_it(text) -> None:
+    """No guard (every thread the launch runs is a point), or a guard whose else branch serves other points: the
+    space is the launch's threads, the branches per-point code; the program and each family's first schedules equal
+    the user's kernel on the CPU at every check size."""
+    naive = candidate_of("user.cu", text)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    shape = shape_of(program)
+    emitted = [emit(program, shape, s, naive) for family in shape.families for s in defaults(shape, family)]
+    assert emitted
+    for binding in naive.contract.checks:
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+        expected = run_on_cpu(naive, binding, inputs)["y"]
+        assert np.array_equal(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected)
+        for candidate in emitted:
+            assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
