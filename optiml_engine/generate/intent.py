@@ -404,6 +404,16 @@ def _refuse_unsupported_asks(intent: str) -> None:
     for pattern, problem, expected in NOT_GENERATED_ASKS:
         if (said := pattern.search(intent)) is not None:
             raise IntentError(f"'{said.group(0)}': {problem}", [], expected)
+    if (module := AFFINE_MODULE.search(intent)) is not None and not NO_AFFINE.search(intent):
+        raise IntentError(f"'{module.group(0)}' has a weight and a bias (PyTorch's default, affine) the intent does not "
+                          "give", [], "the weight and bias in the spec form (layer_norm(x, weight=w, bias=b)), or "
+                                      "'elementwise_affine=False' / 'affine=False'")
+
+
+# A normalization module whose learnable weight and bias are on by default (nn.InstanceNorm's are off).
+AFFINE_MODULE = re.compile(r"\b(?:nn\.)?(?:LayerNorm|GroupNorm|BatchNorm[123]d|RMSNorm)\s*\([^)]*\)")
+NO_AFFINE = re.compile(r"\b(?:elementwise_)?affine\s*=\s*False\b|\b(?:without|no|not)\s+(?:an?\s+)?"
+                       r"(?:learn\w*\s+)?(?:affine|weights?|scale)\b", re.IGNORECASE)
 
 
 def _refuse_two_results(intent: str) -> None:
@@ -651,7 +661,10 @@ def parse_intent(intent: str) -> KernelSpec:
             if reading_key(family_reading) != reading_key(words_reading):
                 raise IntentError(f"two readings disagree: {spec_form(family_reading) or family_reading.operation} "
                                   f"and {spec_form(words_reading)}", [], "the intent in the spec form")
-            return _read_whole(intent, family_reading, spec_form(family_reading))
+            # What either reader assumed is said (the words reader may say a default the families' reader took).
+            assumed = list(dict.fromkeys([*family_reading.assumed, *words_reading.assumed]))
+            return _read_whole(intent, family_reading.model_copy(update={"assumed": assumed}),
+                               spec_form(family_reading))
         if family_reading is not None:
             if isinstance(words_refusal, Contradiction):
                 raise words_refusal

@@ -223,7 +223,8 @@ AXIS_PHRASES: tuple[tuple[str, Callable[[int], tuple[int, ...] | None]], ...] = 
     (r"(?:dims?|dimensions?|axis|axes)\s*=?\s*\(?\s*(-?\d)\s*(?:,|and)\s*(-?\d)\s*\)?", None),   # two axes: below
     (r"(?:dim|dimension|axis)\s*=?\s*(-?\d)", None),
     (r"(?:each|every|per|of each|for each)\s+rows?|row-?wise|rows?wise|along\s+(?:the\s+)?rows?|"
-     r"(?:over|along|across)\s+(?:the\s+)?last\s+(?:axis|dim\w*)", lambda rank: (rank - 1,)),
+     r"(?:over|along|across)\s+(?:the\s+)?(?:\w+\s+\(last\)|last|hidden)\s+(?:axis|dim\w*|size)",
+     lambda rank: (rank - 1,)),
     (r"(?:each|every|per|of each|for each)\s+col(?:umn)?s?|col(?:umn)?-?wise|along\s+(?:the\s+)?col(?:umn)?s?",
      lambda rank: (0,) if rank == 2 else None),
     (r"(?:over|along|across)\s+(?:the\s+|its\s+)?middle\s+(?:axis|dim\w*)", lambda rank: (1,) if rank == 3 else None),
@@ -317,6 +318,11 @@ def _normalization(function: str, eps: float | None) -> Callable:
             # 'softmax over the channels of x (8, 32, 16, 16)': an axis said by what it holds is given, not absent.
             raise Contradiction(f"'{named.group(0)}' names an axis by what it holds", [f"operation {function}"],
                                 "the axis by number, e.g. 'over dim 1'")
+        if axes is None and function in ("softmax", "log_softmax") and len(shape) > 1:
+            # Which axis a softmax of a matrix runs along is the framework's default: PyTorch's implicit dim is the
+            # last, SciPy's the whole array. A layer norm's is the last in every one.
+            raise Contradiction(f"a {function} of a {len(shape)}-D array without its axis", [f"operation {function}"],
+                                "'over dim 1', 'of each row', 'along the last axis'...")
         if axes is None:
             reading.assumed.append(f"{function} over the last axis (no axis given)")
             axes = (len(shape) - 1,)
@@ -822,7 +828,7 @@ def _named_dimensions(text: str) -> str:
                 used.update(names)
                 numbers = [values[n] for n in names]    # in the shape's own style: (B, N) or N x N
                 shape = "(" + ", ".join(numbers) + ")" if match.group(0)[0] in "([" else " x ".join(numbers)
-                rewritten = rewritten.replace(match.group(0), shape, 1)
+                rewritten = _named_axes(rewritten.replace(match.group(0), shape, 1), names)
     if not used:
         layout = _layout(values)
         if layout is None or CHANNELS_LAST.search(text):
@@ -835,6 +841,21 @@ def _named_dimensions(text: str) -> str:
         if set(re.findall(_DIMENSION, match.group(1))) <= used:
             rewritten = rewritten.replace(match.group(0), " ", 1)
     return rewritten
+
+
+def _named_axes(text: str, names: list[str]) -> str:
+    """An axis said by its dimension's name ("softmax over T" of [B, T, C], "mean over H and W") written as its
+    number ("over dim 1", "over dims 2 and 3"): read, never left for the default axis."""
+    if len(set(names)) != len(names):
+        return text          # N x N: a name of two axes names neither
+    listed = "|".join(re.escape(n) for n in names)
+    phrase = re.compile(rf"\b(over|along|across)\s+(?:the\s+)?(?:(?:dims?|dimensions?|ax[ie]s)\s+)?({listed})"
+                        rf"(?:\s*(?:,|and)\s*({listed}))?(?:\s+(?:dims?|dimensions?|ax[ie]s))?(?![\w=])")
+
+    def numbered(match: re.Match) -> str:
+        axes = [str(names.index(n)) for n in match.groups()[1:] if n is not None]
+        return f"{match.group(1)} dim {axes[0]}" if len(axes) == 1 else f"{match.group(1)} dims {axes[0]} and {axes[1]}"
+    return phrase.sub(numbered, text)
 
 
 LAYOUTS = (("C", "L"), ("C", "H", "W"), ("C", "D", "H", "W"))     # after the batch (N or B), as PyTorch orders them

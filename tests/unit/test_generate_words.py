@@ -178,7 +178,7 @@ READINGS = [
 
 REFUSALS = [
     ("sum over dim 1 of a (4, 8, 16) tensor times 3", "the number 3 is not used"),
-    ("softmax and then relu of a 64 x 64 matrix", "'relu' names an operation"),
+    ("softmax of each row and then relu of a 64 x 64 matrix", "'relu' names an operation"),
     ("GELU on (8, 8)", "GELU without its form"),
     ("max of a 64 x 64 matrix", "without its axis"),
     ("mean over the middle axis of a 64 x 64 matrix", "of a 2-D array"),
@@ -503,6 +503,32 @@ def test_a_word_beside_a_formula_it_may_change_is_refused(intent):
     "layer norm of x (64 x 256) over all its elements, flattened",
 ])
 def test_a_negation_a_second_axis_a_wrong_count_or_the_whole_array_is_refused(intent):
+    with pytest.raises(IntentError):
+        parse_intent(intent)
+
+
+@pytest.mark.parametrize(("intent", "expected"), [
+    # An axis said by its dimension's name was left for the default (the last) axis.
+    ("activations h of shape [B, S, D] with B = 4, S = 256, D = 64; mean over S", "y = mean(x, axis=1); "
+                                                                                 "x: float32[4, 256, 64]"),
+    ("log-softmax over C of x [N, C] with N = 32, C = 100", "y = log_softmax(x, axis=1); x: float32[32, 100]"),
+    ("mean over H and W of x [N, C, H, W] with N = 2, C = 8, H = 16, W = 16",
+     "y = mean(x, axis=(2, 3)); x: float32[2, 8, 16, 16]"),
+])
+def test_an_axis_said_by_its_dimensions_name_reads(intent, expected):
+    assert reading_key(parse_intent(intent)) == reading_key(parse_spec(expected)), spec_form(parse_intent(intent))
+
+
+@pytest.mark.parametrize("intent", [
+    # A module whose weight and bias are on by default, read without them.
+    "apply nn.GroupNorm(8, 64) to x of shape (16, 64, 32, 32)",
+    "nn.BatchNorm2d(64) on x of shape (8, 64, 16, 16)",
+    "LayerNorm(768) over the last dim of a (512, 768) activation",
+    # A softmax of a matrix without its axis: the framework's default (PyTorch's last, SciPy's all of it).
+    "softmax of a 256 x 256 matrix",
+    "log-softmax of logits (32, 1000)",
+])
+def test_a_module_with_its_weights_or_a_softmax_without_its_axis_is_refused(intent):
     with pytest.raises(IntentError):
         parse_intent(intent)
 
