@@ -24,7 +24,7 @@ from optiml_engine.ir.program import (
     ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, mentions, substitute, substituted, walk)
 from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
-    KernelView, bare, builtin_dim, global_index_dim, unparenthesized)
+    KernelView, bare, builtin_dim, derived, global_index_dim, unparenthesized)
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import dtype_of
 
@@ -50,7 +50,17 @@ class _Refused(Exception):
 
 
 def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
-    """The kernel's loop-nest program, or why it has none (located in the user's file)."""
+    """The kernel's loop-nest program, or why it has none (located in the user's file). A kernel refused as written
+    is lifted again with its locals that name builtins inlined (`_builtin_aliases_inlined`); the first refusal
+    stands when that lifts neither (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
+    program = _lifted(candidate)
+    if isinstance(program, NotLiftable) and (inlined := _builtin_aliases_inlined(candidate)) is not candidate:
+        again = _lifted(inlined)
+        return again if isinstance(again, LoopProgram) else program
+    return program
+
+
+def _lifted(candidate: Candidate) -> LoopProgram | NotLiftable:
     view = KernelView.of(candidate)
     lifter = _Lifter(view, candidate)
     try:
@@ -61,6 +71,39 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
         # The bounds could not be evaluated at the contract's sizes (a function the interpreter does not know, a
         # contract value out of range): refused, not guessed.
         return NotLiftable(location=lifter.location(None), reason=f"its bounds cannot be evaluated: {error}")
+
+
+_BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+
+
+def _builtin_aliases_inlined(candidate: Candidate) -> Candidate:
+    """The kernel with each local that only names a builtin (`const int tid = threadIdx.x;`, `int bid =
+    blockIdx.x;`, never assigned again) replaced by the builtin where it is read, as users often spell the global
+    index (`int i = bid * blockDim.x + tid;`); the candidate itself where there is none. Lines stay where they were."""
+    view = KernelView.of(candidate)
+    replacements: list[tuple[int, int, str]] = []
+    for declaration in view.body.named_children:
+        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+        if declaration.type != "declaration" or len(declarators) != 1:
+            continue
+        value = declarators[0].child_by_field_name("value")
+        builtin = bare(value) if value is not None else None
+        if builtin is None or builtin.type != "field_expression" or \
+                view.text(builtin.child_by_field_name("argument")) not in _BUILTINS:
+            continue
+        name = view.text(declarators[0].child_by_field_name("declarator"))
+        uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
+                n.start_byte > declaration.end_byte]
+        written = any(n.parent is not None and (
+            n.parent.type == "update_expression" or n.parent.type == "assignment_expression" and
+            n.parent.child_by_field_name("left") == n) for n in uses)
+        if written or "\n" in view.text(declaration):
+            continue
+        replacements.append((declaration.start_byte, declaration.end_byte, ";"))
+        replacements += [(n.start_byte, n.end_byte, view.text(builtin)) for n in uses]
+    if not replacements:
+        return candidate
+    return derived(candidate, view.replaced(replacements), candidate.description)
 
 
 def one(x: int | str) -> Const:

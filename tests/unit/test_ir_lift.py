@@ -115,7 +115,8 @@ def test_a_launch_smaller_than_the_guard_is_refused() -> None:
 
 
 def test_user_spellings_lift_to_the_same_program() -> None:
-    """Aliases, casts, early returns, grid-stride loops and #define constants are taken apart the same way."""
+    """Aliases, casts, early returns, grid-stride loops, #define constants and locals naming the builtins are taken
+    apart the same way."""
     spellings = [
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) { y[i] = 2.0f * x[i]; }",
         "    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
@@ -125,6 +126,11 @@ def test_user_spellings_lift_to_the_same_program() -> None:
         # NVIDIA's own grid-stride loop: the start and the step in locals.
         "    int index = blockIdx.x * blockDim.x + threadIdx.x;\n    int stride = blockDim.x * gridDim.x;\n"
         "    for (int i = index; i < n; i += stride)\n        y[i] = TWO * x[i];",
+        # The builtins named by locals first.
+        "    const int tid = threadIdx.x;\n    const int bid = blockIdx.x;\n    int i = bid * blockDim.x + tid;\n"
+        "    if (i < n) y[i] = 2.0f * x[i];",
+        "    const unsigned threads = blockDim.x;\n    int i = blockIdx.x * threads + threadIdx.x;\n"
+        "    if (i < n) y[i] = 2.0f * x[i];",
     ]
     for body in spellings:
         text = "#define TWO 2.0f\n" + KERNEL_WITH.format(body=body)
