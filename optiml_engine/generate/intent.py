@@ -389,9 +389,19 @@ IN_PLACE_UPDATE = re.compile(r"\w\s*(?:\+|-|\*|/)=(?!=)")      # 'C += A @ B': t
 # operation word read, the negation dropped). Said only positively, an intent is read.
 NEGATION = re.compile(r"\b(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to|other\s+than)\b|\w+n't\b",
                       re.IGNORECASE)
+# An array stored otherwise than row-major ("column-major", Fortran order): every reading assumes row-major.
+STORAGE_ORDER = re.compile(r"\b(?:col(?:umn)?[- ]major|fortran(?:[- ]order)?)\b", re.IGNORECASE)
+# The output written over an input ("ReLU in-place"): every generated kernel writes a new array.
+IN_PLACE = re.compile(r"\bin[- ]?place\b", re.IGNORECASE)
+# 'same' padding: PyTorch pads an even kernel unevenly; a reading takes padding as numbers only.
+SAME_PADDING = re.compile(r"\bsame[- _]padding\b|\bpadding\s*(?:=|:|of)?\s*['\"]?same\b", re.IGNORECASE)
 NOT_GENERATED_ASKS = (
     (NEGATION, "what not to compute is not read (a reading would hold the words it negates)",
      "only what to compute, e.g. 'exact GELU (erf form) of x'"),
+    (STORAGE_ORDER, "an array stored otherwise than row-major is not generated", "row-major arrays (or the "
+     "transposed operand said as such, A.T)"),
+    (IN_PLACE, "an output written over its input is not generated", "the output as a new array"),
+    (SAME_PADDING, "'same' padding is not read", "the padding as a number, e.g. 'padding 2' for a 5x5 kernel"),
     (ORDER_STATISTIC, "an order statistic other than the maximum or minimum is not generated",
      "the maximum or minimum, or a sort (not generated)"),
     (CONVERSION, "a result of another element type than the data's is not generated", "the data's own element type"),
@@ -400,10 +410,18 @@ NOT_GENERATED_ASKS = (
 )
 
 
+# Two floating-point element types said of the data ("a float32 matrix of doubles"): one would be dropped.
+FLOAT_TYPES = {"float32": re.compile(r"\b(?:float32|fp32|floats?|single)\b", re.IGNORECASE),
+               "float64": re.compile(r"\b(?:float64|fp64|doubles?)\b", re.IGNORECASE)}
+
+
 def _refuse_unsupported_asks(intent: str) -> None:
     for pattern, problem, expected in NOT_GENERATED_ASKS:
         if (said := pattern.search(intent)) is not None:
             raise IntentError(f"'{said.group(0)}': {problem}", [], expected)
+    said = [found.group(0) for found in (pattern.search(intent) for pattern in FLOAT_TYPES.values()) if found]
+    if len(said) > 1:
+        raise IntentError(f"two element types ('{said[0]}', '{said[1]}')", [], "one element type")
     if (module := AFFINE_MODULE.search(intent)) is not None and not NO_AFFINE.search(intent):
         raise IntentError(f"'{module.group(0)}' has a weight and a bias (PyTorch's default, affine) the intent does not "
                           "give", [], "the weight and bias in the spec form (layer_norm(x, weight=w, bias=b)), or "
@@ -570,9 +588,19 @@ PER_AXIS = re.compile(r"\b(?:per|each|every|for each) (?:row|column|sample|examp
 WHOLE_REDUCTION = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin|kl_div|cross_entropy|\w*_loss)\(")
 
 
+OVER_THE_BATCH = re.compile(r"\b(?:averaged|mean|average|summed|sum)\s+(?:over|across)\s+(?:the\s+)?batch\b",
+                            re.IGNORECASE)
+
+
 def _axis_used(intent: str, reading: KernelSpec, form: str | None) -> None:
     """Refused where the intent asks for a value per row (or sample) and the reading reduces everything to one:
-    'the mean squared error between a and b, per row' read as one mean."""
+    'the mean squared error between a and b, per row' read as one mean; or a loss 'averaged over the batch' read as
+    the mean of every element (a value per sample first, or not: only cross entropy's rows are its samples)."""
+    batch = OVER_THE_BATCH.search(intent)
+    if batch and form and WHOLE_REDUCTION.search(form.partition(";")[0]) and "cross_entropy(" not in form and \
+            "batchmean" not in form:
+        raise IntentError(f"'{batch.group(0)}': the mean of each sample's value or of every element?",
+                          [f"operation {reading.operation}"], "the reduction in the spec form")
     said = PER_AXIS.search(intent)
     if said and form and WHOLE_REDUCTION.search(form.partition(";")[0]) and "axis=" not in form:
         raise IntentError(f"'{said.group(0)}' asks for a value per {said.group(0).split()[-1]}, and this reading "

@@ -765,7 +765,8 @@ VALUE_WORDS = re.compile(r"(?<![\w-])(?:\|\s*\w+\s*\||summed|not averaged|plus|m
                          r"last (?:occurrence|index|one)|rightmost|label[- _]smoothing|class[- _]weights?|"
                          r"ignored?[- _]index|then|subtract\w*|gamma|beta|learned|"
                          r"weights?|every other|alternat\w*|odd|even|consecutive|cumulative|running|"
-                         r"scal(?:e|es|ed|ing))(?![\w-])", re.IGNORECASE)
+                         r"scal(?:e|es|ed|ing)|restart\w*|reset\w*|overlap\w*|segment\w*|"
+                         r"\d+(?:st|nd|rd|th))(?![\w-])", re.IGNORECASE)
 REDUCTION_CALL = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin)\(")
 NOT_ELEMENTWISE = re.compile(r"\b(?:sum|mean|max|min|prod|norm|argmax|argmin|\w*softmax|\w*_norm|\w*normalize|cumsum|"
                              r"cumprod|conv\w*|\w*pool\w*|bmm|permute|kl_div|cross_entropy|\w*_loss|\w*_similarity)\(|"
