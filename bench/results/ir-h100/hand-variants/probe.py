@@ -1,0 +1,78 @@
+"""Hand-written variants of four held-out kernels beside the schedules of the space that would hold them (map, stage or
+privatize), one process, the evaluator's protocol (verified against the kernel, then timed).
+
+    source scripts/gpu-env.sh; python3 bench/results/ir-h100/hand-variants/probe.py OUT.json [KERNEL ...]
+"""
+import datetime, json, sys
+from pathlib import Path
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(ROOT))
+from optiml_engine.candidate import original_candidate, reference_candidate
+from optiml_engine.evaluate import Evaluator
+from optiml_engine.gpu.pool import WorkerPool
+from optiml_engine.gpu.worker import Device
+from optiml_engine.ir.emit import emit, EmitError
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.schedule import shape_of, space
+from optiml_engine.model import LaunchRule
+from optiml_engine.policies.kernel_view import derived
+from optiml_engine.source.parse import CudaDocument
+
+HERE = Path(__file__).parent / "kernels"
+CASES = {
+    "tests/heldout/byte_histogram.cu": ("byte_histogram", [
+        ("hist_lanes.cu", LaunchRule(grid=["cdiv(n,16384)"], block=["256"])),
+        ("hist_warps.cu", LaunchRule(grid=["cdiv(n,16384)"], block=["256"]))]),
+    "tests/heldout/permute_bmn_bnm.cu": ("swap_last_two", [
+        ("swap_v4.cu", LaunchRule(grid=["cdiv(M,64)", "cdiv(N,64)", "B"], block=["16", "16"])),
+        ("swap_32x8_v.cu", LaunchRule(grid=["cdiv(M,32)", "cdiv(N,32)", "B"], block=["32", "8"]))]),
+    "tests/heldout/heat1d_5pt.cu": ("heat1d_5pt", [
+        ("heat1d_smem.cu", LaunchRule(grid=["cdiv(n,1024)"], block=["256"])),
+        ("heat1d_shfl.cu", LaunchRule(grid=["cdiv(n,1024)"], block=["256"]))]),
+    "tests/heldout/conv1d_valid.cu": ("conv1d_valid", [
+        ("conv1d_smem.cu", LaunchRule(grid=["cdiv(n-K+1,1024)"], block=["256"], smem="(1024+K-1)*4"))]),
+    "tests/heldout/conv2d_3x3_multichan.cu": ("conv2d_3x3", [
+        ("conv2d_smem.cu", LaunchRule(grid=["cdiv(W,64)", "cdiv(H,16)"], block=["64", "4"]))]),
+}
+only = sys.argv[2:]
+
+def ms(ev, cand, ref):
+    m = ev.evaluate(cand, ref)
+    return round(m.timing.median_ms, 4) if m.ok and m.timing else f"{m.verdict}: {str(getattr(m, 'detail', ''))[:200]}"
+
+def main():
+    rows = []
+    with WorkerPool() as pool:
+        ev = Evaluator(pool, use_cache=False)
+        for path, (kernel, hands) in CASES.items():
+            if only and kernel not in only:
+                continue
+            doc = CudaDocument((ROOT / path).read_text(), path)
+            plain = original_candidate(doc, kernel)
+            ref = reference_candidate(doc, plain)
+            rows.append((kernel, "plain", ms(ev, plain, ref))); print(rows[-1], flush=True)
+            for name, launch in hands:
+                cand = derived(plain, (HERE / name).read_text(), name, launch)
+                rows.append((kernel, name, ms(ev, cand, ref))); print(rows[-1], flush=True)
+            program = lift(plain); shape = shape_of(program)
+            family = next(f for f in ("stage", "privatize", "map") if f in shape.families)
+            for s in space(shape, family):
+                if family == "map" and not s.fused and not (s.threads() == 256 and s.items in (1, 4)):
+                    continue
+                try:
+                    cand = emit(program, shape, s, plain)
+                except EmitError as e:
+                    continue
+                rows.append((kernel, s.describe(), ms(ev, cand, ref))); print(rows[-1], flush=True)
+    out = Path(sys.argv[1])
+    out.write_text(json.dumps({"device": Device(0).info.name, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                               "rows": rows}, indent=1))
+    best = {}
+    for k, name, t in rows:
+        if isinstance(t, float) and (k not in best or t < best[k][1]): best[k] = (name, t)
+    for k, name, t in rows:
+        if not name.startswith(("map", "stage", "privatize")) or best[k][0] == name: print(f"| {k} | {name[:90]} | {t} |")
+
+
+if __name__ == '__main__':
+    main()
