@@ -384,7 +384,6 @@ ORDER_STATISTIC = re.compile(r"\b(?:second|third|fourth|fifth|next|\d+(?:st|nd|r
 CONVERSION = re.compile(r"\b(?:as|cast(?:ed)? to|convert(?:ed)? to|into) (?:floats|doubles|ints|integers|halfs|"
                         r"fp32|fp64|fp16|float32|float64|int32|int64)\b", re.IGNORECASE)
 IN_PLACE_UPDATE = re.compile(r"\w\s*(?:\+|-|\*|/)=(?!=)")      # 'C += A @ B': the output an operand too
-# What no reading generates, refused wherever the intent says it: read without it, another value would be written.
 # A negation: what is not to be computed ("exact GELU, not the tanh approximation" was read as the tanh form: its
 # operation word read, the negation dropped). Said only positively, an intent is read.
 NEGATION = re.compile(r"\b(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to|other\s+than)\b|\w+n't\b",
@@ -392,9 +391,10 @@ NEGATION = re.compile(r"\b(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to|ot
 # An array stored otherwise than row-major ("column-major", Fortran order): every reading assumes row-major.
 STORAGE_ORDER = re.compile(r"\b(?:col(?:umn)?[- ]major|fortran(?:[- ]order)?)\b", re.IGNORECASE)
 # The output written over an input ("ReLU in-place"): every generated kernel writes a new array.
-IN_PLACE = re.compile(r"\bin[- ]?place\b", re.IGNORECASE)
+IN_PLACE = re.compile(r"\bin[- ]place\b|\binplace\b(?!\s*=\s*False)", re.IGNORECASE)
 # 'same' padding: PyTorch pads an even kernel unevenly; a reading takes padding as numbers only.
 SAME_PADDING = re.compile(r"\bsame[- _]padding\b|\bpadding\s*(?:=|:|of)?\s*['\"]?same\b", re.IGNORECASE)
+# What no reading generates, refused wherever the intent says it: read without it, another value would be written.
 NOT_GENERATED_ASKS = (
     (NEGATION, "what not to compute is not read (a reading would hold the words it negates)",
      "only what to compute, e.g. 'exact GELU (erf form) of x'"),
@@ -549,7 +549,7 @@ def _index_used(intent: str, reading: KernelSpec, form: str | None) -> None:
 # checked as every number is, words as operation words; a flag must be in the reading, or change nothing the kernel
 # writes (its outputs are flat: a kept dimension is the same elements).
 FLAG_ARGUMENT = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False)\b")
-FLAGS_THAT_CHANGE_NOTHING = ("inplace", "keepdim", "keepdims")
+FLAGS_THAT_CHANGE_NOTHING = ("inplace", "keepdim", "keepdims")     # inplace=True: refused first (IN_PLACE)
 # Flags a reading holds without writing them: a convolution's bias is an operand of its call or absent.
 FLAGS_HELD = {"bias": lambda value, reading: reading.family in ("convolution", "transposed_convolution") and
               (len(reading.inputs) > 2) == (value == "True")}
