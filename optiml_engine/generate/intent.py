@@ -639,12 +639,34 @@ def _whole_used(intent: str, reading: KernelSpec, form: str | None) -> None:
                           "the axis in the spec form, or a reduction of all elements")
 
 
+# A scan's direction said in words ("cumulative sum ... from the right" was read as the forward scan).
+BACKWARD = re.compile(r"\b(?:from\s+the\s+(?:right|end|back)|right[- ]to[- ]left|backwards?)\b", re.IGNORECASE)
+
+
+# An order or a part of an operation said in words no reading holds ("layer norm ..., centered only" was read as the
+# whole norm, "row-wise max ... in descending order" as the max).
+ORDER_OR_PART = re.compile(r"\b(?:descending|ascending|(?:centered|centering|scaled|scaling)\s+only)\b",
+                           re.IGNORECASE)
+
+
+def _direction_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+    """Refused where the intent runs its operation from the end and the reading does not (`reverse=True`), or says
+    an order or a part of it that no reading holds."""
+    said = BACKWARD.search(intent)
+    if said and "reverse=True" not in (form or ""):
+        raise IntentError(f"'{said.group(0)}' runs the operation from the end, and this reading ({form}) does not",
+                          [f"operation {reading.operation}"], "a reverse scan: 'reverse cumsum ...' or reverse=True")
+    if (said := ORDER_OR_PART.search(intent)) is not None:
+        raise IntentError(f"'{said.group(0)}': an order or a part of the operation that this reading ({form}) does "
+                          "not hold", [f"operation {reading.operation}"], "the whole operation")
+
+
 def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
     function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument, the
-    sums of a scan, a value per row or of the whole array, a scalar."""
+    sums of a scan, a value per row or of the whole array, a direction, a scalar."""
     for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
-                  _scan_used, _axis_used, _whole_used, _scalars_kept):
+                  _scan_used, _axis_used, _whole_used, _direction_used, _scalars_kept):
         check(intent, reading, form)
     return reading
 

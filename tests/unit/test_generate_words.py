@@ -542,10 +542,19 @@ def test_a_module_with_its_weights_or_a_softmax_without_its_axis_is_refused(inte
     "2x2 average pooling with overlapping windows of x (8, 3, 32, 32)",           # a stride not said
     "conv2d of x (2, 8, 32, 32), 16 output channels, 3x3 kernel, padding='same'",  # 'same' padding read as 0
     "mean squared error of p and t (128 x 10 floats each), averaged over the batch",   # per sample or per element
+    # Found by probing after the eighth set: a direction, an order or a part of the operation, read without it.
+    "cumulative sum of x (1024 floats) from the right",
+    "row-wise max of x (256 x 256) in descending order",
+    "layer norm of each row of x (64 x 256) with eps 1e-5, centered only",
 ])
 def test_a_word_the_readers_dropped_is_refused(intent):
     with pytest.raises(IntentError):
         parse_intent(intent)
+
+
+def test_a_reverse_scan_said_from_right_to_left_still_reads():
+    read = parse_intent("Cumulative sum from right to left (reverse) along dim 1, x: 32 x 100")
+    assert reading_key(read) == reading_key(parse_spec("y = cumsum(x, axis=1, reverse=True); x: float32[32, 100]"))
 
 
 def test_a_count_of_all_the_elements_that_is_the_shapes_still_reads():
