@@ -411,15 +411,19 @@ NOT_GENERATED_ASKS = (
 
 
 # Two floating-point element types said of the data ("a float32 matrix of doubles"): one would be dropped.
-FLOAT_TYPES = {"float32": re.compile(r"\b(?:float32|fp32|floats?|single)\b", re.IGNORECASE),
-               "float64": re.compile(r"\b(?:float64|fp64|doubles?)\b", re.IGNORECASE)}
+FLOAT_TYPES = (re.compile(r"\b(?:float32|fp32|floats?|single)\b", re.IGNORECASE),
+               re.compile(r"\b(?:float64|fp64|doubles?)\b", re.IGNORECASE))
+# A normalization module whose learnable weight and bias are on by default (nn.InstanceNorm's are off).
+AFFINE_MODULE = re.compile(r"\b(?:nn\.)?(?:LayerNorm|GroupNorm|BatchNorm[123]d|RMSNorm)\s*\([^)]*\)")
+NO_AFFINE = re.compile(r"\b(?:elementwise_)?affine\s*=\s*False\b|\b(?:without|no|not)\s+(?:an?\s+)?"
+                       r"(?:learn\w*\s+)?(?:affine|weights?|scale)\b", re.IGNORECASE)
 
 
 def _refuse_unsupported_asks(intent: str) -> None:
     for pattern, problem, expected in NOT_GENERATED_ASKS:
         if (said := pattern.search(intent)) is not None:
             raise IntentError(f"'{said.group(0)}': {problem}", [], expected)
-    said = [found.group(0) for found in (pattern.search(intent) for pattern in FLOAT_TYPES.values()) if found]
+    said = [found.group(0) for found in (pattern.search(intent) for pattern in FLOAT_TYPES) if found]
     if len(said) > 1:
         raise IntentError(f"two element types ('{said[0]}', '{said[1]}')", [], "one element type")
     if (module := AFFINE_MODULE.search(intent)) is not None and not NO_AFFINE.search(intent):
@@ -427,11 +431,6 @@ def _refuse_unsupported_asks(intent: str) -> None:
                           "give", [], "the weight and bias in the spec form (layer_norm(x, weight=w, bias=b)), or "
                                       "'elementwise_affine=False' / 'affine=False'")
 
-
-# A normalization module whose learnable weight and bias are on by default (nn.InstanceNorm's are off).
-AFFINE_MODULE = re.compile(r"\b(?:nn\.)?(?:LayerNorm|GroupNorm|BatchNorm[123]d|RMSNorm)\s*\([^)]*\)")
-NO_AFFINE = re.compile(r"\b(?:elementwise_)?affine\s*=\s*False\b|\b(?:without|no|not)\s+(?:an?\s+)?"
-                       r"(?:learn\w*\s+)?(?:affine|weights?|scale)\b", re.IGNORECASE)
 
 
 def _refuse_two_results(intent: str) -> None:
@@ -649,7 +648,7 @@ ORDER_OR_PART = re.compile(r"\b(?:descending|ascending|(?:centered|centering|sca
                            re.IGNORECASE)
 
 
-def _direction_used(intent: str, reading: KernelSpec, form: str | None) -> None:
+def _direction_and_order_used(intent: str, reading: KernelSpec, form: str | None) -> None:
     """Refused where the intent runs its operation from the end and the reading does not (`reverse=True`), or says
     an order or a part of it that no reading holds."""
     said = BACKWARD.search(intent)
@@ -666,7 +665,7 @@ def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpe
     function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument, the
     sums of a scan, a value per row or of the whole array, a direction, a scalar."""
     for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
-                  _scan_used, _axis_used, _whole_used, _direction_used, _scalars_kept):
+                  _scan_used, _axis_used, _whole_used, _direction_and_order_used, _scalars_kept):
         check(intent, reading, form)
     return reading
 
