@@ -13,6 +13,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from optiml_engine.generate.vocabulary import unexplained_words
 from optiml_engine.model import GenerateFamily, GenerateOperation, KernelSpec, Location, OptimlError
 from optiml_engine.source.expr import Call, Name, parse_expr
 
@@ -660,13 +661,20 @@ def _direction_and_order_used(intent: str, reading: KernelSpec, form: str | None
                           "not hold", [f"operation {reading.operation}"], "the whole operation")
 
 
-def _read_whole(intent: str, reading: KernelSpec, form: str | None) -> KernelSpec:
+def _read_whole(intent: str, reading: KernelSpec, form: str | None, written: str | None = None) -> KernelSpec:
     """A reading of the intent, refused where it leaves something out: a transposed operand, an operator or a math
     function of a formula, an operand of a list or a name given a shape, the indices asked, a flag argument, the
-    sums of a scan, a value per row or of the whole array, a direction, a scalar."""
+    sums of a scan, a value per row or of the whole array, a direction, a scalar; and, last, any word that neither
+    the reading (its spec form `form`, and `written`, the words reader's own spelling of it) nor the words of asking
+    for a kernel explain (generate/vocabulary.py)."""
     for check in (_transpose_used, _operators_used, _functions_used, _operands_used, _index_used, _flags_used,
                   _scan_used, _axis_used, _whole_used, _direction_and_order_used, _scalars_kept):
         check(intent, reading, form)
+    forms = [f for f in (form or f"{reading.output} = {reading.operation}({', '.join(reading.inputs)})", written) if f]
+    if left := unexplained_words(intent, reading, forms):
+        raise IntentError(f"{', '.join(repr(w) for w in left)}: not understood (this reading, {forms[0]}, does not "
+                          f"explain {'them' if len(left) > 1 else 'it'})", [f"operation {reading.operation}"],
+                          "the intent without words beyond its operation, operands, shapes and parameters")
     return reading
 
 
@@ -713,7 +721,7 @@ def parse_intent(intent: str) -> KernelSpec:
             # What either reader assumed is said (the words reader may say a default the families' reader took).
             assumed = list(dict.fromkeys([*family_reading.assumed, *words_reading.assumed]))
             return _read_whole(intent, family_reading.model_copy(update={"assumed": assumed}),
-                               spec_form(family_reading))
+                               spec_form(family_reading), written)
         if family_reading is not None:
             if isinstance(words_refusal, Contradiction):
                 raise words_refusal
@@ -722,7 +730,7 @@ def parse_intent(intent: str) -> KernelSpec:
             form = spec_form(words_reading) or ""
             if isinstance(family_refusal, ModifierRefusal) and not family_refusal.shown_in(form.partition("=")[2]):
                 raise family_refusal
-            return _read_whole(intent, words_reading, form)
+            return _read_whole(intent, words_reading, form, written)
         # Both refuse: the translation's reason when it recognized an operation the families' reader did not, or
         # when the families' reading left the intent's numbers over (a sign it read another operation: 'max' in
         # 'max pooling'); the families' reason otherwise, which knows its own families best.
