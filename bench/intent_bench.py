@@ -2,7 +2,7 @@
 tests/heldout/intents_kernelbench.py (or, with `--set styles`, intents_styles.py) parsed (`parse_intent`, words or spec form) and compared, names aside, with the
 spec form it must be read as, or with a refusal where OptiML must refuse.
 
-    python bench/intent_bench.py OUT.json [--set kernelbench|styles|third|fourth|fifth|sixth|seventh|eighth]
+    python bench/intent_bench.py OUT.json [--set kernelbench|styles|third|fourth|fifth|sixth|seventh|eighth|ninth]
 
 Right: read as expected. Refused: an IntentError (acceptable for any intent; counted apart where a reading was
 expected). Misread: a spec other than the expected one, or any spec where a refusal was expected. Key unread: the
@@ -31,11 +31,12 @@ from tests.heldout5.intents_fifth import FIFTH_INTENTS  # noqa: E402
 from tests.heldout6.intents_sixth import SIXTH_INTENTS  # noqa: E402
 from tests.heldout7.intents_seventh import SEVENTH_INTENTS  # noqa: E402
 from tests.heldout8.intents_eighth import EIGHTH_INTENTS  # noqa: E402
+from tests.heldout9.intents_ninth import NINTH_INTENTS  # noqa: E402
 
 SETS = {"kernelbench": KERNELBENCH_INTENTS, "styles": STYLE_INTENTS, "third": THIRD_INTENTS,
         "fourth": FOURTH_INTENTS, "fifth": FIFTH_INTENTS,
         "sixth": SIXTH_INTENTS, "seventh": SEVENTH_INTENTS,
-        "eighth": EIGHTH_INTENTS}
+        "eighth": EIGHTH_INTENTS, "ninth": NINTH_INTENTS}
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
