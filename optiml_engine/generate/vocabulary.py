@@ -51,6 +51,8 @@ REQUEST = _vocabulary("""
     where between two one down wise also called known aka a.k.a rowwise columnwise vs versus
     activation activations logits class classes vocabulary vocab
     what what's how which way fast fastest quick efficient efficiently optimized
+    hey hi thanks i'm i've i'd porting port building writing working model network project experiment
+    transformer decoder encoder rnn mlp cnn pipeline
     torch np numpy jnp jax nn f functional tf scipy special pytorch
     nchw ncl ncdhw
 """)
@@ -115,7 +117,7 @@ OPERATIONS: dict[str, frozenset[str]] = {
         convtranspose2d convtranspose3d weight weights bias kernel kernels filters in_channels out_channels"""),
     "cosine_similarity_loss": _vocabulary("cosine similarity cosine-similarity cosine_similarity between pairs pair"),
     "triplet_margin_loss": _vocabulary("""triplet tripletmarginloss anchor anchors positive positives negative
-        negatives embeddings embedding distance distances"""),
+        negatives embeddings embedding distance distances euclidean"""),
     "map": _vocabulary("elementwise element-wise pointwise activation activations"),
 }
 

@@ -48,6 +48,9 @@ DIMENSION_VALUES = re.compile(rf"\b((?:{_DIMENSION}\s*=\s*)+)({_INT})\b")
 SUFFIXED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([kKmMgG])(?![a-zA-Z])")
 POWER = re.compile(r"(?<![\w.])(?:(\d+)\s*<<\s*(\d+)|2\s*(?:\^|\*\*)\s*(\d+))(?![\w.])")   # 1 << 22, 2^20
 NUMBER = re.compile(rf"(?<![\w.])({_NUM})(?![\w])")
+SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[eE]\+?(\d+)(?![\w.])")      # 1e6, 2.5e5: integers when whole
+# A shape whose dimensions are named and given in place: [B=32, T=128, C=768].
+VALUED_DIMENSIONS = re.compile(rf"[(\[]\s*{_DIMENSION}\s*=\s*{_INT}(?:\s*,\s*{_DIMENSION}\s*=\s*{_INT})+\s*[)\]]")
 RANK = re.compile(r"(?<![\w.])(\d)\s*-?\s*[dD]\b")                                   # "3-D", "2d"
 RESTATED = re.compile(rf"(?<![\w.])({_INT})\s+(?:entries|elements|values|rows|columns|cols|channels)\b")
 DTYPE_WORDS = (("float64", r"double|doubles|fp64|float64"), ("int32", r"int|ints|int32|integers?"),
@@ -366,8 +369,19 @@ def _group_norm(reading: _Reading, match):
 def _parameterized_loss(function: str, parameter: str) -> Callable:
     def write(reading: _Reading, match):
         value = reading.parameter(parameter, 1.0, parameter)
-        return f"l = {function}(a, b, {parameter}={value})", _pair(reading, function)
+        return f"l = {function}(a, b, {parameter}={value}{_loss_reduction(reading)})", _pair(reading, function)
     return write
+
+
+# How an element loss combines its elements, said: PyTorch's reduction argument, with or without its '=' and quotes.
+ELEMENT_LOSS_REDUCTION = _words(r"reduction\s*=?\s*['\"]?(?:mean|sum)['\"]?", r"summed over (?:all|every) elements?",
+                                r"(?:mean|averaged?) over (?:all|every) elements?")
+
+
+def _loss_reduction(reading: _Reading) -> str:
+    """', reduction='sum'' where the intent says the sum; nothing for the mean, said or not (PyTorch's default)."""
+    said = reading.take_search(ELEMENT_LOSS_REDUCTION)
+    return ", reduction='sum'" if said is not None and "sum" in said.group(0) else ""
 
 
 def _kl_divergence(reading: _Reading, match):
@@ -660,9 +674,9 @@ def _permute(reading: _Reading, match):
     return f"y = permute(x, ({', '.join(order.groups())}))", [shape]
 
 
-def _loss(formula: str) -> Callable:
+def _loss(function: str, operands: str) -> Callable:
     def write(reading: _Reading, match):
-        return f"l = {formula}", _pair(reading, "a loss")
+        return f"l = {function}({operands}{_loss_reduction(reading)})", _pair(reading, "a loss")
     return write
 
 
@@ -678,17 +692,17 @@ OPERATIONS: tuple[_Operation, ...] = (
     *(_Operation(_words(rf"l{p}[- ]?normali[sz](?:ation|ed?)", rf"l{p}[- ]norm normali[sz]ation",
                         rf"normali[sz]ed? by (?:the |its |their )?l{p}[- ]norms?"),
                  _normalization(f"l{p}_normalize", eps=1e-12)) for p in (1, 2)),
-    _Operation(_words(r"mean[- ]squared?[- ]error", "mse(?: loss)?"), _loss("mse_loss(p, t)")),
+    _Operation(_words(r"mean[- ]squared?[- ]error", "mse(?: loss)?"), _loss("mse_loss", "p, t")),
     _Operation(_words(r"huber(?: loss)?(?: \(smooth[- ]l1\))?"), _parameterized_loss("huber_loss", "delta")),
     _Operation(_words(r"smooth[- ]l1(?: loss)?"), _parameterized_loss("smooth_l1_loss", "beta")),
-    _Operation(_words(r"hinge(?: loss)?"), _loss("hinge_loss(a, b)")),
+    _Operation(_words(r"hinge(?: loss)?"), _loss("hinge_loss", "a, b")),
     _Operation(_words(r"cross[- _]?entropy(?: loss)?", "crossentropyloss", r"categorical cross[- ]entropy"),
                _cross_entropy),
     _Operation(_words(r"triplet[- _]?margin(?: loss)?", "tripletmarginloss", r"triplet loss"), _triplet_margin),
     _Operation(_words(r"cosine[- ]similarity loss", r"cosine loss"), _cosine_loss),
     _Operation(_words(r"kl[- _]?div(?:ergence)?(?: loss)?", r"kullback[- ]leibler(?: divergence)?", "kldivloss"),
                _kl_divergence),
-    _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("l1_loss(a, b)")),
+    _Operation(_words(r"l1[- ]loss", r"mean[- ]absolute[- ]error", "mae"), _loss("l1_loss", "a, b")),
     _Operation(_words(r"max[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"max[- _]?pool[123]d"), _pooling("max")),
     _Operation(_words(r"(?:avg|average)[- _]?pool(?:ing)?(?:[- _]?[123][- ]?d)?", r"avg[- _]?pool[123]d"),
                _pooling("avg")),
@@ -1026,8 +1040,15 @@ def spec_from_words(intent: str) -> tuple[str, list[str]]:
         base, shift, exponent = match.groups()
         return str(int(base) << int(shift) if exponent is None else 2 ** int(exponent))
 
-    reading = _Reading(_named_dimensions(SUFFIXED.sub(written_out, POWER.sub(power, " ".join(intent.split())))),
-                       assumed=binary)
+    def whole(match: re.Match) -> str:
+        value = float(match.group(0))
+        return str(int(value)) if value == int(value) else match.group(0)
+
+    def values_in_place(match: re.Match) -> str:
+        return "[" + ", ".join(re.findall(rf"=\s*({_INT})", match.group(0))) + "]"
+
+    text = SCIENTIFIC.sub(whole, VALUED_DIMENSIONS.sub(values_in_place, " ".join(intent.split())))
+    reading = _Reading(_named_dimensions(SUFFIXED.sub(written_out, POWER.sub(power, text))), assumed=binary)
     if (unsupported := NOT_GENERATED.search(reading.text)) is not None:
         raise IntentError(f"'{unsupported.group(0)}' is not an operation the spec form generates", [],
                           "an operation the spec form lists (docs/generate.md)")
