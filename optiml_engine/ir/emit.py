@@ -24,7 +24,7 @@ from optiml_engine.ir.program import (
     Store, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
     SHARED_TARGET_BYTES, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
-    reduction_type, slides)
+    neighbour_offset, reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
@@ -296,9 +296,10 @@ class _Kernel:
             first = self.names(f"{inner.name}_first")
             self.lines += [
                 f"{indent}// {s.items} consecutive points per thread along x share the point code's loops.",
-                f"{indent}const {ctype} {first} = {lower}(blockIdx.x * blockDim.x + threadIdx.x) * {s.items};",
-                f"{indent}if ({first} < {upper}) {{"]
-            self.fused_points(inner, first, ctype, upper, indent + "    ")
+                f"{indent}const {ctype} {first} = {lower}(blockIdx.x * blockDim.x + threadIdx.x) * {s.items};"]
+            body = self.neighbour_windows(inner, first, indent) if s.neighbours else None
+            self.lines.append(f"{indent}if ({first} < {upper}) {{")
+            self.fused_points(inner, first, ctype, upper, indent + "    ", body)
             self.lines.append(f"{indent}}}")
         elif s.vector == 1:
             self.scalar_points(inner, ctype, lower, upper, indent, hoisted_digits(
@@ -346,11 +347,72 @@ class _Kernel:
             f"{indent}    const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
             f"{indent}    if ({inner.name} < {upper}) {{", *body, f"{indent}    }}", f"{indent}}}"]
 
-    def fused_points(self, inner: ParallelIndex, first: str, ctype: str, upper: str, indent: str) -> None:
+    def neighbour_windows(self, inner: ParallelIndex, first: str, indent: str) -> list[Stmt]:
+        """Schedule `neighbours`: for each row of reads at constant offsets (schedule.py `NeighbourRow`), a register
+        window of the elements from the thread's first point plus the row's lowest offset to its last point plus the
+        highest: its own `items` read (one vector where aligned and inside the array), the rest taken from the
+        neighbouring lanes' own by warp shuffles, and read from memory by the warp's first and last lanes. Every
+        lane of the warp runs this (no thread has left yet) and a warp lies along one row (blocks of whole warps
+        along x). An element outside its array is zero: the program never reads it. Returns the point code with
+        those reads made reads of the window (at the point's distance from the first)."""
+        items, program = self.schedule.items, self.program
+        lane = self.names("row_lane")
+        self.lines.append(f"{indent}const int {lane} = threadIdx.x & 31;")
+        loads_to: dict[Load, Expr] = {}
+        for row in self.shape.neighbour_rows:
+            window, at = self.names(f"{row.array}_neighbours"), self.names(f"{row.array}_at")
+            element, length = program.element_type(row.array), self.array_length(row.array)
+            size = items + row.high - row.low
+            base = f"(long long)({c_expr(row.base)}) + " if row.base is not None else ""
+
+            def read(offset: str) -> str:
+                return f"({at} + {offset} >= 0 && {at} + {offset} < {length} ? {row.array}[{at} + {offset}] : " \
+                       f"({element})0)"
+
+            own = [f"{window}[{m - row.low}]" for m in range(items)]
+            vector = element_bytes(program, row.array) * items
+            self.lines += [f"{indent}// {row.array}'s elements from {row.low} before the thread's first point to "
+                           f"{row.high} after its last, the ends from the neighbouring lanes.",
+                           f"{indent}{element} {window}[{size}];",
+                           f"{indent}const long long {at} = {base}(long long){first};"]
+            if vector in (4, 8, 16):
+                self.use("lanes")
+                lanes = self.names(f"{row.array}_own")
+                self.lines += [
+                    f"{indent}if ({at} >= 0 && {at} + {items} <= {length} && optiml_aligned(&{row.array}[{at}], "
+                    f"{vector})) {{",
+                    f"{indent}    const optiml_lanes<{element}, {items}> {lanes} = *reinterpret_cast<const "
+                    f"optiml_lanes<{element}, {items}>*>(&{row.array}[{at}]);",
+                    *(f"{indent}    {name} = {lanes}.v[{m}];" for m, name in enumerate(own)),
+                    f"{indent}}} else {{",
+                    *(f"{indent}    {name} = {read(str(m))};" for m, name in enumerate(own)),
+                    f"{indent}}}"]
+            else:
+                self.lines += [f"{indent}{name} = {read(str(m))};" for m, name in enumerate(own)]
+            for m in range(row.low, 0):           # the lane before holds them as its last elements
+                self.lines.append(f"{indent}{window}[{m - row.low}] = __shfl_up_sync(0xffffffffu, "
+                                  f"{window}[{m + items - row.low}], 1);")
+                self.lines.append(f"{indent}if ({lane} == 0) {window}[{m - row.low}] = {read(str(m))};")
+            for m in range(items, items + row.high):  # the lane after holds them as its first
+                self.lines.append(f"{indent}{window}[{m - row.low}] = __shfl_down_sync(0xffffffffu, "
+                                  f"{window}[{m - items - row.low}], 1);")
+                self.lines.append(f"{indent}if ({lane} == 31) {window}[{m - row.low}] = {read(str(m))};")
+            for load in all_loads(program.body):
+                found = neighbour_offset(load, inner.name) if load.array == row.array else None
+                if found is not None and found[0] == row.base:
+                    distance = Binary(op="-", left=Ref(name=inner.name), right=Ref(name=first))
+                    loads_to[load] = Load(array=window, index=Binary(op="+", left=distance,
+                                                                     right=Const(text=str(found[1] - row.low))))
+        return _replaced(program.body, loads_to, {})
+
+    def fused_points(self, inner: ParallelIndex, first: str, ctype: str, upper: str, indent: str,
+                     windowed: list[Stmt] | None = None) -> None:
         """`items` consecutive points of the index `inner` from `first` (below `upper`) running the point code's
         loops once for all of them: each loop once, what depends on the point once per point inside it (locals
         renamed per point), what does not (a weight, another index's condition) once. A thread whose points pass
-        the space's end computes its last point in their place and writes only its own."""
+        the space's end computes its last point in their place and writes only its own. `windowed`: the point code
+        reading a register window (neighbour_windows), for the thread whose points are all inside: the tail's
+        repeated points would index the window at run time, which puts it in local memory."""
         items = self.schedule.items
         dependent = point_dependent(self.program.body, inner.name)
         points = [self.names(f"{inner.name}_{j}") for j in range(items)]
@@ -373,7 +435,8 @@ class _Kernel:
         body = conditions_pushed_into_loops(self.program.body, dependent)
         # Register windows assume the points consecutive from `first`: not in the tail, whose last points repeat.
         slide = (inner.name, first) if self.schedule.window else None
-        whole = [*declared(False), *self.fused(body, dependent, renames, guards(False), slide)]
+        whole_body = body if windowed is None else conditions_pushed_into_loops(windowed, dependent)
+        whole = [*declared(False), *self.fused(whole_body, dependent, renames, guards(False), slide)]
         tail = [*declared(True), *self.fused(body, dependent, renames, guards(True))]
         self.lines += [
             f"{indent}if ({first} + {items} <= {upper}) {{",

@@ -6,7 +6,9 @@ The families:
   z; `items` points per thread along x, in groups of `vector` consecutive points whose reads and writes along the
   unit-stride index are one 4- to 16-byte access each (aligned at run time, a scalar path for tails); or `fused`:
   a thread's consecutive points sharing the point code's loops, and with `window` a loop's reads that move with the
-  points (a convolution's taps) held in registers the loop slides.
+  points (a convolution's taps) held in registers the loop slides, or with `neighbours` the reads at constant offsets
+  from the point (a stencil's taps) held in a register window per thread whose ends the neighbouring lanes of the
+  warp pass by shuffles.
 - reduce: a group of `lanes` threads shares each point (and `splits` blocks, the last combining their partials,
   when a one-pass program has too few points to fill the GPU); every top-level loop of the point's code is split
   across the group and its reductions combined (warp shuffles, then shared memory across warps), so that several
@@ -67,6 +69,7 @@ class Schedule(Frozen):
     fused: bool = False                   # map: a thread's `items` points consecutive, sharing the code's loops
     fused_axis: Literal["x", "y"] = "x"   # map, fused: along the innermost index or the second innermost
     window: bool = False                  # map, fused: reads that move with the point slid through registers
+    neighbours: bool = False              # map, fused along x: constant-offset reads shared across the warp's lanes
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -83,7 +86,9 @@ class Schedule(Frozen):
             shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
             if self.fused:
                 window = (", the reads that move with the point along a loop held in a register window that the "
-                          "loop slides, one new element a step") if self.window else ""
+                          "loop slides, one new element a step") if self.window else \
+                    (", the reads at constant offsets from the points held in a register window, its ends passed "
+                     "by the neighbouring lanes through warp shuffles") if self.neighbours else ""
                 return (f"map: block {shape}, {self.items} consecutive points per thread along {self.fused_axis} "
                         f"sharing the point code's loops (what does not change between them read once){window}")
             return f"map: block {shape}, {self.items} point{'s' if self.items > 1 else ''} per thread{vector}"
@@ -180,6 +185,18 @@ class Slide:
 
 
 @dataclass(frozen=True)
+class NeighbourRow:
+    """Reads of one array at constant offsets from the innermost index, `array[base + x + offset]`: the elements
+    from `low` to `high` around a point (0 among them). `base` is free of the innermost index and of the point
+    code's locals (None: zero)."""
+
+    array: str
+    base: Expr | None
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
 class Scan:
     """A loop whose one carried value is updated by a reduction's update (a top-level statement of the loop) and
     may be read by everything else in it, its writes indexed by the loop variable."""
@@ -210,6 +227,7 @@ class Shape:
     fusable: tuple[str, ...] = ()            # map: the axes ("x", "y") along which neighbouring points may share
                                              # the point code's loops
     slid: tuple[str, ...] = ()               # map: the fusable axes along which a loop's reads move with the point
+    neighbour_rows: tuple[NeighbourRow, ...] = ()   # map: reads at constant offsets along x (a stencil's taps)
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -258,9 +276,38 @@ def shape_of(program: LoopProgram) -> Shape:
         families.append("stream")
     window_bytes = sum(element_bytes(program, w.array) for loop in streamed for w in loop.windows())
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
+    rows = tuple(neighbour_rows(program)) if _points_may_share_code(program, "x") else ()
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
                  shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
-                 fusable, tuple(axis for axis in fusable if _slid(program, axis)))
+                 fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows)
+
+
+def neighbour_rows(program: LoopProgram) -> list[NeighbourRow]:
+    """The arrays the program reads, never writes, at two or more constant offsets from the innermost index along
+    one row (`u[i - 1]`, `u[i + 1]`; `a[(y + 1) * W + x - 1]`): neighbouring points read each other's elements."""
+    inner = program.space[-1].name
+    outside = {p.name for p in program.space if p.name != inner} | {p.name for p in program.scalars}
+    written = {stmt.array for stmt in walk(program.body) if isinstance(stmt, (Store, Atomic))}
+    offsets: dict[tuple[str, Expr | None], set[int]] = {}
+    for load in all_loads(program.body):
+        found = neighbour_offset(load, inner)
+        if load.array not in written and found is not None and (found[0] is None or names_of(found[0]) <= outside):
+            offsets.setdefault((load.array, found[0]), set()).add(found[1])
+    return [NeighbourRow(array, base, min(found | {0}), max(found | {0}))
+            for (array, base), found in offsets.items() if len(found) > 1]
+
+
+def neighbour_offset(load: Load, inner: str) -> tuple[Expr | None, int] | None:
+    """(base, offset) of a read `array[base + inner + offset]` (a constant base None); None for other indices."""
+    form = linear(load.index, {inner})
+    if form is None or constant(form.get(inner, Const(text="0"))) != 1:
+        return None
+    rest = form.get("", Const(text="0"))
+    if (value := constant(rest)) is not None:
+        return None, value
+    if isinstance(rest, Binary) and rest.op == "+" and (value := constant(rest.right)) is not None:
+        return rest.left, value
+    return rest, 0
 
 
 def _fusable(program: LoopProgram, axis: str) -> bool:
@@ -268,12 +315,10 @@ def _fusable(program: LoopProgram, axis: str) -> bool:
     that takes neighbouring points along `axis` can run each loop once for all of them, reading what does not depend
     on the point once (weights, the taps its points share). Conditions on the point may hold a loop only as its
     whole body (pushed into it), or they would split the shared loop."""
-    if axis == "y" and len(program.space) < 2:
+    if not _points_may_share_code(program, axis):
         return False
     index, dependent, body = _point_code(program, axis)
     loops = [stmt for stmt in walk(body) if isinstance(stmt, For)]
-    if any(names_of(e) & dependent for loop in loops for e in (loop.start, loop.stop, loop.step)):
-        return False
     # Worth it where points share reads: one no point changes (a weight), or taps (neighbouring points read the
     # same elements at offsets the loop moves: along x, unit-stride reads; along y, reads of rows the loop moves
     # through), not where each point reads a row of its own.
@@ -291,7 +336,17 @@ def _fusable(program: LoopProgram, axis: str) -> bool:
             return False
         return axis == "y" or unit_stride(read_at, index)
 
-    if not any(shared(load) for loop in loops for load in all_loads(loop.body)):
+    return any(shared(load) for loop in loops for load in all_loads(loop.body))
+
+
+def _points_may_share_code(program: LoopProgram, axis: str) -> bool:
+    """A thread may run the point code once for neighbouring points along `axis`: no loop's bounds depend on the
+    point, and no condition on the point holds a loop (it would split the shared loop)."""
+    if axis == "y" and len(program.space) < 2:
+        return False
+    _, dependent, body = _point_code(program, axis)
+    loops = [stmt for stmt in walk(body) if isinstance(stmt, For)]
+    if any(names_of(e) & dependent for loop in loops for e in (loop.start, loop.stop, loop.step)):
         return False
     return not any(isinstance(stmt, If) and names_of(stmt.cond) & dependent and has_loops([*stmt.then, *stmt.other])
                    for stmt in walk(body))
@@ -637,6 +692,10 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         fused = [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis, window=window)
                  for axis in shape.fusable for window in ((False, True) if axis in shape.slid else (False,))
                  for items in (2, 4) for b in blocks]
+        # A warp's lanes along one row (whole warps along x) pass each other the ends of their windows.
+        fused += [Schedule(family="map", block=b, items=items, fused=True, fused_axis="x", neighbours=True)
+                  for items in (2, 4) for b in blocks if b[0] % 32 == 0 and shape.neighbour_rows and
+                  all(row.high <= items and -row.low <= items for row in shape.neighbour_rows)]
         return [Schedule(family="map", block=b, items=items, vector=v)
                 for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks] + fused
     if family == "reduce":
@@ -749,9 +808,10 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         # conv1d 1.47x and a 3x3 convolution 1.36x faster than naive, 2 and 8 points slower;
         # bench/results/ir-h200/slide-windows/).
         chosen += [max(matching, key=lambda s: s.block[0])
-                   for axis, items, window in (("x", 2, False), ("y", 4, False), ("x", 4, True))
+                   for axis, items, window, neighbours in (("x", 2, False, False), ("y", 4, False, False),
+                                                           ("x", 4, True, False), ("x", 4, False, True))
                    if (matching := [s for s in points if s.fused and s.fused_axis == axis and s.items == items and
-                                    s.window == window and s.threads() == 256])]
+                                    s.window == window and s.neighbours == neighbours and s.threads() == 256])]
         return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":

@@ -14,6 +14,7 @@ from optiml_engine.ir.analysis import conditions_pushed_into_loops, point_depend
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import For, If
 from optiml_engine.ir.schedule import Schedule, shape_of
 from optiml_engine.source.contract import resolve
@@ -86,6 +87,44 @@ def test_register_windows_equal_the_program(path, bindings, items):
                                                         fused_axis="x", window=True), candidate)
     assert "_window_0" in emitted.unit.text
     output = next(a.param for a in candidate.contract.arrays if a.direction == "out")
+    for binding in bindings:
+        resolved = resolve(candidate.contract, binding)
+        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=5)
+        expected = run_program(program, resolved, candidate.contract.arrays, inputs)
+        got = run_on_cpu(emitted, binding, inputs)
+        found = compare(np, output, got[output], expected[output], "float32", 1e-5, None)
+        assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
+
+
+@pytest.mark.parametrize("path, rows", [
+    ("tests/heldout/heat1d_5pt.cu", [("u", None, -2, 2)]),             # u[i - 2] ... u[i + 2]
+    ("tests/heldout/jacobi2d.cu", [("u", "y * w", -1, 1)]),            # the middle row's taps; the rows above and
+                                                                       # below are read at one offset each
+    ("tests/heldout/conv1d_valid.cu", []),                             # x[i + k]: a loop moves the taps
+    ("examples/vector_add.cu", []),                                    # each point its own element
+])
+def test_where_neighbouring_points_read_each_others_elements(path, rows):
+    found = shape_of(lift(candidate_of(ROOT / path))).neighbour_rows
+    assert [(r.array, r.base and c_expr(r.base), r.low, r.high) for r in found] == rows
+
+
+@pytest.mark.parametrize("path, bindings", [
+    ("tests/heldout/heat1d_5pt.cu", ({"n": 10003}, {"n": 1}, {"n": 4}, {"n": 5}, {"n": 255}, {"n": 517})),
+    ("tests/heldout/jacobi2d.cu", ({"h": 13, "w": 37}, {"h": 3, "w": 3}, {"h": 5, "w": 130}, {"h": 4, "w": 261})),
+])
+@pytest.mark.parametrize("items, block", [(2, (32, 1)), (4, (64, 1)), (4, (32, 4))])
+def test_neighbour_windows_equal_the_program(path, bindings, items, block):
+    """A warp's lanes pass each other the ends of their windows; its first and last lanes read theirs, and
+    threads whose points pass the space's end (the tail path, without windows) still take part in the shuffles.
+    Sizes leave whole warps, partial warps, one point, and rows misaligned for vector reads."""
+    candidate = candidate_of(ROOT / path)
+    program = lift(candidate)
+    if len(program.space) == 1 and block[1] > 1:
+        pytest.skip("a 1-D space's blocks are one row")
+    emitted = emit(program, shape_of(program), Schedule(family="map", block=block, items=items, fused=True,
+                                                        fused_axis="x", neighbours=True), candidate)
+    assert "__shfl_up_sync" in emitted.unit.text and "__shfl_down_sync" in emitted.unit.text
+    output = next(a.param for a in candidate.contract.arrays if a.direction != "in")
     for binding in bindings:
         resolved = resolve(candidate.contract, binding)
         inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=5)
