@@ -297,9 +297,9 @@ class _Kernel:
             self.lines += [
                 f"{indent}// {s.items} consecutive points per thread along x share the point code's loops.",
                 f"{indent}const {ctype} {first} = {lower}(blockIdx.x * blockDim.x + threadIdx.x) * {s.items};"]
-            body = self.neighbour_windows(inner, first, indent) if s.neighbours else None
+            body, stored = self.neighbour_windows(inner, first, indent) if s.neighbours else (None, [])
             self.lines.append(f"{indent}if ({first} < {upper}) {{")
-            self.fused_points(inner, first, ctype, upper, indent + "    ", body)
+            self.fused_points(inner, first, ctype, upper, indent + "    ", body, stored)
             self.lines.append(f"{indent}}}")
         elif s.vector == 1:
             self.scalar_points(inner, ctype, lower, upper, indent, hoisted_digits(
@@ -347,14 +347,16 @@ class _Kernel:
             f"{indent}    const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
             f"{indent}    if ({inner.name} < {upper}) {{", *body, f"{indent}    }}", f"{indent}}}"]
 
-    def neighbour_windows(self, inner: ParallelIndex, first: str, indent: str) -> list[Stmt]:
+    def neighbour_windows(self, inner: ParallelIndex, first: str, indent: str) -> tuple[list[Stmt], list[str]]:
         """Schedule `neighbours`: for each row of reads at constant offsets (schedule.py `NeighbourRow`), a register
         window of the elements from the thread's first point plus the row's lowest offset to its last point plus the
         highest: its own `items` read (one vector where aligned and inside the array), the rest taken from the
         neighbouring lanes' own by warp shuffles, and read from memory by the warp's first and last lanes. Every
         lane of the warp runs this (no thread has left yet) and a warp lies along one row (blocks of whole warps
-        along x). An element outside its array is zero: the program never reads it. Returns the point code with
-        those reads made reads of the window (at the point's distance from the first)."""
+        along x). An element outside its array is zero: the program never reads it. A write every path of the point
+        code makes once at the point's own element (`out[base + x]`) goes to a register of its own, the thread's
+        `items` of them written as one vector where aligned. Returns the point code with those reads and writes
+        made accesses of the windows (at the point's distance from the first), and the lines writing them out."""
         items, program = self.schedule.items, self.program
         lane = self.names("row_lane")
         self.lines.append(f"{indent}const int {lane} = threadIdx.x & 31;")
@@ -403,16 +405,49 @@ class _Kernel:
                     distance = Binary(op="-", left=Ref(name=inner.name), right=Ref(name=first))
                     loads_to[load] = Load(array=window, index=Binary(op="+", left=distance,
                                                                      right=Const(text=str(found[1] - row.low))))
-        return _replaced(program.body, loads_to, {})
+        body = _replaced(program.body, loads_to, {})
+        stored: list[str] = []
+        for array in dict.fromkeys(stmt.array for stmt in walk(body) if isinstance(stmt, Store)):
+            stores = [stmt for stmt in walk(body) if isinstance(stmt, (Store, Atomic)) and stmt.array == array]
+            bases = {neighbour_offset(stmt, inner.name) for stmt in stores}
+            if len(bases) != 1 or (found := bases.pop()) is None or found[1] != 0 or \
+                    any(load.array == array for load in all_loads(body)) or _writes_on_every_path(body, array) != 1 or \
+                    found[0] is not None and not names_of(found[0]) <= {p.name for p in program.space if p.name !=
+                                                                       inner.name} | {p.name for p in program.scalars}:
+                continue
+            window, at = self.names(f"{array}_points"), self.names(f"{array}_at")
+            element, length = program.element_type(array), self.array_length(array)
+            distance = Binary(op="-", left=Ref(name=inner.name), right=Ref(name=first))
+            body = statements_replaced(body, lambda stmt: [stmt.model_copy(update={"array": window, "index": distance})]
+                                       if isinstance(stmt, Store) and stmt.array == array else None)
+            base = f"(long long)({c_expr(found[0])}) + " if found[0] is not None else ""
+            self.lines.append(f"{indent}{element} {window}[{items}];   // the thread's points' {array}, written "
+                              f"together")
+            vector = element_bytes(program, array) * items
+            stored += [f"const long long {at} = {base}(long long){first};"]
+            if vector in (4, 8, 16):
+                self.use("lanes")
+                stored += [f"if (optiml_aligned(&{array}[{at}], {vector})) {{",
+                           f"    optiml_lanes<{element}, {items}> {window}_lanes;",
+                           *(f"    {window}_lanes.v[{m}] = {window}[{m}];" for m in range(items)),
+                           f"    *reinterpret_cast<optiml_lanes<{element}, {items}>*>(&{array}[{at}]) = "
+                           f"{window}_lanes;",
+                           "} else {",
+                           *(f"    {array}[{at} + {m}] = {window}[{m}];" for m in range(items)),
+                           "}"]
+            else:
+                stored += [f"{array}[{at} + {m}] = {window}[{m}];" for m in range(items)]
+        return body, stored
 
     def fused_points(self, inner: ParallelIndex, first: str, ctype: str, upper: str, indent: str,
-                     windowed: list[Stmt] | None = None) -> None:
+                     windowed: list[Stmt] | None = None, stored: list[str] = ()) -> None:
         """`items` consecutive points of the index `inner` from `first` (below `upper`) running the point code's
         loops once for all of them: each loop once, what depends on the point once per point inside it (locals
         renamed per point), what does not (a weight, another index's condition) once. A thread whose points pass
         the space's end computes its last point in their place and writes only its own. `windowed`: the point code
         reading a register window (neighbour_windows), for the thread whose points are all inside: the tail's
-        repeated points would index the window at run time, which puts it in local memory."""
+        repeated points would index the window at run time, which puts it in local memory; `stored`: the lines
+        that then write its points' registers out."""
         items = self.schedule.items
         dependent = point_dependent(self.program.body, inner.name)
         points = [self.names(f"{inner.name}_{j}") for j in range(items)]
@@ -441,6 +476,7 @@ class _Kernel:
         self.lines += [
             f"{indent}if ({first} + {items} <= {upper}) {{",
             *c_statements(whole, indent + "    "),
+            *(f"{indent}    {line}" for line in stored),
             f"{indent}}} else {{",
             *c_statements(tail, indent + "    "),
             f"{indent}}}"]
@@ -1816,6 +1852,23 @@ def _point_digits(operand: Expr, index: str, loop: str, scalars: set[str]) -> li
 
     visit(operand)
     return found
+
+
+def _writes_on_every_path(body: list[Stmt], array: str) -> int | None:
+    """How many writes to `array` every path through `body` makes (both branches of an if the same); None where
+    paths differ or a loop writes it."""
+    count = 0
+    for stmt in body:
+        if isinstance(stmt, (Store, Atomic)) and stmt.array == array:
+            count += 1
+        elif isinstance(stmt, If):
+            then, other = _writes_on_every_path(stmt.then, array), _writes_on_every_path(stmt.other, array)
+            if then is None or then != other:
+                return None
+            count += then
+        elif isinstance(stmt, For) and any(isinstance(s, (Store, Atomic)) and s.array == array for s in walk(stmt.body)):
+            return None
+    return count
 
 
 def vector_accesses(body: list[Stmt], variable: str, conditions: bool,

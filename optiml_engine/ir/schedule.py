@@ -297,9 +297,9 @@ def neighbour_rows(program: LoopProgram) -> list[NeighbourRow]:
             for (array, base), found in offsets.items() if len(found) > 1]
 
 
-def neighbour_offset(load: Load, inner: str) -> tuple[Expr | None, int] | None:
-    """(base, offset) of a read `array[base + inner + offset]` (a constant base None); None for other indices."""
-    form = linear(load.index, {inner})
+def neighbour_offset(access: Load | Store, inner: str) -> tuple[Expr | None, int] | None:
+    """(base, offset) of an access `array[base + inner + offset]` (a constant base None); None for other indices."""
+    form = linear(access.index, {inner})
     if form is None or constant(form.get(inner, Const(text="0"))) != 1:
         return None
     rest = form.get("", Const(text="0"))

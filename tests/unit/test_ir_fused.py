@@ -116,7 +116,7 @@ def test_where_neighbouring_points_read_each_others_elements(path, rows):
 def test_neighbour_windows_equal_the_program(path, bindings, items, block):
     """A warp's lanes pass each other the ends of their windows; its first and last lanes read theirs, and
     threads whose points pass the space's end (the tail path, without windows) still take part in the shuffles.
-    Sizes leave whole warps, partial warps, one point, and rows misaligned for vector reads."""
+    Sizes leave whole warps, partial warps, one point, and rows misaligned for vector reads and writes."""
     candidate = candidate_of(ROOT / path)
     program = lift(candidate)
     if len(program.space) == 1 and block[1] > 1:
@@ -125,6 +125,9 @@ def test_neighbour_windows_equal_the_program(path, bindings, items, block):
                                                         fused_axis="x", neighbours=True), candidate)
     assert "__shfl_up_sync" in emitted.unit.text and "__shfl_down_sync" in emitted.unit.text
     output = next(a.param for a in candidate.contract.arrays if a.direction != "in")
+    # Each writes its point on every path (heat1d on both branches, jacobi's space the interior): the thread's
+    # points written together.
+    assert f"{output}_points[" in emitted.unit.text
     for binding in bindings:
         resolved = resolve(candidate.contract, binding)
         inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=5)
@@ -132,3 +135,15 @@ def test_neighbour_windows_equal_the_program(path, bindings, items, block):
         got = run_on_cpu(emitted, binding, inputs)
         found = compare(np, output, got[output], expected[output], "float32", 1e-5, None)
         assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
+
+
+def test_a_write_not_made_on_every_path_is_left_where_it_is():
+    """A point that writes on one branch only keeps its write: a window written out whole would overwrite the
+    elements the other branch leaves as they were."""
+    source = (ROOT / "tests/heldout/heat1d_5pt.cu").read_text().replace(
+        "        u_next[i] = u[i];\n        return;", "        return;")
+    candidate = candidate_of(ROOT / "tests/heldout/heat1d_5pt.cu", source)
+    program = lift(candidate)
+    emitted = emit(program, shape_of(program), Schedule(family="map", block=(32, 1), items=4, fused=True,
+                                                        fused_axis="x", neighbours=True), candidate)
+    assert "u_next_points[" not in emitted.unit.text and "u_neighbours[" in emitted.unit.text
