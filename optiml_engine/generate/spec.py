@@ -63,7 +63,7 @@ GENERATED = ("elementwise formulas (+ - * / **, exp log sqrt sin cos tanh erf ab
              "cross_entropy (int32 targets), triplet_margin_loss, cosine_similarity_loss (or mean(1 - "
              "cosine_similarity(a, b, dim=1))); max_pool and "
              "avg_pool "
-             "1d/2d/3d; conv1d/2d/3d, conv_transpose1d/2d/3d")
+             "1d/2d/3d; conv1d/2d/3d, conv_transpose1d/2d/3d; einsum of those products, sums and permutations")
 EXAMPLE = "y = softmax(x, axis=1); x: float32[4096, 1024]"
 
 
@@ -93,7 +93,7 @@ def parse_spec(text: str) -> KernelSpec:
     if output in shapes:
         raise IntentError(f"the output {output} is declared as an input", [], "a new name for the output")
     try:
-        tree = _plain_calls(ast.parse(expression.strip(), mode="eval").body, set(shapes))
+        tree = _einsums_written_out(_plain_calls(ast.parse(expression.strip(), mode="eval").body, set(shapes)))
     except SyntaxError as error:
         raise IntentError(f"'{expression.strip()}' is not an expression ({error.msg})", [], GENERATED) from None
     functions = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
@@ -193,6 +193,78 @@ LOSSES: dict[str, tuple[dict[str, float], str]] = {
 }
 # 'batchmean' (the sum over the first axis's length: KL divergence's per-sample mean) is kl_div's alone, as in PyTorch.
 LOSS_REDUCTIONS = {"kl_div": ("mean", "sum", "batchmean")}
+
+
+def _einsums_written_out(tree: ast.expr) -> ast.expr:
+    """`einsum('ij,jk->ik', A, B)` as the operation its subscripts state, in this form's own words: a product of
+    two matrices in any layout (`A.T @ B`...), a batched product, a matrix-vector product, a dot product, an
+    elementwise product, a transpose or permutation, a sum over some axes or all. Subscripts with an implicit output,
+    a repeated letter (a diagonal, a trace) or any other contraction are refused."""
+    class WrittenOut(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.expr:
+            self.generic_visit(node)
+            if not (isinstance(node.func, ast.Name) and node.func.id == "einsum"):
+                return node
+            said = ast.unparse(node)
+            if node.keywords or not node.args or not isinstance(node.args[0], ast.Constant) or \
+                    not isinstance(node.args[0].value, str) or not all(isinstance(a, ast.Name) for a in node.args[1:]):
+                raise IntentError(f"{said}: subscripts and named operands expected", [], "einsum('ij,jk->ik', A, B)")
+            subscripts = node.args[0].value.replace(" ", "")
+            names = [a.id for a in node.args[1:]]
+            written = _einsum(subscripts, names)
+            if written is None:
+                raise IntentError(f"{said} is not an operation OptiML generates", [],
+                                  "a product of two matrices in any layout, batched or with a vector, a dot or "
+                                  "elementwise product, a transpose or permutation, or a sum over axes")
+            return ast.parse(written, mode="eval").body
+
+    return WrittenOut().visit(tree)
+
+
+def _einsum(subscripts: str, names: list[str]) -> str | None:
+    """The expression `einsum(subscripts, *names)` computes, or None where it is none of _einsums_written_out's."""
+    if not re.fullmatch(r"[a-z]+(?:,[a-z]+)?->[a-z]*", subscripts):
+        return None
+    inputs, output = subscripts.split("->")
+    operands = inputs.split(",")
+    if len(operands) != len(names) or any(len(set(o)) != len(o) for o in [*operands, output]) or \
+            not set(output) <= set(inputs.replace(",", "")):
+        return None
+    if len(operands) == 1:
+        (x,), (letters,) = names, operands
+        if output == letters:
+            return None
+        if sorted(output) == sorted(letters):
+            axes = tuple(letters.index(c) for c in output)
+            return f"{x}.T" if len(axes) == 2 else f"permute({x}, {axes})"
+        if [c for c in letters if c in output] != list(output):
+            return None                  # a sum that also reorders what is left
+        summed = tuple(i for i, c in enumerate(letters) if c not in output)
+        return f"sum({x})" if not output else f"sum({x}, axis={summed[0] if len(summed) == 1 else summed})"
+    (a, b), (first, second) = names, operands
+    shared = [c for c in first if c in second]
+    if first == second == output:
+        return f"{a} * {b}"
+    if first == second and output == "":
+        return f"sum({a} * {b})"
+    if len(shared) != 1 or shared[0] in output:
+        batch = shared[0] if shared and len(first) == len(second) == len(output) == 3 else None
+        if batch and first[0] == second[0] == output[0] == batch and len(shared) == 2:
+            contracted = next(c for c in shared if c != batch)
+            if first[2] == second[1] == contracted and output[1:] == first[1] + second[2]:
+                return f"bmm({a}, {b})"
+        return None
+    k = shared[0]
+    free = [c for c in first if c != k] + [c for c in second if c != k]
+    if "".join(free) != output:
+        return None
+    if len(first) == 2 and len(second) == 2:
+        return f"{a}{'.T' if first[0] == k else ''} @ {b}{'.T' if second[1] == k else ''}"
+    if len(first) == 2 and len(second) == 1:
+        return f"{a}{'.T' if first[0] == k else ''} @ {b}"
+    if len(first) == 1 and len(second) == 2:     # x against A's k axis: A's k axis first is A.T @ x
+        return f"{b}{'.T' if second[0] == k else ''} @ {a}"
+    return None
 
 
 def _losses_written_out(tree: ast.expr, shapes: dict[str, list[int]]) -> ast.expr:

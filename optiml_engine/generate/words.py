@@ -896,8 +896,9 @@ SIDE_BY_SIDE = re.compile(r"\b([A-Z]\w*(?:\.T)?)\s+(?=[A-Z]\w*(?:\.T)?\b)")
 EXPRESSION_END = re.compile(r",\s|;|\s(?:for|with|where|on|over|of\s+shape|both|each|all|i\.e\.|without)\b")
 ALL_SHAPED = re.compile(r"\b(?:both|all|each|every one)\b", re.IGNORECASE)
 # Operands named and then described: "x is a float32 matrix with 8192 rows and 1024 columns", "x and y are float
-# arrays of 1M elements each", "a, b of shape 4096 x 768", "b is a per-column bias of length 4096".
-DESCRIBED = r"(?:\s+(?:is|are|has|have)\b|\s*:|\s+of\s+shape\b)"
+# arrays of 1M elements each", "a, b of shape 4096 x 768", "b is a per-column bias of length 4096", "A float32 of
+# shape (1024, 512)".
+DESCRIBED = r"(?:\s+(?:is|are|has|have)\b|\s*:|(?:\s+(?:float32|fp32|float64|fp64|float|double|int32))?\s+of\s+shape\b)"
 ROWS_AND_COLUMNS = re.compile(rf"\b({_INT})\s+rows\s+(?:and|by|x)\s+({_INT})\s+(?:columns|cols)\b")
 ONE_AXIS = re.compile(rf"\blength\s+({_INT})\b|\b({_INT})\s+(?:elements|entries|values|floats|doubles)\b")
 # What an operand's description may say besides its shape: its kind and element type, never a word that changes

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from optiml_engine.generate.families import generate_kernel
-from optiml_engine.generate.intent import IntentError, parse_intent
-from optiml_engine.generate.spec import ACTIVATIONS, is_spec_form, spec_form
+from optiml_engine.generate.intent import IntentError, parse_intent, reading_key
+from optiml_engine.generate.spec import ACTIVATIONS, _einsum, is_spec_form, spec_form
 from tests.intents import INTENTS
 from tests.unit.test_generate_on_cpu import comparisons_on_cpu
 
@@ -512,3 +512,34 @@ def test_an_axis_the_array_does_not_have_is_refused(text) -> None:
     misreading."""
     with pytest.raises(IntentError, match=r"axis .* of x, which has \d axes .*expected an axis from"):
         parse_intent(text)
+
+
+EINSUMS = ["ij,jk->ik", "ji,jk->ik", "ij,kj->ik", "ji,kj->ik", "bij,bjk->bik", "ij,j->i", "ji,j->i", "k,ki->i",
+           "k,ik->i", "i,i->", "ij,ij->ij", "ij->ji", "ijk->kij", "ijk->jik", "ij->i", "ij->j", "ijk->", "ijk->ik"]
+
+
+@pytest.mark.parametrize("subscripts", EINSUMS)
+def test_an_einsum_is_written_out_as_what_numpy_computes(subscripts):
+    """The subscripts' expression in the form's words, evaluated by NumPy, equals np.einsum itself; and the spec
+    form with the einsum reads as that expression does."""
+    rng = np.random.default_rng(3)
+    sizes = dict(zip("bijk", (2, 3, 4, 5)))
+    inputs, output = subscripts.split("->")
+    names = ["A", "B"] if "," in inputs else ["x"]
+    arrays = {name: rng.standard_normal([sizes[c] for c in letters]).astype(np.float32)
+              for name, letters in zip(names, inputs.split(","))}
+    written = _einsum(subscripts, names)
+    functions = {"sum": np.sum, "permute": np.transpose, "bmm": np.matmul}
+    got = eval(written, {"__builtins__": {}}, {**functions, **arrays})     # the form's own expression, NumPy's meaning
+    np.testing.assert_allclose(got, np.einsum(subscripts, *arrays.values()), rtol=1e-5, atol=1e-5)
+    declared = "; ".join(f"{name}: float32[{', '.join(str(d) for d in a.shape)}]" for name, a in arrays.items())
+    einsum = parse_intent(f"y = einsum('{subscripts}', {', '.join(names)}); {declared}")
+    assert reading_key(einsum) == reading_key(parse_intent(f"y = {written}; {declared}"))
+
+
+@pytest.mark.parametrize("subscripts", ["ii->", "ij,jk->ki", "i,j->ij", "ijk->ki", "ij,jk", "ij,jk,kl->il"])
+def test_an_einsum_outside_those_is_refused(subscripts):
+    operands = ", ".join(["A", "B", "C"][:len(subscripts.split("->")[0].split(","))])
+    declared = "; ".join(f"{n}: float32[4, 4]" for n in operands.split(", "))
+    with pytest.raises(IntentError, match="einsum"):
+        parse_intent(f"y = einsum('{subscripts}', {operands}); {declared}")
