@@ -552,7 +552,11 @@ FLAG_ARGUMENT = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(True|False)\b")
 FLAGS_THAT_CHANGE_NOTHING = ("inplace", "keepdim", "keepdims")     # inplace=True: refused first (IN_PLACE)
 # Flags a reading holds without writing them: a convolution's bias is an operand of its call or absent.
 FLAGS_HELD = {"bias": lambda value, reading: reading.family in ("convolution", "transposed_convolution") and
-              (len(reading.inputs) > 2) == (value == "True")}
+              (len(reading.inputs) > 2) == (value == "True"),
+              # A normalization's affine weight and bias: held as given (inputs beyond the data) or not.
+              "affine": lambda value, reading: reading.family.endswith("normalization") and
+              (len(reading.inputs) > 1) == (value == "True")}
+FLAGS_HELD["elementwise_affine"] = FLAGS_HELD["affine"]
 
 
 def _flags_used(intent: str, reading: KernelSpec, form: str | None) -> None:

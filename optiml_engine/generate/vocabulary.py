@@ -83,9 +83,9 @@ OPERATIONS: dict[str, frozenset[str]] = {
     "argmax": _vocabulary("argmax arg index indices position max maximum largest biggest greatest highest"),
     "argmin": _vocabulary("argmin arg index indices position min minimum smallest lowest least"),
     "l2norm": _vocabulary("norm norms l2 euclidean magnitude magnitudes"),
-    "logsumexp": _vocabulary("logsumexp log sum exp"),
-    "softmax": _vocabulary("softmax probabilities probability distribution distributions normalized logits"),
-    "log_softmax": _vocabulary("log_softmax logsoftmax log softmax logits probabilities probability"),
+    "logsumexp": _vocabulary("numerically stable stably logsumexp log sum exp"),
+    "softmax": _vocabulary("numerically stable stably softmax probabilities probability distribution distributions normalized logits"),
+    "log_softmax": _vocabulary("numerically stable stably log_softmax logsoftmax log softmax logits probabilities probability"),
     "layernorm": _vocabulary("""layer layernorm layer_norm instance instancenorm instancenorm1d instancenorm2d
         instancenorm3d instance_norm group groups groupnorm group_norm"""),
     "rmsnorm": _vocabulary("rms rmsnorm rms_norm root square"),
@@ -108,13 +108,14 @@ OPERATIONS: dict[str, frozenset[str]] = {
     "transpose": _vocabulary("transpose transposes transposed transposing transposition"),
     "permute": _vocabulary("permute permutes permuted permutation reorder order swap swaps swapped transpose"),
     "max_pool": _vocabulary("max maximum pool pools pooling pooled maxpool maxpool1d maxpool2d maxpool3d window "
-                            "windows kernel kernel_size"),
+                            "windows kernel kernel_size strided padded dilated"),
     "avg_pool": _vocabulary("avg average averaging mean pool pools pooling pooled avgpool avgpool1d avgpool2d "
-                            "avgpool3d window windows kernel kernel_size"),
+                            "avgpool3d window windows kernel kernel_size strided padded"),
     "conv": _vocabulary("""conv convolution convolutions convolve convolves convolved conv1d conv2d conv3d filter filters
-        weight weights bias plus kernel kernels depthwise grouped dilated in_channels out_channels"""),
+        weight weights bias plus kernel kernels depthwise grouped dilated strided padded in_channels out_channels"""),
     "conv_transpose": _vocabulary("""conv convolution transposed transpose deconvolution convtranspose1d
-        convtranspose2d convtranspose3d weight weights bias kernel kernels filters in_channels out_channels"""),
+        convtranspose2d convtranspose3d weight weights bias kernel kernels filters in_channels out_channels strided
+        padded dilated"""),
     "cosine_similarity_loss": _vocabulary("cosine similarity cosine-similarity cosine_similarity between pairs pair"),
     "triplet_margin_loss": _vocabulary("""triplet tripletmarginloss anchor anchors positive positives negative
         negatives embeddings embedding distance distances euclidean"""),
@@ -221,9 +222,10 @@ def explained_by(reading: KernelSpec, forms: list[str]) -> frozenset[str]:
     return frozenset(words)
 
 
-# 'no bias', 'without affine parameters', 'no padding': explained where the reading holds none of it.
+# 'no bias', 'without affine parameters', 'no padding', 'affine=False': explained where the reading holds none of it.
 ABSENT = re.compile(r"\b(?:no|without)\s+(?:an?\s+|any\s+)?(bias|affine|learnable|padding|weights?)"
-                    r"(?:\s+(?:parameters|transform|weights))?\b", re.IGNORECASE)
+                    r"(?:\s+(?:parameters|transform|weights))?\b|\b(?:elementwise_)?(affine)\s*=\s*False\b",
+                    re.IGNORECASE)
 # 'the same shape': what a result keeps ('same padding', 'the same weights' would change what is computed).
 SAME_SHAPE = re.compile(r"\b(?:the\s+)?same\s+(?:shape|size|dimensions|element\s+type|dtype|type)\b", re.IGNORECASE)
 # Names in code: indexed (`out[i]`) or passed alone (`F.softmax(attn, dim=-1)`).
@@ -258,7 +260,7 @@ def unexplained_words(intent: str, reading: KernelSpec, forms: list[str]) -> lis
     names = {name.lower() for name in [*reading.inputs, reading.output, *reading.scalars] if _named(intent, name)}
     code_names = {name.strip().lower() for name in CODE_NAME.findall(intent)}
     explained = explained_by(reading, forms) | names | code_names
-    said = ABSENT.sub(lambda m: m.group(0) if not _absent(reading, m.group(1).lower()) else " ",
+    said = ABSENT.sub(lambda m: m.group(0) if not _absent(reading, (m.group(1) or m.group(2)).lower()) else " ",
                       SAME_SHAPE.sub(" ", intent.replace("ᵀ", " ")))
     left: list[str] = []
     for match in WORD.finditer(said):

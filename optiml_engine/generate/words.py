@@ -490,9 +490,9 @@ def _window(reading: _Reading, name: re.Match, said: str, what: str, sizes_examp
 
 
 def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
-    """A window's sizes: by keyword ('kernel_size=3', 'window (2, 2)', '3x3 kernel'), or written A x B right beside
+    """A window's sizes: by keyword ('kernel_size=3', 'kernel size 3', 'window (2, 2)', '3x3 kernel'), or written A x B beside
     the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
-    found = reading.take_search(rf"\b(?:kernel(?:_size)?|window)\s*(?:=|of|:)?\s*"
+    found = reading.take_search(rf"\b(?:kernel(?:[_ ]size)?|window(?: size)?)\s*(?:=|of|:)?\s*"
                                 rf"(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
                                 rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|"
                                 rf"\b({_INT}(?:\s*[x×]\s*{_INT})*)[\s-]*(?:kernel|window)\b|"
@@ -509,11 +509,17 @@ def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
     return [int(v) for v in re.findall(r"\d+", beside.group(1))]
 
 
+# A window's parameters said as what they do: 'strided by 2', 'dilated by 2', 'padded by 1'.
+KEYWORD_PARTICIPLES = {"stride": r"stride|strided\s+by", "dilation": r"dilation|dilated\s+by",
+                       "padding": r"padding|padded\s+by"}
+
+
 def _keyword_values(reading: _Reading, keywords: tuple[str, ...]) -> dict[str, int | tuple[int, ...]]:
-    """'stride 2', 'padding=(1, 2)', 'dilation of 3': the numbers each keyword the intent gives."""
+    """'stride 2', 'padding=(1, 2)', 'dilation of 3', 'strided by 2': the numbers each keyword the intent gives."""
     options: dict[str, int | tuple[int, ...]] = {}
     for keyword in keywords:
-        given = reading.take_search(rf"\b{keyword}\s*(?:=|of|:)?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
+        said = KEYWORD_PARTICIPLES.get(keyword, keyword)
+        given = reading.take_search(rf"\b(?:{said})\s*(?:=|of|:)?\s*(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
                                     rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)")
         if given is not None:
             values = [int(v) for v in re.findall(r"\d+", given.group(1) or given.group(2))]
@@ -540,6 +546,12 @@ def _convolution(transposed: bool) -> Callable:
             if transposed else {}
         options.update(_keyword_values(reading, ("stride", "padding", "dilation", "groups")))
         groups = options.get("groups", 1)
+        # The input channels said in words ('from 32 input channels', 'in_channels=32', '32 -> 64 channels') are
+        # the input's own, checked against its shape below.
+        said_in = reading.search(rf"\b({_INT})\s+(?:input|in)[\s_-]channels\b|\bin_channels\s*=\s*({_INT})|"
+                                 rf"\b({_INT})\s*->\s*(?={_INT}\s+channels\b)")
+        if said_in is not None:      # the number alone: '-> 64 channels' is the output's
+            reading.take(said_in, next(i for i in (1, 2, 3) if said_in.group(i)))
         stated = reading.take_search(rf"\b(?:weights?|w|filters?)\b\s*(?:is|:|=|of\s+shape|shaped)?\s*({_SHAPE_TEXT})")
         dims = None
         if stated is not None:     # PyTorch's weight shape says the kernel and the output channels
@@ -553,7 +565,7 @@ def _convolution(transposed: bool) -> Callable:
             sizes, axes = _window(reading, match, f"a {what}", what, "'3x3', 'kernel_size=5', or its weight's shape",
                                   "'conv2d', or '3x3'")
             channels = reading.take_search(rf"\b({_INT})\s+(?:output|out)[\s_-]channels\b|"
-                                           rf"\bout_channels\s*=\s*({_INT})|\b(?:to|into)\s+({_INT})\s+channels\b|"
+                                           rf"\bout_channels\s*=\s*({_INT})|(?:\bto|\binto|->)\s*({_INT})\s+channels\b|"
                                            rf"\b({_INT})\s+(?:filters|kernels)\b")
             if channels is None:
                 raise IntentError(f"a {what} without its output channels", [f"operation {what}"],
@@ -572,6 +584,9 @@ def _convolution(transposed: bool) -> Callable:
         if not bias and without is None:
             reading.assumed.append("no bias (not mentioned)")
         shape = _one(reading, what)
+        if said_in is not None and len(shape) > 1 and int(next(g for g in said_in.groups() if g)) != shape[1]:
+            raise Contradiction(f"{next(g for g in said_in.groups() if g)} input channels for an input of {shape}",
+                                [], "the input's channels (its second axis)")
         if len(shape) != axes + 2 or not isinstance(groups, int) or shape[1] % groups or cout % groups:
             raise Contradiction(f"a {axes}-D {what} of {shape} in {groups} group(s) to {cout} channels", [],
                                 "an N x Cin x spatial input whose channels the groups divide")
@@ -747,7 +762,7 @@ OPERATIONS: tuple[_Operation, ...] = (
     _Operation(_words(r"elementwise product", r"element-wise product", r"hadamard product"), _binary("*")),
     _Operation(_words(r"elementwise (?:sum|addition)", r"element-wise (?:sum|addition)"), _binary("+")),
     _Operation(_words(r"elementwise difference", r"element-wise difference"), _binary("-")),
-    _Operation(_words(r"add (?:a )?bias(?: vector)?(?: \w+)?"), _bias),
+    _Operation(_words(r"add (?:a |the )?bias(?: vector)?(?: \w+)?"), _bias),
     _Operation(re.compile(rf"\b(?P<verb>scale|multiply)\b[^.;]*?(?P<by>\bby\s+{_SCALAR_VALUE})", re.I), _scalar("*"),
                takes=("verb", "by")),
     _Operation(re.compile(rf"\b(?P<verb>divide)\b[^.;]*?(?P<by>\bby\s+{_SCALAR_VALUE})", re.I), _scalar("/"),

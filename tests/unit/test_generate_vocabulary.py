@@ -1,5 +1,5 @@
 """Every word of an intent explained by its reading or refused (generate/vocabulary.py): a word no reading holds
-('wrapping around', 'rounded', 'stabilized') refuses an intent that would otherwise be read, naming the words; the
+('wrapping around', 'rounded', 'rescaled') refuses an intent that would otherwise be read, naming the words; the
 words that ask for a kernel, describe its data or name what the reading computes do not. The held-out intents
 (tests/heldout*/) are not these."""
 
@@ -15,7 +15,7 @@ from optiml_engine.generate.vocabulary import explained_by, unexplained_words
 CHANGED_BY_A_WORD = [
     ("cumulative sum of each row of a 512 x 1024 float32 matrix", ", wrapping around", ["wrapping", "around"]),
     ("mean of each row of a 2048 x 2048 float32 matrix", ", rounded", ["rounded"]),
-    ("softmax over the last axis of x (256 x 1024 float32)", ", numerically stabilized", ["numerically", "stabilized"]),
+    ("softmax over the last axis of x (256 x 1024 float32)", ", rescaled", ["rescaled"]),
     ("max of each column of a 4096 x 512 float32 matrix", ", padded entries left out", ["padded", "left"]),
     ("transpose a 1024 x 2048 float32 matrix", " stored in tiles", ["tiles"]),
 ]

@@ -38,6 +38,17 @@ READINGS = [
     ("hardtanh of x (16, 16), min_val=-3, max_val=3", "y = hardtanh(x, -3.0, 3.0); x: float32[16, 16]"),
     ("swish on 2 x 65536", "y = x * sigmoid(x); x: float32[2, 65536]"),
     ("softsign activation of a vector of length 4096", "y = softsign(x); x: float32[4096]"),
+    # A window's parameters as participles, its kernel as 'kernel size', the input channels said (and checked)
+    ("max pooling 2D, window 3x3 strided by 2, on (4, 8, 32, 32)",
+     "y = max_pool2d(x, kernel_size=3, stride=2); x: float32[4, 8, 32, 32]"),
+    ("conv1d from 8 input channels to 16 output channels, kernel size 5, on x (2, 8, 100)",
+     "y = conv1d(x, w); x: float32[2, 8, 100]; w: float32[16, 8, 5]"),
+    ("conv2d 8 -> 16 channels, kernel size 3, padded by 1, on (2, 8, 20, 20), no bias",
+     "y = conv2d(x, w, padding=1); x: float32[2, 8, 20, 20]; w: float32[16, 8, 3, 3]"),
+    ("group norm of x (4, 8, 6, 6), 2 groups, affine=False", "y = group_norm(x, 2); x: float32[4, 8, 6, 6]"),
+    ("numerically stable log-softmax over the last axis of a 64 x 100 matrix",
+     "y = log_softmax(x, axis=1); x: float32[64, 100]"),
+    ("y = einsum('ij,kj->ik', A, B) where A is 32 x 16 and B is 8 x 16", "y = A @ B.T; A: float32[32, 16]; B: float32[8, 16]"),
     # Counts in scientific notation; dimensions named and valued in place; an element loss's reduction
     ("relu of 2.5e5 floats", "y = relu(x); x: float32[250000]"),
     ("softmax over the last axis of x [N=64, D=1000], float32", "y = softmax(x, axis=1); x: float32[64, 1000]"),
@@ -187,6 +198,7 @@ READINGS = [
 
 REFUSALS = [
     ("sum over dim 1 of a (4, 8, 16) tensor times 3", "the number 3 is not used"),
+    ("conv1d from 4 input channels to 16 output channels, kernel size 5, on x (2, 8, 100)", "4 input channels"),
     ("softmax of each row and then relu of a 64 x 64 matrix", "'relu' names an operation"),
     ("GELU on (8, 8)", "GELU without its form"),
     ("max of a 64 x 64 matrix", "without its axis"),
