@@ -40,21 +40,21 @@ def test_words_that_ask_for_a_kernel_or_describe_its_data_are_explained(intent):
     parse_intent(intent)
 
 
-def test_an_element_type_word_is_explained_only_by_the_reading_holding_it():
-    float64 = parse_spec("y = sum(x, axis=1); x: float64[4096, 1024]")
-    float32 = parse_spec("y = sum(x, axis=1); x: float32[4096, 1024]")
-    intent = "sum of each row of a 4096 x 1024 matrix of doubles"
-    assert unexplained_words(intent, float64, [spec_form(float64)]) == []
-    assert unexplained_words(intent, float32, [spec_form(float32)]) == ["doubles"]
-
-
-def test_no_bias_is_explained_only_where_the_reading_has_none():
-    without = parse_spec("y = conv1d(x, w, stride=1); x: float32[8, 16, 4096]; w: float32[32, 16, 5]")
-    with_bias = parse_spec("y = conv1d(x, w, b, stride=1); x: float32[8, 16, 4096]; w: float32[32, 16, 5]; "
-                           "b: float32[32]")
-    intent = "1-D convolution of x with w, no bias"
-    assert unexplained_words(intent, without, [spec_form(without)]) == []
-    assert "no" in unexplained_words(intent, with_bias, [spec_form(with_bias)])
+@pytest.mark.parametrize("intent, holding, lacking, left", [
+    # An element type word beside a reading of that type, and of another
+    ("sum of each row of a 4096 x 1024 matrix of doubles", "y = sum(x, axis=1); x: float64[4096, 1024]",
+     "y = sum(x, axis=1); x: float32[4096, 1024]", ["doubles"]),
+    # 'no bias' beside a convolution without one, and with one
+    ("1-D convolution of x with w, no bias", "y = conv1d(x, w); x: float32[8, 16, 4096]; w: float32[32, 16, 5]",
+     "y = conv1d(x, w, b); x: float32[8, 16, 4096]; w: float32[32, 16, 5]; b: float32[32]", ["no"]),
+    # a direction beside a reverse scan, and a forward one
+    ("cumulative sum of each row from the right", "y = cumsum(x, axis=1, reverse=True); x: float32[64, 1024]",
+     "y = cumsum(x, axis=1); x: float32[64, 1024]", ["right"]),
+])
+def test_a_word_is_explained_only_by_a_reading_that_holds_what_it_says(intent, holding, lacking, left):
+    for form, expected in ((holding, []), (lacking, left)):
+        reading = parse_spec(form)
+        assert unexplained_words(intent, reading, [spec_form(reading)]) == expected, form
 
 
 def test_operators_and_functions_of_the_form_explain_their_names():
@@ -62,11 +62,3 @@ def test_operators_and_functions_of_the_form_explain_their_names():
     explained = explained_by(reading, [spec_form(reading)])
     assert {"difference", "squared", "multiply"} <= explained
     assert "divide" not in explained and "exp" not in explained
-
-
-def test_a_reverse_scan_explains_its_direction_and_a_forward_one_does_not():
-    forward = parse_spec("y = cumsum(x, axis=1); x: float32[64, 1024]")
-    backward = parse_spec("y = cumsum(x, axis=1, reverse=True); x: float32[64, 1024]")
-    intent = "cumulative sum of each row from the right"
-    assert unexplained_words(intent, backward, [spec_form(backward)]) == []
-    assert unexplained_words(intent, forward, [spec_form(forward)]) == ["right"]

@@ -72,6 +72,17 @@ def test_where_a_loop_slides_reads_with_the_points(path, axes):
     assert shape_of(lift(candidate_of(ROOT / path))).slid == axes
 
 
+def assert_equals_program(candidate, program, emitted, output: str, bindings) -> None:
+    """The emitted kernel on the CPU emulator equals the program's NumPy result at every binding."""
+    for binding in bindings:
+        resolved = resolve(candidate.contract, binding)
+        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=5)
+        expected = run_program(program, resolved, candidate.contract.arrays, inputs)
+        got = run_on_cpu(emitted, binding, inputs)
+        found = compare(np, output, got[output], expected[output], "float32", 1e-5, None)
+        assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
+
+
 @pytest.mark.parametrize("path, bindings", [
     ("tests/heldout/conv1d_valid.cu", ({"n": 1000, "K": 7}, {"n": 37, "K": 31}, {"n": 3, "K": 3}, {"n": 5, "K": 1})),
     ("tests/heldout/conv2d_3x3_multichan.cu", ({"C": 2, "H": 13, "W": 37}, {"C": 1, "H": 1, "W": 3},
@@ -87,13 +98,7 @@ def test_register_windows_equal_the_program(path, bindings, items):
                                                         fused_axis="x", window=True), candidate)
     assert "_window_0" in emitted.unit.text
     output = next(a.param for a in candidate.contract.arrays if a.direction == "out")
-    for binding in bindings:
-        resolved = resolve(candidate.contract, binding)
-        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=5)
-        expected = run_program(program, resolved, candidate.contract.arrays, inputs)
-        got = run_on_cpu(emitted, binding, inputs)
-        found = compare(np, output, got[output], expected[output], "float32", 1e-5, None)
-        assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
+    assert_equals_program(candidate, program, emitted, output, bindings)
 
 
 @pytest.mark.parametrize("path, rows", [
@@ -128,13 +133,7 @@ def test_neighbour_windows_equal_the_program(path, bindings, items, block):
     # Each writes its point on every path (heat1d on both branches, jacobi's space the interior): the thread's
     # points written together.
     assert f"{output}_points[" in emitted.unit.text
-    for binding in bindings:
-        resolved = resolve(candidate.contract, binding)
-        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=5)
-        expected = run_program(program, resolved, candidate.contract.arrays, inputs)
-        got = run_on_cpu(emitted, binding, inputs)
-        found = compare(np, output, got[output], expected[output], "float32", 1e-5, None)
-        assert found.ok, f"{binding}: {found.reason}\n{emitted.unit.text}"
+    assert_equals_program(candidate, program, emitted, output, bindings)
 
 
 def test_a_write_not_made_on_every_path_is_left_where_it_is():
