@@ -26,9 +26,10 @@ def _vocabulary(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-# Asking for a kernel, describing data and naming axes: words that say what a kernel is given and where the
-# reading's operation runs, never what it computes. Which axis is checked apart (intent.py `_axis_used`,
-# `_whole_used`); what a shape says, by the readers themselves.
+# Asking for a kernel (politely or in passing: "hey", "I'm porting a model"), describing data and naming axes: words
+# that say what a kernel is given and where the reading's operation runs, never what it computes. Which axis is
+# checked apart (intent.py `_axis_used`, `_whole_used`); what a shape says, by the readers themselves. Not 'long'
+# (an element type the readers do not generate).
 REQUEST = _vocabulary("""
     a an the this that these those it its them their they i we you me my our your us please
     is are be being been was were will should must can could would may has have having do does doing done
@@ -42,7 +43,7 @@ REQUEST = _vocabulary("""
     forward pass layer module code new separate buffer out-of-place contiguous row-major
     input inputs data tensor tensors matrix matrices array arrays vector vectors value values element elements
     entry entries item items number numbers scalar
-    shape shapes shaped size sizes sized dimension dimensions dim dims axis axes length long
+    shape shapes shaped size sizes sized dimension dimensions dim dims axis axes length
     row rows column columns col cols batch batches sample samples channel channels height width depth
     feature features token tokens sequence time hidden spatial image images signal volume
     along over across within
@@ -69,13 +70,15 @@ SCAN = _vocabulary("cumulative scan scans running prefix inclusive partial")
 NORMALIZATION = _vocabulary("""normalize normalizes normalized normalizing normalization normalise normalised
     norm eps epsilon statistics mean variance stats zero unit""")
 # An affine transform's words, where the reading holds its weight and bias.
-AFFINE = _vocabulary("affine learnable parameters parameter weight weights bias scale shift gamma beta elementwise_affine")
+AFFINE = _vocabulary("""affine learnable parameters parameter weight weights bias scale shift gamma beta
+    elementwise_affine""")
 LOSS = _vocabulary("""loss losses error errors prediction predictions predicted target targets label labels
     pred preds truth ground""")
 
 # What each operation is called (spec.operation).
 OPERATIONS: dict[str, frozenset[str]] = {
-    "sum": _vocabulary("sum sums summed summing summation total totals add adds added adding accumulate σ Σ ∑ grand"),
+    "sum": _vocabulary("""sum sums summed summing summation total totals add adds added adding accumulate σ Σ ∑
+        grand"""),
     "mean": _vocabulary("mean means average averages averaged averaging avg arithmetic"),
     "max": _vocabulary("max maximum maxima maximums largest biggest greatest highest amax"),
     "min": _vocabulary("min minimum minima minimums smallest lowest least amin"),
@@ -84,8 +87,10 @@ OPERATIONS: dict[str, frozenset[str]] = {
     "argmin": _vocabulary("argmin arg index indices position min minimum smallest lowest least"),
     "l2norm": _vocabulary("norm norms l2 euclidean magnitude magnitudes"),
     "logsumexp": _vocabulary("numerically stable stably logsumexp log sum exp"),
-    "softmax": _vocabulary("numerically stable stably softmax probabilities probability distribution distributions normalized logits"),
-    "log_softmax": _vocabulary("numerically stable stably log_softmax logsoftmax log softmax logits probabilities probability"),
+    "softmax": _vocabulary("""numerically stable stably softmax probabilities probability distribution
+        distributions normalized logits"""),
+    "log_softmax": _vocabulary("""numerically stable stably log_softmax logsoftmax log softmax logits probabilities
+        probability"""),
     "layernorm": _vocabulary("""layer layernorm layer_norm instance instancenorm instancenorm1d instancenorm2d
         instancenorm3d instance_norm group groups groupnorm group_norm"""),
     "rmsnorm": _vocabulary("rms rmsnorm rms_norm root square"),
@@ -104,15 +109,17 @@ OPERATIONS: dict[str, frozenset[str]] = {
     "cumprod": _vocabulary("product products cumprod"),
     "gemm": _vocabulary("""gemm sgemm dgemm matmul mm bmm multiply multiplies multiplied multiplying multiplication
         product products times batched independent square"""),
-    "gemv": _vocabulary("gemv sgemv matmul mv multiply multiplies multiplied multiplication product times matrix-vector"),
+    "gemv": _vocabulary("""gemv sgemv matmul mv multiply multiplies multiplied multiplication product times
+        matrix-vector"""),
     "transpose": _vocabulary("transpose transposes transposed transposing transposition"),
     "permute": _vocabulary("permute permutes permuted permutation reorder order swap swaps swapped transpose"),
     "max_pool": _vocabulary("max maximum pool pools pooling pooled maxpool maxpool1d maxpool2d maxpool3d window "
                             "windows kernel kernel_size strided padded dilated"),
     "avg_pool": _vocabulary("avg average averaging mean pool pools pooling pooled avgpool avgpool1d avgpool2d "
                             "avgpool3d window windows kernel kernel_size strided padded"),
-    "conv": _vocabulary("""conv convolution convolutions convolve convolves convolved conv1d conv2d conv3d filter filters
-        weight weights bias plus kernel kernels depthwise grouped dilated strided padded in_channels out_channels"""),
+    "conv": _vocabulary("""conv convolution convolutions convolve convolves convolved conv1d conv2d conv3d filter
+        filters weight weights bias plus kernel kernels depthwise grouped dilated strided padded in_channels
+        out_channels"""),
     "conv_transpose": _vocabulary("""conv convolution transposed transpose deconvolution convtranspose1d
         convtranspose2d convtranspose3d weight weights bias kernel kernels filters in_channels out_channels strided
         padded dilated"""),
@@ -124,8 +131,9 @@ OPERATIONS: dict[str, frozenset[str]] = {
 
 FAMILIES: dict[str, frozenset[str]] = {
     "row_reduction": REDUCTION, "column_reduction": REDUCTION, "middle_reduction": REDUCTION,
-    "global_reduction": REDUCTION | LOSS | _vocabulary("global globally"), "row_pair_loss": LOSS, "row_normalization": NORMALIZATION,
-    "axis_normalization": NORMALIZATION, "batch_normalization": NORMALIZATION, "row_scan": SCAN, "axis_scan": SCAN,
+    "global_reduction": REDUCTION | LOSS | _vocabulary("global globally"), "row_pair_loss": LOSS,
+    "row_normalization": NORMALIZATION, "axis_normalization": NORMALIZATION, "batch_normalization": NORMALIZATION,
+    "row_scan": SCAN, "axis_scan": SCAN,
     "prefix_sum": SCAN,
 }
 

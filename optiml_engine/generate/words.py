@@ -490,8 +490,8 @@ def _window(reading: _Reading, name: re.Match, said: str, what: str, sizes_examp
 
 
 def _kernel_sizes(reading: _Reading, name: re.Match) -> list[int] | None:
-    """A window's sizes: by keyword ('kernel_size=3', 'kernel size 3', 'window (2, 2)', '3x3 kernel'), or written A x B beside
-    the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
+    """A window's sizes: by keyword ('kernel_size=3', 'kernel size 3', 'window (2, 2)', '3x3 kernel'), or written
+    A x B right beside the operation's name ('2x2 max pooling', 'max pooling 3x3', '3x3 convolution')."""
     found = reading.take_search(rf"\b(?:kernel(?:[_ ]size)?|window(?: size)?)\s*(?:=|of|:)?\s*"
                                 rf"(?:\(\s*({_INT}(?:\s*,\s*{_INT})*)\s*,?\s*\)|"
                                 rf"({_INT}(?:\s*[x×]\s*{_INT})*)\b)|"
@@ -913,7 +913,8 @@ ALL_SHAPED = re.compile(r"\b(?:both|all|each|every one)\b", re.IGNORECASE)
 # Operands named and then described: "x is a float32 matrix with 8192 rows and 1024 columns", "x and y are float
 # arrays of 1M elements each", "a, b of shape 4096 x 768", "b is a per-column bias of length 4096", "A float32 of
 # shape (1024, 512)".
-DESCRIBED = r"(?:\s+(?:is|are|has|have)\b|\s*:|(?:\s+(?:float32|fp32|float64|fp64|float|double|int32))?\s+of\s+shape\b)"
+DESCRIBED = r"(?:\s+(?:is|are|has|have)\b|\s*:|(?:\s+(?:float32|fp32|float64|fp64|float|double|int32))?\s+of" \
+            r"\s+shape\b)"
 ROWS_AND_COLUMNS = re.compile(rf"\b({_INT})\s+rows\s+(?:and|by|x)\s+({_INT})\s+(?:columns|cols)\b")
 ONE_AXIS = re.compile(rf"\blength\s+({_INT})\b|\b({_INT})\s+(?:elements|entries|values|floats|doubles)\b")
 # What an operand's description may say besides its shape: its kind and element type, never a word that changes

@@ -1866,7 +1866,8 @@ def _writes_on_every_path(body: list[Stmt], array: str) -> int | None:
             if then is None or then != other:
                 return None
             count += then
-        elif isinstance(stmt, For) and any(isinstance(s, (Store, Atomic)) and s.array == array for s in walk(stmt.body)):
+        elif isinstance(stmt, For) and any(isinstance(s, (Store, Atomic)) and s.array == array
+                                           for s in walk(stmt.body)):
             return None
     return count
 

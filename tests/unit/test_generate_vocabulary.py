@@ -62,3 +62,12 @@ def test_operators_and_functions_of_the_form_explain_their_names():
     explained = explained_by(reading, [spec_form(reading)])
     assert {"difference", "squared", "multiply"} <= explained
     assert "divide" not in explained and "exp" not in explained
+
+
+@pytest.mark.parametrize("intent, word", [("sum of 1M longs", "longs"),
+                                          ("max of each row of a 64 x 64 matrix of longs", "longs")])
+def test_an_element_type_the_readers_do_not_know_is_no_word_of_shape(intent, word):
+    """'long' could be a length ('1024 long') but is also an element type: data of longs read as float32 would be a
+    misreading, so it is in no vocabulary."""
+    with pytest.raises(IntentError, match=f"'{word}': not understood"):
+        parse_intent(intent)

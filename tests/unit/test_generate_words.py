@@ -48,7 +48,8 @@ READINGS = [
     ("group norm of x (4, 8, 6, 6), 2 groups, affine=False", "y = group_norm(x, 2); x: float32[4, 8, 6, 6]"),
     ("numerically stable log-softmax over the last axis of a 64 x 100 matrix",
      "y = log_softmax(x, axis=1); x: float32[64, 100]"),
-    ("y = einsum('ij,kj->ik', A, B) where A is 32 x 16 and B is 8 x 16", "y = A @ B.T; A: float32[32, 16]; B: float32[8, 16]"),
+    ("y = einsum('ij,kj->ik', A, B) where A is 32 x 16 and B is 8 x 16",
+     "y = A @ B.T; A: float32[32, 16]; B: float32[8, 16]"),
     # Counts in scientific notation; dimensions named and valued in place; an element loss's reduction
     ("relu of 2.5e5 floats", "y = relu(x); x: float32[250000]"),
     ("softmax over the last axis of x [N=64, D=1000], float32", "y = softmax(x, axis=1); x: float32[64, 1000]"),
