@@ -241,13 +241,14 @@ CODE_NAME = re.compile(r"\b[A-Za-z_]\w*(?=\[)|(?<=\()\s*[A-Za-z_]\w*(?=\s*[,)])"
 
 
 def _absent(reading: KernelSpec, thing: str) -> bool:
+    """Whether the reading holds none of `thing` (ABSENT's: padding, a bias, weights, affine parameters)."""
     if thing == "padding":
         return not any(reading.padding)
     if reading.family.endswith("normalization"):
-        return len(reading.inputs) == 1
-    with_parameters = {"convolution": 3, "transposed_convolution": 3}.get(reading.family, 2)
-    return len(reading.inputs) < with_parameters or reading.family not in (
-        "convolution", "transposed_convolution", "row_normalization", "axis_normalization", "batch_normalization")
+        return len(reading.inputs) == 1                    # the data alone: no weight or bias
+    if reading.family in ("convolution", "transposed_convolution"):
+        return thing == "bias" and len(reading.inputs) < 3  # x, w and a bias; a convolution always has weights
+    return thing == "bias" and not reading.row_vectors and not reading.column_vectors
 
 
 def _named(intent: str, name: str) -> bool:

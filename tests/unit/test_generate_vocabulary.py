@@ -47,6 +47,9 @@ def test_words_that_ask_for_a_kernel_or_describe_its_data_are_explained(intent):
     # 'no bias' beside a convolution without one, and with one
     ("1-D convolution of x with w, no bias", "y = conv1d(x, w); x: float32[8, 16, 4096]; w: float32[32, 16, 5]",
      "y = conv1d(x, w, b); x: float32[8, 16, 4096]; w: float32[32, 16, 5]; b: float32[32]", ["no"]),
+    # 'no bias' beside a formula without one, and with a bias added to every row
+    ("relu of x (64 x 32), no bias", "y = relu(x); x: float32[64, 32]",
+     "y = relu(x + b); x: float32[64, 32]; b: float32[32]", ["no"]),
     # a direction beside a reverse scan, and a forward one
     ("cumulative sum of each row from the right", "y = cumsum(x, axis=1, reverse=True); x: float32[64, 1024]",
      "y = cumsum(x, axis=1); x: float32[64, 1024]", ["right"]),
