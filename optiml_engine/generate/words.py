@@ -550,8 +550,11 @@ def _convolution(transposed: bool) -> Callable:
         # the input's own, checked against its shape below.
         said_in = reading.search(rf"\b({_INT})\s+(?:input|in)[\s_-]channels\b|\bin_channels\s*=\s*({_INT})|"
                                  rf"\b({_INT})\s*->\s*(?={_INT}\s+channels\b)")
+        channels_in = None
         if said_in is not None:      # the number alone: '-> 64 channels' is the output's
-            reading.take(said_in, next(i for i in (1, 2, 3) if said_in.group(i)))
+            group = next(i for i in (1, 2, 3) if said_in.group(i))
+            reading.take(said_in, group)
+            channels_in = int(said_in.group(group))
         stated = reading.take_search(rf"\b(?:weights?|w|filters?)\b\s*(?:is|:|=|of\s+shape|shaped)?\s*({_SHAPE_TEXT})")
         dims = None
         if stated is not None:     # PyTorch's weight shape says the kernel and the output channels
@@ -584,9 +587,9 @@ def _convolution(transposed: bool) -> Callable:
         if not bias and without is None:
             reading.assumed.append("no bias (not mentioned)")
         shape = _one(reading, what)
-        if said_in is not None and len(shape) > 1 and int(next(g for g in said_in.groups() if g)) != shape[1]:
-            raise Contradiction(f"{next(g for g in said_in.groups() if g)} input channels for an input of {shape}",
-                                [], "the input's channels (its second axis)")
+        if channels_in is not None and len(shape) > 1 and channels_in != shape[1]:
+            raise Contradiction(f"{channels_in} input channels for an input of {shape}", [],
+                                "the input's channels (its second axis)")
         if len(shape) != axes + 2 or not isinstance(groups, int) or shape[1] % groups or cout % groups:
             raise Contradiction(f"a {axes}-D {what} of {shape} in {groups} group(s) to {cout} channels", [],
                                 "an N x Cin x spatial input whose channels the groups divide")

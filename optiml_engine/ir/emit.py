@@ -360,6 +360,7 @@ class _Kernel:
         items, program = self.schedule.items, self.program
         lane = self.names("row_lane")
         self.lines.append(f"{indent}const int {lane} = threadIdx.x & 31;")
+        distance = Binary(op="-", left=Ref(name=inner.name), right=Ref(name=first))   # a point's, from the first
         loads_to: dict[Load, Expr] = {}
         for row in self.shape.neighbour_rows:
             window, at = self.names(f"{row.array}_neighbours"), self.names(f"{row.array}_at")
@@ -400,24 +401,20 @@ class _Kernel:
                                   f"{window}[{m - items - row.low}], 1);")
                 self.lines.append(f"{indent}if ({lane} == 31) {window}[{m - row.low}] = {read(str(m))};")
             for load in all_loads(program.body):
-                found = neighbour_offset(load, inner.name) if load.array == row.array else None
+                found = neighbour_offset(load, program) if load.array == row.array else None
                 if found is not None and found[0] == row.base:
-                    distance = Binary(op="-", left=Ref(name=inner.name), right=Ref(name=first))
                     loads_to[load] = Load(array=window, index=Binary(op="+", left=distance,
                                                                      right=Const(text=str(found[1] - row.low))))
         body = _replaced(program.body, loads_to, {})
         stored: list[str] = []
         for array in dict.fromkeys(stmt.array for stmt in walk(body) if isinstance(stmt, Store)):
             stores = [stmt for stmt in walk(body) if isinstance(stmt, (Store, Atomic)) and stmt.array == array]
-            bases = {neighbour_offset(stmt, inner.name) for stmt in stores}
+            bases = {neighbour_offset(stmt, program) for stmt in stores}
             if len(bases) != 1 or (found := bases.pop()) is None or found[1] != 0 or \
-                    any(load.array == array for load in all_loads(body)) or _writes_on_every_path(body, array) != 1 or \
-                    found[0] is not None and not names_of(found[0]) <= {p.name for p in program.space if p.name !=
-                                                                       inner.name} | {p.name for p in program.scalars}:
+                    any(load.array == array for load in all_loads(body)) or _writes_on_every_path(body, array) != 1:
                 continue
             window, at = self.names(f"{array}_points"), self.names(f"{array}_at")
-            element, length = program.element_type(array), self.array_length(array)
-            distance = Binary(op="-", left=Ref(name=inner.name), right=Ref(name=first))
+            element = program.element_type(array)
             body = statements_replaced(body, lambda stmt: [stmt.model_copy(update={"array": window, "index": distance})]
                                        if isinstance(stmt, Store) and stmt.array == array else None)
             base = f"(long long)({c_expr(found[0])}) + " if found[0] is not None else ""

@@ -285,29 +285,29 @@ def shape_of(program: LoopProgram) -> Shape:
 def neighbour_rows(program: LoopProgram) -> list[NeighbourRow]:
     """The arrays the program reads, never writes, at two or more constant offsets from the innermost index along
     one row (`u[i - 1]`, `u[i + 1]`; `a[(y + 1) * W + x - 1]`): neighbouring points read each other's elements."""
-    inner = program.space[-1].name
-    outside = {p.name for p in program.space if p.name != inner} | {p.name for p in program.scalars}
     written = {stmt.array for stmt in walk(program.body) if isinstance(stmt, (Store, Atomic))}
     offsets: dict[tuple[str, Expr | None], set[int]] = {}
     for load in all_loads(program.body):
-        found = neighbour_offset(load, inner)
-        if load.array not in written and found is not None and (found[0] is None or names_of(found[0]) <= outside):
+        if load.array not in written and (found := neighbour_offset(load, program)) is not None:
             offsets.setdefault((load.array, found[0]), set()).add(found[1])
     return [NeighbourRow(array, base, min(found | {0}), max(found | {0}))
             for (array, base), found in offsets.items() if len(found) > 1]
 
 
-def neighbour_offset(access: Load | Store, inner: str) -> tuple[Expr | None, int] | None:
-    """(base, offset) of an access `array[base + inner + offset]` (a constant base None); None for other indices."""
+def neighbour_offset(access: Load | Store, program: LoopProgram) -> tuple[Expr | None, int] | None:
+    """(base, offset) of an access `array[base + x + offset]`, x the innermost index and the base read from the
+    other parallel indices and scalars alone (a constant base None); None for other indices."""
+    inner = program.space[-1].name
     form = linear(access.index, {inner})
     if form is None or constant(form.get(inner, Const(text="0"))) != 1:
         return None
     rest = form.get("", Const(text="0"))
     if (value := constant(rest)) is not None:
         return None, value
-    if isinstance(rest, Binary) and rest.op == "+" and (value := constant(rest.right)) is not None:
-        return rest.left, value
-    return rest, 0
+    base, value = (rest.left, constant(rest.right)) if isinstance(rest, Binary) and rest.op == "+" and \
+        constant(rest.right) is not None else (rest, 0)
+    outside = {p.name for p in program.space if p.name != inner} | {p.name for p in program.scalars}
+    return (base, value) if names_of(base) <= outside else None
 
 
 def _fusable(program: LoopProgram, axis: str) -> bool:
