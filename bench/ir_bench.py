@@ -1,9 +1,9 @@
-"""GPU evidence for the loop-nest program (issue 15): every kernel of examples/, tests/heldout/ and tests/heldout2/,
+"""GPU evidence for the loop-nest program (issue 15): every kernel of examples/ and the held-out sets of kernels,
 lifted or not, optimized by `optimize` with the built-in policies (schedules, rules, templates; no LLM), against its
 speed-of-light floor and against torch eager and torch.compile of an independent PyTorch implementation, all in one
 run.
 
-    python3 bench/ir_bench.py OUT_DIR [--seconds S] [--candidates N] [--only NAME ...] [--set examples|heldout|heldout2]
+    python3 bench/ir_bench.py OUT_DIR [--seconds S] [--candidates N] [--only NAME ...] [--set SET ...]
     python3 bench/ir_bench.py --table RUN.json [RUN.json ...]     (the tables again, runs merged by kernel)
 
 For each kernel, in one process on one device:
@@ -40,9 +40,11 @@ from optiml_engine.search.mcts import SearchBudget, SearchConfig
 from optiml_engine.source.parse import CudaDocument
 
 ROOT = Path(__file__).resolve().parent.parent
-SETS = {"examples": ROOT / "examples", "heldout": ROOT / "tests" / "heldout", "heldout2": ROOT / "tests" / "heldout2"}
-PEER_FILES = {"examples": ROOT / "bench" / "peers_examples.py", "heldout": ROOT / "tests" / "heldout" / "peers.py",
-              "heldout2": ROOT / "tests" / "heldout2" / "peers.py"}
+# The held-out sets of kernels (tests/heldout3 to heldout9 hold intents).
+HELDOUT_KERNELS = ("heldout", "heldout2", "heldout10")
+SETS = {"examples": ROOT / "examples", **{which: ROOT / "tests" / which for which in HELDOUT_KERNELS}}
+PEER_FILES = {"examples": ROOT / "bench" / "peers_examples.py",
+              **{which: ROOT / "tests" / which / "peers.py" for which in HELDOUT_KERNELS}}
 PEER_RUNS = 30
 # The classes issue 15's targets are judged on (the rest, contractions, stencils, scans and scatter reductions, are
 # issue 16's); a held-out kernel's class is its row's in tests/heldout/README.md.
@@ -58,7 +60,7 @@ EXAMPLE_CLASSES = {
 def kernel_classes() -> dict[tuple[str, str], str]:
     """(set, kernel) -> class: each held-out README's table (its `class` column), and the examples' above."""
     classes = {("examples", name): kind for name, kind in EXAMPLE_CLASSES.items()}
-    for which in ("heldout", "heldout2"):
+    for which in HELDOUT_KERNELS:
         column = None
         for line in (SETS[which] / "README.md").read_text().splitlines():
             cells = [cell.strip().strip("`") for cell in line.split("|")[1:-1]]
