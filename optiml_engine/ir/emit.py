@@ -1147,6 +1147,9 @@ class _Kernel:
         width = max((w for w in (4, 2, 1) if per % w == 0 and w * acc_bytes <= 16 and acc_bytes), default=1)
         # Padded rows: a warp's staging stores along the loop fall in different banks.
         row_i, row_j = tile_i + width, tile_j + width
+        if 2 * step * (row_i + row_j) * acc_bytes > STATIC_SHARED_BYTES:
+            raise EmitError(f"two buffers of {step} steps of {tile_i}x{tile_j} tiles of {acc_type} exceed "
+                            f"{STATIC_SHARED_BYTES} bytes of shared memory")
         opening, indent, closing = self.outer_loops("    ")
         self.lines += opening
         names = self.names

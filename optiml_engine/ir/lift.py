@@ -19,9 +19,11 @@ from tree_sitter import Node
 from optiml_engine.ir.analysis import is_integer_cast
 from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
+from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.program import (
     ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
-    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, mentions, substitute, substituted, walk)
+    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, fresh_name, mentions, substitute, substituted,
+    walk)
 from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
     KernelView, bare, builtin_dim, derived, global_index_dim, unparenthesized)
@@ -51,12 +53,17 @@ class _Refused(Exception):
 
 def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     """The kernel's loop-nest program, or why it has none (located in the user's file). A kernel refused as written
-    is lifted again with its locals that name builtins inlined (`_builtin_aliases_inlined`); the first refusal
-    stands when that lifts neither (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
+    is lifted again with its macros expanded and the comparisons its parse took for templates mended (respell.py),
+    then with its locals that name builtins inlined too (`_builtin_aliases_inlined`); the first refusal stands when
+    neither lifts (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
     program = _lifted(candidate)
-    if isinstance(program, NotLiftable) and (inlined := _builtin_aliases_inlined(candidate)) is not candidate:
-        again = _lifted(inlined)
-        return again if isinstance(again, LoopProgram) else program
+    if isinstance(program, LoopProgram):
+        return program
+    plain = respelled(candidate)
+    inlined = _builtin_aliases_inlined(plain)
+    for again in (plain, inlined) if inlined is not plain else (plain,):
+        if again is not candidate and isinstance(lifted := _lifted(again), LoopProgram):
+            return lifted
     return program
 
 
@@ -192,6 +199,8 @@ class _Lifter:
         self.per_point: set[str] = set()                      # locals before the guard that read one
         self.grid_strides: dict[str, str] = {}                # locals holding blockDim.d * gridDim.d -> d
         self.macros, self.helpers = self._file_scope()
+        self.function_macros = {self.text(node.child_by_field_name("name")) for node in
+                                self.view.descendants(self.view.document.tree.root_node, "preproc_function_def")}
 
     # -- locations ------------------------------------------------------------------------------------------------
 
@@ -797,9 +806,11 @@ class _Lifter:
             raise _Refused(node, "a loop over thread indices (a strided or block-cooperative loop) inside a "
                                  "thread's code")
         start = self.expr(start_node)
+        if self.decrement(update, var):
+            return self.loop_down(node, var, ctype, start)
         step_node = self.increment(update, var)
         if step_node is None:
-            raise _Refused(update, f"a loop update other than {var}++ or {var} += step")
+            raise _Refused(update, f"a loop update other than {var}++, {var} += step or {var}--")
         self.names.add(var)
         step = one(1) if step_node == "1" else self.expr(step_node)
         if not (isinstance(step, (Const, Ref)) and not (isinstance(step, Ref) and step.name == var)):
@@ -823,6 +834,54 @@ class _Lifter:
         if self.assigns(lifted, var):
             raise _Refused(body, f"an assignment to the loop variable '{var}' inside the loop")
         return For(var=var, ctype=ctype, start=start, stop=stop, step=step, body=lifted)
+
+    def loop_down(self, node: Node, var: str, ctype: str, start: Expr) -> For:
+        """`for (int c = start; c >= low; --c)` (or `c > low`) as a loop counting up, `t` from 0 to the trip count,
+        its body reading `start - t` for `c`: the same iterations in the same order."""
+        if "unsigned" in ctype or "size_t" in ctype:
+            raise _Refused(node, f"a loop counting an unsigned '{var}' down (it wraps instead of ending)")
+        condition = node.child_by_field_name("condition")
+        cond = unparenthesized(condition)
+        op = cond.child_by_field_name("operator").type if cond.type == "binary_expression" else None
+        if op not in _COMPARISONS:
+            raise _Refused(condition, f"a loop condition other than {var} >= bound")
+        left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+        if self.text(bare(right)) == var:
+            left, right, op = right, left, _MIRRORED[op]
+        if self.text(bare(left)) != var or op in ("<", "<="):
+            raise _Refused(condition, f"a loop counting {var} down with a condition other than {var} >= bound")
+        self.names.add(var)
+        low = self.expr(right)
+        if mentions(low, {var}) or mentions(start, {var}):
+            raise _Refused(condition, "a loop bound that changes inside the loop")
+        if op == ">":
+            low = plus_one(low)
+        body = node.child_by_field_name("body")
+        lifted = self.block(list(body.named_children) if body.type == "compound_statement" else [body], in_loop=True)
+        if self.assigns(lifted, var):
+            raise _Refused(body, f"an assignment to the loop variable '{var}' inside the loop")
+        taken = self.names | {self.text(n) for n in self.view.descendants(self.view.body, "identifier")}
+        counter = fresh_name(f"{var}_from_start", taken)
+        self.names.add(counter)
+        trips = start if low == one(0) else Binary(op="-", left=start, right=low)
+        return For(var=counter, ctype=ctype, start=one(0), stop=plus_one(trips),
+                   step=one(1), body=substituted(lifted, {var: Binary(op="-", left=start, right=Ref(name=counter))}))
+
+    def decrement(self, update: Node, name: str) -> bool:
+        """`name--`, `--name`, `name -= 1`, `name = name - 1`."""
+        update = unparenthesized(update)
+        if update.type == "update_expression":
+            return self.text(update.child_by_field_name("argument")) == name and "--" in self.text(update)
+        if update.type == "assignment_expression" and self.text(update.child_by_field_name("left")) == name:
+            op, right = update.child_by_field_name("operator").type, unparenthesized(
+                update.child_by_field_name("right"))
+            if op == "-=":
+                return self.text(right) == "1"
+            return op == "=" and right.type == "binary_expression" and \
+                right.child_by_field_name("operator").type == "-" and \
+                self.text(right.child_by_field_name("left")) == name and \
+                self.text(right.child_by_field_name("right")) == "1"
+        return False
 
     def assigns(self, body: list[Stmt], name: str) -> bool:
         for stmt in body:
@@ -899,6 +958,8 @@ class _Lifter:
                 template_args = function_node.child_by_field_name("arguments")
                 return Cast(ctype=self.text(template_args)[1:-1].strip(), operand=self.expr(args[0]))
             raise _Refused(node, f"a call of {function}")
+        if function in self.function_macros:
+            raise _Refused(node, f"a use of the macro {function}")   # lift() expands it and lifts again
         if function in _NOT_LIFTABLE_CALLS:
             raise _Refused(node, f"{_NOT_LIFTABLE_CALLS[function]} ({function})")
         if function.startswith("__shfl") or function.startswith("atomic"):

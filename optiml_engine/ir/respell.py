@@ -1,0 +1,112 @@
+"""Rewrites of a kernel's text that keep its meaning and its lines, for a kernel the lifter refused as written
+(lift.py): what the C preprocessor and a C++ parser's disambiguation would have done.
+
+- A function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose value is
+  not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
+  arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
+  left. Macros using `#`, `##` or variadic arguments are left alone: the lifter then refuses the kernel as before.
+- A comparison the parser read as a template argument list (`iy < H && ix >= 0` parses as `iy<H && ix> = 0`, an
+  assignment), where the name before `<` is a parameter or a local of the kernel and so no template: the name put in
+  parentheses, which leaves only the comparison to read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from optiml_engine.model import Candidate
+from optiml_engine.policies.kernel_view import KernelView, derived
+
+ROUNDS = 8          # macros expanding into macros: as deep as a kernel's helpers go
+_NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
+_TOKEN = re.compile(r"[A-Za-z_]\w*")
+
+
+def respelled(candidate: Candidate) -> Candidate:
+    """The candidate with its macros expanded and misparsed comparisons parenthesized; the candidate itself when it
+    has neither."""
+    for _ in range(ROUNDS):
+        view = KernelView.of(candidate)
+        replacements = _expansions(view) or _comparisons(view)
+        if not replacements:
+            break
+        candidate = derived(candidate, view.replaced(replacements), candidate.description)
+    return candidate
+
+
+def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[str, str]]:
+    """The file's function-like macros (name -> parameters, value) and object-like ones whose value is not a number
+    (name -> value), each as the preprocessor would expand it."""
+    functions: dict[str, tuple[list[str], str]] = {}
+    objects: dict[str, str] = {}
+    for node in view.descendants(view.document.tree.root_node, "preproc_def", "preproc_function_def"):
+        value_node = node.child_by_field_name("value")
+        if value_node is None:
+            continue
+        name, value = view.text(node.child_by_field_name("name")), view.text(value_node).replace("\\\n", " ").strip()
+        if "#" in value:
+            continue
+        if node.type == "preproc_def":
+            if not _NUMBER.fullmatch(value):
+                objects[name] = value
+            continue
+        parameters = [view.text(p) for p in node.child_by_field_name("parameters").named_children]
+        if all(_TOKEN.fullmatch(p) for p in parameters):
+            functions[name] = (parameters, value)
+    return functions, objects
+
+
+def _expansions(view: KernelView) -> list[tuple[int, int, str]]:
+    """The outermost macro uses in the kernel, each replaced by its expansion (and the newlines it spanned, so that
+    lines stay where they were)."""
+    functions, objects = _macros(view)
+    if not functions and not objects:
+        return []
+    found: list[tuple[int, int, str]] = []
+    for node in view.descendants(view.body, "call_expression", "identifier"):
+        if any(start <= node.start_byte < end for start, end, _ in found):
+            continue
+        expansion = _expansion(view, node, functions, objects)
+        if expansion is not None:
+            newlines = view.text(node).count("\n")
+            found.append((node.start_byte, node.end_byte, expansion + "\n" * newlines))
+    return found
+
+
+def _expansion(view: KernelView, node: Node, functions: dict[str, tuple[list[str], str]],
+               objects: dict[str, str]) -> str | None:
+    if node.type == "identifier":
+        name = view.text(node)
+        parent = node.parent
+        called = parent is not None and parent.type == "call_expression" and \
+            parent.child_by_field_name("function") == node
+        return objects.get(name) if not called else None
+    function = node.child_by_field_name("function")
+    if function.type != "identifier" or view.text(function) not in functions:
+        return None
+    parameters, value = functions[view.text(function)]
+    arguments = [view.text(a).strip() for a in node.child_by_field_name("arguments").named_children
+                 if a.type != "comment"]
+    if len(arguments) != len(parameters):
+        return None
+    bound = dict(zip(parameters, arguments))
+    return _TOKEN.sub(lambda m: bound.get(m.group(0), m.group(0)), value)
+
+
+def _comparisons(view: KernelView) -> list[tuple[int, int, str]]:
+    """The names of the kernel's parameters and locals that the parser took for templates, parenthesized."""
+    variables = {p.name for p in view.kernel.params}
+    for declarator in view.descendants(view.body, "init_declarator", "declaration"):
+        target = declarator.child_by_field_name("declarator")
+        while target is not None and target.type not in ("identifier",):
+            target = target.child_by_field_name("declarator")
+        if target is not None:
+            variables.add(view.text(target))
+    found = []
+    for node in view.descendants(view.body, "template_function"):
+        name = node.child_by_field_name("name")
+        if name is not None and view.text(name) in variables:
+            found.append((name.start_byte, name.end_byte, f"({view.text(name)})"))
+    return found

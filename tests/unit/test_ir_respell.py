@@ -1,0 +1,106 @@
+"""Kernels the lifter reads once their text is spelled plainly (ir/respell.py) or their loop counts down
+(lift.py's loop_down): each lifted program equals the kernel itself, compiled by g++ behind the CUDA shim (the real
+preprocessor and C's own semantics), at sizes with partial blocks and single elements."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.respell import respelled
+from tests.unit.test_ir_lift import candidate_of, run_at
+
+ROWS = """{defines}
+/* @optiml
+   sizes: rows=256 cols=512
+   check: rows=5 cols=37; rows=1 cols=1; rows=3 cols=2
+   x: in float[rows*cols]
+   y: out float[rows*cols]
+   launch: grid=cdiv(rows,128) block=128
+*/
+__global__ void rows_kernel(const float* x, float* y, int rows, int cols)
+{{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+{body}
+}}
+"""
+
+
+def lifted_equals_kernel(text: str) -> LoopProgram:
+    """The program lifted from `text`, checked equal to the kernel run on the CPU at every check size."""
+    candidate = candidate_of("user.cu", text)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    for binding in ({"rows": 5, "cols": 37}, {"rows": 1, "cols": 1}, {"rows": 3, "cols": 2}):
+        inputs, expected = run_at(candidate, program, binding)
+        got = run_on_cpu(candidate, binding, inputs)
+        found = compare(np, "y", got["y"], expected["y"], "float32", 1e-5, None)
+        assert found.ok, f"{binding}: {found.reason}\n{program}"
+    return program
+
+
+@pytest.mark.parametrize("defines, body", [
+    # A function-like macro for the index, as users write a 2-D or 3-D layout.
+    ("#define AT(r, c) ((r) * cols + (c))",
+     "    for (int c = 0; c < cols; ++c) y[AT(r, c)] = 2.0f * x[AT(r, c)];"),
+    # Macros expanding into macros, and an object-like one whose value is an expression.
+    ("#define ROW(r) ((size_t)(r) * cols)\n#define AT(r, c) (ROW(r) + (c))\n#define SCALE (1.0f + 1.0f)",
+     "    for (int c = 0; c < cols; ++c) y[AT(r, c)] = SCALE * x[AT(r, c)];"),
+    # No parentheses added: SQ(v + 1.0f) is v + 1.0f * v + 1.0f, as the preprocessor writes it.
+    ("#define SQ(v) v * v",
+     "    for (int c = 0; c < cols; ++c) y[r * cols + c] = SQ(x[r * cols + c] + 1.0f);"),
+    # An argument spanning lines: the lines after it stay where they were.
+    ("#define AT(r, c) ((r) * cols + (c))",
+     "    for (int c = 0; c < cols; ++c)\n        y[AT(r,\n             c)] = x[AT(r, c)];"),
+])
+def test_macros_are_expanded_as_the_preprocessor_does(defines, body):
+    lifted_equals_kernel(ROWS.format(defines=defines, body=body))
+
+
+def test_a_comparison_parsed_as_a_template_is_read_as_a_comparison():
+    """`c < cols && c2 >= 0` parses as `c<cols && c2> = 0` (a template and an assignment): `c` is a local, so the
+    comparison is meant."""
+    body = ("    for (int c = 0; c < cols; ++c) {\n        int c2 = c - 1;\n"
+            "        y[r * cols + c] = (c2 >= 0 && c2 < cols && c >= 0 && c < cols) ? x[r * cols + c2] : 0.0f;\n"
+            "    }")
+    text = ROWS.format(defines="", body=body)
+    assert "(c2) < cols" in respelled(candidate_of("user.cu", text)).unit.text
+    lifted_equals_kernel(text)
+
+
+def test_a_macro_the_preprocessor_pastes_is_left_alone():
+    text = ROWS.format(defines="#define AT(r, c) r ## c",
+                       body="    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[AT(r, c)];")
+    result = lift(candidate_of("user.cu", text))
+    assert isinstance(result, NotLiftable) and "macro AT" in result.reason and result.location.line == 13
+
+
+@pytest.mark.parametrize("loop", [
+    "for (int c = cols - 1; c >= 0; --c)",
+    "for (int c = cols - 1; c > -1; c--)",
+    "for (int c = cols - 1; 0 <= c; c -= 1)",
+    "for (int c = cols - 1; c >= 0; c = c - 1)",
+])
+def test_a_loop_counting_down_runs_the_same_iterations_in_the_same_order(loop):
+    """A suffix sum: each step reads the value the later elements left."""
+    body = f"    float acc = 0.0f;\n    {loop} {{\n        acc += x[r * cols + c];\n        y[r * cols + c] = acc;\n    }}"
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "c_from_start" in str(program)
+
+
+def test_a_loop_counting_down_from_a_middle_element_stops_at_its_bound():
+    body = ("    for (int c = 0; c < cols; ++c) y[r * cols + c] = 0.0f;\n"
+            "    for (int c = cols / 2; c > 0; --c) y[r * cols + c] = x[r * cols + c - 1];")
+    lifted_equals_kernel(ROWS.format(defines="", body=body))
+
+
+def test_an_unsigned_loop_counting_down_is_refused():
+    """`c >= 0` always holds for an unsigned c: the loop wraps instead of ending, which no program may mean."""
+    body = "    for (unsigned c = cols - 1; c >= 0; --c) y[r * cols + c] = x[r * cols + c];"
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable) and "unsigned" in result.reason and result.location.line == 13
