@@ -106,17 +106,23 @@ def delinearized(program: LoopProgram) -> LoopProgram:
     exprs = [expr for stmt in walk(program.body) for expr in statement_exprs(stmt)]
     if not all(_digits(expr, flat.name, found) for expr in exprs) or not found:
         return program
-    # The chain of digits from divisor 1: each next divisor is the product of the moduli so far.
+    # The chain of digits from divisor 1: each next divisor is the product of the moduli so far. A digit the code
+    # never reads is implied where a larger one is read (`c = i / HW % C` reads the channel; the position in the
+    # plane below it, `i % HW`, is what the rest of `i` holds).
     pairs = set(found)
     chain: list[tuple[Factors, Factors]] = []
     divisor: Factors = ()
     while True:
         following = [pair for pair in pairs if pair[0] == divisor]
-        if not following:
-            break
         modulus = next((m for d, m in following if m is not None), None)
         if modulus is None:
-            break
+            above = [rest for d, _ in pairs if d != divisor and (rest := quotient(d, divisor))]
+            if following or not above:
+                break
+            modulus = min(above, key=len)
+            if any(quotient(d, divisor) is not None and quotient(d, tuple(sorted(divisor + modulus))) is None
+                   for d, _ in pairs if d != divisor):
+                break                     # divisors that do not nest: no chain
         chain.append((divisor, modulus))
         divisor = tuple(sorted(divisor + modulus))
     last = quotient(extent, divisor)

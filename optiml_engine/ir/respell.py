@@ -4,7 +4,8 @@
 - A function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose value is
   not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
   arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
-  left. Macros using `#`, `##` or variadic arguments are left alone: the lifter then refuses the kernel as before.
+  left. Macros using `#`, `##` or variadic arguments, or naming themselves (which the preprocessor expands once), are
+  left alone, as is a kernel whose macros still expand after ROUNDS rounds: the lifter then refuses it as before.
 - A comparison the parser read as a template argument list (`iy < H && ix >= 0` parses as `iy<H && ix> = 0`, an
   assignment), where the name before `<` is a parameter or a local of the kernel and so no template: the name put in
   parentheses, which leaves only the comparison to read.
@@ -19,21 +20,22 @@ from tree_sitter import Node
 from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, derived
 
-ROUNDS = 8          # macros expanding into macros: as deep as a kernel's helpers go
+ROUNDS = 8          # macros expanding into macros, at most this deep
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 
 
 def respelled(candidate: Candidate) -> Candidate:
     """The candidate with its macros expanded and misparsed comparisons parenthesized; the candidate itself when it
-    has neither."""
+    has neither, or when its macros are not done expanding after ROUNDS rounds."""
+    written = candidate
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view)
         if not replacements:
-            break
+            return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
-    return candidate
+    return written
 
 
 def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[str, str]]:
@@ -46,7 +48,7 @@ def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[st
         if value_node is None:
             continue
         name, value = view.text(node.child_by_field_name("name")), view.text(value_node).replace("\\\n", " ").strip()
-        if "#" in value:
+        if "#" in value or name in _TOKEN.findall(value):
             continue
         if node.type == "preproc_def":
             if not _NUMBER.fullmatch(value):
@@ -78,11 +80,7 @@ def _expansions(view: KernelView) -> list[tuple[int, int, str]]:
 def _expansion(view: KernelView, node: Node, functions: dict[str, tuple[list[str], str]],
                objects: dict[str, str]) -> str | None:
     if node.type == "identifier":
-        name = view.text(node)
-        parent = node.parent
-        called = parent is not None and parent.type == "call_expression" and \
-            parent.child_by_field_name("function") == node
-        return objects.get(name) if not called else None
+        return objects.get(view.text(node))
     function = node.child_by_field_name("function")
     if function.type != "identifier" or view.text(function) not in functions:
         return None

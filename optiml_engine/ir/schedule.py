@@ -45,7 +45,7 @@ from optiml_engine.ir.analysis import (
     walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, mentions,
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, mentions,
     substitute, with_children)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
@@ -296,18 +296,36 @@ def neighbour_rows(program: LoopProgram) -> list[NeighbourRow]:
 
 def neighbour_offset(access: Load | Store, program: LoopProgram) -> tuple[Expr | None, int] | None:
     """(base, offset) of an access `array[base + x + offset]`, x the innermost index and the base read from the
-    other parallel indices and scalars alone (a constant base None); None for other indices."""
+    other parallel indices and scalars alone (a constant base None), the locals declared once that the index reads
+    (`int ix = x + j - 2;`) inlined; None for other indices."""
     inner = program.space[-1].name
-    form = linear(access.index, {inner})
+    index = inlined(access.index, _single_assignments(program.body))
+    if names_of(index) & names_written(program.body):
+        return None                      # a local assigned more than once: its value at the access is not known here
+    form = linear(index, {inner})
     if form is None or constant(form.get(inner, Const(text="0"))) != 1:
         return None
-    rest = form.get("", Const(text="0"))
-    if (value := constant(rest)) is not None:
-        return None, value
-    base, value = (rest.left, constant(rest.right)) if isinstance(rest, Binary) and rest.op == "+" and \
-        constant(rest.right) is not None else (rest, 0)
+    base, value = _constant_apart(form.get("", Const(text="0")))
     outside = {p.name for p in program.space if p.name != inner} | {p.name for p in program.scalars}
-    return (base, value) if names_of(base) <= outside else None
+    return (base, value) if base is None or names_of(base) <= outside else None
+
+
+def _constant_apart(expr: Expr) -> tuple[Expr | None, int]:
+    """`expr` as (the rest, the sum of its constant terms) over its + and - (None: no rest): `a * W + (b - 2)` is
+    (a * W + b, -2)."""
+    if (value := constant(expr)) is not None:
+        return None, value
+    if isinstance(expr, Binary) and expr.op in ("+", "-"):
+        (left, low), (right, high) = _constant_apart(expr.left), _constant_apart(expr.right)
+        sign = 1 if expr.op == "+" else -1
+        if right is None:
+            rest = left
+        elif left is None:
+            rest = right if sign == 1 else Unary(op="-", operand=right)
+        else:
+            rest = expr.model_copy(update={"left": left, "right": right})
+        return rest, low + sign * high
+    return expr, 0
 
 
 def _fusable(program: LoopProgram, axis: str) -> bool:

@@ -30,6 +30,7 @@ from optiml_engine.ir.lift import lift
 from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.online import two_pass_normalizer
+from optiml_engine.ir.unroll import unrolled
 from optiml_engine.ir.welford import shifted_sums
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
@@ -50,6 +51,8 @@ COLLAPSED = ("of the program with its nested loops made one loop over the produc
              "group shares")
 IMPLICIT_GEMM = ("of the program as a matrix product: the point's coordinates grouped by the factor that reads "
                  "them, its loops made one (a convolution as implicit GEMM)")
+WRITTEN_OUT = ("of the program with its loops of a few constant iterations written out, so that each tap is a read "
+               "at a constant offset from the point")
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
@@ -172,6 +175,12 @@ class SchedulePolicy(Policy):
                 rewritten_shape = shape_of(rewritten)
                 if family in rewritten_shape.families:
                     found.append((family, rewritten, rewritten_shape, why))
+        # Constant loops written out (ir/unroll.py) where that shows the reads at constant offsets a stencil's taps
+        # are: the neighbour windows may then share them across a warp.
+        written_out = unrolled(program)
+        if written_out is not program and (written_shape := shape_of(written_out)).neighbour_rows and \
+                not shape.neighbour_rows:
+            found.append(("map", written_out, written_shape, WRITTEN_OUT))
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found

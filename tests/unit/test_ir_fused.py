@@ -146,3 +146,50 @@ def test_a_write_not_made_on_every_path_is_left_where_it_is():
     emitted = emit(program, shape_of(program), Schedule(family="map", block=(32, 1), items=4, fused=True,
                                                         fused_axis="x", neighbours=True), candidate)
     assert "u_next_points[" not in emitted.unit.text and "u_neighbours[" in emitted.unit.text
+
+
+@pytest.mark.parametrize("path, bindings, rows", [
+    ("tests/heldout10/depthwise_conv5x5.cu", ({"N": 1, "C": 2, "H": 7, "W": 130}, {"N": 2, "C": 3, "H": 7, "W": 9},
+                                              {"N": 1, "C": 1, "H": 1, "W": 1}), 5),
+    ("tests/heldout2/box5_1d.cu", ({"n": 1000}, {"n": 3}, {"n": 257}), 1),
+])
+@pytest.mark.parametrize("items, block", [(2, (32, 1)), (4, (64, 1)), (4, (32, 4))])
+def test_taps_in_constant_loops_written_out_share_neighbour_windows(path, bindings, rows, items, block):
+    """A convolution's or a stencil's taps in loops of constant bounds (ir/unroll.py): written out, each is a read
+    at a constant offset from the point, one neighbour row per row of taps; the neighbour windows of the program
+    written out equal the program as written, with partial warps, one point and rows misaligned for vectors."""
+    from optiml_engine.ir.unroll import unrolled
+    candidate = candidate_of(ROOT / path)
+    program = lift(candidate)
+    written_out = unrolled(program)
+    shape = shape_of(written_out)
+    assert not shape_of(program).neighbour_rows and len(shape.neighbour_rows) == rows
+    if len(program.space) == 1 and block[1] > 1:
+        pytest.skip("a 1-D space's blocks are one row")
+    emitted = emit(written_out, shape, Schedule(family="map", block=block, items=items, fused=True, fused_axis="x",
+                                                neighbours=True), candidate)
+    assert "__shfl_down_sync" in emitted.unit.text
+    output = next(a.param for a in candidate.contract.arrays if a.direction != "in")
+    assert_equals_program(candidate, program, emitted, output, bindings)
+
+
+def test_loops_written_out_keep_each_copys_locals_and_the_order_of_the_sums():
+    """Each copy of a body declares its locals under names of its own, and the program written out computes what
+    the program does, sums added in the same order (equal to the last bit)."""
+    from optiml_engine.ir.unroll import unrolled
+    candidate = candidate_of(ROOT / "tests/heldout10/depthwise_conv5x5.cu")
+    program = lift(candidate)
+    written_out = unrolled(program)
+    text = str(written_out)
+    assert "for (" not in text and "int iy_0_0 =" in text and "int iy_4_4 =" in text
+    for binding in ({"N": 2, "C": 3, "H": 7, "W": 9}, {"N": 1, "C": 5, "H": 33, "W": 2}):
+        resolved = resolve(candidate.contract, binding)
+        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=3)
+        expected = run_program(program, resolved, candidate.contract.arrays, inputs)["y"]
+        assert np.array_equal(run_program(written_out, resolved, candidate.contract.arrays, inputs)["y"], expected)
+
+
+def test_a_loop_with_a_bound_from_the_sizes_is_not_written_out():
+    from optiml_engine.ir.unroll import unrolled
+    program = lift(candidate_of(ROOT / "tests/heldout/conv1d_valid.cu"))      # for (k = 0; k < K; ++k)
+    assert unrolled(program) is program

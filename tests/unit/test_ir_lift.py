@@ -189,10 +189,53 @@ def test_a_flat_index_is_taken_apart_into_the_digits_it_uses() -> None:
 
 
 def test_digits_that_do_not_tile_the_extent_keep_the_flat_index() -> None:
-    text = FLAT_TRANSPOSE.replace("int c = idx % cols;", "int c = idx % (cols + 1);")
+    # idx / (2 * cols) above idx % cols: the digit between them (idx / cols % 2) would leave rows / 2 for the last.
+    text = FLAT_TRANSPOSE.replace("int r = idx / cols;", "int r = idx / (2 * cols);")
     from optiml_engine.ir.delinearize import delinearized
     program = delinearized(lift(candidate_of("user.cu", text)))
     assert isinstance(program, LoopProgram) and [i.name for i in program.space] == ["idx"]
+
+
+PER_CHANNEL = """
+/* @optiml
+   sizes: N=4 C=8 HW=1024
+   check: N=2 C=3 HW=5; N=1 C=1 HW=1; N=3 C=4 HW=33
+   x: in float[N*C*HW]
+   bias: in float[C]
+   y: out float[N*C*HW]
+   launch: grid=cdiv(N*C*HW,256) block=256
+*/
+__global__ void per_channel(const float* x, const float* bias, float* y, int N, int C, int HW)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)N * C * HW) return;
+    BODY
+}
+"""
+
+
+@pytest.mark.parametrize("body, space", [
+    # The channel read, the position in the plane below it and the batch above it implied.
+    ("int c = i / HW % C;\n    y[i] = x[i] + bias[c];", ["i_2", "c", "i_0"]),
+    # The last digit read, the one below it as `i - q * (C * HW)`: the rest of i.
+    ("size_t q = i / ((size_t)C * HW);\n    size_t rest = i - q * C * HW;\n    y[q * C * HW + rest] = x[i] + bias[0];",
+     ["q", "i_0"]),
+])
+def test_digits_the_code_does_not_read_are_implied(body, space) -> None:
+    from optiml_engine.ir.delinearize import delinearized
+    from optiml_engine.gpu.emulate import run_on_cpu
+    from optiml_engine.ir.emit import emit
+    from optiml_engine.ir.schedule import defaults, shape_of
+    candidate = candidate_of("user.cu", PER_CHANNEL.replace("BODY", body))
+    program = delinearized(lift(candidate))
+    assert isinstance(program, LoopProgram) and [i.name for i in program.space] == space, str(program)
+    shape = shape_of(program)
+    for binding in ({"N": 2, "C": 3, "HW": 5}, {"N": 3, "C": 4, "HW": 33}):
+        inputs, expected = run_at(candidate, program, binding)
+        assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
+        for schedule in defaults(shape, "map"):
+            assert np.array_equal(run_on_cpu(emit(program, shape, schedule, candidate), binding, inputs)["y"],
+                                  expected["y"]), schedule.describe()
 
 
 LITERAL_BLOCK = """

@@ -54,6 +54,9 @@ def lifted_equals_kernel(text: str) -> LoopProgram:
     # No parentheses added: SQ(v + 1.0f) is v + 1.0f * v + 1.0f, as the preprocessor writes it.
     ("#define SQ(v) v * v",
      "    for (int c = 0; c < cols; ++c) y[r * cols + c] = SQ(x[r * cols + c] + 1.0f);"),
+    # An object-like macro naming a function.
+    ("#define SCALED(v) (TWICE * (v))\n#define TWICE 2.0f\n#define ABS fabsf",
+     "    for (int c = 0; c < cols; ++c) y[r * cols + c] = ABS(SCALED(x[r * cols + c]));"),
     # An argument spanning lines: the lines after it stay where they were.
     ("#define AT(r, c) ((r) * cols + (c))",
      "    for (int c = 0; c < cols; ++c)\n        y[AT(r,\n             c)] = x[AT(r, c)];"),
@@ -73,11 +76,17 @@ def test_a_comparison_parsed_as_a_template_is_read_as_a_comparison():
     lifted_equals_kernel(text)
 
 
-def test_a_macro_the_preprocessor_pastes_is_left_alone():
-    text = ROWS.format(defines="#define AT(r, c) r ## c",
+@pytest.mark.parametrize("defines", [
+    "#define AT(r, c) r ## c",                       # pasted tokens
+    "#define AT(r, c) AT(c, r)",                     # names itself: the preprocessor expands it once
+    "#define AT(r, c) AT2(r, c)\n#define AT2(r, c) AT(r, c)",   # the same, through another macro
+])
+def test_a_macro_the_preprocessor_would_not_expand_plainly_is_left_alone(defines):
+    lines = defines.count("\n")
+    text = ROWS.format(defines=defines,
                        body="    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[AT(r, c)];")
     result = lift(candidate_of("user.cu", text))
-    assert isinstance(result, NotLiftable) and "macro AT" in result.reason and result.location.line == 13
+    assert isinstance(result, NotLiftable) and "macro AT" in result.reason and result.location.line == 13 + lines
 
 
 @pytest.mark.parametrize("loop", [
