@@ -6,6 +6,9 @@
   arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
   left. Macros using `#`, `##` or variadic arguments, or naming themselves (which the preprocessor expands once), are
   left alone, as is a kernel whose macros still expand after ROUNDS rounds: the lifter then refuses it as before.
+- `int i = start; while (i < n) { ...; i += step; }` (a grid-stride loop as users also write it), where `i` is
+  declared just before the loop, read nowhere after it, updated only by the body's last statement and the body has no
+  `continue` (which would skip that update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
 - A comparison the parser read as a template argument list (`iy < H && ix >= 0` parses as `iy<H && ix> = 0`, an
   assignment), where the name before `<` is a parameter or a local of the kernel and so no template: the name put in
   parentheses, which leaves only the comparison to read.
@@ -26,12 +29,13 @@ _TOKEN = re.compile(r"[A-Za-z_]\w*")
 
 
 def respelled(candidate: Candidate) -> Candidate:
-    """The candidate with its macros expanded and misparsed comparisons parenthesized; the candidate itself when it
-    has neither, or when its macros are not done expanding after ROUNDS rounds."""
+    """The candidate with its macros expanded, misparsed comparisons parenthesized and counted while loops written
+    as for loops; the candidate itself when it has none, or when its macros are not done expanding after ROUNDS
+    rounds."""
     written = candidate
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
-        replacements = _expansions(view) or _comparisons(view)
+        replacements = _expansions(view) or _comparisons(view) or _while_loops(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -108,3 +112,64 @@ def _comparisons(view: KernelView) -> list[tuple[int, int, str]]:
         if name is not None and view.text(name) in variables:
             found.append((name.start_byte, name.end_byte, f"({view.text(name)})"))
     return found
+
+
+def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each counted while loop (the module's docstring) written as a for loop: its counter's declaration and its last
+    statement emptied (their newlines kept), its header made the for loop's."""
+    found: list[tuple[int, int, str]] = []
+    for loop in view.descendants(view.body, "while_statement"):
+        declaration, body = loop.prev_named_sibling, loop.child_by_field_name("body")
+        if declaration is None or declaration.type != "declaration" or body.type != "compound_statement":
+            continue
+        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+        statements = [n for n in body.named_children if n.type != "comment"]
+        if len(declarators) != 1 or declarators[0].child_by_field_name("declarator").type != "identifier" or \
+                not statements or statements[-1].type != "expression_statement":
+            continue
+        counter = view.text(declarators[0].child_by_field_name("declarator"))
+        update = statements[-1].named_children[0] if statements[-1].named_children else None
+        condition = loop.child_by_field_name("condition").child_by_field_name("value")
+        if update is None or not _counts(view, update, counter) or condition is None or \
+                _comparison_of(view, condition) != counter or \
+                any(view.text(n) == counter for n in _after(loop) for n in view.descendants(n, "identifier")) or \
+                any(True for _ in view.descendants(body, "continue_statement")) or \
+                any(_assigns(view, n, counter) for statement in statements[:-1] for n in view.descendants(statement)):
+            continue
+        header = f"for ({view.text(declaration).rstrip().rstrip(';')}; {view.text(condition)}; {view.text(update)})"
+        found += [(declaration.start_byte, declaration.end_byte, "\n" * view.text(declaration).count("\n")),
+                  (loop.start_byte, body.start_byte, header + " " + "\n" * view.text(loop)[:body.start_byte -
+                                                                                        loop.start_byte].count("\n")),
+                  (statements[-1].start_byte, statements[-1].end_byte, "\n" * view.text(statements[-1]).count("\n"))]
+    return found
+
+
+def _counts(view: KernelView, update: Node, counter: str) -> bool:
+    """`counter++`, `++counter`, `counter += step`."""
+    if update.type == "update_expression":
+        return view.text(update.child_by_field_name("argument")) == counter and "++" in view.text(update)
+    return update.type == "assignment_expression" and view.text(update.child_by_field_name("left")) == counter and \
+        update.child_by_field_name("operator").type == "+="
+
+
+def _comparison_of(view: KernelView, condition: Node) -> str | None:
+    """The name on the left of `name < bound` or `name <= bound`."""
+    if condition.type == "binary_expression" and condition.child_by_field_name("operator").type in ("<", "<="):
+        left = condition.child_by_field_name("left")
+        return view.text(left) if left.type == "identifier" else None
+    return None
+
+
+def _after(node: Node) -> list[Node]:
+    """The statements after `node` in its block."""
+    following, sibling = [], node.next_named_sibling
+    while sibling is not None:
+        following.append(sibling)
+        sibling = sibling.next_named_sibling
+    return following
+
+
+def _assigns(view: KernelView, node: Node, name: str) -> bool:
+    if node.type == "update_expression":
+        return view.text(node.child_by_field_name("argument")) == name
+    return node.type == "assignment_expression" and view.text(node.child_by_field_name("left")) == name

@@ -113,3 +113,36 @@ def test_an_unsigned_loop_counting_down_is_refused():
     body = "    for (unsigned c = cols - 1; c >= 0; --c) y[r * cols + c] = x[r * cols + c];"
     result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
     assert isinstance(result, NotLiftable) and "unsigned" in result.reason and result.location.line == 13
+
+
+@pytest.mark.parametrize("body", [
+    "    float s = 0.0f;\n    int c = 0;\n    while (c < cols) {\n        s += x[r * cols + c];\n"
+    "        y[r * cols + c] = s;\n        c++;\n    }",
+    "    float s = 0.0f;\n    int c = 0;\n    while (c <= cols - 1) {\n        s += x[r * cols + c];\n"
+    "        y[r * cols + c] = s;\n        c += 1;\n    }",
+])
+def test_a_counted_while_loop_is_read_as_the_for_loop_it_is(body):
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "for (int c = 0;" in str(program)
+
+
+def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
+    text = ROWS.replace("    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    if (r >= rows) return;\n", "").format(
+        defines="", body="    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    while (r < rows) {\n"
+                         "        for (int c = 0; c < cols; ++c) y[r * cols + c] = 3.0f * x[r * cols + c];\n"
+                         "        r += blockDim.x * gridDim.x;\n    }")
+    program = lifted_equals_kernel(text)
+    assert str(program).splitlines()[1] == "parallel for r in [0, rows):"
+
+
+@pytest.mark.parametrize("body, why", [
+    # `continue` skips the update in a while loop, not in a for loop.
+    ("    int c = 0;\n    while (c < cols) {\n        if (x[r * cols + c] < 0.0f) { c++; continue; }\n"
+     "        y[r * cols + c] = x[r * cols + c];\n        c++;\n    }", "continue"),
+    # The counter read after the loop.
+    ("    int c = 0;\n    while (c < cols) {\n        y[r * cols + c] = x[r * cols + c];\n        c++;\n    }\n"
+     "    y[r * cols] = (float)c;", "read after"),
+])
+def test_a_while_loop_that_is_no_counted_loop_stays_refused(body, why):
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable) and "while" in result.reason, why
