@@ -16,14 +16,14 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from optiml_engine.ir.analysis import is_integer_cast
+from optiml_engine.ir.analysis import is_integer_cast, statement_exprs
 from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.program import (
     ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
-    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, fresh_name, mentions, substitute, substituted,
-    walk)
+    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, fresh_name, mentions, statements_replaced,
+    substitute, substituted, walk)
 from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
     KernelView, bare, builtin_dim, derived, global_index_dim, unparenthesized)
@@ -346,13 +346,41 @@ class _Lifter:
                     return prelude + guarded
             if node.type == "for_statement" and self.grid_stride(node):
                 rest = [n for n in nodes[position + 1:] if n.type != "comment"]
-                if rest:
-                    raise _Refused(rest[0], "statements after a grid-stride loop run once per thread")
                 body = node.child_by_field_name("body")
-                return prelude + self.block(list(body.named_children) if body.type == "compound_statement"
-                                            else [body])
+                lifted = self.block(list(body.named_children) if body.type == "compound_statement" else [body])
+                if rest:
+                    return self.sums_into_atomics(prelude, lifted, rest)
+                return prelude + lifted
             return prelude + self.block(nodes[position:])
         return prelude
+
+    def sums_into_atomics(self, prelude: list[Stmt], body: list[Stmt], rest: list[Node]) -> list[Stmt]:
+        """A grid-stride loop that sums into locals a thread then adds to memory with one atomicAdd each
+        (`float local = 0; for (...) local += e; atomicAdd(loss, local);`): the program adds each point's `e` with
+        an atomic of its own (the same sum, reassociated as the float atomics already do it; privatize sums per thread
+        and block again). Refused unless every statement after the loop is such an atomicAdd of a local that starts
+        at zero and that the loop only adds to."""
+        after = self.block(rest)
+        lets = {stmt.name: stmt for stmt in prelude if isinstance(stmt, Let)}
+        sums: dict[str, Atomic] = {}
+        for stmt in after:
+            value = stmt.value if isinstance(stmt, Atomic) else None
+            if not (isinstance(stmt, Atomic) and stmt.function == "atomicAdd" and isinstance(value, Ref) and
+                    value.name in lets and _zero(lets[value.name].value) and value.name not in sums):
+                raise _Refused(rest[0], "statements after a grid-stride loop run once per thread")
+            sums[value.name] = stmt
+        added = [s for s in walk(body) if isinstance(s, Assign) and s.name in sums]
+        if any(s.op != "+=" or mentions(s.value, set(sums)) for s in added) or \
+                any(mentions(e, set(sums)) for s in walk(body) if s not in added for e in statement_exprs(s)):
+            raise _Refused(rest[0], "a sum after a grid-stride loop that the loop does more with than add to")
+
+        def atomic(stmt: Stmt) -> list[Stmt] | None:
+            if isinstance(stmt, Assign) and stmt.name in sums:
+                return [sums[stmt.name].model_copy(update={"value": stmt.value})]
+            return None
+
+        return [s for s in prelude if not (isinstance(s, Let) and s.name in sums)] + \
+            statements_replaced(body, atomic)
 
     def declares_pointer(self, node: Node) -> bool:
         return any(d.type == "pointer_declarator" or (d.type == "init_declarator" and
@@ -995,6 +1023,14 @@ class _Lifter:
         if last is None or last.type != "return_statement" or not last.named_children:
             raise _Refused(definition, f"{function} does not end with `return value;`")
         return helper.value(last.named_children[0])
+
+
+def _zero(value: Expr | None) -> bool:
+    """`0`, `0u`, `0.0f`, `0.`, `(float)0`: a sum's start."""
+    while isinstance(value, Cast):
+        value = value.operand
+    return isinstance(value, Const) and re.fullmatch(r"0*\.?0*([eE][-+]?\d+)?[fFuUlL]*", value.text) is not None and \
+        any(c == "0" for c in value.text)
 
 
 def _disjunction(terms: list[Expr]) -> Expr:

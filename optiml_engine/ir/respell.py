@@ -7,8 +7,10 @@
   left. Macros using `#`, `##` or variadic arguments, or naming themselves (which the preprocessor expands once), are
   left alone, as is a kernel whose macros still expand after ROUNDS rounds: the lifter then refuses it as before.
 - `int i = start; while (i < n) { ...; i += step; }` (a grid-stride loop as users also write it), where `i` is
-  declared just before the loop, read nowhere after it, updated only by the body's last statement and the body has no
+  declared before the loop in its block (nothing between reading it), read nowhere after it, updated only by the body's last statement and the body has no
   `continue` (which would skip that update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
+- `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
+  their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
 - A comparison the parser read as a template argument list (`iy < H && ix >= 0` parses as `iy<H && ix> = 0`, an
   assignment), where the name before `<` is a parameter or a local of the kernel and so no template: the name put in
   parentheses, which leaves only the comparison to read.
@@ -29,13 +31,13 @@ _TOKEN = re.compile(r"[A-Za-z_]\w*")
 
 
 def respelled(candidate: Candidate) -> Candidate:
-    """The candidate with its macros expanded, misparsed comparisons parenthesized and counted while loops written
-    as for loops; the candidate itself when it has none, or when its macros are not done expanding after ROUNDS
+    """The candidate with its macros expanded, misparsed comparisons parenthesized, counted while loops written as
+    for loops and chained assignments split; the candidate itself when it has none, or when its macros are not done expanding after ROUNDS
     rounds."""
     written = candidate
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
-        replacements = _expansions(view) or _comparisons(view) or _while_loops(view)
+        replacements = _expansions(view) or _comparisons(view) or _while_loops(view) or _chained(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -119,19 +121,16 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
     statement emptied (their newlines kept), its header made the for loop's."""
     found: list[tuple[int, int, str]] = []
     for loop in view.descendants(view.body, "while_statement"):
-        declaration, body = loop.prev_named_sibling, loop.child_by_field_name("body")
-        if declaration is None or declaration.type != "declaration" or body.type != "compound_statement":
-            continue
-        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
-        statements = [n for n in body.named_children if n.type != "comment"]
-        if len(declarators) != 1 or declarators[0].child_by_field_name("declarator").type != "identifier" or \
-                not statements or statements[-1].type != "expression_statement":
-            continue
-        counter = view.text(declarators[0].child_by_field_name("declarator"))
-        update = statements[-1].named_children[0] if statements[-1].named_children else None
+        body = loop.child_by_field_name("body")
         condition = loop.child_by_field_name("condition").child_by_field_name("value")
-        if update is None or not _counts(view, update, counter) or condition is None or \
-                _comparison_of(view, condition) != counter or \
+        counter = _comparison_of(view, condition) if condition is not None else None
+        declaration = _declaration_before(view, loop, counter) if counter is not None else None
+        statements = [n for n in body.named_children if n.type != "comment"]
+        if declaration is None or body.type != "compound_statement" or not statements or \
+                statements[-1].type != "expression_statement":
+            continue
+        update = statements[-1].named_children[0] if statements[-1].named_children else None
+        if update is None or not _counts(view, update, counter) or \
                 any(view.text(n) == counter for n in _after(loop) for n in view.descendants(n, "identifier")) or \
                 any(True for _ in view.descendants(body, "continue_statement")) or \
                 any(_assigns(view, n, counter) for statement in statements[:-1] for n in view.descendants(statement)):
@@ -142,6 +141,22 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
                                                                                         loop.start_byte].count("\n")),
                   (statements[-1].start_byte, statements[-1].end_byte, "\n" * view.text(statements[-1]).count("\n"))]
     return found
+
+
+def _declaration_before(view: KernelView, loop: Node, counter: str) -> Node | None:
+    """The declaration of `counter` alone, with a value, in the loop's block before it, where nothing between them
+    mentions the counter."""
+    sibling = loop.prev_named_sibling
+    while sibling is not None:
+        declarators = [d for d in sibling.named_children if d.type == "init_declarator"] \
+            if sibling.type == "declaration" else []
+        if len(declarators) == 1 and declarators[0].child_by_field_name("declarator").type == "identifier" and \
+                view.text(declarators[0].child_by_field_name("declarator")) == counter:
+            return sibling
+        if any(view.text(n) == counter for n in view.descendants(sibling, "identifier")):
+            return None
+        sibling = sibling.prev_named_sibling
+    return None
 
 
 def _counts(view: KernelView, update: Node, counter: str) -> bool:
@@ -173,3 +188,23 @@ def _assigns(view: KernelView, node: Node, name: str) -> bool:
     if node.type == "update_expression":
         return view.text(node.child_by_field_name("argument")) == name
     return node.type == "assignment_expression" and view.text(node.child_by_field_name("left")) == name
+
+
+def _chained(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `a = v op= e;` whose inner target is a plain name (reading it twice reads the same value), split."""
+    found = []
+    for statement in view.descendants(view.body, "expression_statement"):
+        outer = statement.named_children[0] if statement.named_children else None
+        inner = outer.child_by_field_name("right") if outer is not None and \
+            outer.type == "assignment_expression" else None
+        while inner is not None and inner.type == "parenthesized_expression":
+            inner = inner.named_children[0]
+        if inner is None or inner.type != "assignment_expression" or \
+                inner.child_by_field_name("left").type != "identifier":
+            continue
+        name = view.text(inner.child_by_field_name("left"))
+        target, op = view.text(outer.child_by_field_name("left")), view.text(outer.child_by_field_name("operator"))
+        found.append((statement.start_byte, statement.end_byte,
+                      f"{{ {view.text(inner)}; {target} {op} {name}; }}" +     # a block: it may be a loop's body
+                      "\n" * view.text(statement).count("\n")))
+    return found

@@ -146,3 +146,64 @@ def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
 def test_a_while_loop_that_is_no_counted_loop_stays_refused(body, why):
     result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
     assert isinstance(result, NotLiftable) and "while" in result.reason, why
+
+
+@pytest.mark.parametrize("loop", [
+    "    for (int c = 0; c < cols; ++c)\n        y[r * cols + c] = prod *= x[r * cols + c];",
+    "    for (int c = 0; c < cols; ++c) {\n        y[r * cols + c] = (prod *= x[r * cols + c]);\n    }",
+])
+def test_a_chained_assignment_is_split_inside_its_loop(loop):
+    """A running product written and stored in one statement, in a loop body with or without braces."""
+    program = lifted_equals_kernel(ROWS.format(defines="", body="    float prod = 1.0f;\n" + loop))
+    (loop_stmt,) = [s for s in program.body if type(s).__name__ == "For"]
+    assert len(loop_stmt.body) == 2                  # both statements inside the loop
+
+
+SUM_AFTER = """
+/* @optiml
+   sizes: n=1048576
+   check: n=1; n=255; n=100003
+   x: in float[n]
+   total: inout float[1] const(0)
+   launch: grid=min(cdiv(n,256),64) block=256
+   tol: 1e-4
+*/
+__global__ void grid_sum(const float* x, float* total, int n)
+{{
+{body}
+}}
+"""
+
+
+@pytest.mark.parametrize("body", [
+    # A grid-stride for loop summing into a local, one atomicAdd per thread after it.
+    "    float local = 0.0f;\n    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
+    "i += blockDim.x * gridDim.x)\n        local += x[i] * x[i];\n    atomicAdd(total, local);",
+    # The same as a while loop, its counter declared two statements before it.
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    int stride = gridDim.x * blockDim.x;\n"
+    "    float local = 0.0f;\n    while (i < n) {\n        local += x[i] * x[i];\n        i += stride;\n    }\n"
+    "    atomicAdd(&total[0], local);",
+])
+def test_a_grid_stride_sum_added_once_per_thread_is_an_atomic_per_point(body):
+    candidate = candidate_of("user.cu", SUM_AFTER.format(body=body))
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1:] == ["parallel for i in [0, n):", "    atomicAdd(&total[0], x[i] * x[i]);"]
+    for binding in ({"n": 255}, {"n": 100003}):
+        inputs, expected = run_at(candidate, program, binding)
+        got = run_on_cpu(candidate, binding, inputs)
+        assert compare(np, "total", got["total"], expected["total"], "float32", 1e-4, None).ok
+
+
+@pytest.mark.parametrize("body, reason", [
+    # The local starts at one: one more than the points' sum per thread.
+    ("    float local = 1.0f;\n    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
+     "i += blockDim.x * gridDim.x)\n        local += x[i];\n    atomicAdd(total, local);", "once per thread"),
+    # The loop reads the sum (a running value, not a sum of the points).
+    ("    float local = 0.0f;\n    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
+     "i += blockDim.x * gridDim.x)\n        local += x[i] * local;\n    atomicAdd(total, local);",
+     "more with than add"),
+])
+def test_a_per_thread_value_after_a_grid_stride_loop_stays_refused(body, reason):
+    result = lift(candidate_of("user.cu", SUM_AFTER.format(body=body)))
+    assert isinstance(result, NotLiftable) and reason in result.reason, str(result)
