@@ -371,6 +371,7 @@ class _Lifter:
             sums[value.name] = stmt
         added = [s for s in walk(body) if isinstance(s, Assign) and s.name in sums]
         if any(s.op != "+=" or mentions(s.value, set(sums)) for s in added) or \
+                any(isinstance(s, Let) and s.name in sums for s in walk(body)) or \
                 any(mentions(e, set(sums)) for s in walk(body) if s not in added for e in statement_exprs(s)):
             raise _Refused(rest[0], "a sum after a grid-stride loop that the loop does more with than add to")
 

@@ -203,6 +203,10 @@ def test_a_grid_stride_sum_added_once_per_thread_is_an_atomic_per_point(body):
     ("    float local = 0.0f;\n    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
      "i += blockDim.x * gridDim.x)\n        local += x[i] * local;\n    atomicAdd(total, local);",
      "more with than add"),
+    # A local of the same name declared in the loop: its sum is not the one added after it.
+    ("    float local = 0.0f;\n    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
+     "i += blockDim.x * gridDim.x) {\n        float local = x[i];\n        local += 1.0f;\n    }\n"
+     "    atomicAdd(total, local);", "more with than add"),
 ])
 def test_a_per_thread_value_after_a_grid_stride_loop_stays_refused(body, reason):
     result = lift(candidate_of("user.cu", SUM_AFTER.format(body=body)))
