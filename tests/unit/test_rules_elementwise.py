@@ -162,6 +162,27 @@ __global__ void copy_twice(float *a, float *b, int n)
     assert partly.description == "__restrict__ on dst, positive"
 
 
+def test_a_pointer_a_macro_writes_is_not_made_const():
+    """`#define B_AT(i, j) B[...]` writes B where the kernel's text shows no B: making it const would not compile."""
+    source = """#define B_AT(i) b[(i)]
+/* @optiml
+   sizes:  n=1000
+   a:      in  float[n]
+   b:      out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
+__global__ void copy_twice(float *a, float *b, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) B_AT(i) = 2.0f * a[i];
+}
+"""
+    candidate = original_candidate(CudaDocument(source, "user/copy.cu"), "copy_twice")
+    (made,) = BY_NAME["restrict_readonly"].rewrite(KernelView.of(candidate), candidate)
+    assert made.description == "__restrict__ on a, b; const a"
+    assert compile_nvrtc(made.candidate.unit).ok
+
+
 def test_lints_are_held_back_where_the_users_launches_alias_or_offset_pointers():
     source = """
 /* @optiml

@@ -153,7 +153,10 @@ def address_taken(node: Node) -> bool:
 
 def element_reads(view: KernelView, name: str) -> list[Node] | None:
     """The subscripts `p[e]` of the pointer `name` when every use of it in the kernel is such an element read
-    (none written, no address taken); None otherwise."""
+    (none written, no address taken); None otherwise, and where a `#define` of the file names it (a macro's uses
+    are not the kernel's text: `#define B_AT(i, j) B[(i) * m + (j)]` writes B where the kernel shows no B)."""
+    if name in macro_names(view):
+        return None
     reads = []
     for use in view.descendants(view.body, "identifier"):
         if view.text(use) == name:
@@ -162,6 +165,13 @@ def element_reads(view: KernelView, name: str) -> list[Node] | None:
                 return None
             reads.append(subscript)
     return reads
+
+
+def macro_names(view: KernelView) -> set[str]:
+    """Every name the values of the file's `#define`s mention."""
+    return {word for macro in view.descendants(view.document.tree.root_node, "preproc_def", "preproc_function_def")
+            if (value := macro.child_by_field_name("value")) is not None
+            for word in re.findall(r"[A-Za-z_]\w*", view.text(value))}
 
 
 def pointer_arguments(view: KernelView) -> list[list[str]]:
