@@ -145,16 +145,21 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
 
 def _declaration_before(view: KernelView, loop: Node, counter: str) -> Node | None:
     """The declaration of `counter` alone, with a value, in the loop's block before it, where nothing between them
-    mentions the counter."""
+    mentions the counter or assigns what its value reads (the value moves into the loop's header)."""
+    between: list[Node] = []
     sibling = loop.prev_named_sibling
     while sibling is not None:
         declarators = [d for d in sibling.named_children if d.type == "init_declarator"] \
             if sibling.type == "declaration" else []
         if len(declarators) == 1 and declarators[0].child_by_field_name("declarator").type == "identifier" and \
                 view.text(declarators[0].child_by_field_name("declarator")) == counter:
-            return sibling
+            read = {view.text(n) for n in view.descendants(declarators[0].child_by_field_name("value"), "identifier")}
+            assigned = any(_assigns(view, n, name) for statement in between for n in view.descendants(statement)
+                           for name in read)
+            return None if assigned else sibling
         if any(view.text(n) == counter for n in view.descendants(sibling, "identifier")):
             return None
+        between.append(sibling)
         sibling = sibling.prev_named_sibling
     return None
 

@@ -139,6 +139,9 @@ def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
     # `continue` skips the update in a while loop, not in a for loop.
     ("    int c = 0;\n    while (c < cols) {\n        if (x[r * cols + c] < 0.0f) { c++; continue; }\n"
      "        y[r * cols + c] = x[r * cols + c];\n        c++;\n    }", "continue"),
+    # What the counter starts from assigned between its declaration and the loop.
+    ("    int start = 0;\n    int c = start;\n    start = 1;\n    while (c < cols) {\n"
+     "        y[r * cols + c] = x[r * cols + c] + (float)start;\n        c++;\n    }", "moved value"),
     # The counter read after the loop.
     ("    int c = 0;\n    while (c < cols) {\n        y[r * cols + c] = x[r * cols + c];\n        c++;\n    }\n"
      "    y[r * cols] = (float)c;", "read after"),
