@@ -411,7 +411,7 @@ class _Lifter:
 
     def fixed_block_index_dim(self, node: Node) -> str | None:
         """`blockIdx.d * 16 + threadIdx.d` where the contract launches blocks of exactly 16 along d at every size:
-        the global index with the block size written as a number, as users often do."""
+        the global index with the block size written as a number (or a `#define` of one), as users often do."""
         node = bare(node)
         if node.type != "binary_expression" or self.text(node.child_by_field_name("operator")) != "+":
             return None
@@ -423,9 +423,14 @@ class _Lifter:
                 continue
             a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
             for block, size in ((a, b), (b, a)):
-                digits = self.text(bare(size)).rstrip("uUlL")
-                if builtin_dim(block, "blockIdx") == dim and bare(size).type == "number_literal" and \
-                        digits.isdigit() and self.block_size_is(dim, int(digits)):
+                size = bare(size)
+                written = self.text(size)
+                if size.type == "identifier" and written in self.macros:     # `#define THREADS 256`
+                    written, size = self.text(self.macros[written].child_by_field_name("value")).strip(), None
+                elif size.type != "number_literal":
+                    continue
+                digits = written.rstrip("uUlL")
+                if builtin_dim(block, "blockIdx") == dim and digits.isdigit() and self.block_size_is(dim, int(digits)):
                     return dim
         return None
 

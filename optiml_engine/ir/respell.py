@@ -1,19 +1,30 @@
 """Rewrites of a kernel's text that keep its meaning and its lines, for a kernel the lifter refused as written
-(lift.py): what the C preprocessor and a C++ parser's disambiguation would have done.
+(lift.py): what the C preprocessor, a C++ parser's disambiguation or a reader would make of spellings the lifter does
+not take apart itself. Each applies only where the conditions said make it exact; otherwise the text is left alone
+and the lifter refuses the kernel as before.
 
-- A function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose value is
-  not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
+- Macros: a function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose
+  value is not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
   arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
-  left. Macros using `#`, `##` or variadic arguments, or naming themselves (which the preprocessor expands once), are
-  left alone, as is a kernel whose macros still expand after ROUNDS rounds: the lifter then refuses it as before.
-- `int i = start; while (i < n) { ...; i += step; }` (a grid-stride loop as users also write it), where `i` is
-  declared before the loop in its block (nothing between reading it), read nowhere after it, updated only by the body's last statement and the body has no
-  `continue` (which would skip that update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
-- `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
-  their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
+  left. Not macros using `#`, `##` or variadic arguments, or naming themselves (which the preprocessor expands
+  once), nor a kernel whose macros still expand after ROUNDS rounds.
 - A comparison the parser read as a template argument list (`iy < H && ix >= 0` parses as `iy<H && ix> = 0`, an
   assignment), where the name before `<` is a parameter or a local of the kernel and so no template: the name put in
   parentheses, which leaves only the comparison to read.
+- `int i = start; while (i < n) { ...; i += step; }` (a grid-stride loop as users also write it), where `i` is
+  declared before the loop in its block (nothing between reading it or assigning what its start reads), read nowhere
+  after it, updated only by the body's last statement, and the body has no `continue` (which would skip that
+  update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
+- `int c = s; do { ... } while (++c < n);` (no `continue`, `c` assigned nowhere else and unread after it): the body
+  runs for c = s first whatever n is, so the for loop `for (int c = s; c < max(n, s + 1); ++c)`.
+- `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
+  their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
+- A pointer declared in a counted loop's block and advanced by the last statement of its body (`for (int r = a;
+  r < b; ++r) { s += *p; p += cols; }`), where the body has no `continue`, nothing else assigns the pointer and
+  nothing reads it after the loop: read as where it points at each iteration, `(p + (r - a) * (cols))`, the advance
+  dropped.
+- A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`) and only read: each read
+  `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ? 1 : ...`), where e assigns and calls nothing.
 """
 
 from __future__ import annotations
@@ -25,19 +36,19 @@ from tree_sitter import Node
 from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, derived
 
-ROUNDS = 8          # macros expanding into macros, at most this deep
+ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 
 
 def respelled(candidate: Candidate) -> Candidate:
-    """The candidate with its macros expanded, misparsed comparisons parenthesized, counted while loops written as
-    for loops and chained assignments split; the candidate itself when it has none, or when its macros are not done expanding after ROUNDS
-    rounds."""
+    """The candidate with the rewrites of the module's docstring made, one kind a round, where they apply; the
+    candidate itself when none applies, or when its macros still expand after ROUNDS rounds."""
     written = candidate
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
-        replacements = _expansions(view) or _comparisons(view) or _while_loops(view) or _chained(view)
+        replacements = _expansions(view) or _comparisons(view) or _while_loops(view) or _do_whiles(view) or \
+            _chained(view) or _advanced_pointers(view) or _constant_tables(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -212,4 +223,120 @@ def _chained(view: KernelView) -> list[tuple[int, int, str]]:
         found.append((statement.start_byte, statement.end_byte,
                       f"{{ {view.text(inner)}; {target} {op} {name}; }}" +     # a block: it may be a loop's body
                       "\n" * view.text(statement).count("\n")))
+    return found
+
+
+def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each pointer a counted loop advances by its last statement (the module's docstring), read in the loop as
+    where it points at each iteration; the advance emptied (its newlines kept). One loop a round."""
+    for loop in view.descendants(view.body, "for_statement"):
+        # Pointers declared in the loop's own block before it: an enclosing loop declares them afresh each time.
+        pointers = set()
+        sibling = loop.prev_named_sibling
+        while sibling is not None:
+            pointers |= {view.text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
+                         for d in sibling.named_children if sibling.type == "declaration" and
+                         d.type == "init_declarator" and
+                         d.child_by_field_name("declarator").type == "pointer_declarator"}
+            sibling = sibling.prev_named_sibling
+        body, update = loop.child_by_field_name("body"), loop.child_by_field_name("update")
+        init = loop.child_by_field_name("initializer")
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        statements = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
+            else []
+        if len(declarators) != 1 or not statements or statements[-1].type != "expression_statement" or \
+                not statements[-1].named_children:
+            continue
+        counter = view.text(declarators[0].child_by_field_name("declarator"))
+        start = view.text(declarators[0].child_by_field_name("value"))
+        advance = statements[-1].named_children[0]
+        if update is None or not _counts(view, update, counter) or update.type != "update_expression" or \
+                advance.type != "assignment_expression" or advance.child_by_field_name("operator").type != "+=" or \
+                view.text(advance.child_by_field_name("left")) not in pointers:
+            continue
+        pointer, step = view.text(advance.child_by_field_name("left")), advance.child_by_field_name("right")
+        uses = [n for n in view.descendants(body, "identifier") if view.text(n) == pointer]
+        if any(True for _ in view.descendants(body, "continue_statement")) or \
+                any(_assigns(view, n, pointer) for statement in statements[:-1]
+                    for n in view.descendants(statement)) or \
+                any(view.text(n) in (pointer, counter) for n in view.descendants(step, "identifier")) or \
+                any(view.text(n) == pointer for following in _after(loop)
+                    for n in view.descendants(following, "identifier")):
+            continue
+        at = f"({pointer} + ({counter} - ({start})) * ({view.text(step)}))"
+        return [(n.start_byte, n.end_byte, at) for n in uses if not (
+                    advance.start_byte <= n.start_byte < advance.end_byte)] + \
+            [(statements[-1].start_byte, statements[-1].end_byte, "\n" * view.text(statements[-1]).count("\n"))]
+    return []
+
+
+def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each counted do-while loop (the module's docstring) as a for loop: the counter's declaration and the trailing
+    `while (...);` emptied (newlines kept), `do` made the for loop's header."""
+    found: list[tuple[int, int, str]] = []
+    for loop in view.descendants(view.body, "do_statement"):
+        body, condition = loop.child_by_field_name("body"), loop.child_by_field_name("condition")
+        test = condition.named_children[0] if condition is not None and condition.named_children else None
+        if test is None or test.type != "binary_expression" or test.child_by_field_name("operator").type != "<":
+            continue
+        step = test.child_by_field_name("left")
+        if step.type != "update_expression" or not view.text(step).startswith("++"):
+            continue
+        counter = view.text(step.child_by_field_name("argument"))
+        declaration = _declaration_before(view, loop, counter)
+        if declaration is None or any(True for _ in view.descendants(body, "continue_statement")) or \
+                any(_assigns(view, n, counter) for n in view.descendants(body)) or \
+                any(view.text(n) == counter for n in _after(loop) for n in view.descendants(n, "identifier")):
+            continue
+        (declarator,) = [d for d in declaration.named_children if d.type == "init_declarator"]
+        start, bound = view.text(declarator.child_by_field_name("value")), view.text(test.child_by_field_name("right"))
+        header = (f"for ({view.text(declaration).rstrip().rstrip(';')}; {counter} < max({bound}, ({start}) + 1); "
+                  f"++{counter})")
+        tail = view.text(loop)[body.end_byte - loop.start_byte:]
+        found += [(declaration.start_byte, declaration.end_byte, "\n" * view.text(declaration).count("\n")),
+                  (loop.start_byte, body.start_byte, header + " " + "\n" * view.text(loop)[:body.start_byte -
+                                                                                        loop.start_byte].count("\n")),
+                  (body.end_byte, loop.end_byte, "\n" * tail.count("\n"))]
+    return found
+
+
+def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each constant table of numbers the kernel declares and only reads (the module's docstring), its reads made
+    choices among its entries and its declaration emptied (newlines kept)."""
+    found: list[tuple[int, int, str]] = []
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+        if "const" not in view.text(declaration).split("=")[0].split() or len(declarators) != 1:
+            continue
+        target, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+        if target.type != "array_declarator" or value is None or value.type != "initializer_list":
+            continue
+        entries = [view.text(e) for e in value.named_children]
+        if not entries or not all(_NUMBER.fullmatch(e) for e in entries):
+            continue
+        declared = target.child_by_field_name("declarator")
+        uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == view.text(declared) and
+                n != declared]
+        reads = [n.parent for n in uses]
+        if any(r is None or r.type != "subscript_expression" or r.child_by_field_name("argument") != n or
+               (r.parent is not None and (r.parent.type in ("update_expression", "pointer_expression") or
+                                          r.parent.type == "assignment_expression" and
+                                          r.parent.child_by_field_name("left") == r))
+               for n, r in zip(uses, reads)):
+            continue
+        replacements = []
+        for read in reads:
+            index = read.child_by_field_name("indices").named_children
+            if len(index) != 1 or any(n.type in ("assignment_expression", "update_expression", "call_expression")
+                                      for n in view.descendants(index[0])):
+                break
+            at = f"({view.text(index[0])})"
+            choice = entries[-1]
+            for position in range(len(entries) - 2, -1, -1):
+                choice = f"{at} == {position} ? {entries[position]} : {choice}"
+            replacements.append((read.start_byte, read.end_byte, f"({choice})"))
+        else:
+            found += replacements + [(declaration.start_byte, declaration.end_byte,
+                                      "\n" * view.text(declaration).count("\n"))]
     return found

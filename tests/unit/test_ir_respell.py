@@ -97,7 +97,8 @@ def test_a_macro_the_preprocessor_would_not_expand_plainly_is_left_alone(defines
 ])
 def test_a_loop_counting_down_runs_the_same_iterations_in_the_same_order(loop):
     """A suffix sum: each step reads the value the later elements left."""
-    body = f"    float acc = 0.0f;\n    {loop} {{\n        acc += x[r * cols + c];\n        y[r * cols + c] = acc;\n    }}"
+    body = (f"    float acc = 0.0f;\n    {loop} {{\n        acc += x[r * cols + c];\n        y[r * cols + c] = acc;\n"
+            "    }")
     program = lifted_equals_kernel(ROWS.format(defines="", body=body))
     assert "c_from_start" in str(program)
 
@@ -214,3 +215,48 @@ def test_a_grid_stride_sum_added_once_per_thread_is_an_atomic_per_point(body):
 def test_a_per_thread_value_after_a_grid_stride_loop_stays_refused(body, reason):
     result = lift(candidate_of("user.cu", SUM_AFTER.format(body=body)))
     assert isinstance(result, NotLiftable) and reason in result.reason, str(result)
+
+
+@pytest.mark.parametrize("body", [
+    # A column walked by a pointer advanced a row a step.
+    "    const float* p = x + r;\n    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) {\n        s += *p;\n"
+    "        y[r * cols + c] = s;\n        p += 1;\n    }",
+    # Two pointers, one read and one written, each advanced by its own loop.
+    "    const float* src = x + r * cols;\n    float* dst = y + r * cols;\n    for (int c = 0; c < cols; c++) {\n"
+    "        dst[c] = 2.0f * *src;\n        src += 1;\n    }\n    for (int c = 0; c < cols; c++) {\n"
+    "        dst[0] = dst[0] + 1.0f;\n        dst += 1;\n    }",
+])
+def test_a_pointer_advanced_by_a_counted_loop_is_read_where_it_points(body):
+    lifted_equals_kernel(ROWS.format(defines="", body=body))
+
+
+def test_a_pointer_an_enclosing_loop_keeps_advancing_stays_refused():
+    """Declared outside the outer loop, `p` goes on from where the inner loop left it: not the inner loop's alone."""
+    body = ("    const float* p = x + r * cols;\n    for (int k = 0; k < 2; ++k) {\n"
+            "        for (int c = 0; c < cols / 2; ++c) {\n            y[r * cols + k * (cols / 2) + c] = *p;\n"
+            "            p += 1;\n        }\n    }")
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable) and "pointer" in result.reason, str(result)
+
+
+def test_a_counted_do_while_loop_runs_its_first_iteration_whatever_the_bound():
+    """`do { ... } while (++c < cols)` runs once even for cols = 0 or 1: the for loop's bound is max(cols, 1)."""
+    body = ("    float m = x[r * cols];\n    int c = 0;\n    do {\n        m = fmaxf(m, x[r * cols + c]);\n"
+            "        y[r * cols + c] = m;\n    } while (++c < cols);")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "c < max(cols, 0 + 1)" in str(program)
+
+
+def test_a_constant_table_read_by_a_loop_is_its_entries_chosen_by_the_index():
+    body = ("    const int offsets[3] = {-1, 0, 1};\n    for (int c = 0; c < cols; ++c) {\n        float s = 0.0f;\n"
+            "        for (int k = 0; k < 3; ++k) {\n            int cc = min(max(c + offsets[k], 0), cols - 1);\n"
+            "            s += x[r * cols + cc];\n        }\n        y[r * cols + c] = s;\n    }")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "offsets" not in str(program)
+
+
+def test_a_table_the_kernel_writes_stays_refused():
+    body = ("    int offsets[2] = {0, 1};\n    offsets[1] = 2;\n"
+            "    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] + (float)offsets[c % 2];")
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable) and "array" in result.reason, str(result)
