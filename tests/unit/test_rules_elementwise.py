@@ -135,10 +135,7 @@ def test_every_rewrite_compiles_without_spills(case):
 # restrict_readonly
 
 
-def test_restrict_keeps_const_and_marks_read_only_pointers_const():
-    text = kernel_text("examples/vector_add.cu:vector_add", "restrict_readonly")
-    assert "(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n)" in text
-    source = """
+COPY_TWICE = """{define}
 /* @optiml
    sizes:  n=1000
    a:      in  float[n]
@@ -146,41 +143,34 @@ def test_restrict_keeps_const_and_marks_read_only_pointers_const():
    launch: grid=cdiv(n,256) block=256
 */
 __global__ void copy_twice(float *a, float *b, int n)
-{
+{{
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) b[i] = 2.0f * a[i];
-}
+    if (i < n) {write} = 2.0f * a[i];
+}}
 """
-    document = CudaDocument(source, "user/copy.cu")
-    candidate = original_candidate(document, "copy_twice")
-    rule = BY_NAME["restrict_readonly"]
-    (made,) = rule.rewrite(KernelView.of(candidate), candidate)
+
+
+def restrict_of(source: str):
+    candidate = original_candidate(CudaDocument(source, "user/copy.cu"), "copy_twice")
+    (made,) = BY_NAME["restrict_readonly"].rewrite(KernelView.of(candidate), candidate)
+    assert compile_nvrtc(made.candidate.unit).ok
+    return made
+
+
+def test_restrict_keeps_const_and_marks_read_only_pointers_const():
+    text = kernel_text("examples/vector_add.cu:vector_add", "restrict_readonly")
+    assert "(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n)" in text
+    made = restrict_of(COPY_TWICE.format(define="", write="b[i]"))
     assert "const float *__restrict__ a, float *__restrict__ b" in made.candidate.unit.text
     assert made.description == "__restrict__ on a, b; const a"
-    assert compile_nvrtc(made.candidate.unit).ok
     partly = edit("tests/rules/elementwise/elementwise_1d.cu:clamp_and_flag", "restrict_readonly")
     assert partly.description == "__restrict__ on dst, positive"
 
 
 def test_a_pointer_a_macro_writes_is_not_made_const():
-    """`#define B_AT(i, j) B[...]` writes B where the kernel's text shows no B: making it const would not compile."""
-    source = """#define B_AT(i) b[(i)]
-/* @optiml
-   sizes:  n=1000
-   a:      in  float[n]
-   b:      out float[n]
-   launch: grid=cdiv(n,256) block=256
-*/
-__global__ void copy_twice(float *a, float *b, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) B_AT(i) = 2.0f * a[i];
-}
-"""
-    candidate = original_candidate(CudaDocument(source, "user/copy.cu"), "copy_twice")
-    (made,) = BY_NAME["restrict_readonly"].rewrite(KernelView.of(candidate), candidate)
+    """`#define B_AT(i) b[...]` writes b where the kernel's text shows no b: making it const would not compile."""
+    made = restrict_of(COPY_TWICE.format(define="#define B_AT(i) b[(i)]", write="B_AT(i)"))
     assert made.description == "__restrict__ on a, b; const a"
-    assert compile_nvrtc(made.candidate.unit).ok
 
 
 def test_lints_are_held_back_where_the_users_launches_alias_or_offset_pointers():
