@@ -175,10 +175,11 @@ def conjunction(terms: list[Expr]) -> Expr | None:
 
 class _Index:
     def __init__(self, name: str, ctype: str, dim: str, node: Node, grid_stride: bool = False,
-                 block_only: bool = False):
+                 block_only: bool = False, linear_grid: bool = False):
         self.name, self.ctype, self.dim, self.node = name, ctype, dim, node
         self.grid_stride = grid_stride
         self.block_only = block_only       # `b = blockIdx.z` with one thread along z: the grid's z is the extent
+        self.linear_grid = linear_grid     # `(blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x`
         self.lower: Expr = one(0)
         self.upper: Expr | None = None
 
@@ -198,6 +199,7 @@ class _Lifter:
         self.uniform: dict[str, Expr] = {}                    # locals before the guard that read no index
         self.per_point: set[str] = set()                      # locals before the guard that read one
         self.grid_strides: dict[str, str] = {}                # locals holding blockDim.d * gridDim.d -> d
+        self.linear_blocks: set[str] = set()                  # locals holding blockIdx.y * gridDim.x + blockIdx.x
         self.macros, self.helpers = self._file_scope()
         self.function_macros = {self.text(node.child_by_field_name("name")) for node in
                                 self.view.descendants(self.view.document.tree.root_node, "preproc_function_def")}
@@ -253,6 +255,8 @@ class _Lifter:
             raise _Refused(self.view.node, "no thread index (blockIdx.d * blockDim.d + threadIdx.d) defines a "
                                            "parallel index")
         for index in space:
+            if index.upper is None and index.linear_grid:
+                raise _Refused(index.node, f"no guard bounds the index '{index.name}' over a flattened grid")
             if index.upper is None and index.block_only:
                 index.upper = self.launch_extent(index, "grid")
             elif index.upper is None and not index.grid_stride:
@@ -317,6 +321,8 @@ class _Lifter:
                     raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} alone, but the launch runs "
                                                f"{resolved.block[axis]} threads per block along {index.dim}")
                 threads = resolved.grid[axis] * resolved.block[axis]
+                if index.linear_grid:               # blocks numbered across the grid's x and y
+                    threads *= resolved.grid[1] if len(resolved.grid) > 1 else 1
                 upper = evaluate_scalar(program, index.upper, values)
                 if upper > threads:
                     raise _Refused(self.view.node, f"the launch runs {threads} threads along {index.dim} at "
@@ -398,6 +404,15 @@ class _Lifter:
             if value is not None and self.whole_grid(value, stride_dim):
                 self.grid_strides[name] = stride_dim    # `int stride = blockDim.x * gridDim.x;`
                 return True
+        if value is not None and self.linear_block(value):
+            self.linear_blocks.add(name)               # `int block = blockIdx.y * gridDim.x + blockIdx.x;`
+            return True
+        if value is not None and self.linear_index(value):
+            if self.indices:
+                raise _Refused(node, f"an index ('{name}') over a grid flattened to one dimension beside others")
+            self.indices[name] = _Index(name, self.type_text(node), "x", node, linear_grid=True)
+            self.names.add(name)
+            return True
         dim = global_index_dim(value) or self.fixed_block_index_dim(value) if value is not None else None
         block_dim = builtin_dim(value, "blockIdx") if value is not None and dim is None else None
         if dim is None and block_dim is None:
@@ -408,6 +423,42 @@ class _Lifter:
                                     block_only=block_dim is not None)
         self.names.add(name)
         return True
+
+    def linear_block(self, node: Node) -> bool:
+        """`blockIdx.y * gridDim.x + blockIdx.x` (terms and factors in any order): a block's place in a 2-D grid
+        read as one dimension, as kernels whose blocks outnumber one grid dimension spell it."""
+        node = bare(node)
+        if node.type != "binary_expression" or self.text(node.child_by_field_name("operator")) != "+":
+            return False
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        for x, product in ((left, right), (right, left)):
+            product = bare(product)
+            if builtin_dim(x, "blockIdx") == "x" and product.type == "binary_expression" and \
+                    self.text(product.child_by_field_name("operator")) == "*":
+                a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
+                if any(builtin_dim(y, "blockIdx") == "y" and builtin_dim(g, "gridDim") == "x"
+                       for y, g in ((a, b), (b, a))):
+                    return True
+        return False
+
+    def linear_index(self, node: Node) -> bool:
+        """`block * blockDim.x + threadIdx.x` for a local `block` holding a linear block index (`linear_block`),
+        the block index written out in place too."""
+        node = bare(node)
+        if node.type != "binary_expression" or self.text(node.child_by_field_name("operator")) != "+":
+            return False
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        for thread, product in ((left, right), (right, left)):
+            product = bare(product)
+            if builtin_dim(thread, "threadIdx") != "x" or product.type != "binary_expression" or \
+                    self.text(product.child_by_field_name("operator")) != "*":
+                continue
+            a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
+            for block, size in ((a, b), (b, a)):
+                linear = self.text(bare(block)) in self.linear_blocks or self.linear_block(block)
+                if linear and builtin_dim(size, "blockDim") == "x":
+                    return True
+        return False
 
     def fixed_block_index_dim(self, node: Node) -> str | None:
         """`blockIdx.d * 16 + threadIdx.d` where the contract launches blocks of exactly 16 along d at every size:

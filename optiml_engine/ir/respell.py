@@ -257,6 +257,10 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         pointer, step = view.text(advance.child_by_field_name("left")), advance.child_by_field_name("right")
         uses = [n for n in view.descendants(body, "identifier") if view.text(n) == pointer]
+        header = [n for part in (init, loop.child_by_field_name("condition"), update) if part is not None
+                  for n in view.descendants(part, "identifier")]
+        if any(view.text(n) == pointer for n in header):
+            continue                      # the header would read the pointer where the body no longer moves it
         if any(True for _ in view.descendants(body, "continue_statement")) or \
                 any(_assigns(view, n, pointer) for statement in statements[:-1]
                     for n in view.descendants(statement)) or \
@@ -312,9 +316,11 @@ def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
         target, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
         if target.type != "array_declarator" or value is None or value.type != "initializer_list":
             continue
-        entries = [view.text(e) for e in value.named_children]
-        if not entries or not all(_NUMBER.fullmatch(e) for e in entries):
-            continue
+        entries = [view.text(e) for e in value.named_children if e.type != "comment"]
+        size = target.child_by_field_name("size")
+        if not entries or not all(_NUMBER.fullmatch(e) for e in entries) or \
+                size is not None and view.text(size).strip() != str(len(entries)):
+            continue                      # `const int t[4] = {1, 2};` holds zeros the list does not show
         declared = target.child_by_field_name("declarator")
         uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == view.text(declared) and
                 n != declared]

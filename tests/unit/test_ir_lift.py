@@ -317,3 +317,42 @@ def test_a_kernel_bounded_by_its_launch_lifts_and_its_schedules_equal_it(text) -
         assert np.array_equal(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected)
         for candidate in emitted:
             assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
+
+
+LINEAR_GRID = """
+/* @optiml
+   sizes: n=1000000
+   check: n=1; n=1000; n=300001
+   x: in float[n]
+   y: out float[n]
+   launch: grid=(GRID_X,cdiv(n,GRID_X*256)) block=256
+*/
+__global__ void linear_grid(const float* x, float* y, int n)
+{
+BODY
+}
+"""
+
+
+@pytest.mark.parametrize("body", [
+    "    int block = blockIdx.y * gridDim.x + blockIdx.x;\n    int i = block * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) y[i] = 2.0f * x[i];",
+    "    int i = (blockIdx.x + gridDim.x * blockIdx.y) * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
+    "    y[i] = 2.0f * x[i];",
+])
+def test_a_block_index_flattened_over_the_grid_is_one_index(body) -> None:
+    from optiml_engine.gpu.emulate import run_on_cpu
+    candidate = candidate_of("user.cu", LINEAR_GRID.replace("GRID_X", "4").replace("BODY", body))
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for i in [0, n):"
+    for binding in ({"n": 1000}, {"n": 1}):
+        inputs, expected = run_at(candidate, program, binding)
+        assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
+
+
+def test_a_flattened_grid_smaller_than_the_guard_is_refused() -> None:
+    body = "    int i = (blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = x[i];"
+    text = LINEAR_GRID.replace("GRID_X*256", "GRID_X*512").replace("GRID_X", "4").replace("BODY", body)
+    result = lift(candidate_of("user.cu", text))
+    assert isinstance(result, NotLiftable) and "fewer than the guard's bound" in result.reason, str(result)

@@ -260,3 +260,18 @@ def test_a_table_the_kernel_writes_stays_refused():
             "    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] + (float)offsets[c % 2];")
     result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
     assert isinstance(result, NotLiftable) and "array" in result.reason, str(result)
+
+
+def test_a_table_with_fewer_entries_than_its_size_stays_refused():
+    """`{-1, 1}` in a table of 3 leaves a zero the list does not show: not read as the listed entries."""
+    body = ("    const int offsets[3] = {-1, 1};\n    for (int c = 1; c < cols - 1; ++c) {\n        float s = 0.0f;\n"
+            "        for (int k = 0; k < 3; ++k) s += x[r * cols + c + offsets[k]];\n        y[r * cols + c] = s;\n    }")
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable) and "array" in result.reason, str(result)
+
+
+def test_a_pointer_the_loop_header_reads_is_not_moved():
+    body = ("    const float* p = x + r * cols;\n    for (int c = 0; c < cols && *p > -2.0f; ++c) {\n"
+            "        y[r * cols + c] = *p;\n        p += 1;\n    }")
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable), str(result)
