@@ -26,7 +26,7 @@ from optiml_engine.ir.program import (
     substitute, substituted, walk)
 from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
-    KernelView, bare, builtin_dim, derived, global_index_dim, unparenthesized)
+    KernelView, bare, builtin_dim, derived, global_index_dim, sum_of_product, unparenthesized)
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import dtype_of
 
@@ -427,62 +427,30 @@ class _Lifter:
     def linear_block(self, node: Node) -> bool:
         """`blockIdx.y * gridDim.x + blockIdx.x` (terms and factors in any order): a block's place in a 2-D grid
         read as one dimension, as kernels whose blocks outnumber one grid dimension spell it."""
-        node = bare(node)
-        if node.type != "binary_expression" or self.text(node.child_by_field_name("operator")) != "+":
-            return False
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        for x, product in ((left, right), (right, left)):
-            product = bare(product)
-            if builtin_dim(x, "blockIdx") == "x" and product.type == "binary_expression" and \
-                    self.text(product.child_by_field_name("operator")) == "*":
-                a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
-                if any(builtin_dim(y, "blockIdx") == "y" and builtin_dim(g, "gridDim") == "x"
-                       for y, g in ((a, b), (b, a))):
-                    return True
-        return False
+        return any(builtin_dim(x, "blockIdx") == "x" and builtin_dim(y, "blockIdx") == "y" and
+                   builtin_dim(g, "gridDim") == "x" for x, y, g in sum_of_product(node))
 
     def linear_index(self, node: Node) -> bool:
         """`block * blockDim.x + threadIdx.x` for a local `block` holding a linear block index (`linear_block`),
         the block index written out in place too."""
-        node = bare(node)
-        if node.type != "binary_expression" or self.text(node.child_by_field_name("operator")) != "+":
-            return False
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        for thread, product in ((left, right), (right, left)):
-            product = bare(product)
-            if builtin_dim(thread, "threadIdx") != "x" or product.type != "binary_expression" or \
-                    self.text(product.child_by_field_name("operator")) != "*":
-                continue
-            a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
-            for block, size in ((a, b), (b, a)):
-                linear = self.text(bare(block)) in self.linear_blocks or self.linear_block(block)
-                if linear and builtin_dim(size, "blockDim") == "x":
-                    return True
-        return False
+        return any(builtin_dim(thread, "threadIdx") == "x" and builtin_dim(size, "blockDim") == "x" and
+                   (self.text(bare(block)) in self.linear_blocks or self.linear_block(block))
+                   for thread, block, size in sum_of_product(node))
 
     def fixed_block_index_dim(self, node: Node) -> str | None:
         """`blockIdx.d * 16 + threadIdx.d` where the contract launches blocks of exactly 16 along d at every size:
         the global index with the block size written as a number (or a `#define` of one), as users often do."""
-        node = bare(node)
-        if node.type != "binary_expression" or self.text(node.child_by_field_name("operator")) != "+":
-            return None
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        for thread, product in ((left, right), (right, left)):
-            dim, product = builtin_dim(thread, "threadIdx"), bare(product)
-            if dim is None or product.type != "binary_expression" or \
-                    self.text(product.child_by_field_name("operator")) != "*":
+        for thread, block, size in sum_of_product(node):
+            dim, size = builtin_dim(thread, "threadIdx"), bare(size)
+            written = self.text(size)
+            if size.type == "identifier" and written in self.macros:     # `#define THREADS 256`
+                written = self.text(self.macros[written].child_by_field_name("value")).strip()
+            elif size.type != "number_literal":
                 continue
-            a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
-            for block, size in ((a, b), (b, a)):
-                size = bare(size)
-                written = self.text(size)
-                if size.type == "identifier" and written in self.macros:     # `#define THREADS 256`
-                    written, size = self.text(self.macros[written].child_by_field_name("value")).strip(), None
-                elif size.type != "number_literal":
-                    continue
-                digits = written.rstrip("uUlL")
-                if builtin_dim(block, "blockIdx") == dim and digits.isdigit() and self.block_size_is(dim, int(digits)):
-                    return dim
+            digits = written.rstrip("uUlL")
+            if dim is not None and builtin_dim(block, "blockIdx") == dim and digits.isdigit() and \
+                    self.block_size_is(dim, int(digits)):
+                return dim
         return None
 
     def block_size_is(self, dim: str, threads: int) -> bool:

@@ -55,6 +55,12 @@ def respelled(candidate: Candidate) -> Candidate:
     return written
 
 
+def _in_place(view: KernelView, start: int, end: int, text: str) -> tuple[int, int, str]:
+    """A replacement of the bytes [start, end) by `text` and the newlines they held, so that lines stay where they
+    were."""
+    return start, end, text + "\n" * view.source[start:end].count(b"\n")
+
+
 def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[str, str]]:
     """The file's function-like macros (name -> parameters, value) and object-like ones whose value is not a number
     (name -> value), each as the preprocessor would expand it."""
@@ -89,8 +95,7 @@ def _expansions(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         expansion = _expansion(view, node, functions, objects)
         if expansion is not None:
-            newlines = view.text(node).count("\n")
-            found.append((node.start_byte, node.end_byte, expansion + "\n" * newlines))
+            found.append(_in_place(view, node.start_byte, node.end_byte, expansion))
     return found
 
 
@@ -147,10 +152,9 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
                 any(_assigns(view, n, counter) for statement in statements[:-1] for n in view.descendants(statement)):
             continue
         header = f"for ({view.text(declaration).rstrip().rstrip(';')}; {view.text(condition)}; {view.text(update)})"
-        found += [(declaration.start_byte, declaration.end_byte, "\n" * view.text(declaration).count("\n")),
-                  (loop.start_byte, body.start_byte, header + " " + "\n" * view.text(loop)[:body.start_byte -
-                                                                                        loop.start_byte].count("\n")),
-                  (statements[-1].start_byte, statements[-1].end_byte, "\n" * view.text(statements[-1]).count("\n"))]
+        found += [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
+                  _in_place(view, loop.start_byte, body.start_byte, header + " "),
+                  _in_place(view, statements[-1].start_byte, statements[-1].end_byte, "")]
     return found
 
 
@@ -220,9 +224,9 @@ def _chained(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         name = view.text(inner.child_by_field_name("left"))
         target, op = view.text(outer.child_by_field_name("left")), view.text(outer.child_by_field_name("operator"))
-        found.append((statement.start_byte, statement.end_byte,
-                      f"{{ {view.text(inner)}; {target} {op} {name}; }}" +     # a block: it may be a loop's body
-                      "\n" * view.text(statement).count("\n")))
+        # A block of its own: the statement may be a loop's body without braces.
+        found.append(_in_place(view, statement.start_byte, statement.end_byte,
+                               f"{{ {view.text(inner)}; {target} {op} {name}; }}"))
     return found
 
 
@@ -271,7 +275,7 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
         at = f"({pointer} + ({counter} - ({start})) * ({view.text(step)}))"
         return [(n.start_byte, n.end_byte, at) for n in uses if not (
                     advance.start_byte <= n.start_byte < advance.end_byte)] + \
-            [(statements[-1].start_byte, statements[-1].end_byte, "\n" * view.text(statements[-1]).count("\n"))]
+            [_in_place(view, statements[-1].start_byte, statements[-1].end_byte, "")]
     return []
 
 
@@ -297,11 +301,9 @@ def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
         start, bound = view.text(declarator.child_by_field_name("value")), view.text(test.child_by_field_name("right"))
         header = (f"for ({view.text(declaration).rstrip().rstrip(';')}; {counter} < max({bound}, ({start}) + 1); "
                   f"++{counter})")
-        tail = view.text(loop)[body.end_byte - loop.start_byte:]
-        found += [(declaration.start_byte, declaration.end_byte, "\n" * view.text(declaration).count("\n")),
-                  (loop.start_byte, body.start_byte, header + " " + "\n" * view.text(loop)[:body.start_byte -
-                                                                                        loop.start_byte].count("\n")),
-                  (body.end_byte, loop.end_byte, "\n" * tail.count("\n"))]
+        found += [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
+                  _in_place(view, loop.start_byte, body.start_byte, header + " "),
+                  _in_place(view, body.end_byte, loop.end_byte, "")]
     return found
 
 
@@ -343,6 +345,5 @@ def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
                 choice = f"{at} == {position} ? {entries[position]} : {choice}"
             replacements.append((read.start_byte, read.end_byte, f"({choice})"))
         else:
-            found += replacements + [(declaration.start_byte, declaration.end_byte,
-                                      "\n" * view.text(declaration).count("\n"))]
+            found += replacements + [_in_place(view, declaration.start_byte, declaration.end_byte, "")]
     return found

@@ -110,20 +110,28 @@ def builtin_dim(node: Node, builtin: str) -> str | None:
     return None
 
 
+def sum_of_product(node: Node) -> list[tuple[Node, Node, Node]]:
+    """`term + a * b` read every way it may be written (terms and factors in any order, under parentheses and
+    casts): each (term, factor, other factor); none for any other expression."""
+    node = bare(node)
+    if node.type != "binary_expression" or operator(node) != "+":
+        return []
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    found = []
+    for term, product in ((left, right), (right, left)):
+        product = bare(product)
+        if product.type == "binary_expression" and operator(product) == "*":
+            a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
+            found += [(term, a, b), (term, b, a)]
+    return found
+
+
 def global_index_dim(node: Node) -> str | None:
     """The dimension d of the global thread index `blockIdx.d * blockDim.d + threadIdx.d` (terms and factors in any
     order, under parentheses and casts); None for any other expression. The one reader of "a thread's global index"
     that every rule family's detector uses."""
-    node = bare(node)
-    if node.type != "binary_expression" or operator(node) != "+":
-        return None
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    for thread, product in ((left, right), (right, left)):
+    for thread, block, size in sum_of_product(node):
         dim = builtin_dim(thread, "threadIdx")
-        product = bare(product)
-        if dim is None or product.type != "binary_expression" or operator(product) != "*":
-            continue
-        a, b = product.child_by_field_name("left"), product.child_by_field_name("right")
-        if any(builtin_dim(block, "blockIdx") == dim == builtin_dim(size, "blockDim") for block, size in ((a, b), (b, a))):
+        if dim is not None and builtin_dim(block, "blockIdx") == dim == builtin_dim(size, "blockDim"):
             return dim
     return None
