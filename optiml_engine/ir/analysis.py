@@ -86,6 +86,41 @@ def constant(expr: Expr) -> int | None:
     return None
 
 
+Polynomial = dict[tuple[str, ...], int]   # a product of names (sorted) -> its integer coefficient
+
+
+def polynomial(expr: Expr) -> Polynomial | None:
+    """An integer expression as a sum of products of names with integer coefficients, so that two spellings of one
+    index compare equal: `(c * H + (y + 1) - 1) * W + x` is {(H, W, c): 1, (W, y): 1, (x,): 1}. None where it has
+    anything else (a division, a call, a read, a floating constant)."""
+    if (value := constant(expr)) is not None:
+        return {(): value} if value else {}
+    if isinstance(expr, Ref):
+        return {(expr.name,): 1}
+    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        return polynomial(expr.operand)
+    if isinstance(expr, Unary) and expr.op == "-":
+        inner = polynomial(expr.operand)
+        return None if inner is None else {term: -k for term, k in inner.items()}
+    if not (isinstance(expr, Binary) and expr.op in ("+", "-", "*")):
+        return None
+    left, right = polynomial(expr.left), polynomial(expr.right)
+    if left is None or right is None:
+        return None
+    found: Polynomial = {}
+    if expr.op == "*":
+        for a, j in left.items():
+            for b, k in right.items():
+                term = tuple(sorted(a + b))
+                found[term] = found.get(term, 0) + j * k
+    else:
+        sign = 1 if expr.op == "+" else -1
+        found = dict(left)
+        for term, k in right.items():
+            found[term] = found.get(term, 0) + sign * k
+    return {term: k for term, k in found.items() if k}
+
+
 def stride(index: Expr, variable: str, others: set[str] = frozenset()) -> Expr | None:
     """The coefficient of `variable` in an affine index (others: further variables that must stay affine too);
     None when the index is not affine in them."""

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, conditions_pushed_into_loops, constant, contract_text, extent, loads, names_of, names_read,
-    names_written, point_dependent, statement_exprs, stride, subexpressions, unit_stride, walk)
+    Reduction, all_loads, conditions_pushed_into_loops, constant, contract_text, extent, inlined, loads, names_of,
+    names_read, names_written, point_dependent, polynomial, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
@@ -468,7 +468,10 @@ class _Kernel:
         # Register windows assume the points consecutive from `first`: not in the tail, whose last points repeat.
         slide = (inner.name, first) if self.schedule.window else None
         whole_body = body if windowed is None else conditions_pushed_into_loops(windowed, dependent)
-        whole = [*declared(False), *self.fused(whole_body, dependent, renames, guards(False), slide)]
+        whole = self.common_reads([*declared(False), *self.fused(whole_body, dependent, renames, guards(False),
+                                                                 slide)],
+                                  {point: Binary(op="+", left=Ref(name=first), right=Const(text=str(j)))
+                                   for j, point in enumerate(points)}, set())
         tail = [*declared(True), *self.fused(body, dependent, renames, guards(True))]
         self.lines += [
             f"{indent}if ({first} + {items} <= {upper}) {{",
@@ -504,6 +507,61 @@ class _Kernel:
             else:
                 out += [_point_copy(stmt, rename, guard) for rename, guard in zip(renames, guards)]
         return out
+
+    def common_reads(self, body: list[Stmt], points: dict[str, Expr], loop_vars: set[str]) -> list[Stmt]:
+        """`body` (the thread's points' code, `points` each point's index from the first) with the reads that
+        several points make of one element read once, at the top of the innermost loop around them: a stencil's or
+        a convolution's taps written out (ir/unroll.py), where point j's tap at offset 1 is point j + 1's at offset
+        0. Two reads are of one element when their indices, the locals declared once inlined, are one polynomial
+        in the names left (`(c * H + y_1 - 1) * W + x` and `(c * H + y_2 - 2) * W + x` with y_j = first + j). Only
+        arrays the program never writes, at indices free of reads and of names assigned in the loop. The read no
+        longer waits for its point's condition (a bounds check): an element outside its array is read as zero,
+        as the register windows do (never used: the program does not read it)."""
+        program = self.program
+        written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
+        declared: dict[str, int] = {}
+        for stmt in walk(body):
+            if isinstance(stmt, Let):
+                declared[stmt.name] = declared.get(stmt.name, 0) + 1
+        unstable = {s.name for s in walk(body) if isinstance(s, Assign)} | {s.var for s in walk(body) if isinstance(s, For)}
+        values = {**{s.name: s.value for s in walk(body) if isinstance(s, Let) and s.value is not None and
+                     declared[s.name] == 1 and s.name not in unstable}, **points}
+        unstable |= {name for name, count in declared.items() if count > 1 or name not in values}
+        arrays = {a.name for a in program.arrays} - written
+
+        def reads_here(stmts: list[Stmt]) -> list[Load]:
+            found = []
+            for stmt in stmts:
+                if isinstance(stmt, If):
+                    found += loads(stmt.cond) + reads_here(stmt.then) + reads_here(stmt.other)
+                elif not isinstance(stmt, For):
+                    found += [load for e in statement_exprs(stmt) for load in loads(e)]
+            return found
+
+        groups: dict[tuple, list[tuple[Load, Expr]]] = {}
+        for load in dict.fromkeys(reads_here(body)):
+            if load.array not in arrays:
+                continue
+            index = inlined(load.index, values)
+            form = polynomial(index) if not loads(index) and not names_of(index) & (unstable - loop_vars) else None
+            if form is not None:
+                groups.setdefault((load.array, frozenset(form.items())), []).append((load, index))
+        registers: dict[Load, Expr] = {}
+        setup: list[Stmt] = []
+        for (array, _), found in groups.items():
+            if len(found) < 2:
+                continue
+            register, index = self.names(f"{array}_tap"), found[0][1]
+            inside = Binary(op="&&", left=Binary(op=">=", left=index, right=Const(text="0")),
+                            right=Binary(op="<", left=index, right=Const(text=self.array_length(array))))
+            setup.append(Let(name=register, ctype=program.element_type(array),
+                             value=Select(cond=inside, then=Load(array=array, index=index), other=Const(text="0"))))
+            registers |= {load: Ref(name=register) for load, _ in found}
+        body = [stmt.model_copy(update={"body": self.common_reads(stmt.body, points, loop_vars | {stmt.var})})
+                if isinstance(stmt, For) else stmt for stmt in _replaced(body, registers, {})]
+        # After the points' own declarations: the registers' indices may read the points' indices.
+        at = next((k for k, stmt in enumerate(body) if not (isinstance(stmt, Let) and stmt.name in points)), len(body))
+        return [*body[:at], *setup, *body[at:]]
 
     def slid(self, loop: For, found: list[Slide], dependent: set[str], renames: list[dict[str, str]],
              guards: list[Expr | None], slide: tuple[str, str]) -> list[Stmt]:

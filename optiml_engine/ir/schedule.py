@@ -37,12 +37,13 @@ Which families apply is decided here, from the program alone (analysis.py); the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear, loop_reductions,
-    names_of, names_written, point_dependent, reduction_update, statement_exprs, stride, subexpressions, unit_stride,
-    walk)
+    Polynomial, Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear,
+    loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update, statement_exprs, stride,
+    subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, mentions,
@@ -354,7 +355,51 @@ def _fusable(program: LoopProgram, axis: str) -> bool:
             return False
         return axis == "y" or unit_stride(read_at, index)
 
-    return any(shared(load) for loop in loops for load in all_loads(loop.body))
+    return any(shared(load) for loop in loops for load in all_loads(loop.body)) or _taps_shared(program, axis)
+
+
+TAPS_APART = 8     # the most steps of the point's index two reads of one element by neighbouring points lie apart
+
+
+def _taps_shared(program: LoopProgram, axis: str) -> bool:
+    """Reads written out at constant offsets (a stencil's taps, or a convolution's after ir/unroll.py) of which a
+    neighbouring point along `axis` reads the same element at another tap: two reads of one array the program
+    never writes whose indices, as polynomials, differ by a few whole steps of the point's index (`(y + 1) * W + x`
+    and `y * W + x` along y). A thread's points then read each such element once (emit.py `common_reads`)."""
+    index, _, body = _point_code(program, axis)
+    written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
+    once = _single_assignments(body)
+    forms: dict[str, set[frozenset]] = {}
+    for load in all_loads(body):
+        at = inlined(load.index, once)
+        if load.array not in written and not names_of(at) & names_written(body) and \
+                (form := polynomial(at)) is not None:
+            forms.setdefault(load.array, set()).add(frozenset(form.items()))
+    return any(_steps_apart(dict(a), dict(b), index) for found in forms.values() for a, b in combinations(found, 2))
+
+
+def _steps_apart(a: Polynomial, b: Polynomial, index: str) -> bool:
+    """Whether a - b is k times the (shared, nonzero) coefficient of `index` in both, 0 < |k| <= TAPS_APART."""
+    def coefficient(form: Polynomial) -> Polynomial | None:
+        found: Polynomial = {}
+        for term, k in form.items():
+            if term.count(index) > 1:
+                return None
+            if index in term:
+                rest = list(term)
+                rest.remove(index)
+                found[tuple(rest)] = k
+        return found
+
+    step = coefficient(a)
+    if not step or step != coefficient(b):
+        return False
+    difference = {term: a.get(term, 0) - b.get(term, 0) for term in a.keys() | b.keys()}
+    difference = {term: k for term, k in difference.items() if k}
+    term, k = next(iter(step.items()))
+    multiple, remainder = divmod(difference.get(term, 0), k)
+    return remainder == 0 and 0 < abs(multiple) <= TAPS_APART and \
+        difference == {t: multiple * v for t, v in step.items()}
 
 
 def _points_may_share_code(program: LoopProgram, axis: str) -> bool:
@@ -709,7 +754,7 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
             [(128, 1), (256, 1), (512, 1), (1024, 1)]
         fused = [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis, window=window)
                  for axis in shape.fusable for window in ((False, True) if axis in shape.slid else (False,))
-                 for items in (2, 4) for b in blocks]
+                 for items in ((2, 4, 8) if axis == "y" else (2, 4)) for b in blocks]
         # A warp's lanes along one row (whole warps along x) pass each other the ends of their windows.
         fused += [Schedule(family="map", block=b, items=items, fused=True, fused_axis="x", neighbours=True)
                   for items in (2, 4) for b in blocks if b[0] % 32 == 0 and shape.neighbour_rows and

@@ -176,16 +176,19 @@ class SchedulePolicy(Policy):
                 if family in rewritten_shape.families:
                     found.append((family, rewritten, rewritten_shape, why))
         # Constant loops written out (ir/unroll.py) where that shows the reads at constant offsets a stencil's taps
-        # are: the neighbour windows may then share them across a warp.
+        # are: a thread's fused points then read the taps they share once (emit.py `common_reads`), and the
+        # neighbour windows may share a row's across a warp. Only the fused schedules: the others gain nothing from
+        # the taps written out.
         written_out = unrolled(program)
-        if written_out is not program and (written_shape := shape_of(written_out)).neighbour_rows and \
-                not shape.neighbour_rows:
+        if written_out is not program and ((written_shape := shape_of(written_out)).fusable or
+                                           written_shape.neighbour_rows and not shape.neighbour_rows):
             found.append(("map", written_out, written_shape, WRITTEN_OUT))
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found
-                for edit in self.edits(chosen, chosen_shape, defaults(chosen_shape, family, points), base, context,
-                                       why)]
+                for edit in self.edits(chosen, chosen_shape, [s for s in defaults(chosen_shape, family, points)
+                                                              if s.fused or why != WRITTEN_OUT],
+                                       base, context, why)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,
               context: PolicyContext, why: str | None) -> list[Edit]:

@@ -193,3 +193,84 @@ def test_a_loop_with_a_bound_from_the_sizes_is_not_written_out():
     from optiml_engine.ir.unroll import unrolled
     program = lift(candidate_of(ROOT / "tests/heldout/conv1d_valid.cu"))      # for (k = 0; k < K; ++k)
     assert unrolled(program) is program
+
+
+@pytest.mark.parametrize("path, bindings", [
+    ("tests/heldout10/depthwise_conv5x5.cu", ({"N": 1, "C": 2, "H": 19, "W": 37}, {"N": 2, "C": 3, "H": 7, "W": 9},
+                                              {"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 1, "C": 1, "H": 2, "W": 3})),
+    ("tests/heldout/conv2d_3x3_multichan.cu", ({"C": 2, "H": 13, "W": 37}, {"C": 1, "H": 1, "W": 3},
+                                               {"C": 3, "H": 17, "W": 1})),
+])
+@pytest.mark.parametrize("axis, items", [("y", 2), ("y", 4), ("y", 8), ("x", 4)])
+def test_taps_written_out_are_read_once_by_a_threads_points(path, bindings, axis, items):
+    """Written out, point j's tap at one row below is point j + 1's tap at its own row: the fused points read each
+    such element once (emit.py `common_reads`), out of bounds as zero, and still equal the program at sizes whose
+    edges every point's bounds checks meet (one row, one column, rows fewer than the points)."""
+    from optiml_engine.ir.unroll import unrolled
+    candidate = candidate_of(ROOT / path)
+    program = lift(candidate)
+    written_out = unrolled(program)
+    shape = shape_of(written_out)
+    assert axis in shape.fusable
+    emitted = emit(written_out, shape, Schedule(family="map", block=(32, 4), items=items, fused=True,
+                                                fused_axis=axis), candidate)
+    array = "x" if "depthwise" in path else "img"
+    taps = emitted.unit.text.count(f"float {array}_tap")
+    rows, width = (5, 5) if "depthwise" in path else (3, 3)
+    # Along y, the rows of taps two or more of the points read; along x, the columns.
+    shared = sum(1 for u in range(items + rows - 1) if sum(1 for j in range(items) if 0 <= u - j < rows) >= 2)
+    assert taps > 0 and taps == (shared * width if axis == "y" else shared * rows)
+    output = next(a.param for a in candidate.contract.arrays if a.direction != "in")
+    assert_equals_program(candidate, written_out, emitted, output, bindings)
+
+
+def test_reads_no_two_points_share_are_left_where_they_are():
+    """Points of a 1-D stencil along x read neighbouring elements, but a row reduction's points read rows of their
+    own: nothing to read once, and the emitted code is what it was (no register, the reads under their checks)."""
+    candidate = candidate_of(ROOT / "examples/gemv_rowmajor.cu")
+    program = lift(candidate)
+    emitted = emit(program, shape_of(program), Schedule(family="map", block=(128, 1), items=4, fused=True,
+                                                        fused_axis="x"), candidate)
+    assert "_tap" not in emitted.unit.text
+
+
+@pytest.mark.parametrize("a, b, index, apart", [
+    ("(c * H + y + 1) * W + x", "(c * H + y) * W + x", "y", True),      # one row below: one step of y
+    ("(c * H + y + 3) * W + x", "(c * H + y) * W + x", "y", True),
+    ("(c * H + y) * W + x + 1", "(c * H + y) * W + x", "y", False),     # one column over: not a step of y
+    ("(c * H + y) * W + x + 1", "(c * H + y) * W + x", "x", True),
+    ("2 * x + 2", "2 * x", "x", True),                                  # a stride-2 window: one step of 2
+    ("2 * x + 1", "2 * x", "x", False),                                 # half a step: no point reads it
+    ("(y + 9) * W + x", "y * W + x", "y", False),                        # beyond TAPS_APART
+    ("x * x + 1", "x * x", "x", False),                                  # not affine in x
+])
+def test_reads_steps_of_the_point_apart(a, b, index, apart):
+    from optiml_engine.ir.analysis import polynomial
+    from optiml_engine.ir.schedule import _steps_apart
+    assert _steps_apart(polynomial(expression(a)), polynomial(expression(b)), index) is apart
+
+
+def test_one_index_in_two_spellings_is_one_polynomial():
+    from optiml_engine.ir.analysis import polynomial
+    from optiml_engine.ir.program import Cast
+    assert polynomial(expression("(c * H + (y + 1) - 1) * W + x")) == polynomial(expression("x + W * y + c * W * H"))
+    assert polynomial(Cast(ctype="long long", operand=expression("(a - b) * 2"))) == {("a",): 2, ("b",): -2}
+    assert polynomial(expression("a / 2")) is None and polynomial(expression("a * 0")) == {}
+
+
+def expression(text: str):
+    """An index written in C's integer arithmetic (names, numbers, + - * /, parentheses) as a program expression."""
+    import ast
+    from optiml_engine.ir.program import Binary, Const, Ref, Unary
+    ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+    def convert(node):
+        if isinstance(node, ast.BinOp):
+            return Binary(op=ops[type(node.op)], left=convert(node.left), right=convert(node.right))
+        if isinstance(node, ast.UnaryOp):
+            return Unary(op="-", operand=convert(node.operand))
+        if isinstance(node, ast.Name):
+            return Ref(name=node.id)
+        return Const(text=str(node.value))
+
+    return convert(ast.parse(text, mode="eval").body)
