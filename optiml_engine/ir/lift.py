@@ -16,7 +16,7 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from optiml_engine.ir.analysis import is_integer_cast, statement_exprs
+from optiml_engine.ir.analysis import constant, is_integer_cast, statement_exprs
 from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
@@ -28,7 +28,7 @@ from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
     KernelView, bare, builtin_dim, derived, global_index_dim, sum_of_product, unparenthesized)
 from optiml_engine.source.contract import resolve
-from optiml_engine.source.ctypes import dtype_of
+from optiml_engine.source.ctypes import dtype_of, itemsize
 
 _LINE_DIRECTIVE = re.compile(r'^\s*#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
 _ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicAnd", "atomicOr", "atomicXor"}
@@ -201,6 +201,9 @@ class _Lifter:
         self.grid_strides: dict[str, str] = {}                # locals holding blockDim.d * gridDim.d -> d
         self.linear_blocks: set[str] = set()                  # locals holding blockIdx.y * gridDim.x + blockIdx.x
         self.macros, self.helpers = self._file_scope()
+        # `template <int BLOCK>`: the contract's instantiation gives each integer argument its value.
+        self.template_ints = {name: value for name, value in self.candidate.contract.template.items()
+                              if value.isdigit()}
         self.function_macros = {self.text(node.child_by_field_name("name")) for node in
                                 self.view.descendants(self.view.document.tree.root_node, "preproc_function_def")}
 
@@ -445,6 +448,8 @@ class _Lifter:
             written = self.text(size)
             if size.type == "identifier" and written in self.macros:     # `#define THREADS 256`
                 written = self.text(self.macros[written].child_by_field_name("value")).strip()
+            elif size.type == "identifier" and written in self.template_ints:     # `template <int BLOCK>`
+                written = self.template_ints[written]
             elif size.type != "number_literal":
                 continue
             digits = written.rstrip("uUlL")
@@ -759,28 +764,60 @@ class _Lifter:
         self.aliases[name] = (array, offset)
 
     def pointer(self, node: Node) -> tuple[str, Expr]:
-        """(array parameter, element offset) of a pointer expression: p, p + e, e + p, p - e, &p[e], an alias."""
+        """(array parameter, element offset) of a pointer expression: p, p + e, e + p, p - e, &p[e], an alias, and
+        a row found in bytes, `(float*)((char*)p + r * pitch)` (the byte offset over the element's size: a pitch
+        that is not a whole number of elements would misalign every read of the kernel)."""
+        array, offset, in_bytes = self.pointer_in(node)
+        if in_bytes:
+            raise _Refused(node, f"a byte pointer read as it stands ({self.text(bare(node))}): expected it cast back "
+                                 f"to its array's element type")
+        return array, offset
+
+    def pointer_in(self, node: Node) -> tuple[str, Expr, bool]:
+        """(array, offset, whether the offset counts bytes rather than the array's elements)."""
+        node = unparenthesized(node)
+        if node.type == "cast_expression" and (cast := self.pointer_cast(node)) is not None:
+            array, offset, in_bytes = self.pointer_in(node.child_by_field_name("value"))
+            size = itemsize(dtype_of(self.candidate.contract.template.get(self.arrays[array].ctype,
+                                                                           self.arrays[array].ctype)) or "float32")
+            if cast in ("char", "signed char", "unsigned char", "int8_t", "uint8_t"):
+                if not in_bytes and constant(offset) != 0:
+                    offset = Binary(op="*", left=offset, right=one(size))
+                return array, offset, True
+            if dtype_of(cast) != dtype_of(self.candidate.contract.template.get(self.arrays[array].ctype,
+                                                                               self.arrays[array].ctype)):
+                raise _Refused(node, f"'{array}' read through a pointer to {cast}, not to its own element type")
+            return array, Binary(op="/", left=offset, right=one(size)) if in_bytes else offset, False
         node = bare(node)
         text = self.text(node)
         if node.type == "identifier":
             if text in self.arrays:
-                return text, one(0)
+                return text, one(0), False
             if text in self.aliases:
-                return self.aliases[text]
+                return (*self.aliases[text], False)
         if node.type == "binary_expression" and node.child_by_field_name("operator").type in ("+", "-"):
             op = node.child_by_field_name("operator").type
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             for base, offset, sign in ((left, right, op), (right, left, "+")):
                 if self.is_pointer(base):
-                    array, start = self.pointer(base)
+                    array, start, in_bytes = self.pointer_in(base)
                     step = self.expr(offset)
-                    return array, (plus(start, step) if sign == "+" else Binary(op="-", left=start, right=step))
+                    return array, (plus(start, step) if sign == "+" else Binary(op="-", left=start, right=step)), \
+                        in_bytes
         if node.type == "pointer_expression" and node.child_by_field_name("operator").type == "&":
             target = bare(node.child_by_field_name("argument"))
             if target.type == "subscript_expression":
-                return self.subscript(target)
+                return (*self.subscript(target), False)
         raise _Refused(node, f"a pointer the program cannot follow ({text}): expected an array parameter plus an "
                              f"offset")
+
+    def pointer_cast(self, node: Node) -> str | None:
+        """The element type a cast to a pointer type names (`(const float*)`: float); None for other casts."""
+        descriptor = node.child_by_field_name("type")
+        if descriptor is None or not any(c.type == "abstract_pointer_declarator" for c in descriptor.children):
+            return None
+        return " ".join(self.text(c) for c in descriptor.children
+                        if c.type not in ("type_qualifier", "abstract_pointer_declarator"))
 
     def is_pointer(self, node: Node) -> bool:
         node = bare(node)
@@ -963,6 +1000,8 @@ class _Lifter:
                 return Ref(name=name)
             if name in self.macros:
                 return self.macro(name, node)
+            if name in self.template_ints:
+                return Const(text=self.template_ints[name])
             if name in ("INFINITY", "NAN", "FLT_MAX", "FLT_MIN", "DBL_MAX", "M_PI", "INT_MAX", "INT_MIN",
                         "CUDART_INF_F", "CUDART_PI_F", "FLT_EPSILON", "HUGE_VALF"):
                 return Const(text=name)
@@ -1039,15 +1078,12 @@ class _Lifter:
         if len(names) != len(args) or any(p.child_by_field_name("declarator").type != "identifier" for p in params):
             raise _Refused(node, f"a call of {function} whose parameters the program cannot bind")
         helper = _Helper(self, dict(zip(names, args)))
-        statements = [n for n in definition.child_by_field_name("body").named_children if n.type != "comment"]
-        for statement in statements[:-1]:
-            if statement.type != "declaration":
-                raise _Refused(statement, f"{function} has code other than declarations before its return")
-            helper.declare(statement)
-        last = statements[-1] if statements else None
-        if last is None or last.type != "return_statement" or not last.named_children:
-            raise _Refused(definition, f"{function} does not end with `return value;`")
-        return helper.value(last.named_children[0])
+        return helper.returned(function, definition, list(definition.child_by_field_name("body").named_children))
+
+
+def _branch(node: Node) -> list[Node]:
+    """A branch's statements: a block's, or the one statement."""
+    return list(node.named_children) if node.type == "compound_statement" else [node]
 
 
 def _zero(value: Expr | None) -> bool:
@@ -1078,6 +1114,34 @@ class _Helper:
                 ctype = self.lifter.type_text(node)
                 self.values[name] = Cast(ctype=ctype.replace("const ", ""),
                                          operand=self.value(declarator.child_by_field_name("value")))
+
+    def returned(self, function: str, at: Node, statements: list[Node]) -> Expr:
+        """The value statements of the helper's body return: declarations, then `return e;`, or `if (c)` a branch
+        that returns (`if (v > 20.f) return v;`), its `else` or the statements after it returning otherwise:
+        `c ? then : otherwise`."""
+        statements = [n for n in statements if n.type != "comment"]
+        for position, statement in enumerate(statements):
+            if statement.type == "declaration":
+                self.declare(statement)
+            elif statement.type == "return_statement" and statement.named_children and \
+                    position == len(statements) - 1:
+                return self.value(statement.named_children[0])
+            elif statement.type == "if_statement":
+                condition = statement.child_by_field_name("condition")
+                cond = self.value(condition.named_children[0] if condition.type == "condition_clause" else condition)
+                alternative = statement.child_by_field_name("alternative")
+                if alternative is not None and alternative.type == "else_clause":
+                    alternative = alternative.named_children[0]
+                declared = dict(self.values)
+                then = self.returned(function, statement, _branch(statement.child_by_field_name("consequence")))
+                self.values = dict(declared)
+                otherwise = self.returned(function, statement, (_branch(alternative) if alternative is not None
+                                                                else []) + statements[position + 1:])
+                return Select(cond=cond, then=then, other=otherwise)
+            else:
+                raise _Refused(statement, f"{function} has code other than declarations and returns (a branch "
+                                          f"that returns) before its return")
+        raise _Refused(at, f"{function} does not end with `return value;` on every path")
 
     def value(self, node: Node) -> Expr:
         saved = self.lifter.names

@@ -356,3 +356,90 @@ def test_a_flattened_grid_smaller_than_the_guard_is_refused() -> None:
     text = LINEAR_GRID.replace("GRID_X*256", "GRID_X*512").replace("GRID_X", "4").replace("BODY", body)
     result = lift(candidate_of("user.cu", text))
     assert isinstance(result, NotLiftable) and "fewer than the guard's bound" in result.reason, str(result)
+
+
+BYTE_PITCH = """/* @optiml
+   sizes: rows=512 cols=1000 pitch=4096
+   check: rows=3 cols=5 pitch=32; rows=17 cols=31 pitch=128; rows=1 cols=1 pitch=4
+   x: in float[rows*(pitch/4)]
+   y: out float[rows*cols]
+   launch: grid=(cdiv(cols,32),cdiv(rows,8)) block=(32,8)
+*/
+__global__ void pitched_relu(const float* x, float* y, int rows, int cols, size_t pitch)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r >= rows || c >= cols) return;
+    const float* row = (const float*)((const char*)x + r * pitch);
+    y[r * cols + c] = fmaxf(row[c], 0.0f);
+}
+"""
+
+TEMPLATE_BLOCK = """/* @optiml
+   sizes: n=4096
+   check: n=1; n=300; n=1000
+   template: BLOCK=128
+   x: in float[n]
+   y: out float[n]
+   launch: grid=cdiv(n,BLOCK) block=BLOCK
+*/
+template <int BLOCK>
+__global__ void scaled(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i >= n) return;
+    y[i] = x[i] * (float)BLOCK;
+}
+template __global__ void scaled<128>(const float*, float*, int);
+"""
+
+RETURNING_HELPER = """__device__ float softplus(float v)
+{
+    const float big = 20.0f;
+    if (v > big)
+        return v;
+    if (v < -big) { return expf(v); } else { float e = expf(v); return log1pf(e); }
+}
+
+/* @optiml
+   sizes: n=4096
+   check: n=1; n=1000
+   x: in float[n] normal(0,30)
+   y: out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
+__global__ void softplus_map(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = softplus(x[i]);
+}
+"""
+
+
+@pytest.mark.parametrize("text", [BYTE_PITCH, TEMPLATE_BLOCK, RETURNING_HELPER],
+                         ids=["a row found in bytes", "an integer template argument", "a helper returning early"])
+def test_user_spellings_lift_and_equal_the_kernel(text) -> None:
+    """A row found by a byte pitch (`(const float*)((const char*)x + r * pitch)`: the offset over the element's
+    size), an integer template argument in the index and the body (its instantiation's value), a helper whose
+    branches return (`c ? then : otherwise`): the program equals the user's kernel on the CPU at every check size."""
+    naive = candidate_of("user.cu", text)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    for binding in naive.contract.checks:
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+        expected = run_on_cpu(naive, binding, inputs)["y"]
+        assert np.allclose(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected,
+                           rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("old, new, reason", [
+    ("(const float*)((const char*)x + r * pitch)", "(const float*)((const short*)x + r * pitch)",
+     "through a pointer to short"),
+    ("(const float*)((const char*)x + r * pitch)", "(const char*)x + r * pitch", "a byte pointer"),
+])
+def test_a_pointer_of_another_element_type_is_refused_located(old, new, reason) -> None:
+    """Before, casts were looked through: a pointer to other elements was read as the array's own (a wrong
+    program). Now only a byte offset cast back to the element type is followed; anything else is refused."""
+    program = lift(candidate_of("user.cu", BYTE_PITCH.replace(old, new)))
+    assert isinstance(program, NotLiftable) and reason in str(program) and "user.cu:13:" in str(program)
