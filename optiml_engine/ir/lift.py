@@ -709,6 +709,9 @@ class _Lifter:
                 other = self.statement(other_node, in_loop)
             return [If(cond=self.condition(node), then=then, other=other)]
         if kind == "for_statement":
+            body = node.child_by_field_name("body")
+            if body is not None and _breaks(body):
+                return self.search_loop(node)
             return [self.loop(node)]
         if kind in ("while_statement", "do_statement"):
             raise _Refused(node, "a while loop (its trip count is not a bound over sizes)")
@@ -925,6 +928,92 @@ class _Lifter:
             raise _Refused(body, f"an assignment to the loop variable '{var}' inside the loop")
         return For(var=var, ctype=ctype, start=start, stop=stop, step=step, body=lifted)
 
+    def search_loop(self, node: Node) -> list[Stmt]:
+        """A loop that stops at the first iteration whose condition holds, `for (c = s; c < n; ++c) { ...; if
+        (cond) break; }` or `if (cond) { found = e; break; }`, its iterations before the test declaring locals
+        only: the first such iteration as a min reduction over all of them, `first = min(first, cond ? c : n)`
+        (every iteration below n is one the loop could run, so each of its reads is in bounds), then the
+        branch's assignments with c read as `first` where some iteration held, and a loop variable declared
+        outside given the value the loop leaves in it. Any other break is refused."""
+        init, condition = node.child_by_field_name("initializer"), node.child_by_field_name("condition")
+        update, body = node.child_by_field_name("update"), node.child_by_field_name("body")
+        statements = [n for n in (body.named_children if body.type == "compound_statement" else [body])
+                      if n.type != "comment"]
+        last = statements[-1] if statements else None
+        branch = _branch(last.child_by_field_name("consequence")) if last is not None and \
+            last.type == "if_statement" and last.child_by_field_name("alternative") is None else []
+        branch = [n for n in branch if n.type != "comment"]
+        if not branch or branch[-1].type != "break_statement" or any(
+                _breaks(n) for n in [*statements[:-1], *branch[:-1]]):
+            raise _Refused(node, "a break other than a loop's last statement `if (cond) break;` (or `{ x = e; "
+                                 "break; }`): the loop's trip count depends on data")
+        if init is None or condition is None or update is None or \
+                self.increment(update, self.loop_variable(init)) != "1":
+            raise _Refused(node, "a search loop other than `for (c = start; c < n; ++c)`")
+        var = self.loop_variable(init)
+        declared_outside = init.type != "declaration"
+        start_node = init.child_by_field_name("right") if declared_outside else \
+            next(d for d in init.named_children if d.type == "init_declarator").child_by_field_name("value")
+        if declared_outside and var not in self.names:
+            raise _Refused(init, f"'{var}' is not a local the program knows")
+        start = self.expr(start_node)
+        cond = unparenthesized(condition)
+        if cond.type != "binary_expression" or cond.child_by_field_name("operator").type not in ("<", "<=") or \
+                self.text(bare(cond.child_by_field_name("left"))) != var:
+            raise _Refused(condition, f"a search loop condition other than {var} < bound")
+        stop = self.expr(cond.child_by_field_name("right"))
+        if cond.child_by_field_name("operator").type == "<=":
+            stop = plus_one(stop)
+        ctype = self.declared_type(var) if declared_outside else self.type_text(init)
+        taken = self.names | {self.text(n) for n in self.view.descendants(self.view.body, "identifier")}
+        step, first = fresh_name(var, taken), fresh_name(f"{var}_first", taken)
+        added = {var, step, first} - self.names
+        self.names |= {var, step, first}
+        try:
+            before = self.block(statements[:-1], in_loop=True)
+            test = self.condition(last)
+            found = self.block(branch[:-1], in_loop=True)
+        finally:
+            self.names -= added - {var} if declared_outside else added
+        if any(isinstance(s, (Store, Atomic, Assign)) for s in walk(before)) or \
+                any(not isinstance(s, Assign) or s.name == var for s in found) or mentions(stop, {var}):
+            raise _Refused(node, "a search loop whose iterations do more than declare locals before their test, "
+                                 "or whose break branch does more than assign locals")
+        at_step = {var: Ref(name=step)}
+        hit = Binary(op="<", left=Ref(name=first), right=stop)
+        lifted: list[Stmt] = [
+            Let(name=first, ctype=ctype, value=stop),
+            For(var=step, ctype=ctype, start=start, stop=stop, step=one(1), body=[
+                *substituted(before, at_step),
+                Assign(name=first, op="=", value=Call(function="min", args=[
+                    Ref(name=first), Select(cond=substitute(test, at_step), then=Ref(name=step), other=stop)]))])]
+        if found:
+            lifted.append(If(cond=hit, then=substituted(found, {var: Ref(name=first)})))
+        if declared_outside:
+            lifted.append(Assign(name=var, op="=", value=Select(cond=hit, then=Ref(name=first), other=Call(
+                function="max", args=[start, stop]))))
+        return lifted
+
+    def declared_type(self, name: str) -> str:
+        """The type a local of the kernel is declared with (`int c;`)."""
+        for declaration in self.view.descendants(self.view.body, "declaration"):
+            for declarator in declaration.named_children:
+                target = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" \
+                    else declarator
+                if target is not None and target.type == "identifier" and self.text(target) == name:
+                    return self.type_text(declaration).replace("const ", "")
+        raise _Refused(self.view.node, f"no declaration of '{name}'")
+
+    def loop_variable(self, init: Node) -> str:
+        """The variable a loop's initializer sets: `int c = 0` or `c = 0`."""
+        if init.type == "declaration":
+            declarators = [d for d in init.named_children if d.type == "init_declarator"]
+            if len(declarators) == 1:
+                return self.text(declarators[0].child_by_field_name("declarator"))
+        elif init.type == "assignment_expression" and init.child_by_field_name("operator").type == "=":
+            return self.text(init.child_by_field_name("left"))
+        raise _Refused(init, "a loop initializer other than one variable's")
+
     def loop_down(self, node: Node, var: str, ctype: str, start: Expr) -> For:
         """`for (int c = start; c >= low; --c)` (or `c > low`) as a loop counting up, `t` from 0 to the trip count,
         its body reading `start - t` for `c`: the same iterations in the same order."""
@@ -1079,6 +1168,14 @@ class _Lifter:
             raise _Refused(node, f"a call of {function} whose parameters the program cannot bind")
         helper = _Helper(self, dict(zip(names, args)))
         return helper.returned(function, definition, list(definition.child_by_field_name("body").named_children))
+
+
+def _breaks(node: Node) -> bool:
+    """Whether `node` holds a break of the loop around it (not one of a loop inside it)."""
+    if node.type == "break_statement":
+        return True
+    return node.type not in ("for_statement", "while_statement", "do_statement") and \
+        any(_breaks(child) for child in node.named_children)
 
 
 def _branch(node: Node) -> list[Node]:

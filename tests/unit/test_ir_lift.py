@@ -443,3 +443,78 @@ def test_a_pointer_of_another_element_type_is_refused_located(old, new, reason) 
     program). Now only a byte offset cast back to the element type is followed; anything else is refused."""
     program = lift(candidate_of("user.cu", BYTE_PITCH.replace(old, new)))
     assert isinstance(program, NotLiftable) and reason in str(program) and "user.cu:13:" in str(program)
+
+
+SEARCH = """/* @optiml
+   sizes: rows=4096 cols=1024
+   check: rows=40 cols=33; rows=3 cols=1; rows=64 cols=200
+   x: in float[rows*cols] uniform(-1,1)
+   y: out float[rows]
+   launch: grid=cdiv(rows,128) block=128
+*/
+__global__ void first_above(const float* x, float* y, int rows, int cols)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    int c;
+    for (c = 0; c < cols; ++c) {
+        float v = x[r * cols + c];
+        if (v > 0.9f)
+            break;
+    }
+    y[r] = (float)c;
+}
+"""
+
+SEARCH_ASSIGNING = """/* @optiml
+   sizes: rows=4096 cols=1024
+   check: rows=40 cols=33; rows=3 cols=1; rows=64 cols=200
+   x: in float[rows*cols] uniform(-1,1)
+   y: out float[rows]
+   launch: grid=cdiv(rows,128) block=128
+*/
+__global__ void value_after_first_drop(const float* x, float* y, int rows, int cols)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    float found = -2.0f;
+    for (int c = 1; c <= cols - 1; c++) {
+        const float* row = x + r * cols;
+        if (row[c] < row[c - 1] - 0.8f) { found = row[c] * 2.0f + c; break; }
+    }
+    y[r] = found;
+}
+"""
+
+
+@pytest.mark.parametrize("text", [SEARCH, SEARCH_ASSIGNING], ids=["loop variable after", "assigned at the break"])
+def test_a_search_loop_is_the_first_hit_as_a_min_reduction(text) -> None:
+    """`for (c = 0; c < n; ++c) if (cond) break;` and `if (cond) { found = e; break; }`: the first iteration
+    whose condition holds, a min reduction over all of them (a thread group may then share the row), then the
+    loop variable's value or the branch's assignments at that iteration; equal to the kernel at every check size
+    (rows with and without a hit), and the reduce family's schedules too."""
+    naive = candidate_of("user.cu", text)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert "min(" in str(program)
+    shape = shape_of(program)
+    assert "reduce" in shape.families
+    emitted = [emit(program, shape, s, naive) for s in defaults(shape, "reduce")[:2]]
+    for binding in naive.contract.checks:
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+        expected = run_on_cpu(naive, binding, inputs)["y"]
+        assert np.array_equal(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected)
+        for candidate in emitted:
+            assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
+
+
+@pytest.mark.parametrize("old, new, reason", [
+    ("if (v > 0.9f)\n            break;", "if (v > 0.9f)\n            break;\n        y[r] = v;",
+     "a break other than"),                                           # the break is not the loop's last statement
+    ("float v = x[r * cols + c];", "float v = x[r * cols + c]; y[r] = v;", "do more than declare locals"),
+    ("for (c = 0; c < cols; ++c)", "for (c = 0; c < cols; c += 2)", "a search loop other than"),
+])
+def test_other_breaks_are_refused_located(old, new, reason) -> None:
+    program = lift(candidate_of("user.cu", SEARCH.replace(old, new)))
+    assert isinstance(program, NotLiftable) and reason in str(program) and "user.cu:" in str(program)
