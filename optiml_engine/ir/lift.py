@@ -16,13 +16,14 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from optiml_engine.ir.analysis import constant, is_integer_cast, statement_exprs
+from optiml_engine.ir.analysis import constant, is_integer_cast, polynomial, statement_exprs
 from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.program import (
     ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
-    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, fresh_name, mentions, statements_replaced,
+    ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, fresh_name, mentions, names_in,
+    statements_replaced,
     substitute, substituted, walk)
 from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
@@ -276,7 +277,8 @@ class _Lifter:
             body=body, types=dict(self.candidate.contract.template), location=self.location(self.view.node))
         self.check_launch_covers(program, space)
         uniform = {index.name for index in program.space} | set(self.scalars)
-        return program.model_copy(update={"body": fold_index_locals(program.body, uniform)})
+        body = _strided_loops_counted(fold_index_locals(program.body, uniform), program)
+        return program.model_copy(update={"body": body})
 
     def launch_extent(self, index: _Index, field: Literal["grid", "block"]) -> Expr:
         """The contract's grid or block size along the index's dimension, in kernel terms: each size symbol it names
@@ -1168,6 +1170,50 @@ class _Lifter:
             raise _Refused(node, f"a call of {function} whose parameters the program cannot bind")
         helper = _Helper(self, dict(zip(names, args)))
         return helper.returned(function, definition, list(definition.child_by_field_name("body").named_children))
+
+
+def _strided_loops_counted(body: list[Stmt], program: LoopProgram) -> list[Stmt]:
+    """A loop from a parallel index by the index's own extent, `for (idx = col; idx < rows * cols; idx += cols)`
+    with col in [0, cols) (a column walked in a flat array), as the loop it is: `for (r = 0; r < rows; ++r)`
+    with `idx = col + r * cols` declared in its body. Its trip count no longer reads the point, and its reads'
+    stride along the loop shows (cols, not the 1 of idx): a column reduction's thread groups then lie across
+    the columns. Other steps stay as written."""
+    bounds = {index.name: index for index in program.space}
+    taken = names_in(program)
+
+    def counted(stmt: Stmt) -> list[Stmt]:
+        if not isinstance(stmt, For):
+            return [stmt]
+        stmt = stmt.model_copy(update={"body": [s for inner in stmt.body for s in counted(inner)]})
+        index = bounds.get(stmt.start.name) if isinstance(stmt.start, Ref) else None
+        trips = _quotient(stmt.stop, stmt.step)
+        if index is None or constant(index.lower) != 0 or trips is None or \
+                polynomial(index.upper) != polynomial(stmt.step) or polynomial(stmt.step) is None:
+            return [stmt]
+        step = fresh_name(f"{stmt.var}_step", taken)
+        taken.add(step)
+        at = Binary(op="+", left=stmt.start, right=Binary(op="*", left=Ref(name=step), right=stmt.step))
+        return [stmt.model_copy(update={"var": step, "start": one(0), "stop": trips, "step": one(1),
+                                        "body": [Let(name=stmt.var, ctype=stmt.ctype, value=at), *stmt.body]})]
+
+    return [s for stmt in body for s in counted(stmt)]
+
+
+def _quotient(whole: Expr, part: Expr) -> Expr | None:
+    """`whole` over `part` where `whole` is written as a product with `part` a factor (`(size_t)rows * cols` over
+    `cols`: `(size_t)rows`); None otherwise."""
+    bare_part = part.operand if isinstance(part, Cast) else part
+    if isinstance(whole, Cast) and is_integer_cast(whole.ctype):
+        inner = _quotient(whole.operand, part)
+        return None if inner is None else Cast(ctype=whole.ctype, operand=inner)
+    if isinstance(whole, Binary) and whole.op == "*":
+        for mine, other in ((whole.right, whole.left), (whole.left, whole.right)):
+            if (mine.operand if isinstance(mine, Cast) else mine) == bare_part:
+                return other
+            inner = _quotient(mine, part)
+            if inner is not None:
+                return Binary(op="*", left=other, right=inner)
+    return None
 
 
 def _breaks(node: Node) -> bool:

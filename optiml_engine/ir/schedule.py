@@ -580,13 +580,16 @@ def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Liter
     (an affine weight w[c] of a point's channel): one a point, not one a step."""
     along_loop = along_points = 0
     for loop in loops:
+        # `size_t idx = col + r * cols;` read as what it holds (each loop may declare its own `idx`).
+        once = {**_single_assignments(program.body), **_single_assignments(loop.body)}
         steps = {loop.var} | {inner.var for inner in walk(loop.body) if isinstance(inner, For)}
         for load in all_loads(loop.body):
-            if not mentions(load.index, {innermost}) or not mentions(load.index, steps):
+            index = inlined(load.index, once)
+            if not mentions(index, {innermost}) or not mentions(index, steps):
                 continue
-            if unit_stride(load.index, loop.var):
+            if unit_stride(index, loop.var):
                 along_loop += 1
-            elif unit_stride(load.index, innermost):
+            elif unit_stride(index, innermost):
                 along_points += 1
     return "y" if along_points > along_loop else "x"
 

@@ -14,7 +14,7 @@ from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
 from optiml_engine.ir.lift import lift
-from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.program import Const, For, LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import defaults, shape_of
 from optiml_engine.model import Candidate
 from optiml_engine.source.contract import resolve
@@ -518,3 +518,42 @@ def test_a_search_loop_is_the_first_hit_as_a_min_reduction(text) -> None:
 def test_other_breaks_are_refused_located(old, new, reason) -> None:
     program = lift(candidate_of("user.cu", SEARCH.replace(old, new)))
     assert isinstance(program, NotLiftable) and reason in str(program) and "user.cu:" in str(program)
+
+
+COLUMN_WALK = """/* @optiml
+   sizes: rows=1024 cols=4096
+   check: rows=7 cols=33; rows=1 cols=1; rows=40 cols=3
+   x: in float[rows*cols]
+   y: out float[cols]
+   launch: grid=cdiv(cols,128) block=128
+*/
+__global__ void col_sumsq(const float* x, float* y, int rows, int cols)
+{
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= cols) return;
+    float s = 0.0f;
+    for (size_t idx = col; idx < (size_t)rows * cols; idx += cols)
+        s += x[idx] * x[idx];
+    y[col] = s;
+}
+"""
+
+
+def test_a_column_walked_through_a_flat_index_is_a_loop_over_rows() -> None:
+    """`for (idx = col; idx < rows * cols; idx += cols)` with col in [0, cols): a loop over the rows, its reads'
+    stride along the loop cols, so a column reduction's thread groups lie across the columns (lanes along y);
+    equal to the kernel. A step other than the index's extent stays as written."""
+    naive = candidate_of("user.cu", COLUMN_WALK)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    (loop,) = [s for s in program.body if isinstance(s, For)]
+    assert loop.start == Const(text="0") and loop.step == Const(text="1") and "(size_t)rows" in str(program)
+    assert shape_of(program).lanes_axis == "y"
+    for binding in naive.contract.checks:
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+        expected = run_on_cpu(naive, binding, inputs)["y"]
+        assert np.allclose(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected,
+                           rtol=1e-6, atol=0)
+    other = lift(candidate_of("user.cu", COLUMN_WALK.replace("idx += cols", "idx += rows")))
+    assert isinstance(other, LoopProgram) and "idx += rows" in str(other)
