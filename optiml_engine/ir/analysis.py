@@ -86,6 +86,27 @@ def constant(expr: Expr) -> int | None:
     return None
 
 
+def folded(expr: Expr) -> int | None:
+    """An integer expression of constants alone evaluated as C does (`-(5 / 2)`: -2, `5 / 2 + 1`: 3); None where it
+    reads a name or is not integer arithmetic."""
+    if (value := constant(expr)) is not None:
+        return value
+    if isinstance(expr, Unary) and expr.op in ("-", "+") and (inner := folded(expr.operand)) is not None:
+        return -inner if expr.op == "-" else inner
+    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        return folded(expr.operand)
+    if isinstance(expr, Binary) and expr.op in ("+", "-", "*", "/", "%"):
+        left, right = folded(expr.left), folded(expr.right)
+        if left is None or right is None or (expr.op in ("/", "%") and right == 0):
+            return None
+        if expr.op == "/":
+            return abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)     # C truncates
+        if expr.op == "%":
+            return left - right * (abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1))
+        return left + right if expr.op == "+" else left - right if expr.op == "-" else left * right
+    return None
+
+
 Polynomial = dict[tuple[str, ...], int]   # a product of names (sorted) -> its integer coefficient
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from math import prod
 
-from optiml_engine.ir.analysis import constant, names_written
+from optiml_engine.ir.analysis import folded, names_written
 from optiml_engine.ir.program import (
     Assign, Const, For, If, Let, LoopProgram, Ref, Stmt, fresh_name, names_in, substituted, walk)
 
@@ -53,7 +53,7 @@ def _trips(loop: For) -> int | None:
     nest = [loop, *(s for s in walk(loop.body) if isinstance(s, For))]
     counts = []
     for each in nest:
-        start, stop, step = constant(each.start), constant(each.stop), constant(each.step)
+        start, stop, step = folded(each.start), folded(each.stop), folded(each.step)
         if start is None or stop is None or step is None or step <= 0 or each.var in names_written(each.body):
             return None
         counts.append(max(0, -(-(stop - start) // step)))
@@ -62,7 +62,7 @@ def _trips(loop: For) -> int | None:
 
 def _copy(loop: For, position: int, taken: set[str]) -> list[Stmt]:
     """The `position`-th iteration of `loop` (from 0), its own locals renamed after it, its loops written out."""
-    value = constant(loop.start) + position * constant(loop.step)
+    value = folded(loop.start) + position * folded(loop.step)
     declared = {s.name for s in walk(loop.body) if isinstance(s, Let)}
     renames = {name: fresh_name(f"{name}_{position}", taken) for name in declared}
     values = {loop.var: Const(text=str(value)), **{old: Ref(name=new) for old, new in renames.items()}}

@@ -179,10 +179,12 @@ class SchedulePolicy(Policy):
         # are: a thread's fused points then read the taps they share once (emit.py `common_reads`), and the
         # neighbour windows may share a row's across a warp. Only the fused schedules: the others gain nothing from
         # the taps written out.
-        written_out = unrolled(program)
-        if written_out is not program and ((written_shape := shape_of(written_out)).fusable or
-                                           written_shape.neighbour_rows and not shape.neighbour_rows):
-            found.append(("map", written_out, written_shape, WRITTEN_OUT))
+        # The program over its digits too: a flat index's taps show once the index is taken apart.
+        for written, source in ((unrolled(program), program), (unrolled(digits), digits)):
+            if written is not source and written is not program and ((written_shape := shape_of(written)).fusable
+                                                                     or written_shape.neighbour_rows and
+                                                                     not shape_of(source).neighbour_rows):
+                found.append(("map", written, written_shape, WRITTEN_OUT))
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found

@@ -274,3 +274,24 @@ def expression(text: str):
         return Const(text=str(node.value))
 
     return convert(ast.parse(text, mode="eval").body)
+
+
+def test_loops_whose_bounds_are_constant_arithmetic_are_written_out():
+    """`for (k = -HALF; k <= HALF; k++)` with `#define HALF (WIDTH / 2)`: bounds folded as C folds them (-(7 / 2)
+    is -3), the loop written out, each tap a read at a constant offset (one neighbour row of 7), and the program
+    written out equal to the program to the last bit."""
+    from optiml_engine.ir.analysis import folded
+    from optiml_engine.ir.unroll import unrolled
+    assert [folded(expression(e)) for e in ("-(7 / 2)", "7 / 2 + 1", "-7 / 2", "7 - 9 / 4 * 2", "n + 1")] == \
+        [-3, 4, -3, 3, None]
+    candidate = candidate_of(ROOT / "tests/heldout12/moving_avg7.cu")
+    program = lift(candidate)
+    written_out = unrolled(program)
+    assert written_out is not program and "for (" not in str(written_out)
+    (row,) = shape_of(written_out).neighbour_rows
+    assert (row.low, row.high) == (-3, 3)
+    for binding in ({"n": 1000}, {"n": 3}, {"n": 1}):
+        resolved = resolve(candidate.contract, binding)
+        inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=2)
+        expected = run_program(program, resolved, candidate.contract.arrays, inputs)["y"]
+        assert np.array_equal(run_program(written_out, resolved, candidate.contract.arrays, inputs)["y"], expected)

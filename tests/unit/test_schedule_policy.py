@@ -298,3 +298,17 @@ def test_an_argmax_is_a_thread_group_reduction_keeping_the_first_place_on_ties(s
         for schedule in schedules:
             emitted = emit(program, shape, schedule, naive)
             assert np.array_equal(run_on_cpu(emitted, binding, inputs)["where"], expected), schedule.describe()
+
+
+def test_a_stencils_taps_in_loops_are_proposed_written_out_and_fused() -> None:
+    """A 5x5 window in constant loops over a flat index (tests/heldout13's pool): the program over its digits with
+    the loops written out is proposed with its fused schedules only (their points read shared taps once), and a
+    2-D convolution's over its own indices; a kernel with no constant loops gets none."""
+    from optiml_engine.policies.schedules import WRITTEN_OUT
+    for path in ("tests/heldout13/avgpool5x5_s1.cu", "tests/heldout/conv2d_3x3_multichan.cu"):
+        edits = SchedulePolicy().propose(original(ROOT / path), PolicyContext())
+        written = [e for e in edits if WRITTEN_OUT in e.description]
+        assert written and all("consecutive points per thread" in e.description for e in written), path
+        assert any("_tap" in e.candidate.unit.text for e in written), path
+    edits = SchedulePolicy().propose(original(ROOT / "examples/layernorm_rows.cu"), PolicyContext())
+    assert not any(WRITTEN_OUT in e.description for e in edits)
