@@ -468,10 +468,12 @@ class _Kernel:
         # Register windows assume the points consecutive from `first`: not in the tail, whose last points repeat.
         slide = (inner.name, first) if self.schedule.window else None
         whole_body = body if windowed is None else conditions_pushed_into_loops(windowed, dependent)
+        at_first = {point: Binary(op="+", left=Ref(name=first), right=Const(text=str(j)))
+                    for j, point in enumerate(points)}
         whole = self.common_reads([*declared(False), *self.fused(whole_body, dependent, renames, guards(False),
-                                                                 slide)],
-                                  {point: Binary(op="+", left=Ref(name=first), right=Const(text=str(j)))
-                                   for j, point in enumerate(points)}, set())
+                                                                 slide)], at_first, set())
+        if self.schedule.interior:
+            whole = self.interior_path(whole, at_first, first)
         tail = [*declared(True), *self.fused(body, dependent, renames, guards(True))]
         self.lines += [
             f"{indent}if ({first} + {items} <= {upper}) {{",
@@ -480,6 +482,42 @@ class _Kernel:
             f"{indent}}} else {{",
             *c_statements(tail, indent + "    "),
             f"{indent}}}"]
+
+    def interior_path(self, body: list[Stmt], points: dict[str, Expr], first: str) -> list[Stmt]:
+        """Schedule `interior`: `body` (the thread's points' code) twice, under `if` all the points' bounds checks
+        hold: once with them taken as true, once as written. A bounds check is a condition of an `if` or a `?:` on
+        the parallel indices (the points' and the others'), the locals declared once inlined, that reads no memory
+        and no loop's variable: it is the same at every step, so it is known before the code runs (a stencil's or a
+        convolution's edges)."""
+        values = _single_values(body, points)
+        loop_vars = {s.var for s in walk(body) if isinstance(s, For)}
+        unknown = {s.name for s in walk(body) if isinstance(s, (Assign, Let))}   # what is left after inlining
+        indices = {first} | {index.name for index in self.program.space}
+        checks: dict[Expr, Expr] = {}                        # the condition as written -> as hoisted
+        for stmt in walk(body):
+            conditions = [stmt.cond] if isinstance(stmt, If) else []
+            conditions += [e.cond for x in statement_exprs(stmt) for e in subexpressions(x) if isinstance(e, Select)]
+            for cond in conditions:
+                hoisted = inlined(cond, values)
+                names = names_of(hoisted)
+                if names & indices and not loads(hoisted) and not names & (loop_vars | unknown):
+                    checks[cond] = hoisted
+        if not checks:
+            return body
+
+        def true_where_checked(expr: Expr) -> Expr:
+            if isinstance(expr, Select) and expr.cond in checks:
+                return true_where_checked(expr.then)
+            return with_children(expr, true_where_checked)
+
+        inside = statements_replaced(rewritten(body, true_where_checked), lambda stmt: [
+            If(cond=Const(text="true"), then=stmt.then)] if isinstance(stmt, If) and stmt.cond in checks else None)
+        every = None
+        for hoisted in dict.fromkeys(checks.values()):
+            every = hoisted if every is None else Binary(op="&&", left=every, right=hoisted)
+        declared = [stmt for stmt in body if isinstance(stmt, Let) and stmt.name in points]
+        rest = body[len(declared):]
+        return [*declared, If(cond=every, then=inside[len(declared):], other=rest)]
 
     def fused(self, body: list[Stmt], dependent: set[str], renames: list[dict[str, str]],
               guards: list[Expr | None], slide: tuple[str, str] | None = None) -> list[Stmt]:
@@ -519,14 +557,10 @@ class _Kernel:
         as the register windows do (never used: the program does not read it)."""
         program = self.program
         written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
-        declared: dict[str, int] = {}
-        for stmt in walk(body):
-            if isinstance(stmt, Let):
-                declared[stmt.name] = declared.get(stmt.name, 0) + 1
-        unstable = {s.name for s in walk(body) if isinstance(s, Assign)} | {s.var for s in walk(body) if isinstance(s, For)}
-        values = {**{s.name: s.value for s in walk(body) if isinstance(s, Let) and s.value is not None and
-                     declared[s.name] == 1 and s.name not in unstable}, **points}
-        unstable |= {name for name, count in declared.items() if count > 1 or name not in values}
+        values = _single_values(body, points)
+        unstable = {s.name for s in walk(body) if isinstance(s, Assign)} | \
+            {s.var for s in walk(body) if isinstance(s, For)} | \
+            ({s.name for s in walk(body) if isinstance(s, Let)} - set(values))
         arrays = {a.name for a in program.arrays} - written
 
         def reads_here(stmts: list[Stmt]) -> list[Load]:
@@ -1688,6 +1722,18 @@ class _Kernel:
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
         launch = LaunchRule(grid=self.grid, block=block, smem=self.smem)
         return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
+
+
+def _single_values(body: list[Stmt], points: dict[str, Expr]) -> dict[str, Expr]:
+    """The locals `body` declares once with a value and never assigns, with their values (what an index or a
+    condition may be inlined with), and the points' indices as `points` gives them."""
+    declared: dict[str, int] = {}
+    for stmt in walk(body):
+        if isinstance(stmt, Let):
+            declared[stmt.name] = declared.get(stmt.name, 0) + 1
+    unstable = {s.name for s in walk(body) if isinstance(s, Assign)} | {s.var for s in walk(body) if isinstance(s, For)}
+    return {**{s.name: s.value for s in walk(body) if isinstance(s, Let) and s.value is not None and
+               declared[s.name] == 1 and s.name not in unstable}, **points}
 
 
 def _point_copy(stmt: Stmt, rename: dict[str, str], guard: Expr | None) -> Stmt:

@@ -46,7 +46,7 @@ from optiml_engine.ir.analysis import (
     subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, mentions,
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary, mentions,
     substitute, with_children)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
@@ -71,6 +71,7 @@ class Schedule(Frozen):
     fused_axis: Literal["x", "y"] = "x"   # map, fused: along the innermost index or the second innermost
     window: bool = False                  # map, fused: reads that move with the point slid through registers
     neighbours: bool = False              # map, fused along x: constant-offset reads shared across the warp's lanes
+    interior: bool = False                # map, fused: a path without the points' bounds checks where all hold
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -90,8 +91,11 @@ class Schedule(Frozen):
                           "loop slides, one new element a step") if self.window else \
                     (", the reads at constant offsets from the points held in a register window, its ends passed "
                      "by the neighbouring lanes through warp shuffles") if self.neighbours else ""
+                interior = (", and where every point's bounds checks hold (away from the edges), a path without "
+                            "them") if self.interior else ""
                 return (f"map: block {shape}, {self.items} consecutive points per thread along {self.fused_axis} "
-                        f"sharing the point code's loops (what does not change between them read once){window}")
+                        f"sharing the point code's loops (what does not change between them read once){window}"
+                        f"{interior}")
             return f"map: block {shape}, {self.items} point{'s' if self.items > 1 else ''} per thread{vector}"
         if self.family == "reduce":
             if self.lanes_axis == "x":
@@ -400,6 +404,24 @@ def _steps_apart(a: Polynomial, b: Polynomial, index: str) -> bool:
     multiple, remainder = divmod(difference.get(term, 0), k)
     return remainder == 0 and 0 < abs(multiple) <= TAPS_APART and \
         difference == {t: multiple * v for t, v in step.items()}
+
+
+def _edge_checks(program: LoopProgram) -> bool:
+    """Whether the point code has a condition (`if` or `?:`) on the parallel indices that reads no memory and no
+    loop's variable, the locals declared once inlined: a bounds check the emitted code may settle once for a
+    thread's points (emit.py `interior_path`)."""
+    once = _single_assignments(program.body)
+    indices = {index.name for index in program.space}
+    loop_vars = {s.var for s in walk(program.body) if isinstance(s, For)}
+    for stmt in walk(program.body):
+        conditions = [stmt.cond] if isinstance(stmt, If) else []
+        conditions += [e.cond for x in statement_exprs(stmt) for e in subexpressions(x) if isinstance(e, Select)]
+        for cond in conditions:
+            names = names_of(inlined(cond, once))
+            if names & indices and not names & loop_vars and not any(isinstance(e, Load)
+                                                                      for e in subexpressions(cond)):
+                return True
+    return False
 
 
 def _points_may_share_code(program: LoopProgram, axis: str) -> bool:
@@ -755,8 +777,13 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         two_d = len(shape.program.space) > 1
         blocks = [(32, 8), (64, 4), (128, 2), (32, 4), (64, 8), (128, 4), (256, 1)] if two_d else \
             [(128, 1), (256, 1), (512, 1), (1024, 1)]
-        fused = [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis, window=window)
+        # Where the point code checks the points' bounds (a stencil's edges), a path without the checks for the
+        # threads all of whose points are inside.
+        interiors = (False, True) if _edge_checks(shape.program) else (False,)
+        fused = [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis, window=window,
+                          interior=interior)
                  for axis in shape.fusable for window in ((False, True) if axis in shape.slid else (False,))
+                 for interior in interiors if not (window and interior)
                  for items in ((2, 4, 8) if axis == "y" else (2, 4)) for b in blocks]
         # A warp's lanes along one row (whole warps along x) pass each other the ends of their windows.
         fused += [Schedule(family="map", block=b, items=items, fused=True, fused_axis="x", neighbours=True)
@@ -874,10 +901,12 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         # conv1d 1.47x and a 3x3 convolution 1.36x faster than naive, 2 and 8 points slower;
         # bench/results/ir-h200/slide-windows/).
         chosen += [max(matching, key=lambda s: s.block[0])
-                   for axis, items, window, neighbours in (("x", 2, False, False), ("y", 4, False, False),
-                                                           ("x", 4, True, False), ("x", 4, False, True))
+                   for axis, items, window, neighbours, interior in (
+                       ("x", 2, False, False, False), ("y", 4, False, False, False), ("x", 4, True, False, False),
+                       ("x", 4, False, True, False), ("y", 4, False, False, True))
                    if (matching := [s for s in points if s.fused and s.fused_axis == axis and s.items == items and
-                                    s.window == window and s.neighbours == neighbours and s.threads() == 256])]
+                                    s.window == window and s.neighbours == neighbours and s.interior == interior
+                                    and s.threads() == 256])]
         return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":
@@ -954,7 +983,7 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
 
 # What a neighbour move changes; of a contraction, not its block, which follows from its tile and outputs a thread.
 TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm",
-                "window")
+                "window", "interior")
 
 
 def tuned_fields(family: Family) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from optiml_engine.ir.interpret import run_program
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import For, If
-from optiml_engine.ir.schedule import Schedule, shape_of
+from optiml_engine.ir.schedule import Schedule, shape_of, space
 from optiml_engine.source.contract import resolve
 from tests.unit.test_ir_lift import ROOT, candidate_of
 
@@ -295,3 +295,34 @@ def test_loops_whose_bounds_are_constant_arithmetic_are_written_out():
         inputs = make_inputs(np, candidate.contract.arrays, resolved.lengths, seed=2)
         expected = run_program(program, resolved, candidate.contract.arrays, inputs)["y"]
         assert np.array_equal(run_program(written_out, resolved, candidate.contract.arrays, inputs)["y"], expected)
+
+
+@pytest.mark.parametrize("path, bindings", [
+    ("tests/heldout/conv2d_3x3_multichan.cu", ({"C": 2, "H": 19, "W": 37}, {"C": 1, "H": 1, "W": 3},
+                                               {"C": 3, "H": 9, "W": 2})),
+    ("tests/heldout10/depthwise_conv5x5.cu", ({"N": 1, "C": 2, "H": 21, "W": 37}, {"N": 1, "C": 1, "H": 4, "W": 5})),
+    ("tests/heldout13/avgpool5x5_s1.cu", ({"P": 2, "H": 19, "W": 37}, {"P": 1, "H": 3, "W": 2})),
+])
+@pytest.mark.parametrize("axis, items", [("y", 4), ("y", 8), ("x", 2)])
+def test_an_interior_path_without_bounds_checks_equals_the_program(path, bindings, axis, items):
+    """Schedule `interior`: where every bounds check of a thread's points holds (settled once, before the code),
+    the code without them; elsewhere the code as written. Equal to the program at sizes with interior threads,
+    edge threads and no interior at all."""
+    from optiml_engine.ir.delinearize import delinearized
+    from optiml_engine.ir.unroll import unrolled
+    candidate = candidate_of(ROOT / path)
+    written_out = unrolled(delinearized(lift(candidate)))
+    shape = shape_of(written_out)
+    schedule = Schedule(family="map", block=(32, 4), items=items, fused=True, fused_axis=axis, interior=True)
+    assert schedule in space(shape, "map")
+    emitted = emit(written_out, shape, schedule, candidate)
+    checked = emit(written_out, shape, schedule.model_copy(update={"interior": False}), candidate)
+    assert emitted.unit.text.count("if (") > checked.unit.text.count("if (")     # the path chosen once
+    output = next(a.param for a in candidate.contract.arrays if a.direction != "in")
+    assert_equals_program(candidate, written_out, emitted, output, bindings)
+
+
+def test_a_program_without_bounds_checks_has_no_interior_schedules():
+    """A 3x3 blur whose taps clamp their coordinates (min/max, no condition): nothing to settle once."""
+    program = lift(candidate_of(ROOT / "examples/blur3x3.cu"))
+    assert not any(s.interior for s in space(shape_of(program), "map"))
