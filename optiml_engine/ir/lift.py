@@ -27,7 +27,7 @@ from optiml_engine.ir.program import (
     substitute, substituted, walk)
 from optiml_engine.model import Candidate, Location, OptimlError
 from optiml_engine.policies.kernel_view import (
-    KernelView, bare, builtin_dim, derived, global_index_dim, sum_of_product, unparenthesized)
+    KernelView, bare, builtin_dim, derived, global_index_dim, operator, sum_of_product, unparenthesized)
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -55,15 +55,20 @@ class _Refused(Exception):
 def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     """The kernel's loop-nest program, or why it has none (located in the user's file). A kernel refused as written
     is lifted again with its macros expanded and the comparisons its parse took for templates mended (respell.py),
-    then with its locals that name builtins inlined too (`_builtin_aliases_inlined`); the first refusal stands when
-    neither lifts (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
+    then with its locals that name builtins inlined too (`_builtin_aliases_inlined`), then with a 1-D block split
+    by `%` and `/` read as the 2-D block it stands for (`_block_split`); the first refusal stands when none lifts
+    (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
     program = _lifted(candidate)
     if isinstance(program, LoopProgram):
         return program
     plain = respelled(candidate)
-    inlined = _builtin_aliases_inlined(plain)
-    for again in (plain, inlined) if inlined is not plain else (plain,):
-        if again is not candidate and isinstance(lifted := _lifted(again), LoopProgram):
+    split = _block_split(plain)
+    retries = [plain, _builtin_aliases_inlined(plain)]
+    if split is not plain:      # its halves named (`int tx = threadIdx.x % 32;`) and the block index apart
+        retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
+    for position, again in enumerate(retries):
+        if again is not candidate and all(again is not before for before in retries[:position]) and \
+                isinstance(lifted := _lifted(again), LoopProgram):
             return lifted
     return program
 
@@ -81,13 +86,11 @@ def _lifted(candidate: Candidate) -> LoopProgram | NotLiftable:
         return NotLiftable(location=lifter.location(None), reason=f"its bounds cannot be evaluated: {error}")
 
 
-_BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
-
-
-def _builtin_aliases_inlined(candidate: Candidate) -> Candidate:
+def _builtin_aliases_inlined(candidate: Candidate, builtins: tuple[str, ...] = _BUILTINS) -> Candidate:
     """The kernel with each local that only names a builtin (`const int tid = threadIdx.x;`, `int bid =
     blockIdx.x;`, never assigned again) replaced by the builtin where it is read, as users often spell the global
-    index (`int i = bid * blockDim.x + tid;`); the candidate itself where there is none. Lines stay where they were."""
+    index (`int i = bid * blockDim.x + tid;`); the candidate itself where there is none. Lines stay where they were.
+    `builtins`: the builtins whose aliases are inlined."""
     view = KernelView.of(candidate)
     replacements: list[tuple[int, int, str]] = []
     for declaration in view.body.named_children:
@@ -97,7 +100,7 @@ def _builtin_aliases_inlined(candidate: Candidate) -> Candidate:
         value = declarators[0].child_by_field_name("value")
         builtin = bare(value) if value is not None else None
         if builtin is None or builtin.type != "field_expression" or \
-                view.text(builtin.child_by_field_name("argument")) not in _BUILTINS:
+                view.text(builtin.child_by_field_name("argument")) not in builtins:
             continue
         name = view.text(declarators[0].child_by_field_name("declarator"))
         uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
@@ -112,6 +115,51 @@ def _builtin_aliases_inlined(candidate: Candidate) -> Candidate:
     if not replacements:
         return candidate
     return derived(candidate, view.replaced(replacements), candidate.description)
+
+
+def _block_split(candidate: Candidate) -> Candidate:
+    """A 1-D block of T threads split by the kernel into a W x (T / W) tile, `threadIdx.x % W` and `threadIdx.x /
+    W` (W a number or a `#define` of one dividing T at every contract size), as the 2-D block it stands for:
+    threadIdx.x and threadIdx.y, the launch's block (W, T / W) for the lift alone. Thread t of the 1-D block is the
+    thread (t % W, t / W) of the 2-D one, so the launch covers the same points. The candidate itself where the
+    kernel reads threadIdx.x otherwise, or threadIdx.y or blockDim at all."""
+    view = KernelView.of(candidate)
+    contract = candidate.contract
+    blocks = {tuple(resolve(contract, binding).block) for binding in [contract.sizes, *contract.checks]}
+    if len(blocks) != 1:
+        return candidate
+    threads, *others = blocks.pop()
+    if any(extent != 1 for extent in others):
+        return candidate
+    macros = {view.text(node.child_by_field_name("name")): view.text(node.child_by_field_name("value")).strip()
+              for node in view.descendants(view.document.tree.root_node, "preproc_def")
+              if node.child_by_field_name("value") is not None}
+    replacements: list[tuple[int, int, str]] = []
+    widths: set[int] = set()
+    for node in view.descendants(view.body, "field_expression"):
+        text = view.text(node)
+        if text in ("threadIdx.y", "threadIdx.z", "blockDim.x", "blockDim.y", "blockDim.z"):
+            return candidate
+        if text != "threadIdx.x":
+            continue
+        parent = node.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            parent = parent.parent
+        if parent is None or parent.type != "binary_expression" or operator(parent) not in ("%", "/") or \
+                bare(parent.child_by_field_name("left")) != node:
+            return candidate
+        written = view.text(bare(parent.child_by_field_name("right")))
+        width = macros.get(written, written).rstrip("uU")
+        if not width.isdigit() or int(width) == 0 or threads % int(width):
+            return candidate
+        widths.add(int(width))
+        replacements.append((parent.start_byte, parent.end_byte,
+                             "threadIdx.x" if operator(parent) == "%" else "threadIdx.y"))
+    if len(widths) != 1:
+        return candidate
+    width = widths.pop()
+    launch = contract.launch.model_copy(update={"block": [str(width), str(threads // width)]})
+    return derived(candidate, view.replaced(replacements), candidate.description, launch)
 
 
 def one(x: int | str) -> Const:

@@ -557,3 +557,46 @@ def test_a_column_walked_through_a_flat_index_is_a_loop_over_rows() -> None:
                            rtol=1e-6, atol=0)
     other = lift(candidate_of("user.cu", COLUMN_WALK.replace("idx += cols", "idx += rows")))
     assert isinstance(other, LoopProgram) and "idx += rows" in str(other)
+
+
+SPLIT_BLOCK = """#define TW 32
+/* @optiml
+   sizes: rows=1024 cols=2048
+   check: rows=9 cols=33; rows=1 cols=1; rows=40 cols=5
+   x: in float[rows*cols]
+   y: out float[cols*rows]
+   launch: grid=(cdiv(cols,32),cdiv(rows,8)) block=256
+*/
+__global__ void transpose_tiled_1d(const float* x, float* y, int rows, int cols)
+{
+    int tx = threadIdx.x % TW;
+    int ty = threadIdx.x / TW;
+    int c = blockIdx.x * TW + tx;
+    int r = blockIdx.y * 8 + ty;
+    if (r < rows && c < cols)
+        y[c * rows + r] = x[r * cols + c];
+}
+"""
+
+
+def test_a_1d_block_split_by_remainder_and_quotient_is_the_2d_block_it_stands_for() -> None:
+    """`threadIdx.x % 32` and `threadIdx.x / 32` of a block of 256: the 32 x 8 block they stand for (thread t is
+    thread (t % 32, t / 32) of it: the launch covers the same points); the program equals the kernel and its
+    staged transpose too. A kernel that also reads threadIdx.x as it is keeps its refusal."""
+    naive = candidate_of("user.cu", SPLIT_BLOCK)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert [index.name for index in program.space] == ["r", "c"]
+    shape = shape_of(program)
+    assert "stage" in shape.families
+    emitted = [emit(program, shape, s, naive) for s in defaults(shape, "stage")]
+    for binding in naive.contract.checks:
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+        expected = run_on_cpu(naive, binding, inputs)["y"]
+        assert np.array_equal(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected)
+        for candidate in emitted:
+            assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
+    mixed = lift(candidate_of("user.cu", SPLIT_BLOCK.replace("if (r < rows && c < cols)",
+                                                             "if (r < rows && c < cols && threadIdx.x < 256)")))
+    assert isinstance(mixed, NotLiftable) and "user.cu:11:" in str(mixed)
