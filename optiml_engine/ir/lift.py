@@ -831,14 +831,16 @@ class _Lifter:
         node = unparenthesized(node)
         if node.type == "cast_expression" and (cast := self.pointer_cast(node)) is not None:
             array, offset, in_bytes = self.pointer_in(node.child_by_field_name("value"))
-            size = itemsize(dtype_of(self.candidate.contract.template.get(self.arrays[array].ctype,
-                                                                           self.arrays[array].ctype)) or "float32")
+            ctype = self.arrays[array].ctype
+            element = dtype_of(self.candidate.contract.template.get(ctype, ctype))
+            if element is None:
+                raise _Refused(node, f"a pointer cast of '{array}', whose element type ({ctype}) has no known size")
+            size = itemsize(element)
             if cast in ("char", "signed char", "unsigned char", "int8_t", "uint8_t"):
                 if not in_bytes and constant(offset) != 0:
                     offset = Binary(op="*", left=offset, right=one(size))
                 return array, offset, True
-            if dtype_of(cast) != dtype_of(self.candidate.contract.template.get(self.arrays[array].ctype,
-                                                                               self.arrays[array].ctype)):
+            if dtype_of(cast) != element:
                 raise _Refused(node, f"'{array}' read through a pointer to {cast}, not to its own element type")
             return array, Binary(op="/", left=offset, right=one(size)) if in_bytes else offset, False
         node = bare(node)
