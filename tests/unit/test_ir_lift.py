@@ -36,6 +36,19 @@ def run_at(candidate: Candidate, program: LoopProgram, binding: dict[str, int], 
     return inputs, run_program(program, resolved, candidate.contract.arrays, inputs)
 
 
+def assert_equals_kernel(naive, program, emitted=(), rtol: float = 0.0) -> None:
+    """The program (and each emitted candidate) equals the user's kernel `y` on the CPU at every check size: bit
+    for bit, or within `rtol` where a helper's math may round differently through the interpreter."""
+    for binding in naive.contract.checks:
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+        expected = run_on_cpu(naive, binding, inputs)["y"]
+        got = run_program(program, resolved, naive.contract.arrays, inputs)["y"]
+        assert np.allclose(got, expected, rtol=rtol, atol=0) if rtol else np.array_equal(got, expected)
+        for candidate in emitted:
+            assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_lifts(path: Path) -> None:
     program = lift(candidate_of(path))
@@ -310,13 +323,7 @@ def test_a_kernel_bounded_by_its_launch_lifts_and_its_schedules_equal_it(text) -
     shape = shape_of(program)
     emitted = [emit(program, shape, s, naive) for family in shape.families for s in defaults(shape, family)]
     assert emitted
-    for binding in naive.contract.checks:
-        resolved = resolve(naive.contract, binding)
-        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
-        expected = run_on_cpu(naive, binding, inputs)["y"]
-        assert np.array_equal(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected)
-        for candidate in emitted:
-            assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
+    assert_equals_kernel(naive, program, emitted)
 
 
 LINEAR_GRID = """
@@ -425,12 +432,7 @@ def test_user_spellings_lift_and_equal_the_kernel(text) -> None:
     naive = candidate_of("user.cu", text)
     program = lift(naive)
     assert isinstance(program, LoopProgram), str(program)
-    for binding in naive.contract.checks:
-        resolved = resolve(naive.contract, binding)
-        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
-        expected = run_on_cpu(naive, binding, inputs)["y"]
-        assert np.allclose(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected,
-                           rtol=1e-6, atol=0)
+    assert_equals_kernel(naive, program, rtol=1e-6)
 
 
 @pytest.mark.parametrize("old, new, reason", [
@@ -500,13 +502,7 @@ def test_a_search_loop_is_the_first_hit_as_a_min_reduction(text) -> None:
     shape = shape_of(program)
     assert "reduce" in shape.families
     emitted = [emit(program, shape, s, naive) for s in defaults(shape, "reduce")[:2]]
-    for binding in naive.contract.checks:
-        resolved = resolve(naive.contract, binding)
-        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
-        expected = run_on_cpu(naive, binding, inputs)["y"]
-        assert np.array_equal(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected)
-        for candidate in emitted:
-            assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
+    assert_equals_kernel(naive, program, emitted)
 
 
 @pytest.mark.parametrize("old, new, reason", [
@@ -549,12 +545,7 @@ def test_a_column_walked_through_a_flat_index_is_a_loop_over_rows() -> None:
     (loop,) = [s for s in program.body if isinstance(s, For)]
     assert loop.start == Const(text="0") and loop.step == Const(text="1") and "(size_t)rows" in str(program)
     assert shape_of(program).lanes_axis == "y"
-    for binding in naive.contract.checks:
-        resolved = resolve(naive.contract, binding)
-        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
-        expected = run_on_cpu(naive, binding, inputs)["y"]
-        assert np.allclose(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected,
-                           rtol=1e-6, atol=0)
+    assert_equals_kernel(naive, program, rtol=1e-6)
     other = lift(candidate_of("user.cu", COLUMN_WALK.replace("idx += cols", "idx += rows")))
     assert isinstance(other, LoopProgram) and "idx += rows" in str(other)
 
@@ -590,13 +581,7 @@ def test_a_1d_block_split_by_remainder_and_quotient_is_the_2d_block_it_stands_fo
     shape = shape_of(program)
     assert "stage" in shape.families
     emitted = [emit(program, shape, s, naive) for s in defaults(shape, "stage")]
-    for binding in naive.contract.checks:
-        resolved = resolve(naive.contract, binding)
-        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
-        expected = run_on_cpu(naive, binding, inputs)["y"]
-        assert np.array_equal(run_program(program, resolved, naive.contract.arrays, inputs)["y"], expected)
-        for candidate in emitted:
-            assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected), candidate.description
+    assert_equals_kernel(naive, program, emitted)
     mixed = lift(candidate_of("user.cu", SPLIT_BLOCK.replace("if (r < rows && c < cols)",
                                                              "if (r < rows && c < cols && threadIdx.x < 256)")))
     assert isinstance(mixed, NotLiftable) and "user.cu:11:" in str(mixed)
