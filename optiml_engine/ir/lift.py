@@ -16,7 +16,7 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from optiml_engine.ir.analysis import constant, is_integer_cast, polynomial, statement_exprs
+from optiml_engine.ir.analysis import constant, is_integer_cast, names_of, polynomial, statement_exprs, subexpressions
 from optiml_engine.ir.delinearize import digit_of
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
@@ -423,11 +423,11 @@ class _Lifter:
         lets = {stmt.name: stmt for stmt in prelude if isinstance(stmt, Let)}
         sums: dict[str, Atomic] = {}
         for stmt in after:
-            value = stmt.value if isinstance(stmt, Atomic) else None
-            if not (isinstance(stmt, Atomic) and stmt.function == "atomicAdd" and isinstance(value, Ref) and
-                    value.name in lets and _zero(lets[value.name].value) and value.name not in sums):
+            name = self.scaled_local(stmt.value) if isinstance(stmt, Atomic) else None
+            if not (isinstance(stmt, Atomic) and stmt.function == "atomicAdd" and name in lets and
+                    _zero(lets[name].value) and name not in sums):
                 raise _Refused(rest[0], "statements after a grid-stride loop run once per thread")
-            sums[value.name] = stmt
+            sums[name] = stmt
         added = [s for s in walk(body) if isinstance(s, Assign) and s.name in sums]
         if any(s.op != "+=" or mentions(s.value, set(sums)) for s in added) or \
                 any(isinstance(s, Let) and s.name in sums for s in walk(body)) or \
@@ -436,11 +436,25 @@ class _Lifter:
 
         def atomic(stmt: Stmt) -> list[Stmt] | None:
             if isinstance(stmt, Assign) and stmt.name in sums:
-                return [sums[stmt.name].model_copy(update={"value": stmt.value})]
+                added_once = sums[stmt.name]
+                return [added_once.model_copy(update={"value": substitute(added_once.value, {stmt.name: stmt.value})})]
             return None
 
         return [s for s in prelude if not (isinstance(s, Let) and s.name in sums)] + \
             statements_replaced(body, atomic)
+
+    def scaled_local(self, value: Expr) -> str | None:
+        """The local an atomic adds, as it is or scaled by a factor of the parameters alone (`partial`,
+        `partial / n`, `scale * partial`): a sum of terms scaled so is the sum of the scaled terms (reassociated,
+        as the float atomics already do). None for other values."""
+        if isinstance(value, Ref):
+            return value.name
+        if isinstance(value, Binary) and value.op in ("*", "/"):
+            for mine, factor in ((value.left, value.right), *([(value.right, value.left)] if value.op == "*" else [])):
+                if isinstance(mine, Ref) and not any(isinstance(e, Load) for e in subexpressions(factor)) and \
+                        names_of(factor) <= set(self.scalars):
+                    return mine.name
+        return None
 
     def declares_pointer(self, node: Node) -> bool:
         return any(d.type == "pointer_declarator" or (d.type == "init_declarator" and
@@ -1198,7 +1212,7 @@ class _Lifter:
         if function.startswith("__shfl") or function.startswith("atomic"):
             raise _Refused(node, f"{function} inside an expression")
         if function in self.helpers:
-            return self.inline(node, function, [self.expr(a) for a in args])
+            return self.inline(node, function, args)
         if len(args) == 1 and (function in self.candidate.contract.template or dtype_of(function) is not None):
             return Cast(ctype=function, operand=self.expr(args[0]))     # a functional cast: T(x), float(i)
         if function == "__ldg" and len(args) == 1:
@@ -1206,20 +1220,43 @@ class _Lifter:
             return Load(array=array, index=index)
         return Call(function=function, args=[self.expr(a) for a in args])
 
-    def inline(self, node: Node, function: str, args: list[Expr]) -> Expr:
-        """A `__device__` helper whose body is declarations then one `return e;`: e with the helper's parameters
-        and locals replaced by what they stand for."""
+    def inline(self, node: Node, function: str, args: list[Node]) -> Expr:
+        """A `__device__` helper whose body is declarations then one `return e;` (or branches that return): e with
+        the helper's parameters and locals replaced by what they stand for; a pointer parameter (`const float*
+        img`) by the array and offset its argument points at, read through as the kernel's own pointers are."""
         definition = self.helpers[function]
         declarator = definition.child_by_field_name("declarator")
         while declarator.type != "function_declarator":
             declarator = declarator.child_by_field_name("declarator")
-        params = [p for p in declarator.child_by_field_name("parameters").named_children
-                  if p.type == "parameter_declaration"]
-        names = [self.text(p.child_by_field_name("declarator")) for p in params]
-        if len(names) != len(args) or any(p.child_by_field_name("declarator").type != "identifier" for p in params):
+        params = [p.child_by_field_name("declarator") for p in
+                  declarator.child_by_field_name("parameters").named_children if p.type == "parameter_declaration"]
+        pointers = [p is not None and p.type == "pointer_declarator" for p in params]
+        params = [p.child_by_field_name("declarator") if pointer else p for p, pointer in zip(params, pointers)]
+        if len(params) != len(args) or any(p is None or p.type != "identifier" for p in params):
             raise _Refused(node, f"a call of {function} whose parameters the program cannot bind")
-        helper = _Helper(self, dict(zip(names, args)))
-        return helper.returned(function, definition, list(definition.child_by_field_name("body").named_children))
+        names = [self.text(p) for p in params]
+        taken = self.names | set(self.arrays) | {self.text(n) for n in self.view.descendants(definition, "identifier")}
+        values: dict[str, Expr] = {}
+        aliases: dict[str, tuple[str, Expr]] = {}
+        for name, pointer, arg in zip(names, pointers, args):
+            if pointer != self.is_pointer(arg):
+                raise _Refused(arg, f"a call of {function} whose pointer parameters are not given pointers")
+            if pointer:
+                # The offset stands in the helper's reads as a name of its own, replaced last with the rest: the
+                # caller's names in it are never taken for the helper's.
+                array, offset = self.pointer(arg)
+                placeholder = fresh_name(f"{name}_offset", taken)
+                taken.add(placeholder)
+                aliases[name], values[placeholder] = (array, Ref(name=placeholder)), offset
+            else:
+                values[name] = self.expr(arg)
+        saved = self.aliases
+        self.aliases = {**saved, **aliases}
+        try:
+            return _Helper(self, values).returned(function, definition,
+                                                  list(definition.child_by_field_name("body").named_children))
+        finally:
+            self.aliases = saved
 
 
 def _strided_loops_counted(body: list[Stmt], program: LoopProgram) -> list[Stmt]:

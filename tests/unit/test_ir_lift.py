@@ -585,3 +585,66 @@ def test_a_1d_block_split_by_remainder_and_quotient_is_the_2d_block_it_stands_fo
     mixed = lift(candidate_of("user.cu", SPLIT_BLOCK.replace("if (r < rows && c < cols)",
                                                              "if (r < rows && c < cols && threadIdx.x < 256)")))
     assert isinstance(mixed, NotLiftable) and "user.cu:11:" in str(mixed)
+
+
+POINTER_HELPER = """__device__ __forceinline__ float at(const float* img, int r, int c, int W) { return img[r * W + c]; }
+__device__ float diff(const float* row, int c) { return at(row, 0, c + 1, 0) - row[c]; }
+
+/* @optiml
+   sizes: H=512 W=512
+   check: H=3 W=5; H=1 W=2; H=17 W=33
+   x: in float[H*W]
+   y: out float[H*W]
+   launch: grid=(cdiv(W,32),cdiv(H,8)) block=(32,8)
+*/
+__global__ void grads(const float* x, float* y, int H, int W)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r >= H || c >= W) return;
+    float d = 0.0f;
+    if (c + 1 < W) d = diff(x + r * W, c);
+    y[r * W + c] = at(x, r, c, W) * 2.0f + d;
+}
+"""
+
+SCALED_ATOMIC = """/* @optiml
+   sizes: n=1048576
+   check: n=1; n=1000; n=4097
+   x: in float[n]
+   y: inout float[1] const(0)
+   launch: grid=64 block=256
+   tol: 1e-4
+*/
+__global__ void mean_abs(const float* x, float* y, int n)
+{
+    int tid = threadIdx.x + blockIdx.x * blockDim.x;
+    int stride = blockDim.x * gridDim.x;
+    float partial = 0.f;
+    for (int i = tid; i < n; i += stride)
+        partial += fabsf(x[i]);
+    atomicAdd(y, partial / n);
+}
+"""
+
+
+@pytest.mark.parametrize("text", [POINTER_HELPER, SCALED_ATOMIC], ids=["a helper taking a pointer",
+                                                                       "a grid-stride sum added scaled"])
+def test_helpers_taking_pointers_and_scaled_sums_lift_and_equal_the_kernel(text) -> None:
+    """A helper whose parameter is a pointer (`const float* img`, given `x` or a row `x + r * W`, through another
+    helper too) reads the array its argument points into; a grid-stride sum added once a thread scaled by a
+    parameter (`atomicAdd(y, partial / n)`) is each point's term scaled (the same sum, reassociated as the
+    atomics already do). Both equal the kernel on the CPU at every check size."""
+    naive = candidate_of("user.cu", text)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert_equals_kernel(naive, program, rtol=1e-5)
+
+
+@pytest.mark.parametrize("text, old, new, reason", [
+    (POINTER_HELPER, "at(x, r, c, W) * 2.0f", "at(r, r, c, W) * 2.0f", "not given pointers"),
+    (SCALED_ATOMIC, "atomicAdd(y, partial / n);", "atomicAdd(y, partial / x[0]);", "run once per thread"),
+])
+def test_a_pointer_parameter_given_a_value_and_a_sum_scaled_per_thread_are_refused(text, old, new, reason) -> None:
+    program = lift(candidate_of("user.cu", text.replace(old, new)))
+    assert isinstance(program, NotLiftable) and reason in str(program) and "user.cu:" in str(program)
