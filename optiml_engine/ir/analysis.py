@@ -419,6 +419,33 @@ def inlined(expr: Expr, locals_: dict[str, Expr]) -> Expr:
     return expr
 
 
+def single_assignments(body: list[Stmt]) -> dict[str, Expr]:
+    """The locals declared with a value and never assigned again (nor named like a loop's variable): what a read's
+    index or a condition may be inlined with."""
+    assigned = [s.name for s in walk(body) if isinstance(s, (Let, Assign))]
+    loop_vars = {s.var for s in walk(body) if isinstance(s, For)}
+    return {s.name: s.value for s in walk(body) if isinstance(s, Let) and s.value is not None and
+            assigned.count(s.name) == 1 and s.name not in loop_vars}
+
+
+def bounds_checks(body: list[Stmt], values: dict[str, Expr], indices: set[str]) -> dict[Expr, Expr]:
+    """The conditions of `body` (of an `if` or a `?:`) on the parallel `indices` that, with `values` inlined, read
+    no memory, no loop's variable and no other local: the same at every step, known before the code runs (a
+    stencil's or a convolution's edges). Each as written -> as inlined."""
+    unknown = {s.name for s in walk(body) if isinstance(s, (Let, Assign))} | \
+        {s.var for s in walk(body) if isinstance(s, For)}
+    found: dict[Expr, Expr] = {}
+    for stmt in walk(body):
+        conditions = [stmt.cond] if isinstance(stmt, If) else []
+        conditions += [e.cond for x in statement_exprs(stmt) for e in subexpressions(x) if isinstance(e, Select)]
+        for cond in conditions:
+            hoisted = inlined(cond, values)
+            names = names_of(hoisted)
+            if names & indices and not loads(hoisted) and not names & unknown:
+                found[cond] = hoisted
+    return found
+
+
 def points_at_sizes(program: LoopProgram, contract: Contract) -> int | None:
     """How many points the program's space has at the contract's sizes (None: a bound with no contract form)."""
     total = 1

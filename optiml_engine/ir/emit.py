@@ -15,8 +15,9 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, conditions_pushed_into_loops, constant, contract_text, extent, inlined, loads, names_of,
-    names_read, names_written, point_dependent, polynomial, statement_exprs, stride, subexpressions, unit_stride, walk)
+    Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent, inlined, loads,
+    names_of, names_read, names_written, point_dependent, polynomial, single_assignments, statement_exprs, stride,
+    subexpressions, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
@@ -485,23 +486,10 @@ class _Kernel:
 
     def interior_path(self, body: list[Stmt], points: dict[str, Expr], first: str) -> list[Stmt]:
         """Schedule `interior`: `body` (the thread's points' code) twice, under `if` all the points' bounds checks
-        hold: once with them taken as true, once as written. A bounds check is a condition of an `if` or a `?:` on
-        the parallel indices (the points' and the others'), the locals declared once inlined, that reads no memory
-        and no loop's variable: it is the same at every step, so it is known before the code runs (a stencil's or a
-        convolution's edges)."""
-        values = _single_values(body, points)
-        loop_vars = {s.var for s in walk(body) if isinstance(s, For)}
-        unknown = {s.name for s in walk(body) if isinstance(s, (Assign, Let))}   # what is left after inlining
-        indices = {first} | {index.name for index in self.program.space}
-        checks: dict[Expr, Expr] = {}                        # the condition as written -> as hoisted
-        for stmt in walk(body):
-            conditions = [stmt.cond] if isinstance(stmt, If) else []
-            conditions += [e.cond for x in statement_exprs(stmt) for e in subexpressions(x) if isinstance(e, Select)]
-            for cond in conditions:
-                hoisted = inlined(cond, values)
-                names = names_of(hoisted)
-                if names & indices and not loads(hoisted) and not names & (loop_vars | unknown):
-                    checks[cond] = hoisted
+        (analysis.bounds_checks, on the points' indices and the other parallel ones) hold: once with them taken as
+        true, once as written."""
+        checks = bounds_checks(body, {**single_assignments(body), **points},
+                               {first} | {index.name for index in self.program.space})
         if not checks:
             return body
 
@@ -557,7 +545,7 @@ class _Kernel:
         as the register windows do (never used: the program does not read it)."""
         program = self.program
         written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
-        values = _single_values(body, points)
+        values = {**single_assignments(body), **points}
         unstable = {s.name for s in walk(body) if isinstance(s, Assign)} | \
             {s.var for s in walk(body) if isinstance(s, For)} | \
             ({s.name for s in walk(body) if isinstance(s, Let)} - set(values))
@@ -1722,18 +1710,6 @@ class _Kernel:
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
         launch = LaunchRule(grid=self.grid, block=block, smem=self.smem)
         return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
-
-
-def _single_values(body: list[Stmt], points: dict[str, Expr]) -> dict[str, Expr]:
-    """The locals `body` declares once with a value and never assigns, with their values (what an index or a
-    condition may be inlined with), and the points' indices as `points` gives them."""
-    declared: dict[str, int] = {}
-    for stmt in walk(body):
-        if isinstance(stmt, Let):
-            declared[stmt.name] = declared.get(stmt.name, 0) + 1
-    unstable = {s.name for s in walk(body) if isinstance(s, Assign)} | {s.var for s in walk(body) if isinstance(s, For)}
-    return {**{s.name: s.value for s in walk(body) if isinstance(s, Let) and s.value is not None and
-               declared[s.name] == 1 and s.name not in unstable}, **points}
 
 
 def _point_copy(stmt: Stmt, rename: dict[str, str], guard: Expr | None) -> Stmt:

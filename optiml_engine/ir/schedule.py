@@ -41,12 +41,12 @@ from itertools import combinations
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Polynomial, Reduction, all_loads, conditions_pushed_into_loops, constant, has_loops, inlined, linear,
-    loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update, statement_exprs, stride,
-    subexpressions, unit_stride, walk)
+    Polynomial, Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, has_loops, inlined,
+    linear, loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update,
+    single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Select, Stmt, Store, Unary, mentions,
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, mentions,
     substitute, with_children)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
@@ -304,7 +304,7 @@ def neighbour_offset(access: Load | Store, program: LoopProgram) -> tuple[Expr |
     other parallel indices and scalars alone (a constant base None), the locals declared once that the index reads
     (`int ix = x + j - 2;`) inlined; None for other indices."""
     inner = program.space[-1].name
-    index = inlined(access.index, _single_assignments(program.body))
+    index = inlined(access.index, single_assignments(program.body))
     if names_of(index) & names_written(program.body):
         return None                      # a local assigned more than once: its value at the access is not known here
     form = linear(index, {inner})
@@ -345,7 +345,7 @@ def _fusable(program: LoopProgram, axis: str) -> bool:
     # Worth it where points share reads: one no point changes (a weight), or taps (neighbouring points read the
     # same elements at offsets the loop moves: along x, unit-stride reads; along y, reads of rows the loop moves
     # through), not where each point reads a row of its own.
-    once = _single_assignments(body)
+    once = single_assignments(body)
     moved = set().union(*(point_dependent(body, loop.var) for loop in loops)) if loops else set()
 
     def shared(load: Load) -> bool:
@@ -372,7 +372,7 @@ def _taps_shared(program: LoopProgram, axis: str) -> bool:
     and `y * W + x` along y). A thread's points then read each such element once (emit.py `common_reads`)."""
     index, _, body = _point_code(program, axis)
     written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
-    once = _single_assignments(body)
+    once = single_assignments(body)
     forms: dict[str, set[frozenset]] = {}
     for load in all_loads(body):
         at = inlined(load.index, once)
@@ -407,21 +407,10 @@ def _steps_apart(a: Polynomial, b: Polynomial, index: str) -> bool:
 
 
 def _edge_checks(program: LoopProgram) -> bool:
-    """Whether the point code has a condition (`if` or `?:`) on the parallel indices that reads no memory and no
-    loop's variable, the locals declared once inlined: a bounds check the emitted code may settle once for a
-    thread's points (emit.py `interior_path`)."""
-    once = _single_assignments(program.body)
-    indices = {index.name for index in program.space}
-    loop_vars = {s.var for s in walk(program.body) if isinstance(s, For)}
-    for stmt in walk(program.body):
-        conditions = [stmt.cond] if isinstance(stmt, If) else []
-        conditions += [e.cond for x in statement_exprs(stmt) for e in subexpressions(x) if isinstance(e, Select)]
-        for cond in conditions:
-            names = names_of(inlined(cond, once))
-            if names & indices and not names & loop_vars and not any(isinstance(e, Load)
-                                                                      for e in subexpressions(cond)):
-                return True
-    return False
+    """Whether the point code checks the points' bounds (analysis.bounds_checks): a check the emitted code may
+    settle once for a thread's points (emit.py `interior_path`)."""
+    return bool(bounds_checks(program.body, single_assignments(program.body),
+                              {index.name for index in program.space}))
 
 
 def _points_may_share_code(program: LoopProgram, axis: str) -> bool:
@@ -441,13 +430,6 @@ WINDOW_TYPES = {"float", "double", "int", "unsigned", "unsigned int", "long long
                 "unsigned short", "char", "signed char", "unsigned char", "long", "unsigned long"}
 
 
-def _single_assignments(body: list[Stmt]) -> dict[str, Expr]:
-    """The locals declared with a value and never assigned again: what a read's index may be inlined with."""
-    assigned = [s.name for s in walk(body) if isinstance(s, (Let, Assign))]
-    return {s.name: s.value for s in walk(body)
-            if isinstance(s, Let) and s.value is not None and assigned.count(s.name) == 1}
-
-
 def slides(program: LoopProgram, loop: For, index: str, dependent: set[str]) -> list[Slide]:
     """The reads of `loop` that move with the parallel `index` (Slide): of arrays the program never writes, of
     built-in element types (a register window starts at zero beyond the array), their index affine in the point
@@ -456,7 +438,7 @@ def slides(program: LoopProgram, loop: For, index: str, dependent: set[str]) -> 
         return []
     written = {s.array for s in walk(program.body) if isinstance(s, (Store, Atomic))}
     inside = names_written(loop.body) | {s.var for s in walk(loop.body) if isinstance(s, For)} | {loop.var}
-    once = _single_assignments(program.body)
+    once = single_assignments(program.body)
     found: dict[tuple[str, Expr], list[Load]] = {}
     for load in all_loads(loop.body):
         if load.array in written or program.element_type(load.array) not in WINDOW_TYPES:
@@ -603,7 +585,7 @@ def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Liter
     along_loop = along_points = 0
     for loop in loops:
         # `size_t idx = col + r * cols;` read as what it holds (each loop may declare its own `idx`).
-        once = {**_single_assignments(program.body), **_single_assignments(loop.body)}
+        once = {**single_assignments(program.body), **single_assignments(loop.body)}
         steps = {loop.var} | {inner.var for inner in walk(loop.body) if isinstance(inner, For)}
         for load in all_loads(loop.body):
             index = inlined(load.index, once)
