@@ -6,6 +6,8 @@ All of it reads the program only (program.py); nothing here looks at CUDA text.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from optiml_engine.ir.program import (
@@ -446,15 +448,18 @@ def bounds_checks(body: list[Stmt], values: dict[str, Expr], indices: set[str]) 
     return found
 
 
+def extents_at_sizes(program: LoopProgram, contract: Contract) -> tuple[int, ...] | None:
+    """Each index's extent at the contract's sizes, outermost first (None: a bound with no contract form)."""
+    texts = [extent(program, axis, contract) for axis in range(len(program.space))]
+    if any(text is None for text in texts):
+        return None
+    return tuple(int(evaluate(text, dict(contract.sizes))) for text in texts)
+
+
 def points_at_sizes(program: LoopProgram, contract: Contract) -> int | None:
     """How many points the program's space has at the contract's sizes (None: a bound with no contract form)."""
-    total = 1
-    for axis in range(len(program.space)):
-        text = extent(program, axis, contract)
-        if text is None:
-            return None
-        total *= int(evaluate(text, dict(contract.sizes)))
-    return total
+    extents = extents_at_sizes(program, contract)
+    return None if extents is None else math.prod(extents)
 
 
 def longest_loop_at_sizes(program: LoopProgram, contract: Contract) -> int | None:

@@ -24,7 +24,7 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
-    SHARED_TARGET_BYTES, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
+    SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
     neighbour_offset, reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -331,18 +331,18 @@ class _Kernel:
         self.space_grid(s.block[0], s.block[1] * s.items)
 
     def scalar_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str,
-                      statements: list[Stmt]) -> None:
-        """`items` points per thread, a block's contiguous, each running `statements` under its bound (no thread
-        leaves: barriers may follow)."""
+                      statements: list[Stmt], chunk: str = "blockIdx.x") -> None:
+        """`items` points per thread, chunk `chunk`'s contiguous, each running `statements` under its bound (no
+        thread leaves: barriers may follow)."""
         items = self.schedule.items
         body = c_statements(statements, indent + "        " if items > 1 else indent + "    ")
         if items == 1:
-            self.lines += [f"{indent}const {ctype} {inner.name} = {lower}blockIdx.x * blockDim.x + threadIdx.x;",
+            self.lines += [f"{indent}const {ctype} {inner.name} = {lower}{chunk} * blockDim.x + threadIdx.x;",
                            f"{indent}if ({inner.name} < {upper}) {{", *body, f"{indent}}}"]
             return
         first, item = self.names(f"{inner.name}_first"), self.names("item")
         self.lines += [
-            f"{indent}const {ctype} {first} = {lower}blockIdx.x * (blockDim.x * {items}) + threadIdx.x;",
+            f"{indent}const {ctype} {first} = {lower}{chunk} * (blockDim.x * {items}) + threadIdx.x;",
             f"{indent}#pragma unroll",
             f"{indent}for (int {item} = 0; {item} < {items}; ++{item}) {{",
             f"{indent}    const {ctype} {inner.name} = {first} + {item} * blockDim.x;",
@@ -643,10 +643,11 @@ class _Kernel:
         return setup, branch.model_copy(update={"then": reads})
 
     def vector_points(self, inner: ParallelIndex, ctype: str, lower: str, upper: str, indent: str,
-                      body: list[Stmt] | None = None, conditions: bool = False) -> None:
+                      body: list[Stmt] | None = None, conditions: bool = False, chunk: str = "blockIdx.x") -> None:
         """`items` points per thread in groups of `vector` consecutive ones, each group's reads and writes along the
         index one vector access where the group is whole and aligned, point by point elsewhere. `body`: the point
-        code (the program's unless given); `conditions`: its top-level ifs' conditions' reads vectorized too."""
+        code (the program's unless given); `conditions`: its top-level ifs' conditions' reads vectorized too;
+        `chunk`: the block of points the block computes."""
         s, program = self.schedule, self.program
         body = program.body if body is None else body
         width, groups = s.vector, s.items // s.vector
@@ -668,7 +669,7 @@ class _Kernel:
         self.lines += [
             f"{indent}// {width} consecutive points per group, {groups} group{'s' if groups > 1 else ''} per thread; "
             f"a block's groups are contiguous.",
-            f"{indent}const {ctype} {inner.name}_base = {lower}blockIdx.x * (blockDim.x * {s.items}) + "
+            f"{indent}const {ctype} {inner.name}_base = {lower}{chunk} * (blockDim.x * {s.items}) + "
             f"threadIdx.x * {width};",
             f"{indent}#pragma unroll",
             f"{indent}for (int {group} = 0; {group} < {groups}; ++{group}) {{",
@@ -1170,6 +1171,9 @@ class _Kernel:
         identity; max and min from the carried value, which they may count twice); the stretch totals scanned
         across the warp; each lane replays the loop's code over its stretch from the value before it; the carried
         value then takes the warp's total. `bounds`: the iterations to take (C), the loop's own unless said."""
+        if self.schedule.lanes_axis == "y":
+            self.scan_loop_across(loop, indent)
+            return
         program, items = self.program, self.schedule.items
         reduction = self.shape.scan.reduction
         var, op = reduction.variable, reduction.op
@@ -1201,6 +1205,59 @@ class _Kernel:
             *c_statements(loop.body, inner + "    "),
             f"{inner}}}",
             f"{inner}{var} = {combined(op, carry, f'__shfl_sync(0xffffffffu, {total}, 31)')};",
+            f"{indent}}}"]
+
+    def scan_loop_across(self, loop: For, indent: str) -> None:
+        """Lanes along y (a scan down columns): the block's `lanes` rows of threads take `lanes x items` iterations
+        at a time, each a stretch of `items`, for each of the block's neighbouring points; the stretch totals (the
+        update alone) go through shared memory, where each thread combines those of the stretches before its own
+        (the value before it) and all of them (the carried value after the step); each thread then replays its
+        stretch, writing where its point is one (`active`). Every thread of the block walks the same iterations:
+        the loop's bounds are the same for every point (schedule.py `_scan`)."""
+        s, program, items = self.schedule, self.program, self.schedule.items
+        reduction = self.shape.scan.reduction
+        var, op = reduction.variable, reduction.op
+        ctype = reduction_type(program, reduction)
+        names = self.names
+        tile, first = names(f"{loop.var}_tile"), names(f"{loop.var}_first")
+        total, totals, before, after, other = (names(f"{var}_stretch"), names(f"{var}_stretches"),
+                                               names(f"{var}_before"), names(f"{var}_after"), names("stretch"))
+        start = identity(op, ctype) or var
+        begin, stop = c_expr(loop.start), c_expr(loop.stop)
+        inner, body = indent + "    ", indent + "        "
+        step = names("step")
+        # Unrolled with each iteration under its bound: a stretch's reads all in flight at once.
+        stretch = [f"{inner}#pragma unroll",
+                   f"{inner}for (int {step} = 0; {step} < {items}; ++{step}) {{",
+                   f"{body}const {loop.ctype} {loop.var} = {first} + {step};",
+                   f"{body}if ({loop.var} < {stop}) {{"]
+        self.lines += [
+            f"{indent}__shared__ {ctype} {totals}[{s.lanes}][{s.block[0]}];   // each stretch's total, by lane and "
+            f"point",
+            f"{indent}for ({loop.ctype} {tile} = {begin}; {tile} < {stop}; {tile} += {s.lanes * items}) {{",
+            f"{inner}// This thread's stretch: {items} consecutive iteration{'s' if items > 1 else ''}.",
+            f"{inner}const {loop.ctype} {first} = {tile} + {self.lane} * {items};",
+            f"{inner}{ctype} {total} = {start};",
+            *stretch,
+            *c_statements(self.update_alone(loop, total), body + "    "),
+            f"{body}}}",
+            f"{inner}}}",
+            f"{inner}{totals}[threadIdx.y][threadIdx.x] = {total};",
+            f"{inner}__syncthreads();",
+            f"{inner}{ctype} {before} = {var};",
+            f"{inner}for (int {other} = 0; {other} < threadIdx.y; ++{other}) "
+            f"{before} = {combined(op, before, f'{totals}[{other}][threadIdx.x]')};",
+            f"{inner}{ctype} {after} = {before};",
+            f"{inner}for (int {other} = threadIdx.y; {other} < {s.lanes}; ++{other}) "
+            f"{after} = {combined(op, after, f'{totals}[{other}][threadIdx.x]')};",
+            f"{inner}{var} = {before};",
+            f"{inner}// The loop's own code over the stretch, from the value before it.",
+            *stretch,
+            *c_statements(_guard_writes(loop.body, self.active), body + "    "),
+            f"{body}}}",
+            f"{inner}}}",
+            f"{inner}{var} = {after};",
+            f"{inner}__syncthreads();   // the totals are written again by the next step",
             f"{indent}}}"]
 
     # -- contraction ----------------------------------------------------------------------------------------------
@@ -1442,15 +1499,29 @@ class _Kernel:
             self.register_sums()
 
     def points_loop(self, body: list[Stmt]) -> None:
+        """Chunks of `threads x items` points, a block each; with `resident`, a capped grid whose blocks walk the
+        chunks grid-stride."""
         s, inner = self.schedule, self.program.space[0]
         ctype, lower, upper = self.bounds(0)
+        points, chunks = f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})", ""
+        indent, chunk = "    ", "blockIdx.x"
+        if s.resident:
+            chunk, chunks = self.names("chunk"), self.names("chunks")
+            per_chunk = s.block[0] * s.items
+            self.lines += [f"    const long long {chunks} = ((long long)({self.extent(0)}) + {per_chunk - 1}) / "
+                           f"{per_chunk};",
+                           f"    for (long long {chunk} = blockIdx.x; {chunk} < {chunks}; {chunk} += gridDim.x) {{"]
+            indent = "        "
         if s.vector > 1:
-            self.vector_points(inner, ctype, lower, upper, "    ", body, conditions=True)
+            self.vector_points(inner, ctype, lower, upper, indent, body, conditions=True, chunk=chunk)
         else:
-            self.lines.append(f"    // {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points "
+            self.lines.append(f"{indent}// {s.items} point{'s' if s.items > 1 else ''} per thread, a block's points "
                               f"contiguous.")
-            self.scalar_points(inner, ctype, lower, upper, "    ", body)
-        self.grid = [f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})"]
+            self.scalar_points(inner, ctype, lower, upper, indent, body, chunk=chunk)
+        if s.resident:
+            self.lines.append("    }")
+            points = f"min({points},{s.resident * SM_COUNT})"
+        self.grid = [points]
 
     def shared_copy(self) -> None:
         """A zeroed copy of the target array per block in shared memory takes the block's atomics; the block then

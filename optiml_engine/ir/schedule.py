@@ -18,7 +18,9 @@ The families:
 - stage: reads whose unit-stride index is not the write's (transposes, permutations) go through a padded
   shared-memory tile (32 or 64 wide), loaded along their own unit-stride index.
 - privatize: atomic sums into one element summed per thread and per block first, or a small target array copied
-  per block into shared memory; one atomic per block (and element).
+  per block into shared memory; one atomic per block (and element). With `resident`, the grid is capped at that
+  many blocks per SM and each block walks chunks of points grid-stride, so that the atomics merging the blocks'
+  copies stay few however many points there are.
 - contraction: `acc += left * right` over a loop whose operands follow different parallel indices (matrix products
   in any layout): output tiles, both operands staged through double-buffered shared memory, a register tile per
   thread; with few output tiles, the loop split across blocks (split-K).
@@ -26,7 +28,8 @@ The families:
   sums, running maxima): a warp per point walks the loop 32 x `items` iterations at a time, each lane a stretch of
   `items`; the lanes' stretch totals are scanned with warp shuffles and each lane replays its stretch from the value
   before it. With `splits` (a 1-D space: few points, long loops), a point's loop is cut into chunks, a warp each,
-  that find the value before them by decoupled look-back.
+  that find the value before them by decoupled look-back. Down a strided axis (a column), `block_x` neighbouring
+  points per block with `lanes` threads each along y, the stretch totals scanned in shared memory.
 - stream: a thread per point walks its loop as written (scans, running values, online updates: loops no thread
   group may split), but the rows it walks are read and written through shared-memory windows the block's threads
   load and store together, neighbouring threads neighbouring elements.
@@ -60,7 +63,7 @@ class Schedule(Frozen):
     items: int = 1                        # map: points per thread along the innermost index; scan: iterations per lane
     vector: int = 1                       # map: consecutive points per vector access (1: scalar accesses)
     lanes: int = 1                        # reduce: threads per point
-    lanes_axis: Literal["x", "y"] = "x"   # reduce: the thread axis a point's lanes lie along
+    lanes_axis: Literal["x", "y"] = "x"   # reduce, scan: the thread axis a point's lanes lie along
     tile: int = 32                        # stage: the shared-memory tile's side; stream: a window's elements
     target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
     k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
@@ -72,6 +75,8 @@ class Schedule(Frozen):
     window: bool = False                  # map, fused: reads that move with the point slid through registers
     neighbours: bool = False              # map, fused along x: constant-offset reads shared across the warp's lanes
     interior: bool = False                # map, fused: a path without the points' bounds checks where all hold
+    resident: int = 0                     # privatize: blocks per SM of a capped grid whose blocks walk the chunks
+                                          # of points grid-stride (0: a block per chunk)
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -115,18 +120,25 @@ class Schedule(Frozen):
                     f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread{split}"
                     f"{capped}")
         vector = f" ({self.vector} consecutive points read as one vector)" if self.vector > 1 else ""
+        resident = (f", {self.resident} blocks per SM walking the points grid-stride" if self.resident else "")
+        step = " a step" if self.resident else ""
         if self.family == "privatize" and self.target_copy == "shared":
             return (f"privatize: a copy of the target array per block in shared memory, {self.items} "
-                    f"point{'s' if self.items > 1 else ''} per thread{vector}, a block of {self.block[0]}, one "
-                    f"atomic per element and block")
+                    f"point{'s' if self.items > 1 else ''} per thread{vector}{step}, a block of {self.block[0]}"
+                    f"{resident}, one atomic per element and block")
         if self.family == "privatize":
-            return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread{vector} summed in a "
-                    f"register, a block of {self.block[0]} combined by warp shuffles, one atomic per block")
+            return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread{vector}{step} "
+                    f"summed in a register, a block of {self.block[0]}{resident} combined by warp shuffles, one "
+                    f"atomic per block")
         if self.family == "scan" and self.splits > 1:
             return (f"scan: the point's loop cut into up to {self.splits} chunks, a warp each ({self.block[1]} a "
                     f"block), {self.items} "
                     f"consecutive iteration{'s' if self.items > 1 else ''} per lane (each chunk's sum published, the "
                     f"value before it found by looking back over the chunks before it)")
+        if self.family == "scan" and self.lanes_axis == "y":
+            return (f"scan: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y taking "
+                    f"{self.items} consecutive iteration{'s' if self.items > 1 else ''} a step (the stretch totals "
+                    f"scanned across the threads in shared memory)")
         if self.family == "scan":
             return (f"scan: a warp per point along its loop, {self.items} consecutive iteration"
                     f"{'s' if self.items > 1 else ''} per lane, {self.block[1]} points per block (the carried value "
@@ -204,10 +216,12 @@ class NeighbourRow:
 @dataclass(frozen=True)
 class Scan:
     """A loop whose one carried value is updated by a reduction's update (a top-level statement of the loop) and
-    may be read by everything else in it, its writes indexed by the loop variable."""
+    may be read by everything else in it, its writes indexed by the loop variable: unit-stride along it, or, with
+    `across_points`, along the innermost parallel index (a scan down columns)."""
 
     loop: For
     reduction: Reduction
+    across_points: bool = False
 
 
 @dataclass(frozen=True)
@@ -473,9 +487,9 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     """One loop in the point's code, a top-level statement, with step 1; in it one top-level reduction update of a
     local declared outside, whose value does not depend on the carried value and which nothing else assigns; no other
     value carried from one iteration to the next; writes at indices with a stride along the loop variable, one
-    element (lanes taking neighbouring iterations read and write neighbouring elements; a scan along a strided axis,
-    whose neighbouring points are the neighbouring elements, is a thread per point's: a map); no atomics. Code
-    outside the loop writes nothing before it."""
+    element (lanes taking neighbouring iterations read and write neighbouring elements), or unit-stride along the
+    innermost parallel index (a scan down columns: lanes across a block of points); no atomics. What the code
+    writes before the loop the loop does not read."""
     if len(loops) != 1 or loops[0] not in program.body or constant(loops[0].step) != 1:
         return None
     loop = loops[0]
@@ -497,15 +511,25 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
         return None
     # A write's index through the loop's locals (`const size_t at = row * cols + i; y[at] = ...`).
     lets = {stmt.name: stmt.value for stmt in walk(loop.body) if isinstance(stmt, Let) and stmt.value is not None}
-    for stmt in walk(loop.body):
-        index = inlined(stmt.index, lets) if isinstance(stmt, Store) else None
-        if isinstance(stmt, Atomic) or index is not None and (
-                constant(stride(index, loop.var) or Const(text="x")) not in (1, -1) or mentions(index, tainted)):
-            return None
-    before = program.body[:program.body.index(loop)]
-    if any(isinstance(stmt, (Store, Atomic)) for stmt in walk(before)):
+    writes = [inlined(stmt.index, lets) for stmt in walk(loop.body) if isinstance(stmt, Store)]
+    if any(isinstance(stmt, Atomic) for stmt in walk(loop.body)) or any(mentions(i, tainted) for i in writes):
         return None
-    return Scan(loop, reduction)
+    # Writes before the loop (a first row stored on its own) are the point's lane 0's; the loop may not read them.
+    before = program.body[:program.body.index(loop)]
+    if any(isinstance(stmt, Atomic) for stmt in walk(before)) or \
+            {stmt.array for stmt in walk(before) if isinstance(stmt, Store)} & {l.array for l in all_loads(loop.body)}:
+        return None
+    if all(constant(stride(index, loop.var) or Const(text="x")) in (1, -1) for index in writes):
+        return Scan(loop, reduction)
+    # Down a strided axis (a column): neighbouring points write neighbouring elements, so the lanes sharing a point
+    # go along y, a block of neighbouring points taking each stretch of the loop together; every point of a block
+    # walks the same iterations (barriers between its stretches).
+    innermost = program.space[-1].name
+    uniform = {p.name for p in program.scalars}
+    if all(unit_stride(index, innermost) for index in writes) and \
+            names_of(loop.start) | names_of(loop.stop) <= uniform:
+        return Scan(loop, reduction, across_points=True)
+    return None
 
 
 def _splittable(program: LoopProgram, loops: list[For]) -> bool:
@@ -743,6 +767,10 @@ def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: s
     return Window(array, rest, terms[0])
 
 
+# Grid caps are rendered as blocks per SM times this many SMs (an H100's or H200's): a launch rule is written in
+# contract terms, before any device is known; on another device the cap only changes how many waves the grid makes.
+SM_COUNT = 132
+SKINNY_TILES = ((16, 128), (16, 256), (128, 16))   # contraction: (rows, columns) of output tiles for a short side
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
 STATIC_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare (stream windows, stage tiles)
 FEW_POINTS = 4096                  # fewer points than this leave an H100's SMs idle with one group per point
@@ -802,6 +830,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                   for rows, columns in ((128, 64), (64, 128)) for k_tile in (8, 16)]
         found += [Schedule(family="contraction", block=(16, 16), tile=128, items=8, k_tile=k_tile, blocks_per_sm=2)
                   for k_tile in (8, 16)]
+        # Skinny tiles for a product with a side of a few rows or columns (a batch of 16 through a linear layer, a
+        # convolution into 16 channels): a square tile would compute mostly past the edge.
+        found += [Schedule(family="contraction", block=(columns // 4, rows // 4), tile=columns, tile_rows=rows,
+                           items=4, k_tile=k_tile)
+                  for rows, columns in SKINNY_TILES for k_tile in (8, 16)]
         if len(shape.program.space) == 2:       # the grid's z is free for the blocks sharing a tile's loop
             found += [s.model_copy(update={"splits": splits}) for s in found
                       if (s.tile, s.items, s.k_tile, s.tile_rows, s.blocks_per_sm) in ((64, 4, 16, 0, 1),
@@ -812,13 +845,17 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         target_copy = "shared" if shape.shared_target else "register"
         # 16-byte reads of the data where it is read along the index (bytes 16 at a time: a histogram's input).
         widest = _privatized_vector(shape.program)
-        return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy, vector=vector)
+        return [Schedule(family="privatize", block=(threads, 1), items=items, target_copy=target_copy, vector=vector,
+                         resident=resident)
                 for vector in sorted({1, widest}) for items in (1, 4, 16, 64) if items % vector == 0
-                for threads in (256, 512, 1024)]
+                for threads in (256, 512, 1024) for resident in (0, 2, 4, 8) if threads * resident <= 2048]
     if family == "scan":
         # A 1-D space's point may cut its loop into chunks, a warp each (the grid's y holds them).
         split = [Schedule(family="scan", block=(32, 4), lanes=32, items=items, splits=splits)
                  for splits in (64, 512, 4096) for items in (4, 8)] if len(shape.program.space) == 1 else []
+        if shape.scan.across_points:
+            return [Schedule(family="scan", block=(points, lanes), lanes=lanes, lanes_axis="y", items=items)
+                    for points in (16, 32) for lanes in (8, 16, 32) for items in (2, 4, 8, 16)]
         return [Schedule(family="scan", block=(32, points), lanes=32, items=items)
                 for points in (1, 4, 8) for items in (1, 2, 4, 8)] + split
     if family == "stream":
@@ -851,10 +888,19 @@ def _vectorizable(program: LoopProgram) -> bool:
         not any(isinstance(s, Atomic) for s in walk(program.body))
 
 
-def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -> list[Schedule]:
+def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
+             extents: tuple[int, ...] | None = None) -> list[Schedule]:
     """The first schedules the search tries of a family: a few spread over its space; schedules that split a
-    point across blocks only where the program has few points at the contract's sizes (`points_at_sizes`)."""
+    point across blocks only where the program has few points at the contract's sizes (`points_at_sizes`); a
+    contraction's skinny tiles first where a side of its output is short (`extents`: the space's at the sizes)."""
     points = space(shape, family)
+    if family == "contraction" and extents is not None and len(extents) >= 2:
+        rows, columns = extents[-2], extents[-1]
+        skinny = [s for s in points if s.family == "contraction" and s.splits == 1 and s.items == 4 and
+                  s.output_tile() in SKINNY_TILES and s.k_tile == 8 and
+                  (s.output_tile()[0] < 32 and rows <= 32 or s.output_tile()[1] < 32 and columns <= 32)]
+        if skinny:
+            return skinny + [s for s in defaults(shape, family, points_at_sizes) if s not in skinny]
     if family == "reduce" and shape.splittable and points_at_sizes is not None and points_at_sizes < FEW_POINTS:
         wanted = ((256, 1, 16), (32, 4, 16)) if shape.lanes_axis == "x" else ((32, 8, 16), (32, 32, 4))
         widest = max(s.vector for s in points)
@@ -897,9 +943,12 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
                     ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
         return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
     if family == "privatize":
+        # A block per chunk of points, and two capped grids walking the chunks (a histogram's copies merged by
+        # blocks x bins global atomics: 4096 blocks of byte_histogram's 2^27 bytes merged 1M of them).
         widest = shape_vector(points)
-        return [s for s in points if (s.block[0], s.items, s.vector) in
-                ((256, 4, 1), (512, 16, 1), (1024, 64, 1), (512, 16, widest), (256, 64, widest))]
+        return [s for s in points if (s.block[0], s.items, s.vector, s.resident) in
+                ((256, 4, 1, 0), (512, 16, 1, 0), (1024, 64, 1, 0), (512, 16, widest, 0), (256, 64, widest, 0),
+                 (512, 16, widest, 4), (256, 64, widest, 8))]
     if family == "contraction":
         # The two fastest at 4096^3 in every layout before the capped and rectangular tiles joined the space (H200,
         # bench/results/ir-h200/contraction-vector-staging/; the capped 128 tile, fastest since, is a neighbour of
@@ -908,6 +957,8 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None) -
         # bench/results/spec-h100/implicit-gemm/hoisted-digits/).
         return [s for s in points if (s.output_tile(), s.items, s.k_tile, s.blocks_per_sm) in
                 (((128, 128), 8, 16, 1), ((64, 64), 8, 16, 1), ((32, 32), 2, 16, 1), ((64, 64), 4, 8, 1))]
+    if family == "scan" and shape.scan.across_points:
+        return [s for s in points if (*s.block, s.items) in ((32, 32, 4), (32, 16, 8), (16, 32, 8))]
     if family == "scan":
         return [s for s in points if (s.block[1], s.items) in ((4, 4), (8, 2), (4, 8))]
     if family == "stream":
@@ -965,7 +1016,7 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
 
 # What a neighbour move changes; of a contraction, not its block, which follows from its tile and outputs a thread.
 TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm",
-                "window", "interior")
+                "window", "interior", "resident")
 
 
 def tuned_fields(family: Family) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from optiml_engine.generate.algorithm import algorithm
 from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.gpu.data import make_inputs
-from optiml_engine.ir.analysis import points_at_sizes
+from optiml_engine.ir.analysis import extents_at_sizes, points_at_sizes
 from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
@@ -74,6 +74,9 @@ _CURES = {
     ("scan", "x"): ("uncoalesced_loads", "a warp per point scans its loop: lanes take neighbouring stretches of "
                                          "the row, their totals combined by warp shuffles, instead of one thread "
                                          "walking the row"),
+    ("scan", "y"): ("uncoalesced_loads", "a block of neighbouring points scans their loops together: threads along "
+                                         "y take neighbouring stretches of each point's loop, their totals combined "
+                                         "in shared memory, instead of one thread walking each loop alone"),
     ("stream", "x"): ("uncoalesced_loads", "each point's loop still walked by one thread, but its rows read and "
                                            "written through shared-memory windows the block loads and stores "
                                            "together: neighbouring threads touch neighbouring elements"),
@@ -112,7 +115,8 @@ def agrees_at_checks(program: LoopProgram, contract: Contract) -> Callable[[Loop
 
 
 def cure(shape: Shape, schedule: Schedule) -> tuple[str, str]:
-    axis = ("split" if schedule.splits > 1 else schedule.lanes_axis) if schedule.family == "reduce" else "x"
+    axis = ("split" if schedule.splits > 1 else schedule.lanes_axis) if schedule.family == "reduce" else \
+        schedule.lanes_axis if schedule.family == "scan" else "x"
     return _CURES[(schedule.family, axis)]
 
 
@@ -188,8 +192,10 @@ class SchedulePolicy(Policy):
         found.sort(key=lambda entry: symptom_rank(cure(entry[2], Schedule(
             family=entry[0], lanes_axis=entry[2].lanes_axis))[0], context.diagnosis))
         return [edit for family, chosen, chosen_shape, why in found
-                for edit in self.edits(chosen, chosen_shape, [s for s in defaults(chosen_shape, family, points)
-                                                              if s.fused or why != WRITTEN_OUT],
+                for edit in self.edits(chosen, chosen_shape,
+                                       [s for s in defaults(chosen_shape, family, points,
+                                                            extents_at_sizes(chosen, base.contract))
+                                        if s.fused or why != WRITTEN_OUT],
                                        base, context, why)]
 
     def edits(self, program: LoopProgram, shape: Shape, schedules: list[Schedule], base: Candidate,

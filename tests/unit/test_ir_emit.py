@@ -108,3 +108,50 @@ def test_privatized_points_read_as_vectors_equal_the_program(name) -> None:
                 found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype,
                                 naive.contract.tol, naive.contract.atol)
                 assert found.ok, f"{schedule.describe()}: {found.reason}"
+
+
+@pytest.mark.parametrize("name", ["tests/heldout13/col_cumsum.cu", "tests/heldout14/col_cummax.cu"])
+def test_a_scan_down_columns_equals_the_program_at_every_check_size(name) -> None:
+    """Lanes along y: every schedule of the space compiles; the defaults equal the program at every check size
+    (one row, one column, columns past the last block's, rows not a whole step)."""
+    from optiml_engine.ir.schedule import defaults, space
+    naive, program, shape = scheduled(ROOT / name, False)
+    assert shape.scan is not None and shape.scan.across_points
+    for schedule in space(shape, "scan"):
+        emitted = emit(program, shape, schedule, naive)
+        result = compile_nvrtc(emitted.unit)
+        assert result.ok, f"{result.log}\n{emitted.unit.text}"
+    for schedule in defaults(shape, "scan"):
+        emitted = emit(program, shape, schedule, naive)
+        for binding in naive.contract.checks:
+            resolved = resolve(naive.contract, binding)
+            inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+            expected = run_program(program, resolved, naive.contract.arrays, inputs)
+            got = run_on_cpu(emitted, binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
+@pytest.mark.parametrize("name", ["tests/heldout/count_above.cu", "tests/heldout/byte_histogram.cu"])
+def test_a_capped_grid_walks_every_chunk_of_points(name) -> None:
+    """Privatize with `resident`: at a size with more chunks of points than the capped grid has blocks, each block
+    walks several (its copy or its sum carried across them), the last chunk partial."""
+    from optiml_engine.ir.schedule import SM_COUNT, space
+    naive, program, shape = scheduled(ROOT / name, False)
+    size = 100003
+    walking = [s for s in space(shape, "privatize")
+               if s.resident and s.resident * SM_COUNT * s.threads() * s.items < size]
+    assert walking
+    resolved = resolve(naive.contract, {"n": size})
+    inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=17)
+    expected = run_program(program, resolved, naive.contract.arrays, inputs)
+    for schedule in walking:
+        emitted = emit(program, shape, schedule, naive)
+        cap = schedule.resident * SM_COUNT
+        assert emitted.contract.launch.grid[0].startswith("min(") and f",{cap})" in emitted.contract.launch.grid[0]
+        got = run_on_cpu(emitted, {"n": size}, inputs)
+        for spec in naive.contract.arrays:
+            if spec.direction != "in":
+                found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype,
+                                naive.contract.tol, naive.contract.atol)
+                assert found.ok, f"{schedule.describe()}: {found.reason}"

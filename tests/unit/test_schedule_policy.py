@@ -162,6 +162,17 @@ def test_matrix_products_in_every_layout_are_contractions() -> None:
             assert f"long {side} (the operand's unit stride)." in text, path
 
 
+def test_a_product_with_a_short_side_takes_skinny_tiles_first_and_a_square_one_does_not() -> None:
+    """A convolution into 16 channels as implicit GEMM (16 rows of output, 2M columns): 16-row tiles first, not a
+    square tile computing mostly past the edge; a 4096 x 4096 product keeps its square tiles first."""
+    skinny = [e for e in SchedulePolicy().propose(original(ROOT / "tests/heldout13/conv1d_multi_out.cu"),
+                                                  PolicyContext()) if e.rule == "schedule_contraction"]
+    assert skinny[0].candidate.description.startswith("schedule contraction: 16x128 output tiles")
+    square = [e for e in SchedulePolicy().propose(original(ROOT / "examples/sgemm_nt.cu"), PolicyContext())
+              if e.rule == "schedule_contraction"]
+    assert not any("16x" in e.candidate.description or "x16 " in e.candidate.description for e in square)
+
+
 def test_a_row_scan_is_scanned_by_a_warp_or_walked_through_shared_memory_windows() -> None:
     """A running sum along each row: a warp per row scans it (stretch totals combined by shuffles), or the thread
     per row stays and its reads and writes go through windows the block loads and stores together."""
@@ -175,6 +186,19 @@ def test_a_row_scan_is_scanned_by_a_warp_or_walked_through_shared_memory_windows
     assert all(edit.symptom == "uncoalesced_loads" for edit in stream)
     text = stream[0].candidate.unit.text
     assert "x_window[threadIdx.x][c - c_window]" in text and "out[out_at] = out_window" in text
+
+
+@pytest.mark.parametrize("path", ["tests/heldout13/col_cumsum.cu", "tests/heldout14/col_cummax.cu"])
+def test_a_scan_down_columns_is_scanned_by_threads_along_y_across_a_block_of_columns(path) -> None:
+    """A running sum (a running max after a first row stored alone) down each column: neighbouring columns on x,
+    each column's rows shared by threads along y whose stretch totals meet in shared memory; no warp per column
+    (its lanes would read a column's strided elements)."""
+    edits = [e for e in SchedulePolicy().propose(original(ROOT / path), PolicyContext())
+             if e.rule == "schedule_scan"]
+    assert edits and all(e.symptom == "uncoalesced_loads" and "threads each along y" in e.candidate.description
+                         for e in edits)
+    text = edits[0].candidate.unit.text
+    assert "__syncthreads();" in text and "__shfl" not in text and "if (active) {" in text
 
 
 def test_few_points_split_their_loop_across_blocks_and_many_do_not() -> None:

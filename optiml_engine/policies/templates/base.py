@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from optiml_engine.gpu.compile import compile_nvrtc
+from optiml_engine.ir.schedule import SM_COUNT
 from optiml_engine.model import Candidate, CompileResult, DeviceInfo, ResourceUsage
 from optiml_engine.policies.kernel_view import KernelView
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
@@ -36,9 +37,6 @@ REGISTERS_PER_BLOCK = 65536
 MAX_REGISTERS_PER_THREAD = 255
 # Resident threads per SM: 2048 but where listed.
 _THREADS_PER_SM = {"7.5": 1024, "8.6": 1536, "8.7": 1536, "8.9": 1536}
-# Grid caps are rendered as blocks per SM times this many SMs (an H100 SXM): a launch rule is written in contract
-# terms, before any device is known; on another device the cap only changes how many waves the grid makes.
-SM_COUNT = 132
 DEFAULT_ARCH = "sm_90"
 
 
