@@ -24,7 +24,7 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
-    SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
+    LEFT_VALUE, RIGHT_VALUE, SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
     neighbour_offset, reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -1300,6 +1300,8 @@ class _Kernel:
         i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
         element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
         left_values, right_values = names("left_values"), names("right_values")
+        term = f"{left_values}[{m}] * {right_values}[{n}]" if found.term is None else c_expr(substitute(
+            found.term, {LEFT_VALUE: Ref(name=f"{left_values}[{m}]"), RIGHT_VALUE: Ref(name=f"{right_values}[{n}]")}))
         buffer, slot, lane, more = names("buffer"), names("slot"), names("lane"), names("more")
         firsts = {name: names(f"{name}_first") for name in (i.name, j.name, k.var)}
         if width > 1:
@@ -1381,8 +1383,7 @@ class _Kernel:
             f"{body}    #pragma unroll",
             f"{body}    for (int {m} = 0; {m} < {per}; ++{m})",
             f"{body}        #pragma unroll",
-            f"{body}        for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] += "
-            f"{left_values}[{m}] * {right_values}[{n}];",
+            f"{body}        for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] += {term};",
             f"{body}}}",
             f"{body}if ({more}) {{"]
         self.lines += ["    " + line for line in staging(f"1 - {buffer}", "", "store")]

@@ -152,12 +152,18 @@ class Schedule(Frozen):
 @dataclass(frozen=True)
 class Contraction:
     """`acc += left * right` over a loop whose operands are indexed by different parallel indices: left by the
-    second innermost (and the loop), right by the innermost (and the loop): a matrix product in any layout."""
+    second innermost (and the loop), right by the innermost (and the loop): a matrix product in any layout. Or
+    `acc += term`, any expression of one read of each side (`(a - b) * (a - b)`: squared distances): `term` holds
+    it with the two reads as the names LEFT_VALUE and RIGHT_VALUE (None: the product itself)."""
 
     loop: For
     accumulator: str
     left: Expr
     right: Expr
+    term: Expr | None = None
+
+
+LEFT_VALUE, RIGHT_VALUE = "\0left", "\0right"   # a contraction term's operands (no C name can be these)
 
 
 @dataclass(frozen=True)
@@ -663,28 +669,48 @@ def _contraction(program: LoopProgram) -> Contraction | None:
             any(not isinstance(stmt, Let) for stmt in program.body[:loops[0]]):
         return None
     loop = program.body[loops[0]]
-    if len(loop.body) != 1 or constant(loop.step) != 1:
+    *lets, last = loop.body
+    if constant(loop.step) != 1 or not all(isinstance(stmt, Let) and stmt.value is not None for stmt in lets):
         return None
-    update = reduction_update(loop.body[0])
-    if update is None or update.op != "+" or not isinstance(loop.body[0], Assign):
+    update = reduction_update(last)
+    if update is None or update.op != "+" or not isinstance(last, Assign):
         return None
-    value = loop.body[0].value
-    if loop.body[0].op == "=":
+    value = inlined(last.value, {stmt.name: stmt.value for stmt in lets})
+    if last.op == "=":
         value = value.right if isinstance(value.left, Ref) and value.left.name == update.variable else value.left
-    if not (isinstance(value, Binary) and value.op == "*"):
-        return None
     i, j = program.space[-2].name, program.space[-1].name
     outer = {program.space[0].name} if len(program.space) == 3 else set()
     allowed = {i, j, loop.var} | outer | {p.name for p in program.scalars}
-    left, right = value.left, value.right
-    if mentions(left, {j}) and mentions(right, {i}):
-        left, right = right, left
-    if mentions(left, {j}) or mentions(right, {i}) or not (names_of(left) | names_of(right)) <= allowed or \
-            mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j}):
+    if mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j}) or not names_of(value) <= allowed or \
+            any(isinstance(s, Assign) and s.name == update.variable for s in program.body[loops[0] + 1:]):
         return None
-    if any(isinstance(s, Assign) and s.name == update.variable for s in program.body[loops[0] + 1:]):
+    if isinstance(value, Binary) and value.op == "*":
+        left, right = value.left, value.right
+        if mentions(left, {j}) and mentions(right, {i}):
+            left, right = right, left
+        if not mentions(left, {j}) and not mentions(right, {i}):
+            return Contraction(loop, update.variable, left, right)
+    # Any other term of one read of each side, neither reading the accumulator.
+    reads: list[Load] = []
+    for read in all_loads([Assign(name=update.variable, op="=", value=value)]):
+        if read not in reads:
+            reads.append(read)
+    sides = [[r for r in reads if mentions(r, {i}) and not mentions(r, {j})],
+             [r for r in reads if mentions(r, {j}) and not mentions(r, {i})]]
+    if len(reads) != 2 or [len(side) for side in sides] != [1, 1] or mentions(value, {update.variable}):
         return None
-    return Contraction(loop, update.variable, left, right)
+    left, right = sides[0][0], sides[1][0]
+    term = _loads_replaced(value, [(left, Ref(name=LEFT_VALUE)), (right, Ref(name=RIGHT_VALUE))])
+    if names_of(term) - {LEFT_VALUE, RIGHT_VALUE} - {p.name for p in program.scalars}:
+        return None        # the term reads an index or the loop variable outside its two reads
+    return Contraction(loop, update.variable, left, right, term)
+
+
+def _loads_replaced(expr: Expr, replacements: list[tuple[Load, Expr]]) -> Expr:
+    for load, replacement in replacements:
+        if expr == load:
+            return replacement
+    return with_children(expr, lambda child: _loads_replaced(child, replacements))
 
 
 def _scalar_atomics(program: LoopProgram) -> list[Atomic]:

@@ -155,3 +155,22 @@ def test_a_capped_grid_walks_every_chunk_of_points(name) -> None:
                 found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype,
                                 naive.contract.tol, naive.contract.atol)
                 assert found.ok, f"{schedule.describe()}: {found.reason}"
+
+
+def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_program() -> None:
+    """Squared distances between rows, `diff = a - b; sum += diff * diff`: the tiles stage both reads as a product's
+    operands would be, each thread's outputs adding the term of their two staged values; at every check size."""
+    from optiml_engine.ir.schedule import defaults
+    naive, program, shape = scheduled(ROOT / "tests/heldout15/pairwise_sqdist.cu", False)
+    assert shape.contraction is not None and shape.contraction.term is not None
+    for schedule in defaults(shape, "contraction"):
+        emitted = emit(program, shape, schedule, naive)
+        assert "(left_values[m] - right_values[n]) * (left_values[m] - right_values[n])" in emitted.unit.text
+        for binding in naive.contract.checks:
+            resolved = resolve(naive.contract, binding)
+            inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=7)
+            expected = run_program(program, resolved, naive.contract.arrays, inputs)
+            got = run_on_cpu(emitted, binding, inputs)
+            found = compare(np, "dist", got["dist"], expected["dist"], "float32", naive.contract.tol,
+                            naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
