@@ -73,6 +73,11 @@ def kernel_classes() -> dict[tuple[str, str], str]:
     return classes
 
 
+def kernel_name(path: Path) -> str:
+    """The kernel a file's run optimizes (its first)."""
+    return CudaDocument(path.read_text(), path.name).model.kernels[0].name
+
+
 def load_peers(which: str) -> dict:
     spec = importlib.util.spec_from_file_location(f"peers_{which}", PEER_FILES[which])
     module = importlib.util.module_from_spec(spec)
@@ -359,7 +364,7 @@ def main() -> None:
         for which in args.set or sorted(SETS):
             peers = load_peers(which)
             for path in sorted(SETS[which].glob("*.cu")):
-                if args.only and path.stem not in args.only:
+                if args.only and not {path.stem, kernel_name(path)} & set(args.only):
                     continue
                 try:
                     result["kernels"].append(run_kernel(path, which, peers, evaluator, device, budget))
