@@ -971,10 +971,14 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
     if family == "privatize":
         # A block per chunk of points, and two capped grids walking the chunks (a histogram's copies merged by
         # blocks x bins global atomics: 4096 blocks of byte_histogram's 2^27 bytes merged 1M of them).
+        # A histogram's capped grids first: the fastest of byte_histogram's and histogram64's on an H100 (0.065
+        # against 0.105 ms, bench/results/ir-h100/column-scans-resident/), and a search of 30 candidates on an
+        # H200 ended before reaching them (ir-h200/issue16-full-6).
         widest = shape_vector(points)
-        return [s for s in points if (s.block[0], s.items, s.vector, s.resident) in
-                ((256, 4, 1, 0), (512, 16, 1, 0), (1024, 64, 1, 0), (512, 16, widest, 0), (256, 64, widest, 0),
-                 (512, 16, widest, 4), (256, 64, widest, 8))]
+        chosen = [s for s in points if (s.block[0], s.items, s.vector, s.resident) in
+                  ((256, 4, 1, 0), (512, 16, 1, 0), (1024, 64, 1, 0), (512, 16, widest, 0), (256, 64, widest, 0),
+                   (512, 16, widest, 4), (256, 64, widest, 8))]
+        return sorted(chosen, key=lambda s: s.resident == 0) if shape.shared_target else chosen
     if family == "contraction":
         # The two fastest at 4096^3 in every layout before the capped and rectangular tiles joined the space (H200,
         # bench/results/ir-h200/contraction-vector-staging/; the capped 128 tile, fastest since, is a neighbour of
