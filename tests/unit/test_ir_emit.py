@@ -25,6 +25,22 @@ def smallest_check(candidate) -> dict[str, int]:
     return min(candidate.contract.checks or [candidate.contract.sizes], key=lambda b: sum(b.values()))
 
 
+def mismatch(emitted, naive, program, binding: dict[str, int], seed: int) -> str | None:
+    """The emitted kernel run by the CPU emulator against the program's NumPy interpreter on the same random
+    inputs at `binding`: the first output that differs beyond the contract's tolerance, and how (None: all agree)."""
+    resolved = resolve(naive.contract, binding)
+    inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=seed)
+    expected = run_program(program, resolved, naive.contract.arrays, inputs)
+    got = run_on_cpu(emitted, binding, inputs)
+    for spec in naive.contract.arrays:
+        if spec.direction != "in":
+            found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype, naive.contract.tol,
+                            naive.contract.atol)
+            if not found.ok:
+                return f"at {binding}: {found.reason}"
+    return None
+
+
 @pytest.mark.parametrize("case", EVERY, ids=[case_id(c) for c in EVERY])
 def test_every_schedule_compiles(case) -> None:
     path, digits, schedule = case
@@ -40,16 +56,8 @@ def test_default_schedules_equal_the_program_on_the_cpu(case) -> None:
     path, digits, schedule = case
     naive, program, shape = scheduled(path, digits)
     emitted = emit(program, shape, schedule, naive)
-    binding = smallest_check(naive)
-    resolved = resolve(naive.contract, binding)
-    inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=11)
-    expected = run_program(program, resolved, naive.contract.arrays, inputs)
-    got = run_on_cpu(emitted, binding, inputs)
-    for spec in naive.contract.arrays:
-        if spec.direction != "in":
-            found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype, naive.contract.tol,
-                            naive.contract.atol)
-            assert found.ok, f"{found.reason}\n{emitted.unit.text}"
+    found = mismatch(emitted, naive, program, smallest_check(naive), seed=11)
+    assert found is None, f"{found}\n{emitted.unit.text}"
 
 
 @pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -78,12 +86,8 @@ def test_a_split_reduction_is_right_launch_after_launch_and_past_its_workspace()
     emitted = emit(program, shape, split, naive)
     capacity = max(b["cols"] for b in [naive.contract.sizes, *naive.contract.checks])
     for binding in ({"rows": 37, "cols": 45}, {"rows": 37, "cols": 45}, {"rows": 3, "cols": capacity + 5}):
-        resolved = resolve(naive.contract, binding)
-        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=binding["cols"])
-        expected = run_program(program, resolved, naive.contract.arrays, inputs)
-        got = run_on_cpu(emitted, binding, inputs)
-        found = compare(np, "out", got["out"], expected["out"], "float32", naive.contract.tol, naive.contract.atol)
-        assert found.ok, f"{binding}: {found.reason}"
+        found = mismatch(emitted, naive, program, binding, seed=binding["cols"])
+        assert found is None, found
 
 
 @pytest.mark.parametrize("name", ["tests/heldout/count_above.cu", "tests/heldout/sumsq_double_atomic.cu",
@@ -96,18 +100,11 @@ def test_privatized_points_read_as_vectors_equal_the_program(name) -> None:
     vectored = [s for s in defaults(shape, "privatize") if s.vector > 1]
     assert vectored, shape
     size = {symbol: 4099 for symbol in naive.contract.sizes}
-    resolved = resolve(naive.contract, size)
-    inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=13)
-    expected = run_program(program, resolved, naive.contract.arrays, inputs)
     for schedule in vectored:
         emitted = emit(program, shape, schedule, naive)
         assert "optiml_lanes<" in emitted.unit.text
-        got = run_on_cpu(emitted, size, inputs)
-        for spec in naive.contract.arrays:
-            if spec.direction != "in":
-                found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype,
-                                naive.contract.tol, naive.contract.atol)
-                assert found.ok, f"{schedule.describe()}: {found.reason}"
+        found = mismatch(emitted, naive, program, size, seed=13)
+        assert found is None, f"{schedule.describe()}: {found}"
 
 
 @pytest.mark.parametrize("name", ["tests/heldout13/col_cumsum.cu", "tests/heldout14/col_cummax.cu"])
@@ -124,12 +121,8 @@ def test_a_scan_down_columns_equals_the_program_at_every_check_size(name) -> Non
     for schedule in defaults(shape, "scan"):
         emitted = emit(program, shape, schedule, naive)
         for binding in naive.contract.checks:
-            resolved = resolve(naive.contract, binding)
-            inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
-            expected = run_program(program, resolved, naive.contract.arrays, inputs)
-            got = run_on_cpu(emitted, binding, inputs)
-            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
-            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+            found = mismatch(emitted, naive, program, binding, seed=3)
+            assert found is None, f"{schedule.describe()}: {found}"
 
 
 @pytest.mark.parametrize("name", ["tests/heldout/count_above.cu", "tests/heldout/byte_histogram.cu"])
@@ -142,19 +135,12 @@ def test_a_capped_grid_walks_every_chunk_of_points(name) -> None:
     walking = [s for s in space(shape, "privatize")
                if s.resident and s.resident * SM_COUNT * s.threads() * s.items < size]
     assert walking
-    resolved = resolve(naive.contract, {"n": size})
-    inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=17)
-    expected = run_program(program, resolved, naive.contract.arrays, inputs)
     for schedule in walking:
         emitted = emit(program, shape, schedule, naive)
         cap = schedule.resident * SM_COUNT
         assert emitted.contract.launch.grid[0].startswith("min(") and f",{cap})" in emitted.contract.launch.grid[0]
-        got = run_on_cpu(emitted, {"n": size}, inputs)
-        for spec in naive.contract.arrays:
-            if spec.direction != "in":
-                found = compare(np, spec.param, got[spec.param], expected[spec.param], spec.dtype,
-                                naive.contract.tol, naive.contract.atol)
-                assert found.ok, f"{schedule.describe()}: {found.reason}"
+        found = mismatch(emitted, naive, program, {"n": size}, seed=17)
+        assert found is None, f"{schedule.describe()}: {found}"
 
 
 def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_program() -> None:
@@ -167,10 +153,5 @@ def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_pr
         emitted = emit(program, shape, schedule, naive)
         assert "(left_values[m] - right_values[n]) * (left_values[m] - right_values[n])" in emitted.unit.text
         for binding in naive.contract.checks:
-            resolved = resolve(naive.contract, binding)
-            inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=7)
-            expected = run_program(program, resolved, naive.contract.arrays, inputs)
-            got = run_on_cpu(emitted, binding, inputs)
-            found = compare(np, "dist", got["dist"], expected["dist"], "float32", naive.contract.tol,
-                            naive.contract.atol)
-            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+            found = mismatch(emitted, naive, program, binding, seed=7)
+            assert found is None, f"{schedule.describe()}: {found}"
