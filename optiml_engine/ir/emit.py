@@ -24,8 +24,8 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
-    LEFT_VALUE, RIGHT_VALUE, SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed, Window, element_bytes,
-    neighbour_offset, reduction_type, slides)
+    LEFT_VALUE, RIGHT_VALUE, SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
+    Window, element_bytes, neighbour_offset, reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
@@ -1504,13 +1504,13 @@ class _Kernel:
         chunks grid-stride."""
         s, inner = self.schedule, self.program.space[0]
         ctype, lower, upper = self.bounds(0)
-        points, chunks = f"cdiv(max({self.extent(0)},1),{s.block[0] * s.items})", ""
+        per_chunk = s.block[0] * s.items
+        points = f"cdiv(max({self.extent(0)},1),{per_chunk})"
         indent, chunk = "    ", "blockIdx.x"
         if s.resident:
             chunk, chunks = self.names("chunk"), self.names("chunks")
-            per_chunk = s.block[0] * s.items
-            self.lines += [f"    const long long {chunks} = ((long long)({self.extent(0)}) + {per_chunk - 1}) / "
-                           f"{per_chunk};",
+            span = f"(long long)({upper})" + (f" - (long long)({c_expr(inner.lower)})" if lower else "")
+            self.lines += [f"    const long long {chunks} = ({span} + {per_chunk - 1}) / {per_chunk};",
                            f"    for (long long {chunk} = blockIdx.x; {chunk} < {chunks}; {chunk} += gridDim.x) {{"]
             indent = "        "
         if s.vector > 1:
