@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import functools
 import importlib.util
 import json
 import math
@@ -102,17 +103,13 @@ def torch_inputs(candidate, binding: dict[str, int], seed: int) -> tuple[dict, d
     return inputs, {**tensors, **resolved.binding, **resolved.scalars}
 
 
-_GATE = []
-
-
+@functools.cache
 def stream_gate():
     """This process's gate (gate.py) on the legacy default stream, which torch's default stream is."""
-    if not _GATE:
-        import cupy as cp
+    import cupy as cp
 
-        from optiml_engine.gpu.gate import StreamGate
-        _GATE.append(StreamGate(cp))
-    return _GATE[0]
+    from optiml_engine.gpu.gate import StreamGate
+    return StreamGate(cp)
 
 
 def time_torch(fn, kwargs: dict) -> float:

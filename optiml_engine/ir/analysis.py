@@ -7,7 +7,6 @@ All of it reads the program only (program.py); nothing here looks at CUDA text.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 
 from optiml_engine.ir.program import (

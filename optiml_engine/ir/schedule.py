@@ -922,7 +922,7 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
     points = space(shape, family)
     if family == "contraction" and extents is not None and len(extents) >= 2:
         rows, columns = extents[-2], extents[-1]
-        skinny = [s for s in points if s.family == "contraction" and s.splits == 1 and s.items == 4 and
+        skinny = [s for s in points if s.splits == 1 and s.items == 4 and
                   s.output_tile() in SKINNY_TILES and s.k_tile == 8 and
                   (s.output_tile()[0] < 32 and rows <= 32 or s.output_tile()[1] < 32 and columns <= 32)]
         if skinny:
