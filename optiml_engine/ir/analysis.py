@@ -473,3 +473,139 @@ def longest_loop_at_sizes(program: LoopProgram, contract: Contract) -> int | Non
             return None
         trips.append(int(evaluate(text, dict(contract.sizes))))
     return max(trips) if trips else None
+
+
+# -- elements a point's loops share -------------------------------------------------------------------------------
+
+def unconditional_loads(expr: Expr) -> list[Load]:
+    """Reads every evaluation of the expression performs (not those under ?:, && or ||'s right side)."""
+    if isinstance(expr, Select):
+        return unconditional_loads(expr.cond)
+    if isinstance(expr, Binary) and expr.op in ("&&", "||"):
+        return unconditional_loads(expr.left)
+    found = [expr] if isinstance(expr, Load) else []
+    for child in children(expr):
+        found += unconditional_loads(child)
+    return found
+
+
+POSITION = Ref(name="@position")      # a held access's index with its loop's variable taken out
+
+
+@dataclass(frozen=True)
+class HeldRows:
+    """Arrays that several top-level loops of a point, all to the same end, read or write at the same element of
+    each step (softmax's row: its maximum's loop, its sum's and its writes' read it at `row + c`): a lane taking the
+    same elements in every loop (counted from `origin`) may keep them in registers from the first loop to the last.
+    The loops start at the same place, or at constants a few apart (a maximum's loop from 1, its start read
+    before it)."""
+
+    loops: tuple[int, ...]                   # positions in the program's body of the loops over the shared range
+    origin: Expr                             # the element a lane's steps count from (the loops' first start)
+    indices: tuple[tuple[str, Expr], ...]    # (array, its index with the loop's variable as POSITION)
+    filled: tuple[tuple[tuple[str, int | None], ...], ...]   # by loop (as `loops`): (array, below) whose registers
+                                             # it fills by a read first: every step, or (below) where the element is
+                                             # before `below`, which an earlier loop filled from
+    kept: tuple[tuple[str, ...], ...]        # by loop: arrays it writes to registers only (a later loop writes every
+                                             # element again)
+
+    def arrays(self) -> tuple[str, ...]:
+        return tuple(array for array, _ in self.indices)
+
+    def index_at(self, array: str, variable: str) -> Expr:
+        return substitute(dict(self.indices)[array], {POSITION.name: Ref(name=variable)})
+
+
+HELD_START_SPREAD = 32      # most elements apart the starts of held loops may be (fewer than a lane's first step)
+
+
+def held_rows(program: LoopProgram) -> HeldRows | None:
+    """The elements a point's loops share (HeldRows), or None where no array is accessed at the same element by two
+    loops to one end. An array qualifies when every access to it in the loops is such an access (no other element,
+    no atomic), the rest of the point's code does not write it (nor read it, where the loops write it), and before each loop's first conditional access to it, its registers hold the elements
+    that loop starts from: an earlier loop, or this one on every step before anything else, read them (filling the
+    registers) or wrote them."""
+    fixed = {index.name for index in program.space} | {scalar.name for scalar in program.scalars}
+    ranges: dict[tuple, list[int]] = {}
+    for position, stmt in enumerate(program.body):
+        if isinstance(stmt, For) and constant(stmt.step) == 1 and \
+                names_of(stmt.start) | names_of(stmt.stop) <= fixed:
+            starts = "constant" if constant(stmt.start) is not None else stmt.start
+            ranges.setdefault((stmt.stop, starts), []).append(position)
+    group = max(ranges.values(), key=len, default=[])
+    if len(group) < 2:
+        return None
+    loops = [program.body[position] for position in group]
+    starts = [constant(loop.start) for loop in loops]
+    if None in starts:
+        origin, offsets = loops[0].start, [0] * len(loops)
+    else:
+        origin, offsets = Const(text=str(min(starts))), [start - min(starts) for start in starts]
+        if max(offsets) > HELD_START_SPREAD:
+            return None
+    indices: dict[str, set] = {}
+    touched: dict[str, list[int]] = {}
+    for number, loop in enumerate(loops):
+        accesses = [(load.array, load.index) for load in all_loads(loop.body)] + \
+            [(stmt.array, stmt.index if isinstance(stmt, Store) else None) for stmt in walk(loop.body)
+             if isinstance(stmt, (Store, Atomic))]
+        for array, index in accesses:
+            key = substitute(index, {loop.var: POSITION}) if index is not None and \
+                unit_stride(index, loop.var) and names_of(index) <= fixed | {loop.var} else None
+            indices.setdefault(array, set()).add(key)
+            if number not in touched.setdefault(array, []):
+                touched[array].append(number)
+    # Arrays the rest of the point's code writes, or reads where the loops write them (reads of an array nothing
+    # writes see the same values as the registers).
+    outside = [stmt for position, stmt in enumerate(program.body) if position not in group]
+    written = {stmt.array for stmt in walk(program.body) if isinstance(stmt, (Store, Atomic))}
+    elsewhere = {load.array for load in all_loads(outside) if load.array in written} | \
+        {stmt.array for stmt in walk(outside) if isinstance(stmt, (Store, Atomic))}
+    chosen, filled = {}, [[] for _ in loops]
+    for array, keys in indices.items():
+        if len(keys) != 1 or None in keys or len(touched[array]) < 2 or array in elsewhere:
+            continue
+        fills, valid_from = [], None       # elements held from `valid_from` on (offsets from the origin)
+        for number in touched[array]:
+            touch = _first_touch(loops[number].body, array)
+            if valid_from is not None and valid_from <= offsets[number]:
+                continue
+            if touch is None:
+                break
+            if touch == "read":
+                fills.append((number, valid_from))
+            valid_from = offsets[number] if valid_from is None else min(valid_from, offsets[number])
+        else:
+            chosen[array] = next(iter(keys))
+            for number, below in fills:
+                filled[number].append((array, None if below is None else below + (min(starts) if None not in
+                                                                                     starts else 0)))
+    if not chosen:
+        return None
+    # A loop's writes stay in registers where a later loop from no later start writes every element again.
+    kept = tuple(tuple(a for a in chosen if any(
+        isinstance(stmt, Store) and stmt.array == a for stmt in walk(loop.body)) and any(
+        isinstance(stmt, Store) and stmt.array == a for later in range(number + 1, len(loops))
+        if offsets[later] <= offsets[number] for stmt in loops[later].body))
+        for number, loop in enumerate(loops))
+    return HeldRows(loops=tuple(group), origin=origin, indices=tuple(chosen.items()),
+                    filled=tuple(tuple(f) for f in filled), kept=kept)
+
+
+def _first_touch(body: list[Stmt], array: str) -> str | None:
+    """How a loop body's first access to `array` happens on every step: "read" or "write"; None where the first
+    access is conditional (under an if, in an inner loop, on one side of ?: or &&)."""
+    for stmt in body:
+        anywhere = any(load.array == array for load in all_loads([stmt])) or \
+            any(isinstance(s, (Store, Atomic)) and s.array == array for s in walk([stmt]))
+        if not anywhere:
+            continue
+        if isinstance(stmt, For):
+            return None
+        exprs = statement_exprs(stmt)
+        if any(load.array == array for expr in exprs for load in unconditional_loads(expr)):
+            return "read"
+        if isinstance(stmt, Store) and stmt.array == array:
+            return "write" if stmt.op == "=" else "read"
+        return None
+    return None

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent, inlined, loads,
-    names_of, names_read, names_written, point_dependent, polynomial, single_assignments, statement_exprs, stride,
-    subexpressions, unit_stride, walk)
+    Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent,
+    inlined, loads, names_of, names_read, names_written, point_dependent, polynomial, single_assignments,
+    statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
@@ -199,18 +199,6 @@ def _replaced(body: list[Stmt], loads_to: dict[Load, Expr], stores_to: dict[tupl
                                                               value=stmt.value)]
                                    if isinstance(stmt, Store) and (stmt.array, stmt.index) in stores_to else None)
     return rewritten(assigned, read)
-
-
-def _unconditional_loads(expr: Expr) -> list[Load]:
-    """Reads every evaluation of the expression performs (not those under ?:, && or ||'s right side)."""
-    if isinstance(expr, Select):
-        return _unconditional_loads(expr.cond)
-    if isinstance(expr, Binary) and expr.op in ("&&", "||"):
-        return _unconditional_loads(expr.left)
-    found = [expr] if isinstance(expr, Load) else []
-    for child in children(expr):
-        found += _unconditional_loads(child)
-    return found
 
 
 class _Kernel:
@@ -752,6 +740,15 @@ class _Kernel:
         self.point_lane, self.point_lanes = self.lane, str(s.lanes)
         if s.splits > 1:
             self.split_setup(indent)
+        self.held_names: dict[str, str] = {}
+        if s.held:
+            if self.shape.held is None or s.lanes_axis != "x" or s.splits > 1:
+                raise EmitError("held rows need loops sharing a row's elements, lanes along x and one block a point")
+            for array in self.shape.held.arrays():
+                self.held_names[array] = self.names(f"{array}_held")
+                count = s.held * s.vector
+                self.lines.append(f"{indent}{self.program.element_type(array)} {self.held_names[array]}[{count}];"
+                                  f"   // this lane's first {count} elements of the row, for every loop")
         self.point(program.body, indent, in_loop=False)
         self.lines += closing
 
@@ -762,7 +759,8 @@ class _Kernel:
             if isinstance(stmt, For) and not in_loop and self.schedule.family == "scan":
                 self.scan_loop(stmt, indent)
             elif isinstance(stmt, For) and not in_loop:
-                self.parallel_loop(stmt, indent)
+                self.parallel_loop(stmt, indent, held_at=position if self.held_names and body is self.program.body
+                                   and position in self.shape.held.loops else None)
                 if self.schedule.splits > 1:      # one loop (schedule.py: splittable): the rest finishes the point
                     self.split_finish(stmt, body[position + 1:], indent)
                     return
@@ -779,7 +777,7 @@ class _Kernel:
             else:
                 self.lines += c_statements([stmt], indent)
 
-    def parallel_loop(self, loop: For, indent: str) -> None:
+    def parallel_loop(self, loop: For, indent: str, held_at: int | None = None) -> None:
         s = self.schedule
         reductions = [r for r in self.shape.reductions if _updates(loop, r)]
         for reduction in reductions:
@@ -788,7 +786,10 @@ class _Kernel:
             if start is not None:
                 self.lines.append(f"{indent}if ({self.point_lane} != 0) {reduction.variable} = {start};")
         body = loop.body if self.active is None else _guard_writes(loop.body, self.active)
-        if not (s.vector > 1 and c_expr(loop.step) == "1" and s.lanes_axis == "x" and self.vector_loop(loop, indent)):
+        if held_at is not None:
+            self.held_loop(loop, held_at, indent)
+        elif not (s.vector > 1 and c_expr(loop.step) == "1" and s.lanes_axis == "x" and
+                  self.vector_loop(loop, indent)):
             self.lane_loop(loop, body, loop.start, loop.stop, indent)
         for reduction in reductions:
             self.combine(reduction, indent)
@@ -804,6 +805,95 @@ class _Kernel:
                           f"{loop.var} += {stride}) {{")
         self.lines += c_statements(body, indent + "    ")
         self.lines.append(f"{indent}}}")
+
+    def held_loop(self, loop: For, position: int, indent: str) -> None:
+        """A loop over the rows the point's loops share: each lane's first `held` steps of `vector` consecutive
+        elements (the same in every loop) unrolled, their elements of the held arrays in registers: filled by the
+        first loop that reads them, written to memory (after each step, one vector access where the step's elements
+        are all inside and aligned) by the loops that write them, save those whose writes a later loop writes again;
+        the elements past those steps, lane by lane as written."""
+        plan, width, number = self.shape.held, self.schedule.vector, self.shape.held.loops.index(position)
+        step, element = self.names.scoped("step"), self.names.scoped("e")
+        first = self.names.scoped(f"{loop.var}_first")
+        slot = f"{step} * {width} + {element}" if width > 1 else step
+        at = {array: Ref(name=f"{name}[{slot}]") for array, name in self.held_names.items()}
+        indices = {array: plan.index_at(array, loop.var) for array in at}
+        firsts = {array: c_expr(plan.index_at(array, first)) for array in at}
+        written = [a for a in at if a not in plan.kept[number] and
+                   any(isinstance(stmt, Store) and stmt.array == a for stmt in walk(loop.body))]
+        filled = plan.filled[number]
+
+        def write(stmt: Stmt) -> list[Stmt] | None:
+            return [Assign(name=at[stmt.array].name, op=stmt.op, value=stmt.value)] \
+                if isinstance(stmt, Store) and stmt.array in at else None
+
+        def read(expr: Expr) -> Expr:
+            if isinstance(expr, Load) and expr.array in at and expr.index == indices[expr.array]:
+                return at[expr.array]
+            return with_children(expr, read)
+
+        body = rewritten(statements_replaced(loop.body, write), read)
+        origin, start, stop = c_expr(plan.origin), c_expr(loop.start), c_expr(loop.stop)
+        inside = f"{loop.var} < {stop}" if start == origin else f"{loop.var} >= {start} && {loop.var} < {stop}"
+        whole = f"{first} + {width} <= {stop}" if start == origin else \
+            f"{first} >= {start} && {first} + {width} <= {stop}"
+        vectored = {a for a in at if width > 1 and element_bytes(self.program, a) * width in (4, 8, 16)}
+        if vectored:
+            self.use("lanes")
+
+        def elementwise(statements: Callable[[str], list[str]], deeper: str) -> list[str]:
+            """The statements (indented as asked) for each element of the step inside the loop's range, `loop.var`
+            the element."""
+            opening = [f"{deeper}{{", f"{deeper}    const {loop.ctype} {loop.var} = {first};"] if width == 1 else \
+                [f"{deeper}#pragma unroll", f"{deeper}for (int {element} = 0; {element} < {width}; ++{element}) {{",
+                 f"{deeper}    const {loop.ctype} {loop.var} = {first} + {element};"]
+            return [*opening, f"{deeper}    if ({inside}) {{", *statements(deeper + "        "), f"{deeper}    }}",
+                    f"{deeper}}}"]
+
+        def moved(array: str, into_registers: bool, deeper: str) -> list[str]:
+            """The step's elements of `array` between memory and its registers: one vector access where the step is
+            whole and aligned, element by element otherwise."""
+            one = f"{at[array].name} = {array}[{c_expr(indices[array])}];" if into_registers else \
+                f"{array}[{c_expr(indices[array])}] = {at[array].name};"
+            if array not in vectored:
+                return elementwise(lambda at_indent: [at_indent + one], deeper)
+            kind = f"optiml_lanes<{self.program.element_type(array)}, {width}>"
+            address = f"&{array}[{firsts[array]}]"
+            lanes_name = self.names.scoped(f"{array}_lanes")
+            copy = (f"{deeper}    for (int {element} = 0; {element} < {width}; ++{element}) "
+                    + (f"{at[array].name} = {lanes_name}.v[{element}];" if into_registers else
+                       f"{lanes_name}.v[{element}] = {at[array].name};"))
+            vector = [f"{deeper}    const {kind} {lanes_name} = *reinterpret_cast<const {kind}*>({address});",
+                      f"{deeper}    #pragma unroll", copy] if into_registers else \
+                [f"{deeper}    {kind} {lanes_name};", f"{deeper}    #pragma unroll", copy,
+                 f"{deeper}    *reinterpret_cast<{kind}*>({address}) = {lanes_name};"]
+            return [f"{deeper}if ({whole} && optiml_aligned({address}, {element_bytes(self.program, array) * width})) {{",
+                    *vector, f"{deeper}}} else {{", *elementwise(lambda at_indent: [at_indent + one], deeper + "    "),
+                    f"{deeper}}}"]
+
+        lanes = self.point_lanes
+        inner = indent + "    "
+        offset = f"({step} * {lanes} + {self.point_lane}) * {width}" if width > 1 else \
+            f"{step} * {lanes} + {self.point_lane}"
+        self.lines += [f"{indent}#pragma unroll",
+                       f"{indent}for (int {step} = 0; {step} < {self.schedule.held}; ++{step}) {{",
+                       f"{inner}const {loop.ctype} {first} = {offset}" + ("" if origin == "0" else f" + {origin}")
+                       + ";"]
+        for array, below in filled:
+            if below is None:
+                self.lines += moved(array, True, inner)
+        fills = [f"if ({loop.var} < {below}) {at[array].name} = {array}[{c_expr(indices[array])}];"
+                 for array, below in filled if below is not None]
+        self.lines += elementwise(lambda at_indent: [at_indent + f for f in fills] + c_statements(body, at_indent),
+                                  inner)
+        for array in written:
+            self.lines += moved(array, False, inner)
+        self.lines.append(f"{indent}}}")
+        # Past the held steps (every loop's start is within a lane's first step).
+        past = Const(text=str(self.schedule.held * self.schedule.lanes * width))
+        if origin != "0":
+            past = Binary(op="+", left=plan.origin, right=past)
+        self.lane_loop(loop, loop.body, past, loop.stop, indent)
 
     def vector_loop(self, loop: For, indent: str) -> bool:
         """The loop in three parts, in a scope of its own: a head, lane by lane, up to the first element where every
@@ -2036,7 +2126,7 @@ def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
             [stmt.index, stmt.value] if isinstance(stmt, Store) else \
             [stmt.cond] if isinstance(stmt, If) and conditions else []
         for expr in exprs:
-            for load in _unconditional_loads(expr):
+            for load in unconditional_loads(expr):
                 if load not in reads and load.array not in written and unit_stride(load.index, variable) and \
                         eligible(load.array, load.index):
                     reads.append(load)

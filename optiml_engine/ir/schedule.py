@@ -44,8 +44,8 @@ from itertools import combinations
 from typing import Literal
 
 from optiml_engine.ir.analysis import (
-    Polynomial, Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, has_loops, inlined,
-    linear, loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update,
+    HeldRows, Polynomial, Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, has_loops,
+    held_rows, inlined, linear, loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update,
     single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
@@ -77,6 +77,8 @@ class Schedule(Frozen):
     interior: bool = False                # map, fused: a path without the points' bounds checks where all hold
     resident: int = 0                     # privatize: blocks per SM of a capped grid whose blocks walk the chunks
                                           # of points grid-stride (0: a block per chunk)
+    held: int = 0                         # reduce: steps of each lane whose elements of the rows the point's loops
+                                          # share stay in registers from the first loop to the last (0: none)
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -108,7 +110,9 @@ class Schedule(Frozen):
                 group = "a warp" if self.lanes == 32 else f"{self.lanes} threads"
                 vector = (f", {self.vector} consecutive elements per lane as one vector access" if self.vector > 1
                           else "")
-                return f"reduce: {group} per point along its loops{per_block}{vector}{split}"
+                held = (f", each lane's first {self.held * self.vector} elements of the rows its loops share held "
+                        f"in registers across them") if self.held else ""
+                return f"reduce: {group} per point along its loops{per_block}{vector}{held}{split}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory){split}")
         if self.family == "contraction":
@@ -253,6 +257,7 @@ class Shape:
                                              # the point code's loops
     slid: tuple[str, ...] = ()               # map: the fusable axes along which a loop's reads move with the point
     neighbour_rows: tuple[NeighbourRow, ...] = ()   # map: reads at constant offsets along x (a stencil's taps)
+    held: HeldRows | None = None             # reduce: the elements several of a point's loops access alike
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -302,9 +307,10 @@ def shape_of(program: LoopProgram) -> Shape:
     window_bytes = sum(element_bytes(program, w.array) for loop in streamed for w in loop.windows())
     vector_bytes = max((element_bytes(program, a.name) for a in program.arrays), default=4)
     rows = tuple(neighbour_rows(program)) if _points_may_share_code(program, "x") else ()
+    held = held_rows(program) if "reduce" in families and lanes_axis == "x" else None
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
                  shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
-                 fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows)
+                 fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows, held)
 
 
 def neighbour_rows(program: LoopProgram) -> list[NeighbourRow]:
@@ -798,6 +804,7 @@ def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: s
 SM_COUNT = 132
 SKINNY_TILES = ((16, 128), (16, 256), (128, 16))   # contraction: (rows, columns) of output tiles for a short side
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
+HELD_STEPS = (1, 2, 4, 8, 16, 32)  # reduce: a lane's steps held in registers across a point's loops
 STATIC_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare (stream windows, stage tiles)
 FEW_POINTS = 4096                  # fewer points than this leave an H100's SMs idle with one group per point
 FEW_OUTPUT_TILES = 264             # contraction: fewer 64x64 output tiles than two per H100 SM: split the loop
@@ -835,6 +842,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                      for v in vectors for p in (1, 2, 4, 8)]
             found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes, vector=v)
                       for v in vectors for lanes in (64, 128, 256, 512, 1024)]
+            # Rows several loops read kept in registers (a lane's steps the same in every loop).
+            if shape.held is not None:
+                found += [Schedule(family="reduce", block=(32, 4) if lanes == 32 else (lanes, 1), lanes=lanes,
+                                   vector=v, held=held)
+                          for v in vectors for lanes in (32, 64, 128, 256, 512, 1024) for held in HELD_STEPS]
             split = [(32, 4), (256, 1), (1024, 1)]
         else:
             found = [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
@@ -915,10 +927,12 @@ def _vectorizable(program: LoopProgram) -> bool:
 
 
 def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
-             extents: tuple[int, ...] | None = None) -> list[Schedule]:
+             extents: tuple[int, ...] | None = None, loop_at_sizes: int | None = None) -> list[Schedule]:
     """The first schedules the search tries of a family: a few spread over its space; schedules that split a
     point across blocks only where the program has few points at the contract's sizes (`points_at_sizes`); a
-    contraction's skinny tiles first where a side of its output is short (`extents`: the space's at the sizes)."""
+    contraction's skinny tiles first where a side of its output is short (`extents`: the space's at the sizes);
+    rows held in registers first, as many steps a lane as hold the point's loop (`loop_at_sizes`: its iterations
+    at the sizes)."""
     points = space(shape, family)
     if family == "contraction" and extents is not None and len(extents) >= 2:
         rows, columns = extents[-2], extents[-1]
@@ -965,8 +979,14 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
     if family == "reduce":
         if shape.lanes_axis == "x":
             widest = max(s.vector for s in points)
-            return [s for s in points if (s.lanes, s.block[1], s.vector) in
-                    ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
+            # Held rows first, as many steps a lane as take the point's loop (rows of 1024 where its length is not
+            # known).
+            length = loop_at_sizes or 1024
+            held = [s for vector, lanes in ((widest, 128), (widest, 256), (widest, 32), (1, 128))
+                    if (steps := [h for h in HELD_STEPS if lanes * h * vector >= length])
+                    for s in points if (s.lanes, s.vector, s.held) == (lanes, vector, steps[0])]
+            return held + [s for s in points if not s.held and (s.lanes, s.block[1], s.vector) in
+                           ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
         return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
     if family == "privatize":
         # A block per chunk of points, and two capped grids walking the chunks (a histogram's copies merged by
@@ -1016,7 +1036,7 @@ def first_schedules(shape: Shape, points_at_sizes: int | None, longest_loop: int
     for family in FIRST_FAMILIES:
         if family not in shape.families or family == "reduce" and short:
             continue
-        chosen = defaults(shape, family, points_at_sizes)
+        chosen = defaults(shape, family, points_at_sizes, loop_at_sizes=longest_loop)
         if family == "contraction" and points_at_sizes is not None and points_at_sizes >= MANY_OUTPUTS:
             # Many outputs: 4x4 a thread of a 64 tile first, not 2x2 of a 32 tile (H100: 1.3-1.6x faster for
             # convolutions of 2M-26M outputs and a 4096^2 product; 32x32 was as fast or faster below 1M outputs;
@@ -1046,7 +1066,7 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
 
 # What a neighbour move changes; of a contraction, not its block, which follows from its tile and outputs a thread.
 TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm",
-                "window", "interior", "resident")
+                "window", "interior", "resident", "held")
 
 
 def tuned_fields(family: Family) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from optiml_engine.generate.algorithm import algorithm
 from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.gpu.data import make_inputs
-from optiml_engine.ir.analysis import extents_at_sizes, points_at_sizes
+from optiml_engine.ir.analysis import extents_at_sizes, longest_loop_at_sizes, points_at_sizes
 from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
@@ -194,7 +194,8 @@ class SchedulePolicy(Policy):
         return [edit for family, chosen, chosen_shape, why in found
                 for edit in self.edits(chosen, chosen_shape,
                                        [s for s in defaults(chosen_shape, family, points,
-                                                            extents_at_sizes(chosen, base.contract))
+                                                            extents_at_sizes(chosen, base.contract),
+                                                            longest_loop_at_sizes(chosen, base.contract))
                                         if s.fused or why != WRITTEN_OUT],
                                        base, context, why)]
 

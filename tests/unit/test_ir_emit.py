@@ -155,3 +155,57 @@ def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_pr
         for binding in naive.contract.checks:
             found = mismatch(emitted, naive, program, binding, seed=7)
             assert found is None, f"{schedule.describe()}: {found}"
+
+
+@pytest.mark.parametrize("name", ["tests/heldout/softmax_rows.cu", "examples/cross_entropy_rows.cu"])
+def test_rows_held_in_registers_equal_the_program_at_every_check_size(name) -> None:
+    """Reduce with `held`: softmax's row read by three loops and written by two (the first write kept in registers,
+    the last written through), cross entropy's from a maximum's loop starting at 1 (element 0 filled by the next
+    loop). Few steps a lane (most of a row past them, loop by loop as written) and enough for the whole row; scalar
+    and 4 consecutive elements a step (vector accesses where a step's are inside the row and aligned: not in rows of
+    an odd length)."""
+    from optiml_engine.ir.schedule import Schedule
+    naive, program, shape = scheduled(ROOT / name, False)
+    assert shape.held is not None
+    for lanes, held, vector in ((32, 2, 1), (128, 8, 1), (1024, 2, 1), (32, 2, 4), (128, 2, 4)):
+        schedule = Schedule(family="reduce", block=(32, 4) if lanes == 32 else (lanes, 1), lanes=lanes, held=held,
+                            vector=vector)
+        emitted = emit(program, shape, schedule, naive)
+        assert f"_held[{held * vector}];" in emitted.unit.text
+        for binding in naive.contract.checks:
+            found = mismatch(emitted, naive, program, binding, seed=5)
+            assert found is None, f"{schedule.describe()}: {found}\n{emitted.unit.text}"
+
+
+def test_which_rows_are_held() -> None:
+    """softmax: x filled by the maximum's loop, y's first write kept in registers (the last loop writes every element
+    again); an array the rest of the point writes, an index other than the step's element, or a first access under an
+    if leave it out."""
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.ir.analysis import held_rows
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.source.parse import CudaDocument
+    _, softmax, _ = scheduled(ROOT / "tests/heldout/softmax_rows.cu", False)
+    held = held_rows(softmax)
+    assert held.arrays() == ("x", "y")
+    assert held.filled == ((("x", None),), (), ()) and held.kept == ((), ("y",), ())
+
+    def program(body: str):
+        text = ("/* @optiml\n sizes: rows=64 cols=100\n x: in float[rows*cols]\n m: in int[cols]\n"
+                " y: out float[rows*cols]\n z: out float[rows]\n launch: grid=cdiv(rows,128) block=128\n*/\n"
+                "__global__ void k(const float* x, const int* m, float* y, float* z, int rows, int cols) {\n"
+                "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n  if (r >= rows) return;\n"
+                f"{body}\n}}\n")
+        document = CudaDocument(text, "k.cu")
+        return lift(original_candidate(document, "k"))
+
+    both = "  float s = 0.f;\n  for (int c = 0; c < cols; ++c) s += x[r * cols + c];\n" \
+           "  for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] / s;"
+    assert held_rows(program(both)).arrays() == ("x",)
+    shifted = both.replace("y[r * cols + c] = x[r * cols + c]", "y[r * cols + c] = x[r * cols + c + 1]")
+    assert held_rows(program(shifted)) is None
+    guarded = both.replace("s += x[r * cols + c];", "if (m[c] > 0) s += x[r * cols + c];")
+    assert held_rows(program(guarded)) is None
+    rewritten = both.replace("  float s = 0.f;\n", "  float s = 0.f;\n  for (int c = 0; c < cols; ++c) "
+                                                    "y[r * cols + c] = 0.f;\n") + "\n  z[r] = y[r * cols];"
+    assert held_rows(program(rewritten)).arrays() == ("x",)
