@@ -495,7 +495,7 @@ POSITION = Ref(name="@position")      # a held access's index with its loop's va
 @dataclass(frozen=True)
 class HeldRows:
     """Arrays that several top-level loops of a point, all to the same end, read or write at the same element of
-    each step (softmax's row: its maximum's loop, its sum's and its writes' read it at `row + c`): a lane taking the
+    each step (and arrays one of them does, beside those) (softmax's row: its maximum's loop, its sum's and its writes' read it at `row + c`): a lane taking the
     same elements in every loop (counted from `origin`) may keep them in registers from the first loop to the last.
     The loops start at the same place, or at constants a few apart (a maximum's loop from 1, its start read
     before it)."""
@@ -563,7 +563,7 @@ def held_rows(program: LoopProgram) -> HeldRows | None:
         {stmt.array for stmt in walk(outside) if isinstance(stmt, (Store, Atomic))}
     chosen, filled = {}, [[] for _ in loops]
     for array, keys in indices.items():
-        if len(keys) != 1 or None in keys or len(touched[array]) < 2 or array in elsewhere:
+        if len(keys) != 1 or None in keys or array in elsewhere:
             continue
         fills, valid_from = [], None       # elements held from `valid_from` on (offsets from the origin)
         for number in touched[array]:
@@ -580,7 +580,9 @@ def held_rows(program: LoopProgram) -> HeldRows | None:
             for number, below in fills:
                 filled[number].append((array, None if below is None else below + (min(starts) if None not in
                                                                                      starts else 0)))
-    if not chosen:
+    # Arrays one loop accesses so are held too (their step's elements then move as one vector), where some other
+    # array is shared.
+    if not any(len(touched[array]) >= 2 for array in chosen):
         return None
     # A loop's writes stay in registers where a later loop from no later start writes every element again.
     kept = tuple(tuple(a for a in chosen if any(

@@ -179,8 +179,8 @@ def test_rows_held_in_registers_equal_the_program_at_every_check_size(name) -> N
 
 def test_which_rows_are_held() -> None:
     """softmax: x filled by the maximum's loop, y's first write kept in registers (the last loop writes every element
-    again); an array the rest of the point writes, an index other than the step's element, or a first access under an
-    if leave it out."""
+    again); an array one loop writes, beside those; an array the rest of the point writes, an index other than the
+    step's element, or a first access under an if leave it out (and with it the plan, where no other is shared)."""
     from optiml_engine.candidate import original_candidate
     from optiml_engine.ir.analysis import held_rows
     from optiml_engine.ir.lift import lift
@@ -201,7 +201,7 @@ def test_which_rows_are_held() -> None:
 
     both = "  float s = 0.f;\n  for (int c = 0; c < cols; ++c) s += x[r * cols + c];\n" \
            "  for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] / s;"
-    assert held_rows(program(both)).arrays() == ("x",)
+    assert held_rows(program(both)).arrays() == ("x", "y")     # y: one loop's, beside x
     shifted = both.replace("y[r * cols + c] = x[r * cols + c]", "y[r * cols + c] = x[r * cols + c + 1]")
     assert held_rows(program(shifted)) is None
     guarded = both.replace("s += x[r * cols + c];", "if (m[c] > 0) s += x[r * cols + c];")
