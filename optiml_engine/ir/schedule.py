@@ -805,6 +805,7 @@ SM_COUNT = 132
 SKINNY_TILES = ((16, 128), (16, 256), (128, 16))   # contraction: (rows, columns) of output tiles for a short side
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
 HELD_STEPS = (1, 2, 4, 8, 16, 32)  # reduce: a lane's steps held in registers across a point's loops
+HELD_REGISTERS = 32                # reduce: the most elements of an array a lane holds in a first schedule
 STATIC_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare (stream windows, stage tiles)
 FEW_POINTS = 4096                  # fewer points than this leave an H100's SMs idle with one group per point
 FEW_OUTPUT_TILES = 264             # contraction: fewer 64x64 output tiles than two per H100 SM: split the loop
@@ -983,7 +984,8 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
             # known).
             length = loop_at_sizes or 1024
             held = [s for vector, lanes in ((widest, 128), (widest, 256), (widest, 32), (1, 128))
-                    if (steps := [h for h in HELD_STEPS if lanes * h * vector >= length])
+                    if (steps := [h for h in HELD_STEPS if lanes * h * vector >= length and
+                                  h * vector <= HELD_REGISTERS])
                     for s in points if (s.lanes, s.vector, s.held) == (lanes, vector, steps[0])]
             return held + [s for s in points if not s.held and (s.lanes, s.block[1], s.vector) in
                            ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
