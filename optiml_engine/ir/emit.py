@@ -21,8 +21,8 @@ from optiml_engine.ir.analysis import (
 from optiml_engine.ir.hoist import hoisted_digits
 from optiml_engine.ir.printer import c_expr, c_statements
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    Store, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
+    Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
+    Store, Unary, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
     LEFT_VALUE, RIGHT_VALUE, SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
     Window, element_bytes, neighbour_offset, reduction_type, slides)
@@ -606,7 +606,71 @@ class _Kernel:
             steps.append(If(cond=Binary(op="<", left=following, right=loop.stop),
                             then=[Assign(name=window[-1], op="=", value=element(read, items - 1, following))]))
         inner = self.fused(body, dependent | set(registers), renames, guards, slide)
-        return [*setup, loop.model_copy(update={"body": [*inner, *steps]})]
+        stepwise = loop.model_copy(update={"body": [*inner, *steps]})
+        if not self.schedule.slide_block:
+            return [*setup, stepwise]
+        blocks, end = self.slid_blocks(loop, found, registers, body, dependent, renames, guards, slide, element)
+        return [*setup, *blocks, stepwise.model_copy(update={"start": Ref(name=end)})]
+
+    def slid_blocks(self, loop: For, found: list[Slide], registers: list[str], body: list[Stmt], dependent: set[str],
+                    renames: list[dict[str, str]], guards: list[Expr | None], slide: tuple[str, str],
+                    element: Callable[[Slide, int, Expr], Expr]) -> tuple[list[Stmt], str]:
+        """Schedule `slide_block`: the loop's whole blocks of `items` steps before the step-by-step loop `slid`
+        makes, which then starts where they end (`end`, returned with them). Each block reads the window's next
+        `items` elements (one vector access where the read is unit-stride along the loop, inside its array and
+        aligned), runs its steps written out, point j's read at step s of the block being register j + s, and
+        shifts the window down by `items`."""
+        items, index = self.schedule.items, slide[0]
+        var = loop.var
+        end = self.names(f"{var}_blocks_end")
+        extent = Binary(op="-", left=loop.stop, right=loop.start)
+        statements: list[Stmt] = [Let(name=end, ctype=f"const {loop.ctype}", value=Select(
+            cond=Binary(op=">", left=extent, right=Const(text="0")),
+            then=Binary(op="+", left=loop.start, right=Binary(op="*", left=Binary(
+                op="/", left=extent, right=Const(text=str(items))), right=Const(text=str(items)))),
+            other=loop.start))]
+        block: list[Stmt] = []
+        shifts: list[Stmt] = []
+        windows = {}
+        for read, register in zip(found, registers):
+            window = [rename[register] for rename in renames] + [self.names(f"{register}_{items + m}")
+                                                                 for m in range(items)]
+            windows[register] = window
+            element_type = self.program.element_type(read.array)
+            statements += [Let(name=name, ctype=element_type) for name in window[items:]]
+            ahead = [Binary(op="+", left=Ref(name=var), right=Const(text=str(items + m))) for m in range(items)]
+            scalar = [Assign(name=window[items + m], op="=", value=element(read, 0, ahead[m])) for m in range(items)]
+            width = element_bytes(self.program, read.array) * items
+            unit = constant(stride(read.index, var) or Const(text="x")) == 1 and width in (4, 8, 16)
+            if not unit:
+                block += scalar
+            else:
+                self.use("lanes")
+                at = substitute(read.index, {index: Ref(name=slide[1]), var: ahead[0]})
+                lanes = self.names(f"{read.array}_next")
+                kind = f"optiml_lanes<{element_type}, {items}>"
+                fits = Binary(op="&&", left=Binary(op=">=", left=at, right=Const(text="0")), right=Binary(
+                    op="<=", left=Binary(op="+", left=at, right=Const(text=str(items))),
+                    right=Const(text=self.array_length(read.array))))
+                aligned = Call(function="optiml_aligned", args=[Unary(op="&", operand=Load(array=read.array,
+                                                                                          index=at)),
+                                                                Const(text=str(width))])
+                block.append(If(cond=Binary(op="&&", left=fits, right=aligned), then=[
+                    Let(name=lanes, ctype=f"const {kind}", value=Call(
+                        function=f"*reinterpret_cast<const {kind}*>",
+                        args=[Unary(op="&", operand=Load(array=read.array, index=at))])),
+                    *(Assign(name=window[items + m], op="=", value=Ref(name=f"{lanes}.v[{m}]"))
+                      for m in range(items))], other=scalar))
+            shifts += [Assign(name=window[j], op="=", value=Ref(name=window[j + items])) for j in range(items)]
+        for step in range(items):
+            at_step = substituted(body, {var: Binary(op="+", left=Ref(name=var), right=Const(text=str(step)))})
+            shifted = [{**rename, **{register: windows[register][j + step] for register in registers}}
+                       for j, rename in enumerate(renames)]
+            block.append(If(cond=Const(text="true"), then=self.fused(at_step, dependent | set(registers), shifted,
+                                                                     guards, slide)))
+        statements.append(loop.model_copy(update={"stop": Ref(name=end), "step": Const(text=str(items)),
+                                                  "body": [*block, *shifts]}))
+        return statements, end
 
     def shared_reads(self, branch: If, dependent: set[str], renames: list[dict[str, str]]
                      ) -> tuple[list[Stmt], If]:

@@ -73,6 +73,8 @@ class Schedule(Frozen):
     fused: bool = False                   # map: a thread's `items` points consecutive, sharing the code's loops
     fused_axis: Literal["x", "y"] = "x"   # map, fused: along the innermost index or the second innermost
     window: bool = False                  # map, fused: reads that move with the point slid through registers
+    slide_block: bool = False             # map, window: slid `items` steps at a time, the steps written out and the
+                                          # next `items` elements read as one vector where they are contiguous
     neighbours: bool = False              # map, fused along x: constant-offset reads shared across the warp's lanes
     interior: bool = False                # map, fused: a path without the points' bounds checks where all hold
     resident: int = 0                     # privatize: blocks per SM of a capped grid whose blocks walk the chunks
@@ -95,7 +97,10 @@ class Schedule(Frozen):
             shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
             if self.fused:
                 window = (", the reads that move with the point along a loop held in a register window that the "
-                          "loop slides, one new element a step") if self.window else \
+                          f"loop slides {self.items} steps at a time (the steps written out), the next {self.items} "
+                          "elements read as one vector where they are contiguous and aligned") if self.slide_block else \
+                    (", the reads that move with the point along a loop held in a register window that the "
+                     "loop slides, one new element a step") if self.window else \
                     (", the reads at constant offsets from the points held in a register window, its ends passed "
                      "by the neighbouring lanes through warp shuffles") if self.neighbours else ""
                 interior = (", and where every point's bounds checks hold (away from the edges), a path without "
@@ -829,6 +834,10 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                  for axis in shape.fusable for window in ((False, True) if axis in shape.slid else (False,))
                  for interior in interiors if not (window and interior)
                  for items in ((2, 4, 8) if axis == "y" else (2, 4)) for b in blocks]
+        # A window slid several steps at a time: 4 or 8 points a thread, each element read once for all of them.
+        fused += [Schedule(family="map", block=b, items=items, fused=True, fused_axis=axis, window=True,
+                           slide_block=True)
+                  for axis in shape.slid for items in (4, 8) for b in blocks]
         # A warp's lanes along one row (whole warps along x) pass each other the ends of their windows.
         fused += [Schedule(family="map", block=b, items=items, fused=True, fused_axis="x", neighbours=True)
                   for items in (2, 4) for b in blocks if b[0] % 32 == 0 and shape.neighbour_rows and
@@ -968,14 +977,16 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
         # Along y a warp's accesses stay coalesced: 4 points a thread there.
         # With the reads that move with the points slid through registers, 4 points a thread along x (H200:
         # conv1d 1.47x and a 3x3 convolution 1.36x faster than naive, 2 and 8 points slower;
-        # bench/results/ir-h200/slide-windows/).
+        # bench/results/ir-h200/slide-windows/). Slid 4 steps at a time, their next 4 elements one vector read:
+        # conv1d (15 taps) 1.19x faster again; 8 points 1.23x slower than 4 (H100, ir-h100/slide-blocks/).
         chosen += [max(matching, key=lambda s: s.block[0])
-                   for axis, items, window, neighbours, interior in (
-                       ("x", 2, False, False, False), ("y", 4, False, False, False), ("x", 4, True, False, False),
-                       ("x", 4, False, True, False), ("y", 4, False, False, True))
+                   for axis, items, window, neighbours, interior, block_slide in (
+                       ("x", 2, False, False, False, False), ("y", 4, False, False, False, False),
+                       ("x", 4, True, False, False, False), ("x", 4, False, True, False, False),
+                       ("y", 4, False, False, True, False), ("x", 4, True, False, False, True))
                    if (matching := [s for s in points if s.fused and s.fused_axis == axis and s.items == items and
                                     s.window == window and s.neighbours == neighbours and s.interior == interior
-                                    and s.threads() == 256])]
+                                    and s.slide_block == block_slide and s.threads() == 256])]
         return _unique(chosen) or points[:4]
     if family == "reduce":
         if shape.lanes_axis == "x":
@@ -1068,7 +1079,7 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
 
 # What a neighbour move changes; of a contraction, not its block, which follows from its tile and outputs a thread.
 TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm",
-                "window", "interior", "resident", "held")
+                "window", "slide_block", "interior", "resident", "held")
 
 
 def tuned_fields(family: Family) -> tuple[str, ...]:
