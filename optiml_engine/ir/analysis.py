@@ -495,10 +495,10 @@ POSITION = Ref(name="@position")      # a held access's index with its loop's va
 @dataclass(frozen=True)
 class HeldRows:
     """Arrays that several top-level loops of a point, all to the same end, read or write at the same element of
-    each step (and arrays one of them does, beside those) (softmax's row: its maximum's loop, its sum's and its writes' read it at `row + c`): a lane taking the
-    same elements in every loop (counted from `origin`) may keep them in registers from the first loop to the last.
-    The loops start at the same place, or at constants a few apart (a maximum's loop from 1, its start read
-    before it)."""
+    each step (softmax's row: its maximum's loop, its sum's and its writes' read it at `row + c`), and beside them
+    arrays one of those loops accesses so: a lane taking the same elements in every loop (counted from `origin`)
+    may keep them in registers from the first loop to the last. The loops start at the same place, or at
+    constants a few apart (a maximum's loop from 1, its start read before it)."""
 
     loops: tuple[int, ...]                   # positions in the program's body of the loops over the shared range
     origin: Expr                             # the element a lane's steps count from (the loops' first start)
@@ -522,9 +522,9 @@ HELD_START_SPREAD = 32      # most elements apart the starts of held loops may b
 def held_rows(program: LoopProgram) -> HeldRows | None:
     """The elements a point's loops share (HeldRows), or None where no array is accessed at the same element by two
     loops to one end. An array qualifies when every access to it in the loops is such an access (no other element,
-    no atomic), the rest of the point's code does not write it (nor read it, where the loops write it), and before each loop's first conditional access to it, its registers hold the elements
-    that loop starts from: an earlier loop, or this one on every step before anything else, read them (filling the
-    registers) or wrote them."""
+    no atomic), the rest of the point's code does not write it (nor read it, where the loops write it), and before
+    each loop's first conditional access to it, its registers hold the elements that loop starts from: an earlier
+    loop, or this one on every step before anything else, read them (filling the registers) or wrote them."""
     fixed = {index.name for index in program.space} | {scalar.name for scalar in program.scalars}
     ranges: dict[tuple, list[int]] = {}
     for position, stmt in enumerate(program.body):

@@ -617,7 +617,7 @@ class _Kernel:
                     element: Callable[[Slide, int, Expr], Expr]) -> tuple[list[Stmt], str]:
         """Schedule `slide_block`: the loop's whole blocks of `items` steps before the step-by-step loop `slid`
         makes, which then starts where they end (`end`, returned with them). Each block reads the window's next
-        `items` elements (one vector access where the read is unit-stride along the loop, inside its array and
+        `items` elements (16-byte vector accesses where the read is unit-stride along the loop, inside its array and
         aligned), runs its steps written out, point j's read at step s of the block being register j + s, and
         shifts the window down by `items`."""
         items, index = self.schedule.items, slide[0]
@@ -640,27 +640,32 @@ class _Kernel:
             statements += [Let(name=name, ctype=element_type) for name in window[items:]]
             ahead = [Binary(op="+", left=Ref(name=var), right=Const(text=str(items + m))) for m in range(items)]
             scalar = [Assign(name=window[items + m], op="=", value=element(read, 0, ahead[m])) for m in range(items)]
-            width = element_bytes(self.program, read.array) * items
-            unit = constant(stride(read.index, var) or Const(text="x")) == 1 and width in (4, 8, 16)
+            # Vectors of up to 16 bytes: `chunk` elements each, items / chunk of them.
+            size = element_bytes(self.program, read.array)
+            chunk = min(items, 16 // size) if 0 < size <= 16 else 0
+            unit = constant(stride(read.index, var) or Const(text="x")) == 1 and chunk > 1 and items % chunk == 0
             if not unit:
                 block += scalar
             else:
                 self.use("lanes")
                 at = substitute(read.index, {index: Ref(name=slide[1]), var: ahead[0]})
-                lanes = self.names(f"{read.array}_next")
-                kind = f"optiml_lanes<{element_type}, {items}>"
+                kind = f"optiml_lanes<{element_type}, {chunk}>"
                 fits = Binary(op="&&", left=Binary(op=">=", left=at, right=Const(text="0")), right=Binary(
                     op="<=", left=Binary(op="+", left=at, right=Const(text=str(items))),
                     right=Const(text=self.array_length(read.array))))
                 aligned = Call(function="optiml_aligned", args=[Unary(op="&", operand=Load(array=read.array,
                                                                                           index=at)),
-                                                                Const(text=str(width))])
-                block.append(If(cond=Binary(op="&&", left=fits, right=aligned), then=[
-                    Let(name=lanes, ctype=f"const {kind}", value=Call(
+                                                                Const(text=str(chunk * size))])
+                vectors: list[Stmt] = []
+                for part in range(items // chunk):
+                    lanes = self.names(f"{read.array}_next")
+                    address = Binary(op="+", left=at, right=Const(text=str(part * chunk))) if part else at
+                    vectors.append(Let(name=lanes, ctype=f"const {kind}", value=Call(
                         function=f"*reinterpret_cast<const {kind}*>",
-                        args=[Unary(op="&", operand=Load(array=read.array, index=at))])),
-                    *(Assign(name=window[items + m], op="=", value=Ref(name=f"{lanes}.v[{m}]"))
-                      for m in range(items))], other=scalar))
+                        args=[Unary(op="&", operand=Load(array=read.array, index=address))])))
+                    vectors += [Assign(name=window[items + part * chunk + m], op="=", value=Ref(name=f"{lanes}.v[{m}]"))
+                                for m in range(chunk)]
+                block.append(If(cond=Binary(op="&&", left=fits, right=aligned), then=vectors, other=scalar))
             shifts += [Assign(name=window[j], op="=", value=Ref(name=window[j + items])) for j in range(items)]
         for step in range(items):
             at_step = substituted(body, {var: Binary(op="+", left=Ref(name=var), right=Const(text=str(step)))})
@@ -931,9 +936,9 @@ class _Kernel:
                       f"{deeper}    #pragma unroll", copy] if into_registers else \
                 [f"{deeper}    {kind} {lanes_name};", f"{deeper}    #pragma unroll", copy,
                  f"{deeper}    *reinterpret_cast<{kind}*>({address}) = {lanes_name};"]
-            return [f"{deeper}if ({whole} && optiml_aligned({address}, {element_bytes(self.program, array) * width})) {{",
-                    *vector, f"{deeper}}} else {{", *elementwise(lambda at_indent: [at_indent + one], deeper + "    "),
-                    f"{deeper}}}"]
+            aligned = f"optiml_aligned({address}, {element_bytes(self.program, array) * width})"
+            return [f"{deeper}if ({whole} && {aligned}) {{", *vector, f"{deeper}}} else {{",
+                    *elementwise(lambda at_indent: [at_indent + one], deeper + "    "), f"{deeper}}}"]
 
         lanes = self.point_lanes
         inner = indent + "    "

@@ -96,11 +96,11 @@ class Schedule(Frozen):
             vector = f", {self.vector}-point vector accesses" if self.vector > 1 else ""
             shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
             if self.fused:
+                slid = (f"{self.items} steps at a time (the steps written out), the next {self.items} elements read "
+                        "as 16-byte vectors where they are contiguous and aligned") if self.slide_block else \
+                    "one new element a step"
                 window = (", the reads that move with the point along a loop held in a register window that the "
-                          f"loop slides {self.items} steps at a time (the steps written out), the next {self.items} "
-                          "elements read as one vector where they are contiguous and aligned") if self.slide_block else \
-                    (", the reads that move with the point along a loop held in a register window that the "
-                     "loop slides, one new element a step") if self.window else \
+                          f"loop slides, {slid}") if self.window else \
                     (", the reads at constant offsets from the points held in a register window, its ends passed "
                      "by the neighbouring lanes through warp shuffles") if self.neighbours else ""
                 interior = (", and where every point's bounds checks hold (away from the edges), a path without "

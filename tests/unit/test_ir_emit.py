@@ -209,3 +209,20 @@ def test_which_rows_are_held() -> None:
     rewritten = both.replace("  float s = 0.f;\n", "  float s = 0.f;\n  for (int c = 0; c < cols; ++c) "
                                                     "y[r * cols + c] = 0.f;\n") + "\n  z[r] = y[r * cols];"
     assert held_rows(program(rewritten)).arrays() == ("x",)
+
+
+@pytest.mark.parametrize("name", ["tests/heldout/conv1d_valid.cu", "tests/heldout/conv2d_3x3_multichan.cu"])
+def test_a_window_slid_in_blocks_equals_the_program_at_every_check_size(name) -> None:
+    """Map `slide_block`: whole blocks of `items` steps written out (the window's next elements one vector read where
+    aligned and inside the array), then the leftover steps one at a time: conv1d's runtime tap counts (1, 3, 7, 31:
+    no whole block, blocks and a remainder) and a 3x3 convolution's 3-tap loops (no whole block of 4 or 8)."""
+    from optiml_engine.ir.schedule import space
+    naive, program, shape = scheduled(ROOT / name, False)
+    blocked = [s for s in space(shape, "map") if s.slide_block and s.block[1] == 1 and s.threads() == 256]
+    assert {s.items for s in blocked} == {4, 8}
+    for schedule in blocked:
+        emitted = emit(program, shape, schedule, naive)
+        assert "_blocks_end" in emitted.unit.text and "optiml_lanes<float" in emitted.unit.text
+        for binding in naive.contract.checks:
+            found = mismatch(emitted, naive, program, binding, seed=9)
+            assert found is None, f"{schedule.describe()}: {found}"
