@@ -14,8 +14,8 @@ from collections import Counter
 
 from optiml_engine.ir.analysis import is_integer_cast, statement_exprs
 from optiml_engine.ir.program import (
-    Binary, Cast, Const, Expr, Let, LoopProgram, ParallelIndex, Ref, Stmt, children, rewritten, substituted, walk,
-    with_children)
+    Assign, Binary, Cast, Const, Expr, Let, LoopProgram, ParallelIndex, Ref, Stmt, children, rewritten, substituted,
+    walk, with_children)
 
 Factors = tuple[str, ...]          # a product of size parameters and integers, as a sorted multiset
 
@@ -154,10 +154,14 @@ def delinearized(program: LoopProgram) -> LoopProgram:
 
 
 def _digit_names(body: list[Stmt], flat: str, digits: list[tuple[Factors, Factors]]) -> list[str]:
-    """The names the kernel gave its digits (`int r = idx / cols;`), else the flat index's name and the digit's."""
+    """The names the kernel gave its digits (`int r = idx / cols;`), else the flat index's name and the digit's. Not
+    a local the code changes later (`int64_t t = i / C; ... t /= W;` walks on from the digit): a parallel index is
+    never assigned."""
     named: dict = {}
+    changed = {stmt.name for stmt in walk(body) if isinstance(stmt, Assign)}
     for stmt in body:
-        if isinstance(stmt, Let) and stmt.value is not None and (digit := digit_of(stmt.value, flat)) is not None:
+        if isinstance(stmt, Let) and stmt.value is not None and (digit := digit_of(stmt.value, flat)) is not None \
+                and stmt.name not in changed:
             named.setdefault(digit, stmt.name)
     last_divisor = digits[-1][0]
     out = []

@@ -201,6 +201,18 @@ def test_a_flat_index_is_taken_apart_into_the_digits_it_uses() -> None:
     assert np.array_equal(outputs["y"].reshape(33, 37), inputs["x"].reshape(37, 33).T)
 
 
+def test_a_digit_named_by_a_local_the_code_changes_keeps_the_local() -> None:
+    """`int64_t t = idx / cols; ... t /= 2;`-style code walks a local on from a digit: the digit becomes an index of
+    its own name and the local a copy of it the code may change (a parallel index is never assigned)."""
+    from optiml_engine.ir.delinearize import delinearized
+    text = FLAT_TRANSPOSE.replace("int r = idx / cols;", "int r = idx / cols;\n    r += 0;")
+    program = delinearized(lift(candidate_of("user.cu", text)))
+    assert str(program).splitlines()[1] == "parallel for idx_1 in [0, rows), c in [0, cols):"
+    assert "int r = idx_1;" in str(program)
+    inputs, outputs = run_at(candidate_of("user.cu", text), program, {"rows": 37, "cols": 33})
+    assert np.array_equal(outputs["y"].reshape(33, 37), inputs["x"].reshape(37, 33).T)
+
+
 def test_digits_that_do_not_tile_the_extent_keep_the_flat_index() -> None:
     # idx / (2 * cols) above idx % cols: the digit between them (idx / cols % 2) would leave rows / 2 for the last.
     text = FLAT_TRANSPOSE.replace("int r = idx / cols;", "int r = idx / (2 * cols);")
