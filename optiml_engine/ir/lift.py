@@ -66,6 +66,7 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     retries = [plain, _builtin_aliases_inlined(plain)]
     if split is not plain:      # its halves named (`int tx = threadIdx.x % 32;`) and the block index apart
         retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
+    retries.append(_bare_blocks_named(plain))
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]) and \
                 isinstance(lifted := _lifted(again), LoopProgram):
@@ -115,6 +116,33 @@ def _builtin_aliases_inlined(candidate: Candidate, builtins: tuple[str, ...] = _
     if not replacements:
         return candidate
     return derived(candidate, view.replaced(replacements), candidate.description)
+
+
+def _bare_blocks_named(candidate: Candidate) -> Candidate:
+    """A grid dimension whose blocks the kernel reads only as `blockIdx.d` (no thread, block size or grid size along
+    it), taken apart by arithmetic (`int n = blockIdx.z / Cout; int co = blockIdx.z % Cout;`): the block index
+    named once at the body's top (`const int block_z = blockIdx.z;`, on the brace's line, so lines stay where they
+    were) and read through that name, which the lift takes as a parallel index of its own (delinearize.py then takes
+    its digits apart). The candidate itself where no dimension is so read."""
+    view = KernelView.of(candidate)
+    fields = [node for node in view.descendants(view.body, "field_expression")
+              if view.text(node.child_by_field_name("argument")) in _BUILTINS]
+    taken = {view.text(node) for node in view.descendants(view.body, "identifier")}
+    declarations, replacements = [], []
+    for dim in "xyz":
+        reads = {view.text(node.child_by_field_name("argument")) for node in fields
+                 if view.text(node.child_by_field_name("field")) == dim}
+        name = f"block_{dim}"
+        if reads != {"blockIdx"} or name in taken:
+            continue
+        declarations.append(f" const int {name} = blockIdx.{dim};")
+        replacements += [(node.start_byte, node.end_byte, name) for node in fields
+                         if view.text(node) == f"blockIdx.{dim}"]
+    if not declarations:
+        return candidate
+    brace = view.body.start_byte
+    return derived(candidate, view.replaced([(brace, brace + 1, "{" + "".join(declarations)), *replacements]),
+                   candidate.description)
 
 
 def _block_split(candidate: Candidate) -> Candidate:

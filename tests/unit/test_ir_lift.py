@@ -660,3 +660,38 @@ def test_helpers_taking_pointers_and_scaled_sums_lift_and_equal_the_kernel(text)
 def test_a_pointer_parameter_given_a_value_and_a_sum_scaled_per_thread_are_refused(text, old, new, reason) -> None:
     program = lift(candidate_of("user.cu", text.replace(old, new)))
     assert isinstance(program, NotLiftable) and reason in str(program) and "user.cu:" in str(program)
+
+
+PLANES = """
+/* @optiml
+   sizes: N=4 C=8 HW=4096
+   check: N=2 C=3 HW=5; N=1 C=1 HW=1; N=3 C=4 HW=300
+   x: in float[N*C*HW]
+   scale: in float[C]
+   y: out float[N*C*HW]
+   launch: grid=(cdiv(HW,256),1,N*C) block=256
+*/
+__global__ void plane_scale(const float* x, const float* scale, float* y, int N, int C, int HW)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int n = blockIdx.z / C;
+    int c = blockIdx.z % C;
+    if (i >= HW) return;
+    y[((size_t)n * C + c) * HW + i] = x[((size_t)n * C + c) * HW + i] * scale[c];
+}
+"""
+
+
+def test_a_block_index_taken_apart_by_arithmetic_is_an_index_of_its_own() -> None:
+    """`n = blockIdx.z / C; c = blockIdx.z % C` (no thread along z): the grid's z named once (`block_z`) and lifted as
+    a parallel index, n and c the point code's digits of it; the program equals the kernel at every check size. A
+    dimension the kernel also reads threads of keeps its refusal."""
+    candidate = candidate_of("user.cu", PLANES)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for block_z in [0, N * C), i in [0, HW):"
+    assert "int n = block_z / C;" in str(program)
+    assert_equals_kernel(candidate, program)
+    mixed = PLANES.replace("int i = blockIdx.x * blockDim.x + threadIdx.x;",
+                           "int i = blockIdx.x * blockDim.x + threadIdx.x + threadIdx.z;")
+    assert isinstance(lift(candidate_of("user.cu", mixed)), NotLiftable)
