@@ -23,6 +23,7 @@ from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.ir.analysis import extents_at_sizes, longest_loop_at_sizes, points_at_sizes
 from optiml_engine.ir.collapse import collapsed
+from optiml_engine.ir.guarded import guarded_sums
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.implicit_gemm import implicit_gemm
@@ -49,6 +50,8 @@ SHIFTED_SUMS = ("of the program with its running (Welford) mean and M2 as two sh
                 "shares")
 COLLAPSED = ("of the program with its nested loops made one loop over the product of their extents, which a thread "
              "group shares")
+GUARDED = ("of the program with its guarded sums made unconditional, adding zero where the condition fails, so that "
+           "the value the loop carries is a scan's or a reduction's")
 IMPLICIT_GEMM = ("of the program as a matrix product: the point's coordinates grouped by the factor that reads "
                  "them, its loops made one (a convolution as implicit GEMM)")
 WRITTEN_OUT = ("of the program with its loops of a few constant iterations written out, so that each tap is a read "
@@ -166,7 +169,8 @@ class SchedulePolicy(Policy):
         # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks;
         # an online softmax normalizer made two passes (ir/online.py), a Welford mean and M2 two shifted sums
         # (ir/welford.py): a thread group may then share them; nested loops made one (ir/collapse.py): a thread group
-        # may then share a reduction over several axes.
+        # may then share a reduction over several axes; guarded sums made unconditional (ir/guarded.py): a masked
+        # cumulative sum is then a scan, a masked sum a reduction (only where the program was not one already).
         # A sum of products whose factors read different coordinates of the point made a matrix product
         # (ir/implicit_gemm.py: a convolution as implicit GEMM): a contraction's tiles may then reuse each value.
         agrees = agrees_at_checks(program, base.contract)
@@ -174,6 +178,8 @@ class SchedulePolicy(Policy):
                                        (two_pass_normalizer(program, agrees), TWO_PASS, "reduce"),
                                        (shifted_sums(program, agrees), SHIFTED_SUMS, "reduce"),
                                        (collapsed(program), COLLAPSED, "reduce"),
+                                       *((guarded_sums(program), GUARDED, family) for family in ("scan", "reduce")
+                                         if family not in shape.families),
                                        (implicit_gemm(program), IMPLICIT_GEMM, "contraction")):
             if rewritten is not program:
                 rewritten_shape = shape_of(rewritten)
