@@ -127,7 +127,8 @@ def _bare_blocks_named(candidate: Candidate) -> Candidate:
     view = KernelView.of(candidate)
     fields = [node for node in view.descendants(view.body, "field_expression")
               if view.text(node.child_by_field_name("argument")) in _BUILTINS]
-    taken = {view.text(node) for node in view.descendants(view.body, "identifier")}
+    taken = {view.text(node) for node in view.descendants(view.body, "identifier")} | \
+        {param.name for param in view.kernel.params}
     declarations, replacements = [], []
     for dim in "xyz":
         reads = {view.text(node.child_by_field_name("argument")) for node in fields
