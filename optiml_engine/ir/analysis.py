@@ -543,6 +543,7 @@ def held_rows(program: LoopProgram) -> HeldRows | None:
         origin, offsets = Const(text=str(min(starts))), [start - min(starts) for start in starts]
         if max(offsets) > HELD_START_SPREAD:
             return None
+    first = constant(origin) or 0          # the origin as a number (not one: every offset is then 0)
     indices: dict[str, set] = {}
     touched: dict[str, list[int]] = {}
     for number, loop in enumerate(loops):
@@ -578,8 +579,7 @@ def held_rows(program: LoopProgram) -> HeldRows | None:
         else:
             chosen[array] = next(iter(keys))
             for number, below in fills:
-                filled[number].append((array, None if below is None else below + (min(starts) if None not in
-                                                                                     starts else 0)))
+                filled[number].append((array, None if below is None else below + first))
     # Arrays one loop accesses so are held too (their step's elements then move as one vector), where some other
     # array is shared.
     if not any(len(touched[array]) >= 2 for array in chosen):

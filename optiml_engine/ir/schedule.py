@@ -74,7 +74,7 @@ class Schedule(Frozen):
     fused_axis: Literal["x", "y"] = "x"   # map, fused: along the innermost index or the second innermost
     window: bool = False                  # map, fused: reads that move with the point slid through registers
     slide_block: bool = False             # map, window: slid `items` steps at a time, the steps written out and the
-                                          # next `items` elements read as one vector where they are contiguous
+                                          # next `items` elements read as 16-byte vectors where contiguous
     neighbours: bool = False              # map, fused along x: constant-offset reads shared across the warp's lanes
     interior: bool = False                # map, fused: a path without the points' bounds checks where all hold
     resident: int = 0                     # privatize: blocks per SM of a capped grid whose blocks walk the chunks
@@ -978,7 +978,7 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
         # With the reads that move with the points slid through registers, 4 points a thread along x (H200:
         # conv1d 1.47x and a 3x3 convolution 1.36x faster than naive, 2 and 8 points slower;
         # bench/results/ir-h200/slide-windows/). Slid 4 steps at a time, their next 4 elements one vector read:
-        # conv1d (15 taps) 1.19x faster again; 8 points 1.23x slower than 4 (H100, ir-h100/slide-blocks/).
+        # conv1d (15 taps) 1.19x faster again; 8 points 1.47x slower than 4 (H100, ir-h100/slide-blocks/).
         chosen += [max(matching, key=lambda s: s.block[0])
                    for axis, items, window, neighbours, interior, block_slide in (
                        ("x", 2, False, False, False, False), ("y", 4, False, False, False, False),

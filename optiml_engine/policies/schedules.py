@@ -23,9 +23,9 @@ from optiml_engine.gpu.compile import on_compile_threads
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.ir.analysis import extents_at_sizes, longest_loop_at_sizes, points_at_sizes
 from optiml_engine.ir.collapse import collapsed
-from optiml_engine.ir.guarded import guarded_sums
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
+from optiml_engine.ir.guarded import guarded_sums
 from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.interpret import InterpretError, run_program
@@ -174,11 +174,12 @@ class SchedulePolicy(Policy):
         # A sum of products whose factors read different coordinates of the point made a matrix product
         # (ir/implicit_gemm.py: a convolution as implicit GEMM): a contraction's tiles may then reuse each value.
         agrees = agrees_at_checks(program, base.contract)
+        guarded = guarded_sums(program)
         for rewritten, why, family in ((one_pass_moments(program), ONE_PASS, "reduce"),
                                        (two_pass_normalizer(program, agrees), TWO_PASS, "reduce"),
                                        (shifted_sums(program, agrees), SHIFTED_SUMS, "reduce"),
                                        (collapsed(program), COLLAPSED, "reduce"),
-                                       *((guarded_sums(program), GUARDED, family) for family in ("scan", "reduce")
+                                       *((guarded, GUARDED, family) for family in ("scan", "reduce")
                                          if family not in shape.families),
                                        (implicit_gemm(program), IMPLICIT_GEMM, "contraction")):
             if rewritten is not program:
