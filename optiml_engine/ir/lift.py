@@ -253,10 +253,13 @@ def conjunction(terms: list[Expr]) -> Expr | None:
 
 class _Index:
     def __init__(self, name: str, ctype: str, dim: str, node: Node, grid_stride: bool = False,
-                 block_only: bool = False, linear_grid: bool = False):
-        self.name, self.ctype, self.dim, self.node = name, ctype, dim, node
+                 block_only: bool = False, linear_grid: bool = False, thread_only: bool = False):
+        self.name, self.ctype, self.node = name, ctype, node
+        self.dim = dim                     # the program's dimension
+        self.launch_dim = dim              # the launch's dimension it reads (another where both halves are indices)
         self.grid_stride = grid_stride
         self.block_only = block_only       # `b = blockIdx.z` with one thread along z: the grid's z is the extent
+        self.thread_only = thread_only     # `ox = threadIdx.x` with one block along x, or a block-only index beside
         self.linear_grid = linear_grid     # `(blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x`
         self.lower: Expr = one(0)
         self.upper: Expr | None = None
@@ -331,6 +334,7 @@ class _Lifter:
 
     def program(self) -> LoopProgram:
         body = self.kernel_body(list(self.view.body.named_children))
+        self.split_launch_dims()
         space = sorted(self.indices.values(), key=lambda index: "zyx".index(index.dim))
         if not space:
             raise _Refused(self.view.node, "no thread index (blockIdx.d * blockDim.d + threadIdx.d) defines a "
@@ -340,6 +344,8 @@ class _Lifter:
                 raise _Refused(index.node, f"no guard bounds the index '{index.name}' over a flattened grid")
             if index.upper is None and index.block_only:
                 index.upper = self.launch_extent(index, "grid")
+            elif index.upper is None and index.thread_only:
+                index.upper = self.launch_extent(index, "block")
             elif index.upper is None and not index.grid_stride:
                 # No guard: every thread the launch runs is a point (an exact grid, or the bounds in the code).
                 index.upper = Binary(op="*", left=self.launch_extent(index, "grid"),
@@ -357,18 +363,32 @@ class _Lifter:
         body = _strided_loops_counted(fold_index_locals(program.body, uniform), program)
         return program.model_copy(update={"body": body})
 
+    def split_launch_dims(self) -> None:
+        """A launch dimension read as two indices, its block alone and its thread alone (`p = blockIdx.x; ox =
+        threadIdx.x;`, a block per plane and a thread per element of a small tile): the block's index moved to a
+        program dimension no index reads, the outermost free, so that the program's dimensions stay apart."""
+        for index in list(self.indices.values()):
+            if not index.block_only or not any(other.thread_only and other.launch_dim == index.launch_dim
+                                               for other in self.indices.values()):
+                continue
+            free = [d for d in "zyx" if all(other.dim != d for other in self.indices.values())]
+            if not free:
+                raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.launch_dim} alone beside the "
+                                           f"thread's index along {index.launch_dim}, and no dimension is left")
+            index.dim = free[0]
+
     def launch_extent(self, index: _Index, field: Literal["grid", "block"]) -> Expr:
         """The contract's grid or block size along the index's dimension, in kernel terms: each size symbol it names
         must be bound to an integer parameter of the kernel."""
         from optiml_engine.source import expr as contract_expr
         launch = self.candidate.contract.launch
         sizes = getattr(launch, field)
-        axis = "xyz".index(index.dim)
+        axis = "xyz".index(index.launch_dim)
         if axis >= len(sizes):
             if field == "block":
                 return one(1)
-            raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} but the launch has no grid along "
-                                       f"{index.dim}")
+            raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.launch_dim} but the launch has no grid "
+                                       f"along {index.launch_dim}")
         parameters = {spec.value: spec.param for spec in self.candidate.contract.scalars
                       if spec.param in self.scalars}
 
@@ -383,8 +403,8 @@ class _Lifter:
                 a, b = converted(node.args[0]), converted(node.args[1])
                 return Binary(op="/", left=Binary(op="-", left=Binary(op="+", left=a, right=b), right=one(1)),
                               right=b)
-            raise _Refused(index.node, f"no guard bounds '{index.name}', and the launch's {field} along {index.dim} "
-                                       f"({sizes[axis]}) names no kernel parameter")
+            raise _Refused(index.node, f"no guard bounds '{index.name}', and the launch's {field} along "
+                                       f"{index.launch_dim} ({sizes[axis]}) names no kernel parameter")
 
         return converted(contract_expr.parse_expr(sizes[axis], self.candidate.contract.location))
 
@@ -398,16 +418,24 @@ class _Lifter:
             for index in space:
                 if index.grid_stride:
                     continue
-                axis = "xyz".index(index.dim)
-                if index.block_only and resolved.block[axis] != 1:
-                    raise _Refused(index.node, f"'{index.name}' is blockIdx.{index.dim} alone, but the launch runs "
-                                               f"{resolved.block[axis]} threads per block along {index.dim}")
-                threads = resolved.grid[axis] * resolved.block[axis]
+                dim = index.launch_dim
+                axis = "xyz".index(dim)
+                block = resolved.block[axis] if axis < len(resolved.block) else 1
+                grid = resolved.grid[axis] if axis < len(resolved.grid) else 1
+                halves = {other.launch_dim for other in space if other.thread_only}, \
+                    {other.launch_dim for other in space if other.block_only}
+                if index.block_only and block != 1 and dim not in halves[0]:
+                    raise _Refused(index.node, f"'{index.name}' is blockIdx.{dim} alone, but the launch runs "
+                                               f"{block} threads per block along {dim}")
+                if index.thread_only and grid != 1 and dim not in halves[1]:
+                    raise _Refused(index.node, f"'{index.name}' is threadIdx.{dim} alone, but the launch runs "
+                                               f"{grid} blocks along {dim}")
+                threads = grid if index.block_only else block if index.thread_only else grid * block
                 if index.linear_grid:               # blocks numbered across the grid's x and y
                     threads *= resolved.grid[1] if len(resolved.grid) > 1 else 1
                 upper = evaluate_scalar(program, index.upper, values)
                 if upper > threads:
-                    raise _Refused(self.view.node, f"the launch runs {threads} threads along {index.dim} at "
+                    raise _Refused(self.view.node, f"the launch runs {threads} threads along {dim} at "
                                    f"{binding}, fewer than the guard's bound on '{index.name}' ({upper})")
 
     def kernel_body(self, nodes: list[Node]) -> list[Stmt]:
@@ -511,12 +539,16 @@ class _Lifter:
             return True
         dim = global_index_dim(value) or self.fixed_block_index_dim(value) if value is not None else None
         block_dim = builtin_dim(value, "blockIdx") if value is not None and dim is None else None
-        if dim is None and block_dim is None:
+        thread_dim = builtin_dim(value, "threadIdx") if value is not None and dim is block_dim is None else None
+        along = dim or block_dim or thread_dim
+        if along is None:
             return False
-        if any(index.dim == (dim or block_dim) for index in self.indices.values()):
-            raise _Refused(node, f"a second index along {dim or block_dim} ('{name}')")
-        self.indices[name] = _Index(name, self.type_text(node), dim or block_dim, node,
-                                    block_only=block_dim is not None)
+        # Along one launch dimension: one index, or its block alone and its thread alone (two halves).
+        if any(index.launch_dim == along and not (block_dim and index.thread_only or thread_dim and index.block_only)
+               for index in self.indices.values()):
+            raise _Refused(node, f"a second index along {along} ('{name}')")
+        self.indices[name] = _Index(name, self.type_text(node), along, node, block_only=block_dim is not None,
+                                    thread_only=thread_dim is not None)
         self.names.add(name)
         return True
 
@@ -1216,8 +1248,14 @@ class _Lifter:
                           then=self.expr(node.child_by_field_name("consequence")),
                           other=self.expr(node.child_by_field_name("alternative")))
         if kind == "cast_expression":
-            return Cast(ctype=self.text(node.child_by_field_name("type")),
-                        operand=self.expr(node.child_by_field_name("value")))
+            written, value = self.text(node.child_by_field_name("type")), node.child_by_field_name("value")
+            if written in self.names:
+                # `(i) + x * ld`: C's grammar cannot tell it from a cast of `+x` to a type `i` (which then binds
+                # tighter than the `*`) without knowing `i`; a local, index or parameter is no type. Refused, not
+                # regrouped (respell expands macros without such parentheses).
+                raise _Refused(node, f"'{written}' in parentheses before a sign, read as a cast to a type "
+                                     f"'{written}'; write it without the parentheses")
+            return Cast(ctype=written, operand=self.expr(value))
         if kind == "call_expression":
             return self.call(node)
         if kind == "update_expression" or kind == "assignment_expression":

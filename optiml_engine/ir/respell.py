@@ -6,8 +6,13 @@ and the lifter refuses the kernel as before.
 - Macros: a function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose
   value is not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
   arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
-  left. Not macros using `#`, `##` or variadic arguments, or naming themselves (which the preprocessor expands
-  once), nor a kernel whose macros still expand after ROUNDS rounds.
+  left. A function-like macro naming itself uncalled (`#define A(i, j) A[(i) + (j) * lda]`, BLAS style) is
+  expanded: its own name stays, as in the preprocessor's one expansion. Not macros using `#`, `##` or variadic
+  arguments, nor one calling itself or an object-like one naming itself (the preprocessor expands those once; the
+  rounds here would expand them again), nor a kernel whose macros still expand after ROUNDS rounds.
+- A name in parentheses the parser read as a cast's type (`(i) + x * ld`, as a macro's parenthesized arguments
+  expand, parses as a cast of `+x` to a type `i`, which binds tighter than the `*`), where the name is a parameter or
+  a local of the kernel and so no type: the name without its parentheses.
 - A comparison the parser read as a template argument list (`iy < H && ix >= 0` parses as `iy<H && ix> = 0`, an
   assignment), where the name before `<` is a parameter or a local of the kernel and so no template: the name put in
   parentheses, which leaves only the comparison to read.
@@ -47,8 +52,8 @@ def respelled(candidate: Candidate) -> Candidate:
     written = candidate
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
-        replacements = _expansions(view) or _comparisons(view) or _while_loops(view) or _do_whiles(view) or \
-            _chained(view) or _advanced_pointers(view) or _constant_tables(view)
+        replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
+            _do_whiles(view) or _chained(view) or _advanced_pointers(view) or _constant_tables(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -63,7 +68,7 @@ def _in_place(view: KernelView, start: int, end: int, text: str) -> tuple[int, i
 
 def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[str, str]]:
     """The file's function-like macros (name -> parameters, value) and object-like ones whose value is not a number
-    (name -> value), each as the preprocessor would expand it."""
+    (name -> value), each as the preprocessor would expand it (the module's docstring says which)."""
     functions: dict[str, tuple[list[str], str]] = {}
     objects: dict[str, str] = {}
     for node in view.descendants(view.document.tree.root_node, "preproc_def", "preproc_function_def"):
@@ -71,14 +76,16 @@ def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[st
         if value_node is None:
             continue
         name, value = view.text(node.child_by_field_name("name")), view.text(value_node).replace("\\\n", " ").strip()
-        if "#" in value or name in _TOKEN.findall(value):
+        if "#" in value:
             continue
         if node.type == "preproc_def":
+            if name in _TOKEN.findall(value):
+                continue
             if not _NUMBER.fullmatch(value):
                 objects[name] = value
             continue
         parameters = [view.text(p) for p in node.child_by_field_name("parameters").named_children]
-        if all(_TOKEN.fullmatch(p) for p in parameters):
+        if all(_TOKEN.fullmatch(p) for p in parameters) and not re.search(rf"\b{name}\s*\(", value):
             functions[name] = (parameters, value)
     return functions, objects
 
@@ -115,8 +122,8 @@ def _expansion(view: KernelView, node: Node, functions: dict[str, tuple[list[str
     return _TOKEN.sub(lambda m: bound.get(m.group(0), m.group(0)), value)
 
 
-def _comparisons(view: KernelView) -> list[tuple[int, int, str]]:
-    """The names of the kernel's parameters and locals that the parser took for templates, parenthesized."""
+def _variables(view: KernelView) -> set[str]:
+    """The names of the kernel's parameters and locals."""
     variables = {p.name for p in view.kernel.params}
     for declarator in view.descendants(view.body, "init_declarator", "declaration"):
         target = declarator.child_by_field_name("declarator")
@@ -124,11 +131,30 @@ def _comparisons(view: KernelView) -> list[tuple[int, int, str]]:
             target = target.child_by_field_name("declarator")
         if target is not None:
             variables.add(view.text(target))
+    return variables
+
+
+def _comparisons(view: KernelView) -> list[tuple[int, int, str]]:
+    """The names of the kernel's parameters and locals that the parser took for templates, parenthesized."""
+    variables = _variables(view)
     found = []
     for node in view.descendants(view.body, "template_function"):
         name = node.child_by_field_name("name")
         if name is not None and view.text(name) in variables:
             found.append((name.start_byte, name.end_byte, f"({view.text(name)})"))
+    return found
+
+
+def _casts_to_variables(view: KernelView) -> list[tuple[int, int, str]]:
+    """The names of the kernel's parameters and locals that the parser took for a cast's type (`(i) + x * ld`, a
+    cast of `+x` to a type `i`), without their parentheses."""
+    variables = _variables(view)
+    found = []
+    for node in view.descendants(view.body, "cast_expression"):
+        written = node.child_by_field_name("type")
+        closing = written.next_sibling
+        if view.text(written) in variables and closing is not None and closing.type == ")":
+            found.append((node.start_byte, closing.end_byte, view.text(written)))
     return found
 
 

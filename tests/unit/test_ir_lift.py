@@ -695,3 +695,43 @@ def test_a_block_index_taken_apart_by_arithmetic_is_an_index_of_its_own() -> Non
     mixed = PLANES.replace("int i = blockIdx.x * blockDim.x + threadIdx.x;",
                            "int i = blockIdx.x * blockDim.x + threadIdx.x + threadIdx.z;")
     assert isinstance(lift(candidate_of("user.cu", mixed)), NotLiftable)
+
+
+TILE_PER_BLOCK = """
+/* @optiml
+   sizes: P=64 H=32 W=32
+   check: P=3 H=13 W=20; P=1 H=1 W=1; P=2 H=5 W=9
+   x: in float[P*H*W]
+   y: out float[P*3*4]
+   launch: grid=P block=(4,3)
+*/
+__global__ void tile_means(const float* x, float* y, int P, int H, int W)
+{
+    int ox = threadIdx.x;
+    int oy = threadIdx.y;
+    int p = blockIdx.x;
+    float s = 0.0f;
+    for (int h = oy * H / 3; h < ((oy + 1) * H + 2) / 3; ++h)
+        for (int w = ox * W / 4; w < ((ox + 1) * W + 3) / 4; ++w)
+            s += x[(size_t)p * H * W + h * W + w];
+    y[p * 12 + oy * 4 + ox] = s;
+}
+"""
+
+
+def test_a_block_per_plane_and_a_thread_per_tile_element_are_indices_of_their_own() -> None:
+    """`p = blockIdx.x; ox = threadIdx.x; oy = threadIdx.y` (a block per plane, a 4 x 3 block per output tile, as
+    adaptive pooling is written): the thread's indices range over the launch's block, the block's over its grid,
+    moved to a dimension of its own; the program and its default schedules equal the kernel at every check size. A
+    thread index alone over a grid of several blocks that no block index reads is refused, located."""
+    candidate = candidate_of("user.cu", TILE_PER_BLOCK)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for p in [0, P), oy in [0, 3), ox in [0, 4):"
+    shape = shape_of(program)
+    emitted = [emit(program, shape, s, candidate) for f in shape.families for s in defaults(shape, f)]
+    assert_equals_kernel(candidate, program, emitted)
+    unread = TILE_PER_BLOCK.replace("int p = blockIdx.x;", "int p = 0;").replace("launch: grid=P", "launch: grid=2")
+    refused = lift(candidate_of("user.cu", unread))
+    assert isinstance(refused, NotLiftable) and "'ox' is threadIdx.x alone, but the launch runs 2 blocks along x" \
+        in refused.reason and refused.location.line == 11

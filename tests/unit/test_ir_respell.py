@@ -57,6 +57,12 @@ def lifted_equals_kernel(text: str) -> LoopProgram:
     # An object-like macro naming a function.
     ("#define SCALED(v) (TWICE * (v))\n#define TWICE 2.0f\n#define ABS fabsf",
      "    for (int c = 0; c < cols; ++c) y[r * cols + c] = ABS(SCALED(x[r * cols + c]));"),
+    # BLAS-style accessors named as their arrays: the array's name in the value stays (one expansion), and the
+    # parenthesized arguments, `(r) + ...` parsing as a cast of `+...` to a type `r`, are read as the sums they are.
+    ("#define x(i, j) x[(i) * cols + (j)]\n#define y(i, j) y[(i) + (size_t)(j) * rows]",
+     "    for (int c = 0; c < cols; ++c) y(r, c) = 2.0f * x(r, c);"),
+    # The same parentheses written by hand.
+    ("", "    for (int c = 0; c < cols; ++c) y[(r) * cols + (c)] = x[(c) + (r) * cols] - (c);"),
     # An argument spanning lines: the lines after it stay where they were.
     ("#define AT(r, c) ((r) * cols + (c))",
      "    for (int c = 0; c < cols; ++c)\n        y[AT(r,\n             c)] = x[AT(r, c)];"),
