@@ -639,11 +639,22 @@ def _lanes_axis(program: LoopProgram, loops: list[For], innermost: str) -> Liter
     return "y" if along_points > along_loop else "x"
 
 
+SHORT_STRIDE = 4     # elements: the parts of an interleaved element (a complex number's two, a pixel's 3 or 4)
+
+
+def _short_stride(index: Expr, variable: str) -> bool:
+    """A constant stride of 1 to SHORT_STRIDE elements along the variable: neighbouring points' accesses share
+    sectors (an interleaved element's parts, read or written by accesses of their own, fill them)."""
+    step = constant(stride(index, variable) or Const(text="x"))
+    return step is not None and 1 <= step <= SHORT_STRIDE
+
+
 def _staged_loads(program: LoopProgram) -> tuple[list[Load], int, int]:
-    """In a 2-D or 3-D space of straight-line code whose writes are unit-stride along one index (the write axis,
-    the innermost that is): the reads unit-stride along another (the read axis), which a thread per point would
-    read with a stride (a transpose or permutation, read or write side). Returns them with both axes (indices into
-    the space); a third axis is looped over outside the tile."""
+    """In a 2-D or 3-D space of straight-line code whose writes are of short stride along one index (the write
+    axis, the innermost that is; unit stride, or an interleaved element's parts): the reads of short stride along
+    another (the read axis), which a thread per point would read with a long stride (a transpose or permutation,
+    read or write side; a complex matrix's conjugate transpose). Returns them with both axes (indices into the
+    space); a third axis is looped over outside the tile."""
     none: tuple[list[Load], int, int] = ([], -1, -1)
     if len(program.space) < 2 or any(isinstance(stmt, (If, For)) for stmt in program.body):
         return none
@@ -654,13 +665,13 @@ def _staged_loads(program: LoopProgram) -> tuple[list[Load], int, int]:
     axes = range(len(program.space) - 1, -1, -1)
     for write_axis in axes:
         write = program.space[write_axis].name
-        if not all(unit_stride(s.index, write) for s in stores):
+        if not all(_short_stride(s.index, write) for s in stores):
             continue
         for read_axis in axes:
             read = program.space[read_axis].name
             found: list[Load] = []
             for load in all_loads(program.body) if read_axis != write_axis else []:
-                if load not in found and unit_stride(load.index, read) and not unit_stride(load.index, write) and \
+                if load not in found and _short_stride(load.index, read) and not _short_stride(load.index, write) and \
                         stride(load.index, write, {read}) is not None and names_of(load.index) <= uniform:
                     found.append(load)
             if found:

@@ -226,3 +226,17 @@ def test_a_window_slid_in_blocks_equals_the_program_at_every_check_size(name) ->
         for binding in naive.contract.checks:
             found = mismatch(emitted, naive, program, binding, seed=9)
             assert found is None, f"{schedule.describe()}: {found}"
+
+
+def test_a_transpose_of_interleaved_elements_is_staged_and_equals_the_program() -> None:
+    """A complex matrix's conjugate transpose, real and imaginary parts interleaved (`AH[2 * (j * M + i) + 1] =
+    -A[2 * (i * N + j) + 1]`): reads and writes two elements apart along their axes are staged through the tile as
+    unit-stride ones are; every stage schedule equals the program at every check size."""
+    from optiml_engine.ir.schedule import defaults
+    naive, program, shape = scheduled(ROOT / "tests/heldout16/conj_transpose_complex.cu", False)
+    assert "stage" in shape.families and len(shape.staged) == 2
+    for schedule in defaults(shape, "stage"):
+        emitted = emit(program, shape, schedule, naive)
+        for binding in naive.contract.checks:
+            found = mismatch(emitted, naive, program, binding, seed=5)
+            assert found is None, f"{schedule.describe()}: {found}"
