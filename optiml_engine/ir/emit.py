@@ -1427,8 +1427,13 @@ class _Kernel:
         values are read from global memory into registers before the current step's multiply-adds and stored into
         the other buffer after them (one barrier a step). items x items outputs per thread, in groups of `width`
         neighbours (one vector read from shared memory each), the groups of a warp's threads contiguous; then each
-        output's own code after the loop, with the loop's sum added to its accumulator."""
+        output's own code after the loop, with the loop's sum added to its accumulator. A ranged contraction (bounds
+        of the point's indices) walks, tile by tile, the steps from the least first step of its points to the
+        greatest last; a step inside every point's range adds as any, one at an end adds for the points whose range
+        holds it."""
         s, program, found = self.schedule, self.program, self.shape.contraction
+        if found.ranged and s.splits > 1:
+            raise EmitError("a loop whose steps differ from tile to tile is not split across blocks")
         (tile_i, tile_j), per, step = s.output_tile(), s.items, s.k_tile
         threads_x, threads_y = tile_j // per, tile_i // per
         threads = threads_x * threads_y
@@ -1452,7 +1457,7 @@ class _Kernel:
         k_begin, k_end = names(f"{k.var}_begin"), names(f"{k.var}_end")
         if s.splits > 1:
             self.split_k_setup(indent, k_begin, k_end)
-        else:
+        elif not found.ranged:
             self.lines += [f"{indent}const {k.ctype} {k_begin} = {c_expr(k.start)};",
                            f"{indent}const {k.ctype} {k_end} = {c_expr(k.stop)};"]
         left_tile, right_tile, partial = names("left_tile"), names("right_tile"), names("partial")
@@ -1488,6 +1493,10 @@ class _Kernel:
             f"{inner}for (int {m} = 0; {m} < {per}; ++{m})",
             f"{inner}    #pragma unroll",
             f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] = {zero};"]
+        inside_begin, inside_end = names(f"{k.var}_inside_begin"), names(f"{k.var}_inside_end")
+        if found.ranged:
+            self.lines += self.tile_range(inner, (i_block, itype, iupper, tile_i), (j_block, jtype, jupper, tile_j),
+                                          (k_begin, k_end, inside_begin, inside_end))
         for operand in staged:
             self.lines += operand.declarations(inner, k.var, k_begin, thread, element, slot)
 
@@ -1505,21 +1514,21 @@ class _Kernel:
             warp's groups contiguous."""
             return f"({index} / {width}) * ({count} * {width}) + {threads_along} * {width} + {index} % {width}"
 
-        def values(name: str, tile_name: str, threads_along: str, count: int) -> list[str]:
+        def values(name: str, tile_name: str, threads_along: str, count: int, at: str) -> list[str]:
             if width == 1:
-                return [f"{body}    #pragma unroll",
-                        f"{body}    for (int {m} = 0; {m} < {per}; ++{m}) {name}[{m}] = "
+                return [f"{at}    #pragma unroll",
+                        f"{at}    for (int {m} = 0; {m} < {per}; ++{m}) {name}[{m}] = "
                         f"{tile_name}[{buffer}][{kk}][{m} * {count} + {threads_along}];"]
             lanes = f"optiml_lanes<{acc_type}, {width}>"
             group, loaded = names.scoped("group"), names.scoped("loaded")
-            return [f"{body}    #pragma unroll",
-                    f"{body}    for (int {group} = 0; {group} < {per // width}; ++{group}) {{",
-                    f"{body}        const {lanes} {loaded} = *reinterpret_cast<const {lanes}*>(&{tile_name}[{buffer}]"
+            return [f"{at}    #pragma unroll",
+                    f"{at}    for (int {group} = 0; {group} < {per // width}; ++{group}) {{",
+                    f"{at}        const {lanes} {loaded} = *reinterpret_cast<const {lanes}*>(&{tile_name}[{buffer}]"
                     f"[{kk}][{group} * {count * width} + {threads_along} * {width}]);",
-                    f"{body}        #pragma unroll",
-                    f"{body}        for (int {m} = 0; {m} < {width}; ++{m}) {name}[{group} * {width} + {m}] = "
+                    f"{at}        #pragma unroll",
+                    f"{at}        for (int {m} = 0; {m} < {width}; ++{m}) {name}[{group} * {width} + {m}] = "
                     f"{loaded}.v[{m}];",
-                    f"{body}    }}"]
+                    f"{at}    }}"]
 
         self.lines.append(f"{inner}// The first step, staged.")
         self.lines.append(f"{inner}{{")
@@ -1532,19 +1541,38 @@ class _Kernel:
                        f"{body}const bool {more} = {k_step} + {step} < {k_end};",
                        f"{body}if ({more}) {{"]
         self.lines += ["    " + line for line in staging(buffer, f"{k_step} + {step}", "load")]
-        self.lines += [
-            f"{body}}}",
-            f"{body}#pragma unroll",
-            f"{body}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
-            f"{body}    {acc_type} {left_values}[{per}], {right_values}[{per}];",
-            *values(left_values, left_tile, "threadIdx.y", threads_y),
-            *values(right_values, right_tile, "threadIdx.x", threads_x),
-            f"{body}    #pragma unroll",
-            f"{body}    for (int {m} = 0; {m} < {per}; ++{m})",
-            f"{body}        #pragma unroll",
-            f"{body}        for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] += {term};",
-            f"{body}}}",
-            f"{body}if ({more}) {{"]
+
+        def multiply_adds(at: str, held: str | None) -> list[str]:
+            """The step's multiply-adds; with `held`, each only where the output's own range holds the step."""
+            add = [f"{at}        for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] += {term};"]
+            if held is not None:
+                point = {i.name: Ref(name=f"({i_block} + {owned(m, 'threadIdx.y', threads_y)})"),
+                         j.name: Ref(name=f"({j_block} + {owned(n, 'threadIdx.x', threads_x)})")}
+                add = [f"{at}        for (int {n} = 0; {n} < {per}; ++{n})",
+                       f"{at}            if ({held} >= {c_expr(substitute(k.start, point))} && "
+                       f"{held} < {c_expr(substitute(k.stop, point))}) {partial}[{m}][{n}] += {term};"]
+            return [f"{at}#pragma unroll",
+                    f"{at}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
+                    f"{at}    {acc_type} {left_values}[{per}], {right_values}[{per}];",
+                    *values(left_values, left_tile, "threadIdx.y", threads_y, at),
+                    *values(right_values, right_tile, "threadIdx.x", threads_x, at),
+                    *([f"{at}    const {k.ctype} {held} = {k_step} + {kk};"] if held is not None else []),
+                    f"{at}    #pragma unroll",
+                    f"{at}    for (int {m} = 0; {m} < {per}; ++{m})",
+                    f"{at}        #pragma unroll",
+                    *add,
+                    f"{at}}}"]
+
+        self.lines.append(f"{body}}}")
+        if found.ranged:
+            self.lines += [f"{body}if ({k_step} >= {inside_begin} && {k_step} + {step} <= {inside_end}) {{",
+                           *multiply_adds(body + "    ", None),
+                           f"{body}}} else {{   // a step at an end of the tile's range: each output its own",
+                           *multiply_adds(body + "    ", names(k.var)),
+                           f"{body}}}"]
+        else:
+            self.lines += multiply_adds(body, None)
+        self.lines += [f"{body}if ({more}) {{"]
         self.lines += ["    " + line for line in staging(f"1 - {buffer}", "", "store")]
         self.lines += [
             f"{body}}}",
@@ -1575,6 +1603,34 @@ class _Kernel:
         self.tiled_grid(j_axis, i_axis, tile_j, tile_i)
         if s.splits > 1:
             self.grid.append(self.split_layers(self.tiles_text, self.split_tiles))
+
+    def tile_range(self, indent: str, rows: tuple[str, str, str, int], columns: tuple[str, str, str, int],
+                   range_names: tuple[str, str, str, str]) -> list[str]:
+        """A ranged contraction's steps over the tile whose first row and column are given (each with its type, the
+        index's bound and the tile's extent): from the least first step of its points to the greatest last, and the
+        steps inside every point's range. The bounds are affine in the two indices, so each extreme is at a corner
+        of the tile's points."""
+        found = self.shape.contraction
+        k = found.loop
+        i, j = self.program.space[-2].name, self.program.space[-1].name
+        begin, end, inside_begin, inside_end = range_names
+        lines, corners = [], []
+        for (first, ctype, upper, extent), index in ((rows, i), (columns, j)):
+            last = self.names(f"{index}_last")
+            lines.append(f"{indent}const {ctype} {last} = min(({ctype})({first} + {extent}), ({ctype})({upper})) - 1;")
+            corners.append((first, last))
+
+        def at_corners(bound: Expr, pick: str) -> str:
+            values = [f"({k.ctype})({c_expr(substitute(bound, {i: Ref(name=a), j: Ref(name=b)}))})"
+                      for a in corners[0] for b in corners[1]]
+            return f"{pick}({pick}({values[0]}, {values[1]}), {pick}({values[2]}, {values[3]}))"
+
+        return lines + [
+            f"{indent}// The steps some point of the tile takes, and those every point takes.",
+            f"{indent}const {k.ctype} {begin} = {at_corners(k.start, 'min')};",
+            f"{indent}const {k.ctype} {end} = {at_corners(k.stop, 'max')};",
+            f"{indent}const {k.ctype} {inside_begin} = {at_corners(k.start, 'max')};",
+            f"{indent}const {k.ctype} {inside_end} = {at_corners(k.stop, 'min')};"]
 
     def split_k_setup(self, indent: str, k_begin: str, k_end: str) -> None:
         """blockIdx.z: which share of the loop this block takes (whole steps of k_tile). Workspace for every

@@ -163,13 +163,16 @@ class Contraction:
     """`acc += left * right` over a loop whose operands are indexed by different parallel indices: left by the
     second innermost (and the loop), right by the innermost (and the loop): a matrix product in any layout. Or
     `acc += term`, any expression of one read of each side (`(a - b) * (a - b)`: squared distances): `term` holds
-    it with the two reads as the names LEFT_VALUE and RIGHT_VALUE (None: the product itself)."""
+    it with the two reads as the names LEFT_VALUE and RIGHT_VALUE (None: the product itself). `ranged`: the loop's
+    bounds are affine in the point's two indices (a product of triangular or banded matrices, `for (k = col; k <=
+    row; ++k)`), each tile walking the steps some point of it takes, each point adding only its own."""
 
     loop: For
     accumulator: str
     left: Expr
     right: Expr
     term: Expr | None = None
+    ranged: bool = False
 
 
 LEFT_VALUE, RIGHT_VALUE = "\0left", "\0right"   # a contraction term's operands (no C name can be these)
@@ -702,8 +705,12 @@ def _contraction(program: LoopProgram) -> Contraction | None:
         value = value.right if isinstance(value.left, Ref) and value.left.name == update.variable else value.left
     i, j = program.space[-2].name, program.space[-1].name
     outer = {program.space[0].name} if len(program.space) == 3 else set()
-    allowed = {i, j, loop.var} | outer | {p.name for p in program.scalars}
-    if mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j}) or not names_of(value) <= allowed or \
+    scalars = {p.name for p in program.scalars}
+    allowed = {i, j, loop.var} | outer | scalars
+    ranged = mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j})
+    if ranged and not all(_affine_bound(bound, i, j, scalars) for bound in (loop.start, loop.stop)):
+        return None
+    if not names_of(value) <= allowed or \
             any(isinstance(s, Assign) and s.name == update.variable for s in program.body[loops[0] + 1:]):
         return None
     if isinstance(value, Binary) and value.op == "*":
@@ -711,7 +718,7 @@ def _contraction(program: LoopProgram) -> Contraction | None:
         if mentions(left, {j}) and mentions(right, {i}):
             left, right = right, left
         if not mentions(left, {j}) and not mentions(right, {i}):
-            return Contraction(loop, update.variable, left, right)
+            return Contraction(loop, update.variable, left, right, None, ranged)
     # Any other term of one read of each side, neither reading the accumulator.
     reads: list[Load] = []
     for read in all_loads([Assign(name=update.variable, op="=", value=value)]):
@@ -725,7 +732,15 @@ def _contraction(program: LoopProgram) -> Contraction | None:
     term = _loads_replaced(value, [(left, Ref(name=LEFT_VALUE)), (right, Ref(name=RIGHT_VALUE))])
     if names_of(term) - {LEFT_VALUE, RIGHT_VALUE} - {p.name for p in program.scalars}:
         return None        # the term reads an index or the loop variable outside its two reads
-    return Contraction(loop, update.variable, left, right, term)
+    return Contraction(loop, update.variable, left, right, term, ranged)
+
+
+def _affine_bound(bound: Expr, i: str, j: str, scalars: set[str]) -> bool:
+    """A loop bound of the two indices with constant coefficients and scalars beside (`col`, `row + 1`, `i - w`):
+    over a tile its least and greatest values are at the tile's corners."""
+    form = linear(bound, {i, j})
+    return form is not None and names_of(bound) <= {i, j} | scalars and \
+        all(constant(form[name]) is not None for name in (i, j) if name in form)
 
 
 def _loads_replaced(expr: Expr, replacements: list[tuple[Load, Expr]]) -> Expr:
@@ -894,7 +909,8 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         found += [Schedule(family="contraction", block=(columns // 4, rows // 4), tile=columns, tile_rows=rows,
                            items=4, k_tile=k_tile)
                   for rows, columns in SKINNY_TILES for k_tile in (8, 16)]
-        if len(shape.program.space) == 2:       # the grid's z is free for the blocks sharing a tile's loop
+        if len(shape.program.space) == 2 and not shape.contraction.ranged:
+            # The grid's z is free for the blocks sharing a tile's loop (whose steps are the same for every tile).
             found += [s.model_copy(update={"splits": splits}) for s in found
                       if (s.tile, s.items, s.k_tile, s.tile_rows, s.blocks_per_sm) in ((64, 4, 16, 0, 1),
                                                                                       (128, 8, 8, 0, 1))

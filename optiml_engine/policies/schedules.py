@@ -25,6 +25,7 @@ from optiml_engine.ir.analysis import extents_at_sizes, longest_loop_at_sizes, p
 from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
+from optiml_engine.ir.branched import loop_hoisted
 from optiml_engine.ir.guarded import guarded_sums
 from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.lift import lift
@@ -52,6 +53,8 @@ COLLAPSED = ("of the program with its nested loops made one loop over the produc
              "group shares")
 GUARDED = ("of the program with its guarded sums made unconditional, adding zero where the condition fails, so that "
            "the value the loop carries is a scan's or a reduction's")
+HOISTED = ("of the program with its branch's loop run for every point and the branch choosing what to write, so that "
+           "the loop is at the top of the point's code")
 IMPLICIT_GEMM = ("of the program as a matrix product: the point's coordinates grouped by the factor that reads "
                  "them, its loops made one (a convolution as implicit GEMM)")
 WRITTEN_OUT = ("of the program with its loops of a few constant iterations written out, so that each tap is a read "
@@ -170,17 +173,22 @@ class SchedulePolicy(Policy):
         # an online softmax normalizer made two passes (ir/online.py), a Welford mean and M2 two shifted sums
         # (ir/welford.py): a thread group may then share them; nested loops made one (ir/collapse.py): a thread group
         # may then share a reduction over several axes; guarded sums made unconditional (ir/guarded.py): a masked
-        # cumulative sum is then a scan, a masked sum a reduction (only where the program was not one already).
+        # cumulative sum is then a scan, a masked sum a reduction (only where the program was not one already); a
+        # branch's loop run for every point (ir/branched.py): a triangular product is then a contraction, a loop
+        # behind a boundary's branch a reduction or a scan (each only where the program was none).
         # A sum of products whose factors read different coordinates of the point made a matrix product
         # (ir/implicit_gemm.py: a convolution as implicit GEMM): a contraction's tiles may then reuse each value.
         agrees = agrees_at_checks(program, base.contract)
         guarded = guarded_sums(program)
+        hoisted = loop_hoisted(program, agrees) if not {"reduce", "scan", "contraction"} & set(shape.families) \
+            else program
         for rewritten, why, family in ((one_pass_moments(program), ONE_PASS, "reduce"),
                                        (two_pass_normalizer(program, agrees), TWO_PASS, "reduce"),
                                        (shifted_sums(program, agrees), SHIFTED_SUMS, "reduce"),
                                        (collapsed(program), COLLAPSED, "reduce"),
                                        *((guarded, GUARDED, family) for family in ("scan", "reduce")
                                          if family not in shape.families),
+                                       *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
                                        (implicit_gemm(program), IMPLICIT_GEMM, "contraction")):
             if rewritten is not program:
                 rewritten_shape = shape_of(rewritten)

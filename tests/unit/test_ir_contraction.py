@@ -11,7 +11,7 @@ import pytest
 from optiml_engine.candidate import original_candidate
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.gpu.emulate import run_on_cpu
-from optiml_engine.ir.emit import emit
+from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.schedule import Schedule, shape_of
 from optiml_engine.source.contract import resolve
@@ -118,3 +118,31 @@ def test_an_operand_read_with_a_stride_along_both_is_staged_element_by_element()
     inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, SIZES[0]).lengths, seed=3)
     got, expected = run_on_cpu(emitted, SIZES[0], inputs)["C"], run_on_cpu(naive, SIZES[0], inputs)["C"]
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("bounds, inside", [
+    ("int k = j; k <= i; k++", lambda i, j, k: (j <= k) & (k <= i)),        # a product of lower triangles
+    ("int k = i; k < K; ++k", lambda i, j, k: k >= i),                      # an upper-triangular left operand
+])
+@pytest.mark.parametrize("schedule", SCHEDULES[:3], ids=lambda s: "x".join(map(str, s.output_tile())))
+def test_a_loop_bounded_by_the_point_is_a_ranged_contraction_equal_to_numpy(bounds, inside, schedule) -> None:
+    """Bounds affine in the point's indices: each tile walks the steps some point of it takes (none above the
+    diagonal), the steps at the ends of its range adding only for the outputs whose range holds them; square sizes
+    with edge tiles and the steps' ends inside a tile."""
+    text = PRODUCT.format(t="float32", ctype="float", batch="", grid_z="", batch_param="", batch_index="",
+                          a="i * K + k", b="k * N + j", c="i * N + j").replace("int k = 0; k < K; ++k", bounds)
+    naive = original_candidate(CudaDocument(text, "ranged.cu"), "product")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert shape.contraction is not None and shape.contraction.ranged
+    emitted = emit(program, shape, schedule, naive)
+    for size in (64, 45, 1):
+        binding = {"M": size, "N": size, "K": size}
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=3)
+        got = run_on_cpu(emitted, binding, inputs)["C"]
+        i, j, k = np.meshgrid(*(np.arange(size),) * 3, indexing="ij")
+        a, b = inputs["A"].reshape(size, size).astype(np.float64), inputs["B"].reshape(size, size).astype(np.float64)
+        expected = np.where(inside(i, j, k), a[i, k] * b[k, j], 0.0).sum(axis=2).ravel()
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"at {binding}")
+    with pytest.raises(EmitError):
+        emit(program, shape, schedule.model_copy(update={"splits": 4}), naive)
