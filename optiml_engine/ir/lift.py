@@ -17,7 +17,7 @@ from typing import Literal
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import constant, is_integer_cast, names_of, polynomial, statement_exprs, subexpressions
-from optiml_engine.ir.delinearize import digit_of
+from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.program import (
@@ -360,7 +360,7 @@ class _Lifter:
             body=body, types=dict(self.candidate.contract.template), location=self.location(self.view.node))
         self.check_launch_covers(program, space)
         uniform = {index.name for index in program.space} | set(self.scalars)
-        body = _strided_loops_counted(fold_index_locals(program.body, uniform), program)
+        body = _strided_loops_counted(fold_index_locals(_implied_guards_dropped(program), uniform), program)
         return program.model_copy(update={"body": body})
 
     def split_launch_dims(self) -> None:
@@ -1324,6 +1324,44 @@ class _Lifter:
                                                   list(definition.child_by_field_name("body").named_children))
         finally:
             self.aliases = saved
+
+
+def _implied_guards_dropped(program: LoopProgram) -> list[Stmt]:
+    """The point's code without the bounds its space implies: `n < N` where `const int n = block_z / H;` and
+    block_z ranges over [0, N * H) (a guard written for a digit of a grid dimension, `if (n >= N) return;`). An `if`
+    at the top of the code, after declarations, with no else, whose condition is such terms joined by `&&`: its
+    terms dropped, the `if` too where none is left."""
+    *before, last = program.body or [None]
+    if not isinstance(last, If) or last.other or not all(isinstance(stmt, Let) for stmt in before):
+        return program.body
+    extents = {index.name: index.upper for index in program.space if constant(index.lower) == 0}
+    quotients = {stmt.name: stmt.value for stmt in before if stmt.value is not None}
+    if any(isinstance(stmt, (Assign, Let)) and stmt.name in quotients for stmt in walk(last.then)):
+        return program.body
+
+    def implied(term: Expr) -> bool:
+        if not isinstance(term, Binary) or term.op not in ("<", ">"):
+            return False
+        digit, bound = (term.left, term.right) if term.op == "<" else (term.right, term.left)
+        value = quotients.get(digit.name) if isinstance(digit, Ref) else None
+        value = value.operand if isinstance(value, Cast) and is_integer_cast(value.ctype) else value
+        if not (isinstance(value, Binary) and value.op == "/" and isinstance(value.left, Ref) and
+                value.left.name in extents):
+            return False
+        whole, divisor, rest = factors(extents[value.left.name]), factors(value.right), factors(bound)
+        return None not in (whole, divisor, rest) and quotient(whole, divisor) == rest
+
+    terms = _conjuncts(last.cond)
+    kept = [term for term in terms if not implied(term)]
+    if len(kept) == len(terms):
+        return program.body
+    return before + ([last.model_copy(update={"cond": conjunction(kept)})] if kept else last.then)
+
+
+def _conjuncts(cond: Expr) -> list[Expr]:
+    if isinstance(cond, Binary) and cond.op == "&&":
+        return _conjuncts(cond.left) + _conjuncts(cond.right)
+    return [cond]
 
 
 def _strided_loops_counted(body: list[Stmt], program: LoopProgram) -> list[Stmt]:

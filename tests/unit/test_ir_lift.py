@@ -14,7 +14,7 @@ from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
 from optiml_engine.ir.lift import lift
-from optiml_engine.ir.program import Const, For, LoopProgram, NotLiftable
+from optiml_engine.ir.program import Const, For, If, LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import defaults, shape_of
 from optiml_engine.model import Candidate
 from optiml_engine.source.contract import resolve
@@ -112,7 +112,7 @@ __global__ void k(const float* x, float* y, int n)
      "    float v = x[i];\n    while (v > 1.0f) v -= 1.0f;\n    y[i] = v;", 13, "while loop"),
     ("    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) {\n        y[i] = x[i];\n"
      "        __syncthreads();\n    }", 13, "barrier"),
-    ("    int i = threadIdx.x;\n    if (i < n) y[i] = x[i];", 10, "thread or block indices"),
+    ("    int i = threadIdx.x;\n    if (i < n) y[i] = x[i];", 10, "threadIdx.x alone, but the launch runs 4 blocks"),
 ])
 def test_refusals_name_the_line_and_the_reason(body: str, line: int, reason: str) -> None:
     result = lift(candidate_of("user.cu", KERNEL_WITH.format(body=body)))
@@ -735,3 +735,18 @@ def test_a_block_per_plane_and_a_thread_per_tile_element_are_indices_of_their_ow
     refused = lift(candidate_of("user.cu", unread))
     assert isinstance(refused, NotLiftable) and "'ox' is threadIdx.x alone, but the launch runs 2 blocks along x" \
         in refused.reason and refused.location.line == 11
+
+
+def test_a_bound_the_space_implies_is_dropped_and_others_are_kept() -> None:
+    """`if (i >= HW || n >= N) return;` with `n = blockIdx.z / C` over a grid of N * C: n < N holds at every point,
+    so the point's code has no branch left (a convolution's nest is then at its top, for implicit GEMM); a bound that
+    is not the grid's quotient (`n >= N + C`, true as well) stays, and both programs equal the kernel."""
+    implied = PLANES.replace("if (i >= HW) return;", "if (i >= HW || n >= N) return;")
+    program = lift(candidate_of("user.cu", implied))
+    assert isinstance(program, LoopProgram), str(program)
+    assert not any(isinstance(stmt, If) for stmt in program.body), str(program)
+    assert_equals_kernel(candidate_of("user.cu", implied), program)
+    looser = PLANES.replace("if (i >= HW) return;", "if (i >= HW || n >= N + C) return;")
+    kept = lift(candidate_of("user.cu", looser))
+    assert isinstance(kept.body[-1], If) and "n < N + C" in str(kept), str(kept)
+    assert_equals_kernel(candidate_of("user.cu", looser), kept)
