@@ -6,7 +6,8 @@ and the lifter refuses the kernel as before.
 - Macros: a function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose
   value is not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
   arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
-  left. A function-like macro naming itself uncalled (`#define A(i, j) A[(i) + (j) * lda]`, BLAS style) is
+  left; a macro for a loop's header before its body (`CUDA_KERNEL_LOOP(i, n) { ... }`, which parses as a
+  function's definition) likewise. A function-like macro naming itself uncalled (`#define A(i, j) A[(i) + (j) * lda]`, BLAS style) is
   expanded: its own name stays, as in the preprocessor's one expansion. Not macros using `#`, `##` or variadic
   arguments, nor one calling itself or an object-like one naming itself (the preprocessor expands those once; the
   rounds here would expand them again), nor a kernel whose macros still expand after ROUNDS rounds.
@@ -27,7 +28,9 @@ and the lifter refuses the kernel as before.
 - A pointer declared in a counted loop's block and advanced by the last statement of its body (`for (int r = a;
   r < b; ++r) { s += *p; p += cols; }`), where the body has no `continue`, nothing else assigns the pointer and
   nothing reads it after the loop: read as where it points at each iteration, `(p + (r - a) * (cols))`, the advance
-  dropped.
+  dropped. Or declared before a perfect nest of two counted loops stepping by one whose inner bounds read neither
+  the outer counter nor the pointer (`for (i = a; i < b; ++i) for (j = c; j < d; ++j) { ...; p += s; }`, im2col's
+  column pointer): `(p + ((i - a) * (d - c) + (j - c)) * (s))`.
 - A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`) and only read: each read
   `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ? 1 : ...`), where e assigns and calls nothing.
 """
@@ -97,12 +100,15 @@ def _expansions(view: KernelView) -> list[tuple[int, int, str]]:
     if not functions and not objects:
         return []
     found: list[tuple[int, int, str]] = []
-    for node in view.descendants(view.body, "call_expression", "identifier"):
+    for node in view.descendants(view.body, "call_expression", "identifier", "function_definition"):
         if any(start <= node.start_byte < end for start, end, _ in found):
             continue
-        expansion = _expansion(view, node, functions, objects)
+        # A macro for a loop's header before its body (`CUDA_KERNEL_LOOP(i, n) { ... }`) parses as a function's
+        # definition: its header is the use.
+        use = node.child_by_field_name("declarator") if node.type == "function_definition" else node
+        expansion = _expansion(view, use, functions, objects) if use is not None else None
         if expansion is not None:
-            found.append(_in_place(view, node.start_byte, node.end_byte, expansion))
+            found.append(_in_place(view, node.start_byte, use.end_byte, expansion))
     return found
 
 
@@ -110,12 +116,14 @@ def _expansion(view: KernelView, node: Node, functions: dict[str, tuple[list[str
                objects: dict[str, str]) -> str | None:
     if node.type == "identifier":
         return objects.get(view.text(node))
-    function = node.child_by_field_name("function")
+    if node.type not in ("call_expression", "function_declarator"):
+        return None
+    function = node.child_by_field_name("function" if node.type == "call_expression" else "declarator")
     if function.type != "identifier" or view.text(function) not in functions:
         return None
     parameters, value = functions[view.text(function)]
-    arguments = [view.text(a).strip() for a in node.child_by_field_name("arguments").named_children
-                 if a.type != "comment"]
+    listed = node.child_by_field_name("arguments" if node.type == "call_expression" else "parameters")
+    arguments = [view.text(a).strip() for a in listed.named_children if a.type != "comment"]
     if len(arguments) != len(parameters):
         return None
     bound = dict(zip(parameters, arguments))
@@ -260,15 +268,12 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
     """Each pointer a counted loop advances by its last statement (the module's docstring), read in the loop as
     where it points at each iteration; the advance emptied (its newlines kept). One loop a round."""
     for loop in view.descendants(view.body, "for_statement"):
-        # Pointers declared in the loop's own block before it: an enclosing loop declares them afresh each time.
-        pointers = set()
-        sibling = loop.prev_named_sibling
-        while sibling is not None:
-            pointers |= {view.text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
-                         for d in sibling.named_children if sibling.type == "declaration" and
-                         d.type == "init_declarator" and
-                         d.child_by_field_name("declarator").type == "pointer_declarator"}
-            sibling = sibling.prev_named_sibling
+        # Pointers declared in the loop's own block before it: an enclosing loop declares them afresh each time. Or
+        # before the loop whose whole body the loop is (a perfect nest, `for (i ...) for (j ...) { ...; p += s; }`):
+        # the pointer then moves on through the inner loop's iterations of every outer one.
+        outer = _enclosing_loop(view, loop)
+        pointers = _pointers_declared_before(view, loop)
+        nested = _pointers_declared_before(view, outer) - pointers if outer is not None else set()
         body, update = loop.child_by_field_name("body"), loop.child_by_field_name("update")
         init = loop.child_by_field_name("initializer")
         declarators = [d for d in init.named_children if d.type == "init_declarator"] \
@@ -283,9 +288,14 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
         advance = statements[-1].named_children[0]
         if update is None or not _counts(view, update, counter) or update.type != "update_expression" or \
                 advance.type != "assignment_expression" or advance.child_by_field_name("operator").type != "+=" or \
-                view.text(advance.child_by_field_name("left")) not in pointers:
+                view.text(advance.child_by_field_name("left")) not in pointers | nested:
             continue
         pointer, step = view.text(advance.child_by_field_name("left")), advance.child_by_field_name("right")
+        iteration = f"{counter} - ({start})"
+        if pointer in nested:
+            iteration = _nest_iteration(view, outer, loop, counter, start, pointer)
+            if iteration is None:
+                continue
         uses = [n for n in view.descendants(body, "identifier") if view.text(n) == pointer]
         header = [n for part in (init, loop.child_by_field_name("condition"), update) if part is not None
                   for n in view.descendants(part, "identifier")]
@@ -295,14 +305,64 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
                 any(_assigns(view, n, pointer) for statement in statements[:-1]
                     for n in view.descendants(statement)) or \
                 any(view.text(n) in (pointer, counter) for n in view.descendants(step, "identifier")) or \
-                any(view.text(n) == pointer for following in _after(loop)
+                any(view.text(n) == pointer for following in _after(outer if pointer in nested else loop)
                     for n in view.descendants(following, "identifier")):
             continue
-        at = f"({pointer} + ({counter} - ({start})) * ({view.text(step)}))"
+        at = f"({pointer} + ({iteration}) * ({view.text(step)}))"
         return [(n.start_byte, n.end_byte, at) for n in uses if not (
                     advance.start_byte <= n.start_byte < advance.end_byte)] + \
             [_in_place(view, statements[-1].start_byte, statements[-1].end_byte, "")]
     return []
+
+
+def _pointers_declared_before(view: KernelView, node: Node) -> set[str]:
+    """The pointers declared in `node`'s block before it."""
+    pointers = set()
+    sibling = node.prev_named_sibling
+    while sibling is not None:
+        pointers |= {view.text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
+                     for d in sibling.named_children if sibling.type == "declaration" and
+                     d.type == "init_declarator" and d.child_by_field_name("declarator").type == "pointer_declarator"}
+        sibling = sibling.prev_named_sibling
+    return pointers
+
+
+def _enclosing_loop(view: KernelView, loop: Node) -> Node | None:
+    """The for loop whose whole body `loop` is (alone in braces or without them), if any."""
+    parent = loop.parent
+    if parent is not None and parent.type == "compound_statement":
+        if [n for n in parent.named_children if n.type != "comment"] != [loop]:
+            return None
+        parent = parent.parent
+    return parent if parent is not None and parent.type == "for_statement" else None
+
+
+def _nest_iteration(view: KernelView, outer: Node, inner: Node, counter: str, start: str, pointer: str) -> str | None:
+    """The count of inner iterations before the current one, over a perfect nest of counted loops stepping by one
+    (`for (i = a; i < b; ++i) for (j = c; j < d; ++j)`: (i - a) * (d - c) + (j - c)), where the inner loop's
+    bounds read neither the outer counter nor the pointer, and the outer header does not read the pointer."""
+    init, update, condition = (outer.child_by_field_name(f) for f in ("initializer", "update", "condition"))
+    declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+        if init is not None and init.type == "declaration" else []
+    inner_condition = inner.child_by_field_name("condition")
+    if len(declarators) != 1 or update is None or update.type != "update_expression" or \
+            "++" not in view.text(update) or condition is None or inner_condition is None or \
+            "++" not in view.text(inner.child_by_field_name("update")):
+        return None
+    outer_counter = view.text(declarators[0].child_by_field_name("declarator"))
+    if not _counts(view, update, outer_counter) or _comparison_of(view, condition) != outer_counter or \
+            _comparison_of(view, inner_condition) != counter:
+        return None
+    header = [n for part in (init, condition, update) for n in view.descendants(part, "identifier")]
+    bound = inner_condition.child_by_field_name("right")
+    if any(view.text(n) == pointer for n in header) or any(view.text(n) in (outer_counter, pointer) for part in
+                                                           (bound, inner.child_by_field_name("initializer"))
+                                                           for n in view.descendants(part, "identifier")):
+        return None
+    trip = f"({view.text(bound)}) - ({start})" + (" + 1" if inner_condition.child_by_field_name("operator").type ==
+                                                 "<=" else "")
+    outer_start = view.text(declarators[0].child_by_field_name("value"))
+    return f"({outer_counter} - ({outer_start})) * ({trip}) + ({counter} - ({start}))"
 
 
 def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:

@@ -236,13 +236,43 @@ def test_a_pointer_advanced_by_a_counted_loop_is_read_where_it_points(body):
     lifted_equals_kernel(ROWS.format(defines="", body=body))
 
 
-def test_a_pointer_an_enclosing_loop_keeps_advancing_stays_refused():
-    """Declared outside the outer loop, `p` goes on from where the inner loop left it: not the inner loop's alone."""
-    body = ("    const float* p = x + r * cols;\n    for (int k = 0; k < 2; ++k) {\n"
+@pytest.mark.parametrize("outer", ["{", ""])
+def test_a_pointer_a_perfect_nest_keeps_advancing_is_read_where_it_points(outer):
+    """Declared outside the outer loop, `p` goes on from where the inner loop left it (im2col's column pointer): at
+    (k, c) it has moved on (k - 0) * (cols / 2 - 1 - 0 + 1) + (c - 0) steps; braces or none around the outer body."""
+    body = (f"    const float* p = x + r * cols;\n    for (int k = 0; k < 2; ++k) {outer}\n"
+            "        for (int c = 0; c <= cols / 2 - 1; c++) {\n"
+            "            y[r * cols + k * (cols / 2) + c] = *p;\n            p += 1;\n"
+            f"        }}\n    {'}' if outer else ''}")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "x[r * cols + ((k - 0) * (cols / 2 - 1 - 0 + 1) + (c - 0)) * 1]" in str(program)
+
+
+def test_a_pointer_advanced_in_a_nest_that_is_not_perfect_stays_refused():
+    """Something beside the inner loop in the outer one's body: the inner loop's steps are not all the pointer's."""
+    body = ("    const float* p = x + r * cols;\n    for (int k = 0; k < 2; ++k) {\n        p += 0;\n"
             "        for (int c = 0; c < cols / 2; ++c) {\n            y[r * cols + k * (cols / 2) + c] = *p;\n"
             "            p += 1;\n        }\n    }")
     result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
     assert isinstance(result, NotLiftable) and "pointer" in result.reason, str(result)
+
+
+def test_a_loop_macro_before_its_body_is_the_loop_it_stands_for():
+    """`CUDA_KERNEL_LOOP(i, n) { ... }` (Caffe's and PyTorch's grid-stride loop) parses as a function's definition:
+    its header expanded is the for loop, a grid-stride loop over the points."""
+    text = ("#define CUDA_KERNEL_LOOP(i, n) \\\n"
+            "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)\n"
+            "/* @optiml\n   sizes: n=4096\n   check: n=1; n=1000\n   x: in float[n]\n   y: out float[n]\n"
+            "   launch: grid=min(cdiv(n,256),4) block=256\n*/\n"
+            "__global__ void scale(const float* x, float* y, int n)\n{\n"
+            "    CUDA_KERNEL_LOOP(index, n) {\n        y[index] = 2.0f * x[index];\n    }\n}\n")
+    candidate = candidate_of("user.cu", text)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for index in [0, n):"
+    for binding in ({"n": 1}, {"n": 1000}):
+        inputs, expected = run_at(candidate, program, binding)
+        assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
 
 
 def test_a_counted_do_while_loop_runs_its_first_iteration_whatever_the_bound():
