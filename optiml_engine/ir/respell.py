@@ -31,6 +31,9 @@ and the lifter refuses the kernel as before.
   dropped. Or declared before a perfect nest of two counted loops stepping by one whose inner bounds read neither
   the outer counter nor the pointer (`for (i = a; i < b; ++i) for (j = c; j < d; ++j) { ...; p += s; }`, im2col's
   column pointer): `(p + ((i - a) * (d - c) + (j - c)) * (s))`.
+- A local a counted loop's header advances beside its counter (`for (int t = 0; t < T; ++t, idx += D)`), declared
+  before the loop, assigned nowhere in its body and unread after it: read as what it holds at each iteration,
+  `(idx + (size_t)(t - 0) * (D))` in its own type, the advance dropped from the header.
 - A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`) and only read: each read
   `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ? 1 : ...`), where e assigns and calls nothing.
 """
@@ -56,7 +59,8 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
-            _do_whiles(view) or _chained(view) or _advanced_pointers(view) or _constant_tables(view)
+            _do_whiles(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
+            _constant_tables(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -315,16 +319,62 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
     return []
 
 
+def _header_advances(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each local a counted loop's header advances beside its counter (`for (int t = 0; t < T; ++t, idx += D)`),
+    read in the body as what it holds at each iteration, `(idx + (size_t)(t - (0)) * (D))` (in the local's type),
+    and dropped from the header;
+    where the counter steps by one, the local is declared before the loop in its block, nothing in the body
+    assigns it, the step reads neither, and nothing reads the local after the loop. One loop a round."""
+    for loop in view.descendants(view.body, "for_statement"):
+        init, update = loop.child_by_field_name("initializer"), loop.child_by_field_name("update")
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        parts = [n for n in update.named_children if n.type != "comment"] \
+            if update is not None and update.type == "comma_expression" else []
+        if len(declarators) != 1 or len(parts) != 2:
+            continue
+        counter = view.text(declarators[0].child_by_field_name("declarator"))
+        counting = [p for p in parts if p.type == "update_expression" and "++" in view.text(p) and
+                    view.text(p.child_by_field_name("argument")) == counter]
+        advance = next((p for p in parts if p not in counting), None)
+        if len(counting) != 1 or advance is None or advance.type != "assignment_expression" or \
+                advance.child_by_field_name("operator").type != "+=" or \
+                advance.child_by_field_name("left").type != "identifier":
+            continue
+        local, step = view.text(advance.child_by_field_name("left")), advance.child_by_field_name("right")
+        body = loop.child_by_field_name("body")
+        declared = [sibling.child_by_field_name("type") for sibling in _before(loop)
+                    if sibling.type == "declaration" for d in sibling.named_children
+                    if d.type == "init_declarator" and view.text(d.child_by_field_name("declarator")) == local]
+        if not declared or any(view.text(n) in (local, counter) for n in view.descendants(step, "identifier")) or \
+                any(_assigns(view, n, local) for n in view.descendants(body)) or \
+                any(view.text(n) == local for part in (init, loop.child_by_field_name("condition"))
+                    for n in view.descendants(part, "identifier")) or \
+                any(view.text(n) == local for following in _after(loop)
+                    for n in view.descendants(following, "identifier")):
+            continue
+        start = view.text(declarators[0].child_by_field_name("value"))
+        # In the local's own type: `idx += D` never overflows an int where the local is wider.
+        at = f"({local} + ({view.text(declared[0])})({counter} - ({start})) * ({view.text(step)}))"
+        return [(n.start_byte, n.end_byte, at) for n in view.descendants(body, "identifier")
+                if view.text(n) == local] + [(update.start_byte, update.end_byte, view.text(counting[0]))]
+    return []
+
+
+def _before(node: Node) -> list[Node]:
+    """The statements before `node` in its block."""
+    preceding, sibling = [], node.prev_named_sibling
+    while sibling is not None:
+        preceding.append(sibling)
+        sibling = sibling.prev_named_sibling
+    return preceding
+
+
 def _pointers_declared_before(view: KernelView, node: Node) -> set[str]:
     """The pointers declared in `node`'s block before it."""
-    pointers = set()
-    sibling = node.prev_named_sibling
-    while sibling is not None:
-        pointers |= {view.text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
-                     for d in sibling.named_children if sibling.type == "declaration" and
-                     d.type == "init_declarator" and d.child_by_field_name("declarator").type == "pointer_declarator"}
-        sibling = sibling.prev_named_sibling
-    return pointers
+    return {view.text(d.child_by_field_name("declarator").child_by_field_name("declarator"))
+            for sibling in _before(node) if sibling.type == "declaration" for d in sibling.named_children
+            if d.type == "init_declarator" and d.child_by_field_name("declarator").type == "pointer_declarator"}
 
 
 def _enclosing_loop(view: KernelView, loop: Node) -> Node | None:

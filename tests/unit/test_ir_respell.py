@@ -311,3 +311,14 @@ def test_a_pointer_the_loop_header_reads_is_not_moved():
             "        y[r * cols + c] = *p;\n        p += 1;\n    }")
     result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
     assert isinstance(result, NotLiftable), str(result)
+
+
+def test_a_local_the_loop_header_advances_is_read_as_what_it_holds():
+    """`for (int c = 0; c < cols; ++c, idx += 1)`: idx at each iteration is its start plus c steps, in its own
+    type; one read after the loop keeps the kernel refused (the loop would no longer leave it moved on)."""
+    body = ("    size_t idx = (size_t)r * cols;\n    float s = 0.0f;\n"
+            "    for (int c = 0; c < cols; ++c, idx += 1) {\n        s += x[idx];\n        y[idx] = s;\n    }")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "x[(size_t)r * cols + (size_t)(c - 0) * 1]" in str(program)
+    after = body + "\n    y[r * cols] = (float)idx;"
+    assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=after))), NotLiftable)
