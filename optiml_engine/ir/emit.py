@@ -1542,21 +1542,22 @@ class _Kernel:
                        f"{body}if ({more}) {{"]
         self.lines += ["    " + line for line in staging(buffer, f"{k_step} + {step}", "load")]
 
-        def multiply_adds(at: str, held: str | None) -> list[str]:
-            """The step's multiply-adds; with `held`, each only where the output's own range holds the step."""
+        def multiply_adds(at: str, step_at: str | None) -> list[str]:
+            """The step's multiply-adds; with `step_at` (the name of the step's loop value), each only where the
+            output's own range holds the step."""
             add = [f"{at}        for (int {n} = 0; {n} < {per}; ++{n}) {partial}[{m}][{n}] += {term};"]
-            if held is not None:
+            if step_at is not None:
                 point = {i.name: Ref(name=f"({i_block} + {owned(m, 'threadIdx.y', threads_y)})"),
                          j.name: Ref(name=f"({j_block} + {owned(n, 'threadIdx.x', threads_x)})")}
                 add = [f"{at}        for (int {n} = 0; {n} < {per}; ++{n})",
-                       f"{at}            if ({held} >= {c_expr(substitute(k.start, point))} && "
-                       f"{held} < {c_expr(substitute(k.stop, point))}) {partial}[{m}][{n}] += {term};"]
+                       f"{at}            if ({step_at} >= {c_expr(substitute(k.start, point))} && "
+                       f"{step_at} < {c_expr(substitute(k.stop, point))}) {partial}[{m}][{n}] += {term};"]
             return [f"{at}#pragma unroll",
                     f"{at}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
                     f"{at}    {acc_type} {left_values}[{per}], {right_values}[{per}];",
                     *values(left_values, left_tile, "threadIdx.y", threads_y, at),
                     *values(right_values, right_tile, "threadIdx.x", threads_x, at),
-                    *([f"{at}    const {k.ctype} {held} = {k_step} + {kk};"] if held is not None else []),
+                    *([f"{at}    const {k.ctype} {step_at} = {k_step} + {kk};"] if step_at is not None else []),
                     f"{at}    #pragma unroll",
                     f"{at}    for (int {m} = 0; {m} < {per}; ++{m})",
                     f"{at}        #pragma unroll",

@@ -1251,8 +1251,8 @@ class _Lifter:
             written, value = self.text(node.child_by_field_name("type")), node.child_by_field_name("value")
             if written in self.names:
                 # `(i) + x * ld`: C's grammar cannot tell it from a cast of `+x` to a type `i` (which then binds
-                # tighter than the `*`) without knowing `i`; a local, index or parameter is no type. Refused, not
-                # regrouped (respell expands macros without such parentheses).
+                # tighter than the `*`) without knowing `i`; a local, index or parameter is no type. Refused here:
+                # lift's retry reads respell.py's text, which writes the name without its parentheses.
                 raise _Refused(node, f"'{written}' in parentheses before a sign, read as a cast to a type "
                                      f"'{written}'; write it without the parentheses")
             return Cast(ctype=written, operand=self.expr(value))

@@ -235,11 +235,20 @@ def _comparison_of(view: KernelView, condition: Node) -> str | None:
 
 def _after(node: Node) -> list[Node]:
     """The statements after `node` in its block."""
-    following, sibling = [], node.next_named_sibling
+    return _siblings(node, "next_named_sibling")
+
+
+def _before(node: Node) -> list[Node]:
+    """The statements before `node` in its block, nearest first."""
+    return _siblings(node, "prev_named_sibling")
+
+
+def _siblings(node: Node, step: str) -> list[Node]:
+    found, sibling = [], getattr(node, step)
     while sibling is not None:
-        following.append(sibling)
-        sibling = sibling.next_named_sibling
-    return following
+        found.append(sibling)
+        sibling = getattr(sibling, step)
+    return found
 
 
 def _assigns(view: KernelView, node: Node, name: str) -> bool:
@@ -359,15 +368,6 @@ def _header_advances(view: KernelView) -> list[tuple[int, int, str]]:
         return [(n.start_byte, n.end_byte, at) for n in view.descendants(body, "identifier")
                 if view.text(n) == local] + [(update.start_byte, update.end_byte, view.text(counting[0]))]
     return []
-
-
-def _before(node: Node) -> list[Node]:
-    """The statements before `node` in its block."""
-    preceding, sibling = [], node.prev_named_sibling
-    while sibling is not None:
-        preceding.append(sibling)
-        sibling = sibling.prev_named_sibling
-    return preceding
 
 
 def _pointers_declared_before(view: KernelView, node: Node) -> set[str]:
