@@ -7,6 +7,7 @@ All of it reads the program only (program.py); nothing here looks at CUDA text.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from optiml_engine.ir.program import (
@@ -85,6 +86,14 @@ def constant(expr: Expr) -> int | None:
     if isinstance(expr, Unary) and expr.op == "-" and (inner := constant(expr.operand)) is not None:
         return -inner
     return None
+
+
+def is_zero(value: Expr | None) -> bool:
+    """`0`, `0u`, `0.0f`, `0.`, `(float)0`: a sum's start."""
+    while isinstance(value, Cast):
+        value = value.operand
+    return isinstance(value, Const) and re.fullmatch(r"0*\.?0*([eE][-+]?\d+)?[fFuUlL]*", value.text) is not None and \
+        any(c == "0" for c in value.text)
 
 
 def folded(expr: Expr) -> int | None:

@@ -19,7 +19,7 @@ from optiml_engine.ir.analysis import (
     inlined, loads, names_of, names_read, names_written, point_dependent, polynomial, single_assignments,
     statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits
-from optiml_engine.ir.printer import c_expr, c_statements
+from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, Unary, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
@@ -870,7 +870,7 @@ class _Kernel:
         offset: Expr = lane if step == "1" else Binary(op="*", left=lane, right=loop.step)
         first = c_expr(offset if c_expr(start) == "0" else Binary(op="+", left=start, right=offset))
         stride = self.point_lanes if step == "1" else f"{self.point_lanes} * {step}"
-        self.lines.append(f"{indent}for ({loop.ctype} {loop.var} = {first}; {loop.var} < {c_expr(stop)}; "
+        self.lines.append(f"{indent}for ({loop.ctype} {loop.var} = {first}; {loop.var} < {c_operand(stop)}; "
                           f"{loop.var} += {stride}) {{")
         self.lines += c_statements(body, indent + "    ")
         self.lines.append(f"{indent}}}")
@@ -902,7 +902,7 @@ class _Kernel:
             return with_children(expr, read)
 
         body = rewritten(statements_replaced(loop.body, write), read)
-        origin, start, stop = c_expr(plan.origin), c_expr(loop.start), c_expr(loop.stop)
+        origin, start, stop = c_operand(plan.origin), c_operand(loop.start), c_operand(loop.stop)
         inside = f"{loop.var} < {stop}" if start == origin else f"{loop.var} >= {start} && {loop.var} < {stop}"
         whole = f"{first} + {width} <= {stop}" if start == origin else \
             f"{first} >= {start} && {first} + {width} <= {stop}"
@@ -1000,7 +1000,7 @@ class _Kernel:
         elements = element_bytes(program, array)
         aligned = " && ".join(f"optiml_aligned(&{a}[{c_expr(i, at_begin)}], {element_bytes(program, a) * width})"
                               for a, i in accesses)
-        start, stop = c_expr(loop.start), c_expr(loop.stop)
+        start, stop = c_operand(loop.start), c_operand(loop.stop)
         self.lines += [
             f"{indent}{{",
             f"{inner}// Vector part: {width} consecutive elements per lane and step, one vector access per array, "
@@ -1208,7 +1208,7 @@ class _Kernel:
         kernel = self.base.contract.kernel
         span_text = contract_text(Binary(op="-", left=loop.stop, right=loop.start), self.base.contract, program)
         if span_text is None:
-            raise EmitError(f"the loop's length ({c_expr(loop.stop)} - {c_expr(loop.start)}) has no form in "
+            raise EmitError(f"the loop's length ({c_operand(loop.stop)} - {c_operand(loop.start)}) has no form in "
                             f"contract terms")
         names = self.names
         self.lane = names("lane")
@@ -1237,7 +1237,7 @@ class _Kernel:
         position = program.body.index(loop)
         self.use(f"scan{op}")
         start = identity(op, ctype) or var
-        stop, begin = c_expr(loop.stop), c_expr(loop.start)
+        stop, begin = c_operand(loop.stop), c_operand(loop.start)
         indent = "    "
         warps = s.block[1]
         self.lines += [f"{indent}const {itype} {inner.name} = {lower}blockIdx.x;",
@@ -1343,7 +1343,7 @@ class _Kernel:
         self.use(f"scan{op}")
         start = identity(op, ctype) or var
         alone = self.update_alone(loop, total)
-        begin, stop = bounds or (c_expr(loop.start), c_expr(loop.stop))
+        begin, stop = bounds or (c_operand(loop.start), c_operand(loop.stop))
         inner = indent + "    "
         stretch = f"for ({loop.ctype} {loop.var} = {first}; {loop.var} < {end}; ++{loop.var}) {{"
         self.lines += [
@@ -1382,7 +1382,7 @@ class _Kernel:
         total, totals, before, after, other = (names(f"{var}_stretch"), names(f"{var}_stretches"),
                                                names(f"{var}_before"), names(f"{var}_after"), names("stretch"))
         start = identity(op, ctype) or var
-        begin, stop = c_expr(loop.start), c_expr(loop.stop)
+        begin, stop = c_operand(loop.start), c_operand(loop.stop)
         inner, body = indent + "    ", indent + "        "
         step = names("step")
         # Unrolled with each iteration under its bound: a stretch's reads all in flight at once.
@@ -1458,8 +1458,8 @@ class _Kernel:
         if s.splits > 1:
             self.split_k_setup(indent, k_begin, k_end)
         elif not found.ranged:
-            self.lines += [f"{indent}const {k.ctype} {k_begin} = {c_expr(k.start)};",
-                           f"{indent}const {k.ctype} {k_end} = {c_expr(k.stop)};"]
+            self.lines += [f"{indent}const {k.ctype} {k_begin} = {c_operand(k.start)};",
+                           f"{indent}const {k.ctype} {k_end} = {c_operand(k.stop)};"]
         left_tile, right_tile, partial = names("left_tile"), names("right_tile"), names("partial")
         i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
         element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
@@ -1550,8 +1550,8 @@ class _Kernel:
                 point = {i.name: Ref(name=f"({i_block} + {owned(m, 'threadIdx.y', threads_y)})"),
                          j.name: Ref(name=f"({j_block} + {owned(n, 'threadIdx.x', threads_x)})")}
                 add = [f"{at}        for (int {n} = 0; {n} < {per}; ++{n})",
-                       f"{at}            if ({step_at} >= {c_expr(substitute(k.start, point))} && "
-                       f"{step_at} < {c_expr(substitute(k.stop, point))}) {partial}[{m}][{n}] += {term};"]
+                       f"{at}            if ({step_at} >= {c_operand(substitute(k.start, point))} && "
+                       f"{step_at} < {c_operand(substitute(k.stop, point))}) {partial}[{m}][{n}] += {term};"]
             return [f"{at}#pragma unroll",
                     f"{at}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
                     f"{at}    {acc_type} {left_values}[{per}], {right_values}[{per}];",
@@ -1622,7 +1622,7 @@ class _Kernel:
             corners.append((first, last))
 
         def at_corners(bound: Expr, pick: str) -> str:
-            values = [f"({k.ctype})({c_expr(substitute(bound, {i: Ref(name=a), j: Ref(name=b)}))})"
+            values = [f"({k.ctype})({c_operand(substitute(bound, {i: Ref(name=a), j: Ref(name=b)}))})"
                       for a in corners[0] for b in corners[1]]
             return f"{pick}({pick}({values[0]}, {values[1]}), {pick}({values[2]}, {values[3]}))"
 
@@ -1648,7 +1648,7 @@ class _Kernel:
         self.split_workspace(indent, "tile", tiles, {found.accumulator: (acc_type, rows * columns)},
                              self.tile_count(), "z")
         share = self.names(f"{k.var}_share")
-        start, stop = c_expr(k.start), c_expr(k.stop)
+        start, stop = c_operand(k.start), c_operand(k.stop)
         self.lines += [
             f"{indent}// This block's share of the loop: whole steps of {s.k_tile}.",
             f"{indent}const {k.ctype} {share} = ((({stop}) - ({start}) + {self.splits} - 1) / {self.splits} + "
@@ -1913,7 +1913,7 @@ class _Kernel:
         writes = {(store.array, store.index): element_of(window, Ref(name=loop.var))
                   for store, window in streamed.writes}
         body = _guard_writes(_replaced(loop.body, reads, writes), self.active)
-        start, stop = c_expr(loop.start), c_expr(loop.stop)
+        start, stop = c_operand(loop.start), c_operand(loop.stop)
         inside_indent = indent + "    "
 
         def window_sweep(what: str, clamped: bool, statement: Callable[[Window, str, str], str],

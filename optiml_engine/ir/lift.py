@@ -16,7 +16,8 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from optiml_engine.ir.analysis import constant, is_integer_cast, names_of, polynomial, statement_exprs, subexpressions
+from optiml_engine.ir.analysis import (
+    constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
@@ -66,7 +67,7 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     retries = [plain, _builtin_aliases_inlined(plain)]
     if split is not plain:      # its halves named (`int tx = threadIdx.x % 32;`) and the block index apart
         retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
-    retries.append(_bare_blocks_named(plain))
+    retries += [_bare_blocks_named(plain), _block_strides_named(plain)]
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]) and \
                 isinstance(lifted := _lifted(again), LoopProgram):
@@ -139,6 +140,52 @@ def _bare_blocks_named(candidate: Candidate) -> Candidate:
         declarations.append(f" const int {name} = blockIdx.{dim};")
         replacements += [(node.start_byte, node.end_byte, name) for node in fields
                          if view.text(node) == f"blockIdx.{dim}"]
+    if not declarations:
+        return candidate
+    brace = view.body.start_byte
+    return derived(candidate, view.replaced([(brace, brace + 1, "{" + "".join(declarations)), *replacements]),
+                   candidate.description)
+
+
+def _block_strides_named(candidate: Candidate) -> Candidate:
+    """A block whose threads share loops (`for (int c = threadIdx.x; c < C; c += blockDim.x)`, a block per row, its
+    threads striding the row), where the kernel reads the thread index and the block size along that dimension only
+    so and the contract launches blocks of one size there at every size: the thread index named once at the body's
+    top (`const int thread_x = threadIdx.x;`, on the brace's line, so lines stay where they were) and the block size
+    written as its number, so that the lift takes each thread as a point of its own (beside its block's index) and
+    its loop as a loop from that point. The candidate itself where no dimension is so read."""
+    view = KernelView.of(candidate)
+    contract = candidate.contract
+    fields = [node for node in view.descendants(view.body, "field_expression")
+              if view.text(node.child_by_field_name("argument")) in ("threadIdx", "blockDim")]
+    taken = {view.text(node) for node in view.descendants(view.body, "identifier")} | \
+        {param.name for param in view.kernel.params}
+    declarations, replacements = [], []
+    for axis, dim in enumerate("xyz"):
+        reads = [node for node in fields if view.text(node.child_by_field_name("field")) == dim]
+        starts, steps = [], []
+        for loop in view.descendants(view.body, "for_statement"):
+            init, update = loop.child_by_field_name("initializer"), loop.child_by_field_name("update")
+            values = [d.child_by_field_name("value") for d in (init.named_children if init is not None and
+                                                               init.type == "declaration" else [])
+                      if d.type == "init_declarator"]
+            step = update.child_by_field_name("right") if update is not None and \
+                update.type == "assignment_expression" and update.child_by_field_name("operator").type == "+=" \
+                else None
+            if len(values) == 1 and values[0] is not None and bare(values[0]) in reads and step is not None and \
+                    bare(step) in reads:
+                starts.append(bare(values[0]))
+                steps.append(bare(step))
+        sizes = {resolve(contract, binding).block[axis] if axis < len(contract.launch.block) else 1
+                 for binding in [contract.sizes, *contract.checks]}
+        name = f"thread_{dim}"
+        if not starts or len(starts) + len(steps) != len(reads) or len(sizes) != 1 or name in taken or \
+                any(view.text(n) != f"threadIdx.{dim}" for n in starts) or \
+                any(view.text(n) != f"blockDim.{dim}" for n in steps):
+            continue
+        declarations.append(f" const int {name} = threadIdx.{dim};")
+        replacements += [(n.start_byte, n.end_byte, name) for n in starts] + \
+            [(n.start_byte, n.end_byte, str(sizes.pop())) for n in steps]
     if not declarations:
         return candidate
     brace = view.body.start_byte
@@ -482,7 +529,7 @@ class _Lifter:
         for stmt in after:
             name = self.scaled_local(stmt.value) if isinstance(stmt, Atomic) else None
             if not (isinstance(stmt, Atomic) and stmt.function == "atomicAdd" and name in lets and
-                    _zero(lets[name].value) and name not in sums):
+                    is_zero(lets[name].value) and name not in sums):
                 raise _Refused(rest[0], "statements after a grid-stride loop run once per thread")
             sums[name] = stmt
         added = [s for s in walk(body) if isinstance(s, Assign) and s.name in sums]
@@ -602,8 +649,8 @@ class _Lifter:
             return False
         dim = global_index_dim(value)
         start = self.indices.get(self.text(bare(value)))
-        if dim is None and start is not None and not start.block_only and not start.grid_stride and \
-                start.upper is None:
+        if dim is None and start is not None and not start.block_only and not start.thread_only and \
+                not start.grid_stride and start.upper is None:
             dim = start.dim
             del self.indices[start.name]           # the loop's variable is the index from here on
             self.names.discard(start.name)
@@ -849,9 +896,10 @@ class _Lifter:
         raise _Refused(node, f"a statement the program cannot express ({kind})")
 
     def type_text(self, declaration: Node) -> str:
+        # `constexpr` says only that the value is known at compile time: the type is the rest.
         words = [self.text(child) for child in declaration.children
                  if child.type in ("type_qualifier", "primitive_type", "sized_type_specifier", "type_identifier",
-                                   "qualified_identifier", "template_type")]
+                                   "qualified_identifier", "template_type") and self.text(child) != "constexpr"]
         return " ".join(words)
 
     def declaration(self, node: Node) -> list[Stmt]:
@@ -1419,14 +1467,6 @@ def _breaks(node: Node) -> bool:
 def _branch(node: Node) -> list[Node]:
     """A branch's statements: a block's, or the one statement."""
     return list(node.named_children) if node.type == "compound_statement" else [node]
-
-
-def _zero(value: Expr | None) -> bool:
-    """`0`, `0u`, `0.0f`, `0.`, `(float)0`: a sum's start."""
-    while isinstance(value, Cast):
-        value = value.operand
-    return isinstance(value, Const) and re.fullmatch(r"0*\.?0*([eE][-+]?\d+)?[fFuUlL]*", value.text) is not None and \
-        any(c == "0" for c in value.text)
 
 
 def _disjunction(terms: list[Expr]) -> Expr:

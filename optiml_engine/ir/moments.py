@@ -20,8 +20,7 @@ like any other reduction. The verifier decides, as for every candidate, whether 
 
 from __future__ import annotations
 
-import re
-
+from optiml_engine.ir.analysis import is_zero
 from optiml_engine.ir.program import (
     Assign, Binary, Cast, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, fresh_name, mentions, names_in,
     substitute)
@@ -101,13 +100,9 @@ def _fits(between: list[Stmt], total: str, mean: str, accumulator: str, var: str
     nothing there that changes the sum."""
     names = {stmt.name: stmt for stmt in between if isinstance(stmt, Let)}
     start = names.get(accumulator)
-    return (len(names) == len(between) and mean in names and start is not None and _is_zero(start.value)
+    return (len(names) == len(between) and mean in names and start is not None and is_zero(start.value)
             and total not in names and not any(stmt.value is not None and mentions(stmt.value, {var})
                                                for stmt in between))
-
-
-def _is_zero(value: Expr | None) -> bool:
-    return isinstance(value, Const) and re.fullmatch(r"0+(\.0*)?[fFlL]?|0?\.0+[fFlL]?", value.text) is not None
 
 
 

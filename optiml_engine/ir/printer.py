@@ -56,6 +56,14 @@ def c_expr(expr: Expr, rename: dict[str, str] | None = None) -> str:
     return text(expr)
 
 
+def c_operand(expr: Expr, rename: dict[str, str] | None = None) -> str:
+    """The expression as C to put on either side of a comparison, or on the left of `+` or `-`, in text (a loop's
+    bound in `i < {stop}`): parenthesized unless it binds as tightly as `+` and `-` (a bound `b < c ? b : c`). On
+    the right of `-` a sum still needs the caller's parentheses."""
+    text = c_expr(expr, rename)
+    return text if _precedence(expr) >= _PRECEDENCE["+"] else f"({text})"
+
+
 def c_statements(body: list[Stmt], indent: str, rename: dict[str, str] | None = None) -> list[str]:
     """The statements as C lines."""
     lines: list[str] = []
@@ -74,7 +82,7 @@ def c_statements(body: list[Stmt], indent: str, rename: dict[str, str] | None = 
             step = c_expr(stmt.step, rename)
             update = f"++{stmt.var}" if step == "1" else f"{stmt.var} += {step}"
             lines.append(f"{indent}for ({stmt.ctype} {stmt.var} = {c_expr(stmt.start, rename)}; "
-                         f"{stmt.var} < {c_expr(stmt.stop, rename)}; {update}) {{")
+                         f"{stmt.var} < {c_operand(stmt.stop, rename)}; {update}) {{")
             lines += c_statements(stmt.body, indent + "    ", rename)
             lines.append(f"{indent}}}")
         elif isinstance(stmt, If):

@@ -34,8 +34,15 @@ and the lifter refuses the kernel as before.
 - A local a counted loop's header advances beside its counter (`for (int t = 0; t < T; ++t, idx += D)`), declared
   before the loop, assigned nowhere in its body and unread after it: read as what it holds at each iteration,
   `(idx + (size_t)(t - 0) * (D))` in its own type, the advance dropped from the header.
-- A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`) and only read: each read
-  `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ? 1 : ...`), where e assigns and calls nothing.
+- A local array filled by the loop right after its declaration from `const` parameters (`float p[DIM]; for (int
+  d = 0; d < DIM; ++d) p[d] = x[i * DIM + d];`) and only read after: each read `p[e]` the fill's value at d = e.
+- `p += d;` outside any loop of the block declaring the pointer p, nothing after it assigning p or what d reads: p
+  read after it as `(p + (d))`, the statement dropped.
+- `if (v >= c) break;` among the leading `if (...) continue;` / `break;` checks of a loop counting v up by one (a
+  window clipped at an image's edge), c not assigned in the loop: the loop's bound made the lesser of its own and c.
+- A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`, its size a number or a
+  name defined as one) and only read: each read `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ?
+  1 : ...`), where e assigns and calls nothing.
 """
 
 from __future__ import annotations
@@ -60,7 +67,7 @@ def respelled(candidate: Candidate) -> Candidate:
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
             _do_whiles(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
-            _constant_tables(view)
+            _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -194,6 +201,119 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
                   _in_place(view, loop.start_byte, body.start_byte, header + " "),
                   _in_place(view, statements[-1].start_byte, statements[-1].end_byte, "")]
     return found
+
+
+def _cached_reads(view: KernelView) -> list[tuple[int, int, str]]:
+    """A local array filled by the loop right after its declaration from `const` parameters and only read after
+    (`float p[DIM]; for (int d = 0; d < DIM; ++d) p[d] = x[i * DIM + d];`, a point kept in registers): each read
+    `p[e]` the fill's value at d = e, the declaration and the loop emptied. The parameters are never written, so
+    the value read later is the one the loop read."""
+    constant = {p.name for p in view.kernel.params if p.is_pointer and p.is_const}
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = declaration.named_children[1:] if declaration.named_children else []
+        target = declarators[0] if len(declarators) == 1 else None
+        loop = declaration.next_named_sibling
+        while loop is not None and loop.type in ("comment", "preproc_call"):
+            loop = loop.next_named_sibling
+        if target is None or target.type != "array_declarator" or loop is None or loop.type != "for_statement":
+            continue
+        name = view.text(target.child_by_field_name("declarator"))
+        init, body = loop.child_by_field_name("initializer"), loop.child_by_field_name("body")
+        fills = [n for n in view.descendants(body, "assignment_expression")]
+        counters = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        if len(fills) != 1 or len(counters) != 1 or view.text(body).strip("{}; \n") != view.text(fills[0]) or \
+                fills[0].child_by_field_name("operator").type != "=":
+            continue
+        counter = view.text(counters[0].child_by_field_name("declarator"))
+        left, value = fills[0].child_by_field_name("left"), fills[0].child_by_field_name("right")
+        if left.type != "subscript_expression" or view.text(left) != f"{name}[{counter}]" or \
+                any(n.type in ("assignment_expression", "update_expression") or n.type == "call_expression" and
+                    not view.text(n.child_by_field_name("function")).startswith("static_cast<")
+                    for n in view.descendants(value)) or \
+                not {view.text(n.child_by_field_name("argument"))
+                     for n in view.descendants(value, "subscript_expression")} <= constant:
+            continue
+        reads = [n for following in _after(loop) for n in view.descendants(following, "identifier")
+                 if view.text(n) == name]
+        if any(n.parent is None or n.parent.type != "subscript_expression" or
+               n.parent.child_by_field_name("argument") != n or _assigns(view, n.parent.parent, view.text(n.parent))
+               for n in reads if n.parent.parent is not None):
+            continue
+        replacements = []
+        for read in reads:
+            at = view.text(read.parent.child_by_field_name("indices").named_children[0])
+            filled = _TOKEN.sub(lambda m: f"({at})" if m.group(0) == counter else m.group(0), view.text(value))
+            replacements.append((read.parent.start_byte, read.parent.end_byte, f"({filled})"))
+        return replacements + [_in_place(view, declaration.start_byte, loop.end_byte, "")]
+    return []
+
+
+def _bumped_pointers(view: KernelView) -> list[tuple[int, int, str]]:
+    """`p += d;` outside any loop of the block that declares p (`const float* p = a + c; float best = *p; p += C;`,
+    the first row read apart), where nothing after it assigns p or what d reads: p read after it as `(p + (d))`, the
+    statement emptied. One a round."""
+    for statement in view.descendants(view.body, "expression_statement"):
+        bump = statement.named_children[0] if statement.named_children else None
+        if bump is None or bump.type != "assignment_expression" or \
+                bump.child_by_field_name("operator").type != "+=" or \
+                bump.child_by_field_name("left").type != "identifier":
+            continue
+        pointer, step = view.text(bump.child_by_field_name("left")), bump.child_by_field_name("right")
+        if pointer not in _pointers_declared_before(view, statement):
+            continue
+        later = [n for following in _after(statement) for n in view.descendants(following)]
+        reads = {view.text(n) for n in view.descendants(step, "identifier")}
+        if pointer in reads or any(_assigns(view, n, name) for n in later for name in reads | {pointer}):
+            continue
+        return [(n.start_byte, n.end_byte, f"({pointer} + ({view.text(step)}))") for n in later
+                if n.type == "identifier" and view.text(n) == pointer] + \
+            [_in_place(view, statement.start_byte, statement.end_byte, "")]
+    return []
+
+
+def _bounding_breaks(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `if (v >= c) break;` among the first statements of a loop counting v up by one (`for (int v = a; v < b;
+    ++v) { if (v < 0) continue; if (v >= H) break; ... }`, a window clipped at an edge), where those statements
+    are only such `if`s of conditions that assign and call nothing and c is not assigned in the loop: the loop's
+    bound made the lesser of both, `v < (b < c ? b : c)`, the break emptied. From the first v past c the loop
+    either breaks or skips the iteration with nothing done, so it may as well end. One a round."""
+    for loop in view.descendants(view.body, "for_statement"):
+        init, condition, update = (loop.child_by_field_name(f) for f in ("initializer", "condition", "update"))
+        body = loop.child_by_field_name("body")
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        if len(declarators) != 1 or update is None or update.type != "update_expression" or \
+                "++" not in view.text(update) or condition is None or body.type != "compound_statement" or \
+                condition.type != "binary_expression" or condition.child_by_field_name("operator").type != "<":
+            continue
+        counter = view.text(declarators[0].child_by_field_name("declarator"))
+        if _comparison_of(view, condition) != counter:
+            continue
+        assigned = {view.text(n.child_by_field_name("left" if n.type == "assignment_expression" else "argument"))
+                    for n in view.descendants(body, "assignment_expression", "update_expression")}
+        for statement in [n for n in body.named_children if n.type != "comment"]:
+            test = statement.child_by_field_name("condition") if statement.type == "if_statement" else None
+            test = test.child_by_field_name("value") if test is not None else None
+            then = statement.child_by_field_name("consequence") if test is not None else None
+            if test is None or statement.child_by_field_name("alternative") is not None or then is None or \
+                    view.text(then).strip("{}; \n") not in ("break", "continue") or \
+                    any(n.type in ("assignment_expression", "update_expression", "call_expression")
+                        for n in view.descendants(test)):
+                break
+            if view.text(then).strip("{}; \n") == "continue":
+                continue
+            op = test.child_by_field_name("operator").type if test.type == "binary_expression" else None
+            limit = test.child_by_field_name("right") if op in (">=", ">") else None
+            if limit is None or view.text(test.child_by_field_name("left")) != counter or \
+                    any(view.text(n) in assigned | {counter} for n in view.descendants(limit, "identifier")):
+                break
+            stop = f"({view.text(limit)})" + (" + 1" if op == ">" else "")
+            bound = condition.child_by_field_name("right")
+            return [(bound.start_byte, bound.end_byte,
+                     f"({view.text(bound)} < {stop} ? {view.text(bound)} : {stop})"),
+                    _in_place(view, statement.start_byte, statement.end_byte, "")]
+    return []
 
 
 def _declaration_before(view: KernelView, loop: Node, counter: str) -> Node | None:
@@ -443,6 +563,25 @@ def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
     return found
 
 
+def _count(view: KernelView, written: str) -> int | None:
+    """An array's size as written: a number, or a name the file defines as one (`#define K 3`) or the kernel
+    declares constant with a number (`constexpr int kChannels = 3;`); None otherwise."""
+    if written.isdigit():
+        return int(written)
+    for node in view.descendants(view.document.tree.root_node, "preproc_def"):
+        value = node.child_by_field_name("value")
+        if view.text(node.child_by_field_name("name")) == written and value is not None:
+            return int(view.text(value).strip()) if view.text(value).strip().isdigit() else None
+    for declaration in view.descendants(view.body, "declaration"):
+        words = view.text(declaration).split("=")[0].split()
+        for d in declaration.named_children:
+            value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+            if value is not None and view.text(d.child_by_field_name("declarator")) == written and \
+                    ("const" in words or "constexpr" in words):
+                return int(view.text(value)) if view.text(value).isdigit() else None
+    return None
+
+
 def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
     """Each constant table of numbers the kernel declares and only reads (the module's docstring), its reads made
     choices among its entries and its declaration emptied (newlines kept)."""
@@ -457,7 +596,7 @@ def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
         entries = [view.text(e) for e in value.named_children if e.type != "comment"]
         size = target.child_by_field_name("size")
         if not entries or not all(_NUMBER.fullmatch(e) for e in entries) or \
-                size is not None and view.text(size).strip() != str(len(entries)):
+                size is not None and _count(view, view.text(size).strip()) != len(entries):
             continue                      # `const int t[4] = {1, 2};` holds zeros the list does not show
         declared = target.child_by_field_name("declarator")
         uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == view.text(declared) and

@@ -92,10 +92,25 @@ def unparenthesized(node: Node) -> Node:
 
 
 def bare(node: Node) -> Node:
-    """The expression inside parentheses and casts: `((size_t)blockIdx.x)` is `blockIdx.x`."""
-    while node.type in ("parenthesized_expression", "cast_expression"):
-        node = node.child_by_field_name("value") if node.type == "cast_expression" else node.named_children[0]
-    return node
+    """The expression inside parentheses and casts: `((size_t)blockIdx.x)` and `static_cast<int64_t>(blockDim.x)`
+    are `blockIdx.x` and `blockDim.x`."""
+    while True:
+        if node.type == "parenthesized_expression":
+            node = node.named_children[0]
+        elif node.type == "cast_expression":
+            node = node.child_by_field_name("value")
+        elif _static_cast(node):
+            node = node.child_by_field_name("arguments").named_children[0]
+        else:
+            return node
+
+
+def _static_cast(node: Node) -> bool:
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    name = function.child_by_field_name("name") if function is not None and function.type == "template_function" \
+        else None
+    return name is not None and name.text.decode() == "static_cast" and \
+        len(node.child_by_field_name("arguments").named_children) == 1
 
 
 def operator(node: Node) -> str:

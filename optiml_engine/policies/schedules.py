@@ -27,6 +27,7 @@ from optiml_engine.ir.delinearize import delinearized
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.branched import loop_hoisted
 from optiml_engine.ir.guarded import guarded_sums
+from optiml_engine.ir.strided_lanes import lanes_folded
 from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.interpret import InterpretError, run_program
@@ -55,6 +56,8 @@ GUARDED = ("of the program with its guarded sums made unconditional, adding zero
            "the value the loop carries is a scan's or a reduction's")
 HOISTED = ("of the program with its branch's loop run for every point and the branch choosing what to write, so that "
            "the loop is at the top of the point's code")
+LANES_FOLDED = ("of the program with the block's threads that stride one loop made one point walking it whole, so "
+                "that a thread group shares the loop as the schedule chooses")
 IMPLICIT_GEMM = ("of the program as a matrix product: the point's coordinates grouped by the factor that reads "
                  "them, its loops made one (a convolution as implicit GEMM)")
 WRITTEN_OUT = ("of the program with its loops of a few constant iterations written out, so that each tap is a read "
@@ -175,7 +178,9 @@ class SchedulePolicy(Policy):
         # may then share a reduction over several axes; guarded sums made unconditional (ir/guarded.py): a masked
         # cumulative sum is then a scan, a masked sum a reduction (only where the program was not one already); a
         # branch's loop run for every point (ir/branched.py): a triangular product is then a contraction, a loop
-        # behind a boundary's branch a reduction or a scan (each only where the program was none).
+        # behind a boundary's branch a reduction or a scan (each only where the program was none); a block's threads
+        # striding one loop and adding their partials atomically made one point's loop (ir/strided_lanes.py): a
+        # thread group of the reduce family may then share it as it chooses.
         # A sum of products whose factors read different coordinates of the point made a matrix product
         # (ir/implicit_gemm.py: a convolution as implicit GEMM): a contraction's tiles may then reuse each value.
         agrees = agrees_at_checks(program, base.contract)
@@ -189,6 +194,7 @@ class SchedulePolicy(Policy):
                                        *((guarded, GUARDED, family) for family in ("scan", "reduce")
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
+                                       (lanes_folded(program), LANES_FOLDED, "reduce"),
                                        (implicit_gemm(program), IMPLICIT_GEMM, "contraction")):
             if rewritten is not program:
                 rewritten_shape = shape_of(rewritten)

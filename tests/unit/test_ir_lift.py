@@ -750,3 +750,58 @@ def test_a_bound_the_space_implies_is_dropped_and_others_are_kept() -> None:
     kept = lift(candidate_of("user.cu", looser))
     assert isinstance(kept.body[-1], If) and "n < N + C" in str(kept), str(kept)
     assert_equals_kernel(candidate_of("user.cu", looser), kept)
+
+
+ROW_PER_BLOCK = """
+/* @optiml
+   sizes: R=64 C=4096
+   check: R=3 C=1000; R=1 C=1; R=2 C=129
+   x: in float[R*C]
+   y: inout float[R] const(0)
+   launch: grid=R block=128
+   tol: 1e-5
+*/
+__global__ void row_sums(const float* x, float* y, int R, int C)
+{
+    constexpr int unused = 1;
+    const int row = blockIdx.x;
+    if (row >= R) return;
+    float partial = 0.0f;
+    for (int c = threadIdx.x; c < C; c += blockDim.x)
+        partial += x[(size_t)row * C + c] * (float)unused;
+    atomicAdd(&y[row], partial);
+}
+"""
+
+
+def test_a_block_striding_a_row_lifts_a_point_a_thread_and_folds_into_one_loop() -> None:
+    """A block per row whose threads stride it and add their partials atomically: each thread a point of its own
+    (`thread_x` over the launch's 128), the program equal to the kernel; folded (ir/strided_lanes.py), one point a
+    row walking it whole, its reduce schedules equal to the kernel within the tolerance of reassociated sums. A
+    `constexpr` local's type is the rest of its words."""
+    from optiml_engine.ir.strided_lanes import lanes_folded
+    candidate = candidate_of("user.cu", ROW_PER_BLOCK)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for row in [0, R), thread_x in [0, 128):"
+    assert "x[(size_t)row * C + c] * (float)1" in str(program)     # the constexpr local read as its value
+    folded = lanes_folded(program)
+    assert str(folded).splitlines()[1] == "parallel for row in [0, R):" and "c = 0; c < C; ++c" in str(folded)
+    shape = shape_of(folded)
+    emitted = [emit(folded, shape, s, candidate) for s in defaults(shape, "reduce")]
+    for binding in candidate.contract.checks:
+        inputs, expected = run_at(candidate, program, binding)
+        assert np.allclose(run_on_cpu(candidate, binding, inputs)["y"], expected["y"], rtol=1e-5)
+        _, folded_expected = run_at(candidate, folded, binding)
+        for made in emitted:
+            assert np.allclose(run_on_cpu(made, binding, inputs)["y"], folded_expected["y"], rtol=1e-5)
+    # The thread index read as a value too: the lanes are not only the loop's stride, nothing is folded.
+    kept = ROW_PER_BLOCK.replace("atomicAdd(&y[row], partial);", "atomicAdd(&y[row], partial + 0.0f * threadIdx.x);")
+    assert isinstance(lift(candidate_of("user.cu", kept)), NotLiftable)
+
+
+def test_a_global_index_through_static_cast_is_the_index() -> None:
+    text = KERNEL_WITH.format(body="    const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;\n"
+                                   "    if (i < n) y[i] = 2.0f * x[i];")
+    program = lift(candidate_of("user.cu", text))
+    assert isinstance(program, LoopProgram) and str(program).splitlines()[1] == "parallel for i in [0, n):"

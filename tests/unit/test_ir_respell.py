@@ -9,9 +9,11 @@ import pytest
 
 from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.emit import emit
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import LoopProgram, NotLiftable
 from optiml_engine.ir.respell import respelled
+from optiml_engine.ir.schedule import defaults, shape_of
 from tests.unit.test_ir_lift import candidate_of, run_at
 
 ROWS = """{defines}
@@ -322,3 +324,53 @@ def test_a_local_the_loop_header_advances_is_read_as_what_it_holds():
     assert "x[(size_t)r * cols + (size_t)(c - 0) * 1]" in str(program)
     after = body + "\n    y[r * cols] = (float)idx;"
     assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=after))), NotLiftable)
+
+
+@pytest.mark.parametrize("body", [
+    # A window clipped at the row's end by a break, after a continue at its start.
+    "    for (int c = 0; c < cols; ++c) {\n        float s = 0.0f;\n"
+    "        for (int k = c - 1; k < c + 2; ++k) {\n            if (k < 0) continue;\n            if (k >= cols) break;\n"
+    "            s += x[r * cols + k];\n        }\n        y[r * cols + c] = s;\n    }",
+    # `>`: the last index is the bound itself.
+    "    for (int c = 0; c < cols; ++c) {\n        float s = 0.0f;\n"
+    "        for (int k = c; k < c + 3; k++) {\n            if (k > cols - 1) { break; }\n"
+    "            s += x[r * cols + k];\n        }\n        y[r * cols + c] = s;\n    }",
+])
+def test_a_break_at_an_edge_bounds_the_loop(body):
+    """The bound, `k < (c + 2 < cols ? c + 2 : cols)`, is a choice: every schedule writes it in parentheses (C
+    would read `k < a < b ? a : b` as `(k < a) < b ? a : b`) and equals the kernel."""
+    text = ROWS.format(defines="", body=body)
+    program = lifted_equals_kernel(text)
+    assert "break" not in str(program)
+    candidate = candidate_of("user.cu", text)
+    shape = shape_of(program)
+    for schedule in [s for family in shape.families for s in defaults(shape, family)]:
+        emitted = emit(program, shape, schedule, candidate)
+        assert " < (" in emitted.unit.text
+        for binding in ({"rows": 5, "cols": 37}, {"rows": 3, "cols": 2}):
+            inputs, expected = run_at(candidate, program, binding)
+            got = run_on_cpu(emitted, binding, inputs)
+            assert compare(np, "y", got["y"], expected["y"], "float32", 1e-5, None).ok, schedule.describe()
+
+
+def test_a_break_on_data_stays_a_search_or_a_refusal():
+    """`if (x[...] > 0) break;` depends on data, not on the counter: no bound is made of it."""
+    body = ("    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) {\n        if (c >= cols) break;\n"
+            "        if (x[r * cols + c] > 0.5f) break;\n        s += x[r * cols + c];\n    }\n    y[r * cols] = s;")
+    respelled_text = respelled(candidate_of("user.cu", ROWS.format(defines="", body=body))).unit.text
+    assert "x[r * cols + c] > 0.5f) break;" in respelled_text and "(cols < (cols)" in respelled_text
+
+
+def test_a_pointer_bumped_once_and_a_cached_row_read_where_they_point():
+    """`p += cols;` after the first element is read (an argmax seeded by row 0), and a row kept in a local array
+    filled from a const parameter: both read as the elements they stand for."""
+    bumped = ("    const float* p = x + r * cols;\n    float best = *p;\n    int arg = 0;\n    p += 1;\n"
+              "    for (int c = 1; c < cols; ++c) {\n        if (*p > best) { best = *p; arg = c; }\n        p += 1;\n"
+              "    }\n    y[r * cols] = (float)arg;\n    for (int c = 1; c < cols; ++c) y[r * cols + c] = best;")
+    lifted_equals_kernel(ROWS.format(defines="", body=bumped))
+    cached = ("    float row[2];\n    #pragma unroll\n    for (int k = 0; k < 2; ++k) row[k] = x[r * cols + k % cols];\n"
+              "    for (int c = 0; c < cols; ++c) y[r * cols + c] = row[c % 2] * 2.0f + row[0];")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=cached))
+    assert "x[r * cols + c % 2 % cols] * 2.0f + x[r * cols + 0 % cols]" in str(program)
+    written = cached.replace("y[r * cols + c] = row[c % 2]", "row[1] = 0.0f; y[r * cols + c] = row[c % 2]")
+    assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=written))), NotLiftable)
