@@ -236,6 +236,11 @@ def _cached_reads(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         reads = [n for following in _after(loop) for n in view.descendants(following, "identifier")
                  if view.text(n) == name]
+        # What the fill reads must hold the same after it: its locals not assigned again.
+        later = [n for following in _after(loop) for n in view.descendants(following)]
+        if any(_assigns(view, n, view.text(read)) for n in later
+               for read in view.descendants(value, "identifier") if view.text(read) != counter):
+            continue
         if any(n.parent is None or n.parent.type != "subscript_expression" or
                n.parent.child_by_field_name("argument") != n or _assigns(view, n.parent.parent, view.text(n.parent))
                for n in reads if n.parent.parent is not None):

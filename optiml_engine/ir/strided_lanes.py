@@ -48,9 +48,13 @@ def _folded(body: list[Stmt], lane: str, width: int) -> list[Stmt] | None:
     zeros = {stmt.name for stmt in body if isinstance(stmt, Let) and is_zero(stmt.value)}
     last = max(body.index(loop) for loop in loops)
     before, after = [s for s in body[:last + 1] if s not in loops], body[last + 1:]
-    if None in sums or not sums <= zeros or any(mentions(e, {lane}) for s in before for e in statement_exprs(s)) \
-            or not all(isinstance(s, Atomic) and s.function == "atomicAdd" and isinstance(s.value, Ref) and
-                       s.value.name in sums and not mentions(s.index, {lane}) for s in after):
+    # The lane is read only as the loops' start; the sums only added to in the loops and added to memory after.
+    if None in sums or not sums <= zeros or \
+            any(mentions(e, {lane} | sums) for s in walk(before) for e in statement_exprs(s)) or \
+            any(isinstance(s, Assign) and s.name in sums for s in walk(before)) or \
+            any(mentions(e, {lane}) for loop in loops for s in walk(loop.body) for e in statement_exprs(s)) or \
+            not all(isinstance(s, Atomic) and s.function == "atomicAdd" and isinstance(s.value, Ref) and
+                    s.value.name in sums and not mentions(s.index, {lane}) for s in after):
         return None
     return [stmt.model_copy(update={"start": Const(text="0"), "step": Const(text="1")}) if stmt in loops else stmt
             for stmt in body]

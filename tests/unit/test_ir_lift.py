@@ -795,6 +795,15 @@ def test_a_block_striding_a_row_lifts_a_point_a_thread_and_folds_into_one_loop()
         _, folded_expected = run_at(candidate, folded, binding)
         for made in emitted:
             assert np.allclose(run_on_cpu(made, binding, inputs)["y"], folded_expected["y"], rtol=1e-5)
+    # A lane whose loop reads it beside its start, or a sum scaled before it is added: not folded.
+    from optiml_engine.ir.program import Assign, Binary, Ref
+    loop = next(stmt for stmt in program.body if isinstance(stmt, For))
+    reading = loop.model_copy(update={"body": [loop.body[0].model_copy(update={"value": Binary(
+        op="*", left=loop.body[0].value, right=Ref(name="thread_x"))})]})
+    scaled = program.body[:-1] + [Assign(name="partial", op="*=", value=Ref(name="R"))] + program.body[-1:]
+    for body in ([reading if stmt is loop else stmt for stmt in program.body], scaled):
+        kept = lanes_folded(program.model_copy(update={"body": body}))
+        assert [index.name for index in kept.space] == ["row", "thread_x"], str(kept)
     # The thread index read as a value too: the lanes are not only the loop's stride, nothing is folded.
     kept = ROW_PER_BLOCK.replace("atomicAdd(&y[row], partial);", "atomicAdd(&y[row], partial + 0.0f * threadIdx.x);")
     assert isinstance(lift(candidate_of("user.cu", kept)), NotLiftable)
