@@ -8,17 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from optiml_engine.candidate import original_candidate
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.branched import loop_hoisted
 from optiml_engine.ir.emit import emit
-from optiml_engine.ir.lift import lift
-from optiml_engine.ir.program import If, LoopProgram
+from optiml_engine.ir.program import If
 from optiml_engine.ir.schedule import defaults, shape_of
 from optiml_engine.policies.schedules import agrees_at_checks
 from optiml_engine.source.contract import resolve
-from optiml_engine.source.parse import CudaDocument
+from tests.unit.test_ir_guarded import lifted
 
 TRIANGLES = """
 /* @optiml
@@ -45,14 +43,6 @@ __global__ void lower_product(const float* A, const float* B, float* C, int N)
     C[row * N + col] = sum;
 }
 """
-
-
-def lifted(text: str):
-    document = CudaDocument(text, "user.cu")
-    candidate = original_candidate(document, document.model.kernels[0].name)
-    program = lift(candidate)
-    assert isinstance(program, LoopProgram), str(program)
-    return candidate, program
 
 
 def test_a_triangular_product_written_apart_above_the_diagonal_becomes_a_ranged_contraction() -> None:
