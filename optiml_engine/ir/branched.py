@@ -19,8 +19,8 @@ and the branch then chooses what to write:
     for (int k = col; k < row + 1; ++k) sum += A[row * N + k] * B[k * N + col];
     if (col > row) { C[row * N + col] = 0.0f; } else { C[row * N + col] = sum; }
 
-Only where one branch is declarations, one loop that writes no memory, then code without loops, and the other has no
-loop; the points that took the other branch now run the loop too, so the rewrite is offered only where it computes
+Only where one branch is declarations, one loop that writes no memory and no local declared outside that branch, then
+code without loops, and the other has no loop; the points that took the other branch now run the loop too, so the rewrite is offered only where it computes
 what the program does at the contract's check sizes (a read out of bounds there refuses it).
 """
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from optiml_engine.ir.program import Atomic, For, If, Let, LoopProgram, Store, walk
+from optiml_engine.ir.program import Assign, Atomic, For, If, Let, LoopProgram, Store, walk
 
 
 def loop_hoisted(program: LoopProgram, agrees: Callable[[LoopProgram], bool]) -> LoopProgram:
@@ -44,8 +44,11 @@ def loop_hoisted(program: LoopProgram, agrees: Callable[[LoopProgram], bool]) ->
                 any(isinstance(stmt, For) for stmt in walk(looped[loops[0] + 1:])):
             continue
         prefix, rest = looped[:loops[0] + 1], looped[loops[0] + 1:]
-        declared = {stmt.name for stmt in prefix if isinstance(stmt, Let)}
+        declared = {stmt.name for stmt in prefix if isinstance(stmt, Let)} | \
+            {stmt.name for stmt in walk(prefix) if isinstance(stmt, Let)}
+        # The loop writes no memory and no local of the code around it (the other branch may read those).
         if any(isinstance(stmt, (Store, Atomic)) for stmt in walk(prefix)) or \
+                any(isinstance(stmt, Assign) and stmt.name not in declared for stmt in walk(prefix)) or \
                 any(isinstance(stmt, Let) and stmt.name in declared for stmt in walk(other)):
             continue
         choice = If(cond=last.cond, then=rest if looped_is_then else other, other=other if looped_is_then else rest)

@@ -72,3 +72,14 @@ def test_a_loop_that_must_stay_behind_its_branch_is_not_hoisted(old, new) -> Non
     assert old in TRIANGLES
     candidate, program = lifted(TRIANGLES.replace(old, new))
     assert loop_hoisted(program, agrees_at_checks(program, candidate.contract)) is program
+
+
+def test_a_loop_adding_to_a_local_the_other_branch_reads_is_not_hoisted() -> None:
+    """`count` is declared before the branch and the loop adds to it: run for the upper triangle's points too, it
+    would change the count that branch writes."""
+    text = TRIANGLES.replace("    if (col > row) {", "    float count = 0.0f;\n    if (col > row) {").replace(
+        "C[row * N + col] = 0.0f;", "C[row * N + col] = count;").replace(
+        "sum += A[row * N + k] * B[k * N + col];", "{ sum += A[row * N + k] * B[k * N + col]; count += 1.0f; }")
+    candidate, program = lifted(text)
+    assert "count += 1.0f" in str(program)
+    assert loop_hoisted(program, lambda rewritten: True) is program
