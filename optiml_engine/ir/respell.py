@@ -23,6 +23,8 @@ and the lifter refuses the kernel as before.
   update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
 - `int c = s; do { ... } while (++c < n);` (no `continue`, `c` assigned nowhere else and unread after it): the body
   runs for c = s first whatever n is, so the for loop `for (int c = s; c < max(n, s + 1); ++c)`.
+- `if (i >= n) return; do { ... } while (i < n);` ending the kernel: the guard makes the first test true, so the
+  while loop `while (i < n) { ... }`, the guard dropped.
 - `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
   their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
 - A pointer declared in a counted loop's block and advanced by the last statement of its body (`for (int r = a;
@@ -66,7 +68,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
-            _do_whiles(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
+            _do_whiles(view) or _guarded_do_whiles(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
             _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view)
         if not replacements:
             return candidate
@@ -566,6 +568,32 @@ def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
                   _in_place(view, loop.start_byte, body.start_byte, header + " "),
                   _in_place(view, body.end_byte, loop.end_byte, "")]
     return found
+
+
+def _guarded_do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
+    """`if (i >= n) return; do { ...; i += step; } while (i < n);` at the end of the kernel (a grid-stride loop as
+    some write it): the guard makes the first test true, and nothing follows the loop, so it is the while loop
+    `while (i < n) { ...; i += step; }` (which the counted while rule then reads), the guard emptied."""
+    statements = [n for n in view.body.named_children if n.type != "comment"]
+    loop = statements[-1] if statements else None
+    guard = statements[-2] if len(statements) > 1 else None
+    if loop is None or loop.type != "do_statement" or guard is None or guard.type != "if_statement" or \
+            guard.child_by_field_name("alternative") is not None or \
+            view.text(guard.child_by_field_name("consequence")).strip("{}; \n") != "return":
+        return []
+    condition = loop.child_by_field_name("condition")
+    test = condition.named_children[0] if condition is not None and condition.named_children else None
+    refused = guard.child_by_field_name("condition").child_by_field_name("value")
+    if test is None or test.type != "binary_expression" or test.child_by_field_name("operator").type != "<" or \
+            refused is None or refused.type != "binary_expression" or \
+            refused.child_by_field_name("operator").type != ">=" or \
+            view.text(refused.child_by_field_name("left")) != view.text(test.child_by_field_name("left")) or \
+            view.text(refused.child_by_field_name("right")) != view.text(test.child_by_field_name("right")):
+        return []
+    body = loop.child_by_field_name("body")
+    return [_in_place(view, guard.start_byte, guard.end_byte, ""),
+            _in_place(view, loop.start_byte, body.start_byte, f"while ({view.text(test)}) "),
+            _in_place(view, body.end_byte, loop.end_byte, "")]
 
 
 def _count(view: KernelView, written: str) -> int | None:

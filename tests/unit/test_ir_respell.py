@@ -377,3 +377,22 @@ def test_a_pointer_bumped_once_and_a_cached_row_read_where_they_point():
         "    for (int c = 0; c < cols; ++c)", "    s = 1;\n    for (int c = 0; c < cols; ++c)")
     for refused in (written, moved):     # the array written, or what its fill read changed before it is read
         assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=refused))), NotLiftable)
+
+
+def test_a_grid_stride_do_while_after_its_guard_is_the_grid_stride_loop():
+    """`if (i >= n) return; do { ...; i += step; } while (i < n);`: the guard makes the first test true, so the loop
+    is the grid-stride loop over [0, n); a statement after the loop keeps it refused (the guard skipped it)."""
+    text = ("/* @optiml\n   sizes: n=4096\n   check: n=1; n=1000\n   x: in float[n]\n   y: out float[n]\n"
+            "   launch: grid=min(cdiv(n,256),2) block=256\n*/\n"
+            "__global__ void scale(const float* x, float* y, int n)\n{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    const int step = blockDim.x * gridDim.x;\n"
+            "    if (i >= n) return;\n    do {\n        y[i] = 2.0f * x[i];\n        i += step;\n    } while (i < n);\n}\n")
+    candidate = candidate_of("user.cu", text)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for i in [0, n):"
+    for binding in ({"n": 1}, {"n": 1000}):
+        inputs, expected = run_at(candidate, program, binding)
+        assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
+    after = text.replace("} while (i < n);\n}", "} while (i < n);\n    y[0] = 1.0f;\n}")
+    assert isinstance(lift(candidate_of("user.cu", after)), NotLiftable)
