@@ -25,6 +25,9 @@ and the lifter refuses the kernel as before.
   runs for c = s first whatever n is, so the for loop `for (int c = s; c < max(n, s + 1); ++c)`.
 - `if (i >= n) return; do { ... } while (i < n);` ending the kernel: the guard makes the first test true, so the
   while loop `while (i < n) { ... }`, the guard dropped.
+- `int n = e; while (n--) { ... }`, n unread in the body and after: `for (int n = 0; n < (e); ++n)`.
+- `*p++` once an iteration of a counted loop, as a statement's own (no `if`, loop or choice around it), the pointer
+  declared before the loop and mentioned nowhere else in it nor after it: `*(p + (k - (a)))`.
 - `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
   their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
 - A pointer declared in a counted loop's block and advanced by the last statement of its body (`for (int r = a;
@@ -68,7 +71,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
-            _do_whiles(view) or _guarded_do_whiles(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
+            _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
             _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view)
         if not replacements:
             return candidate
@@ -594,6 +597,69 @@ def _guarded_do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
     return [_in_place(view, guard.start_byte, guard.end_byte, ""),
             _in_place(view, loop.start_byte, body.start_byte, f"while ({view.text(test)}) "),
             _in_place(view, body.end_byte, loop.end_byte, "")]
+
+
+def _decrementing_whiles(view: KernelView) -> list[tuple[int, int, str]]:
+    """`int n = e; while (n--) { ... }` where the body and what follows never read n: the loop runs e times (a count,
+    not negative), so it is `for (int n = 0; n < (e); ++n) { ... }`."""
+    for loop in view.descendants(view.body, "while_statement"):
+        test = loop.child_by_field_name("condition").child_by_field_name("value")
+        if test is None or test.type != "update_expression" or not view.text(test).endswith("--"):
+            continue
+        counter = view.text(test.child_by_field_name("argument"))
+        declaration = _declaration_before(view, loop, counter)
+        body = loop.child_by_field_name("body")
+        if declaration is None or any(view.text(n) == counter for part in [body, *_after(loop)]
+                                      for n in view.descendants(part, "identifier")):
+            continue
+        (declarator,) = [d for d in declaration.named_children if d.type == "init_declarator"]
+        count = view.text(declarator.child_by_field_name("value"))
+        kind = view.text(declaration.child_by_field_name("type"))
+        return [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
+                _in_place(view, loop.start_byte, body.start_byte,
+                          f"for ({kind} {counter} = 0; {counter} < ({count}); ++{counter}) ")]
+    return []
+
+
+def _post_increments(view: KernelView) -> list[tuple[int, int, str]]:
+    """A pointer a counted loop reads or writes once an iteration as `*p++` (`running += *src++; *dst++ =
+    running;`), declared before the loop in its block, each `*p++` a statement's own (not under an `if`, a loop or
+    a choice), p mentioned nowhere else in the loop nor after it: `*p++` read as `*(p + (k - (a)))`, the element of
+    the iteration."""
+    for loop in view.descendants(view.body, "for_statement"):
+        init, update, body = (loop.child_by_field_name(f) for f in ("initializer", "update", "body"))
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        if len(declarators) != 1 or update is None or update.type != "update_expression" or \
+                "++" not in view.text(update) or body.type != "compound_statement" or \
+                any(True for _ in view.descendants(body, "continue_statement", "break_statement")):
+            continue                      # an iteration cut short would not step the pointer
+        counter = view.text(declarators[0].child_by_field_name("declarator"))
+        start = view.text(declarators[0].child_by_field_name("value"))
+        statements = [n for n in body.named_children if n.type != "comment"]
+        for pointer in _pointers_declared_before(view, loop):
+            uses = [n for n in view.descendants(body, "identifier") if view.text(n) == pointer]
+            steps = [n.parent for n in uses if n.parent is not None and n.parent.type == "update_expression" and
+                     view.text(n.parent) == f"{pointer}++" and n.parent.parent is not None and
+                     n.parent.parent.type == "pointer_expression"]
+            if len(steps) != 1 or len(uses) != 1 or \
+                    not any(s.type == "expression_statement" and _in_expression(steps[0], s) for s in statements) or \
+                    any(view.text(n) == pointer for following in _after(loop)
+                        for n in view.descendants(following, "identifier")):
+                continue
+            return [(steps[0].start_byte, steps[0].end_byte, f"({pointer} + ({counter} - ({start})))")]
+    return []
+
+
+def _in_expression(node: Node, statement: Node) -> bool:
+    """Whether `node` is inside `statement` with no choice between them (`?:`, `&&`, `||`): evaluated once each time
+    the statement runs."""
+    while node is not None and node != statement:
+        if node.type == "conditional_expression" or node.type == "binary_expression" and \
+                node.child_by_field_name("operator").type in ("&&", "||"):
+            return False
+        node = node.parent
+    return node == statement
 
 
 def _count(view: KernelView, written: str) -> int | None:

@@ -396,3 +396,14 @@ def test_a_grid_stride_do_while_after_its_guard_is_the_grid_stride_loop():
         assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
     after = text.replace("} while (i < n);\n}", "} while (i < n);\n    y[0] = 1.0f;\n}")
     assert isinstance(lift(candidate_of("user.cu", after)), NotLiftable)
+
+
+def test_a_count_down_while_and_post_incremented_pointers_are_a_counted_loop():
+    """`int n = cols; while (n--) { s += *src++; *dst++ = s; }`: cols iterations, each reading and writing the next
+    element; a `*src++` under an `if` (not stepped every iteration) keeps the kernel refused."""
+    body = ("    const float* src = x + r * cols;\n    float* dst = y + r * cols;\n    float s = 0.0f;\n"
+            "    int n = cols;\n    while (n--) {\n        s += *src++;\n        *dst++ = s;\n    }")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "for (int n = 0; n < cols; ++n)" in str(program)
+    guarded = body.replace("        s += *src++;\n", "        if (s < 100.0f) s += *src++;\n")
+    assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=guarded))), NotLiftable)
