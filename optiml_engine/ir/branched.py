@@ -44,8 +44,7 @@ def loop_hoisted(program: LoopProgram, agrees: Callable[[LoopProgram], bool]) ->
                 any(isinstance(stmt, For) for stmt in walk(looped[loops[0] + 1:])):
             continue
         prefix, rest = looped[:loops[0] + 1], looped[loops[0] + 1:]
-        declared = {stmt.name for stmt in prefix if isinstance(stmt, Let)} | \
-            {stmt.name for stmt in walk(prefix) if isinstance(stmt, Let)}
+        declared = {stmt.name for stmt in walk(prefix) if isinstance(stmt, Let)}
         # The loop writes no memory and no local of the code around it (the other branch may read those).
         if any(isinstance(stmt, (Store, Atomic)) for stmt in walk(prefix)) or \
                 any(isinstance(stmt, Assign) and stmt.name not in declared for stmt in walk(prefix)) or \

@@ -128,8 +128,7 @@ def _bare_blocks_named(candidate: Candidate) -> Candidate:
     view = KernelView.of(candidate)
     fields = [node for node in view.descendants(view.body, "field_expression")
               if view.text(node.child_by_field_name("argument")) in _BUILTINS]
-    taken = {view.text(node) for node in view.descendants(view.body, "identifier")} | \
-        {param.name for param in view.kernel.params}
+    taken = _names_taken(view)
     declarations, replacements = [], []
     for dim in "xyz":
         reads = {view.text(node.child_by_field_name("argument")) for node in fields
@@ -140,11 +139,7 @@ def _bare_blocks_named(candidate: Candidate) -> Candidate:
         declarations.append(f" const int {name} = blockIdx.{dim};")
         replacements += [(node.start_byte, node.end_byte, name) for node in fields
                          if view.text(node) == f"blockIdx.{dim}"]
-    if not declarations:
-        return candidate
-    brace = view.body.start_byte
-    return derived(candidate, view.replaced([(brace, brace + 1, "{" + "".join(declarations)), *replacements]),
-                   candidate.description)
+    return _named_at_top(candidate, view, declarations, replacements)
 
 
 def _block_strides_named(candidate: Candidate) -> Candidate:
@@ -158,8 +153,7 @@ def _block_strides_named(candidate: Candidate) -> Candidate:
     contract = candidate.contract
     fields = [node for node in view.descendants(view.body, "field_expression")
               if view.text(node.child_by_field_name("argument")) in ("threadIdx", "blockDim")]
-    taken = {view.text(node) for node in view.descendants(view.body, "identifier")} | \
-        {param.name for param in view.kernel.params}
+    taken = _names_taken(view)
     declarations, replacements = [], []
     for axis, dim in enumerate("xyz"):
         reads = [node for node in fields if view.text(node.child_by_field_name("field")) == dim]
@@ -186,6 +180,19 @@ def _block_strides_named(candidate: Candidate) -> Candidate:
         declarations.append(f" const int {name} = threadIdx.{dim};")
         replacements += [(n.start_byte, n.end_byte, name) for n in starts] + \
             [(n.start_byte, n.end_byte, str(sizes.pop())) for n in steps]
+    return _named_at_top(candidate, view, declarations, replacements)
+
+
+def _names_taken(view: KernelView) -> set[str]:
+    """The names the kernel's body reads or declares, and its parameters': a name added must be none of them."""
+    return {view.text(node) for node in view.descendants(view.body, "identifier")} | \
+        {param.name for param in view.kernel.params}
+
+
+def _named_at_top(candidate: Candidate, view: KernelView, declarations: list[str],
+                  replacements: list[tuple[int, int, str]]) -> Candidate:
+    """The kernel with `declarations` put on its body's opening brace's line (so lines stay where they were) and
+    the `replacements` made; the candidate itself where there is no declaration."""
     if not declarations:
         return candidate
     brace = view.body.start_byte

@@ -259,6 +259,18 @@ def test_a_pointer_advanced_in_a_nest_that_is_not_perfect_stays_refused():
     assert isinstance(result, NotLiftable) and "pointer" in result.reason, str(result)
 
 
+def assert_a_grid_stride_loop_equal_to_the_kernel(text: str, index: str) -> None:
+    """The 1-D kernel `text` (x in, y out, n points) lifts to a space over [0, n) named `index`, equal to the kernel
+    at n = 1 and n = 1000."""
+    candidate = candidate_of("user.cu", text)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == f"parallel for {index} in [0, n):"
+    for binding in ({"n": 1}, {"n": 1000}):
+        inputs, expected = run_at(candidate, program, binding)
+        assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
+
+
 def test_a_loop_macro_before_its_body_is_the_loop_it_stands_for():
     """`CUDA_KERNEL_LOOP(i, n) { ... }` (Caffe's and PyTorch's grid-stride loop) parses as a function's definition:
     its header expanded is the for loop, a grid-stride loop over the points."""
@@ -268,13 +280,7 @@ def test_a_loop_macro_before_its_body_is_the_loop_it_stands_for():
             "   launch: grid=min(cdiv(n,256),4) block=256\n*/\n"
             "__global__ void scale(const float* x, float* y, int n)\n{\n"
             "    CUDA_KERNEL_LOOP(index, n) {\n        y[index] = 2.0f * x[index];\n    }\n}\n")
-    candidate = candidate_of("user.cu", text)
-    program = lift(candidate)
-    assert isinstance(program, LoopProgram), str(program)
-    assert str(program).splitlines()[1] == "parallel for index in [0, n):"
-    for binding in ({"n": 1}, {"n": 1000}):
-        inputs, expected = run_at(candidate, program, binding)
-        assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
+    assert_a_grid_stride_loop_equal_to_the_kernel(text, "index")
 
 
 def test_a_counted_do_while_loop_runs_its_first_iteration_whatever_the_bound():
@@ -387,13 +393,7 @@ def test_a_grid_stride_do_while_after_its_guard_is_the_grid_stride_loop():
             "__global__ void scale(const float* x, float* y, int n)\n{\n"
             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    const int step = blockDim.x * gridDim.x;\n"
             "    if (i >= n) return;\n    do {\n        y[i] = 2.0f * x[i];\n        i += step;\n    } while (i < n);\n}\n")
-    candidate = candidate_of("user.cu", text)
-    program = lift(candidate)
-    assert isinstance(program, LoopProgram), str(program)
-    assert str(program).splitlines()[1] == "parallel for i in [0, n):"
-    for binding in ({"n": 1}, {"n": 1000}):
-        inputs, expected = run_at(candidate, program, binding)
-        assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
+    assert_a_grid_stride_loop_equal_to_the_kernel(text, "i")
     after = text.replace("} while (i < n);\n}", "} while (i < n);\n    y[0] = 1.0f;\n}")
     assert isinstance(lift(candidate_of("user.cu", after)), NotLiftable)
 
