@@ -56,12 +56,14 @@ import re
 
 from tree_sitter import Node
 
+from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, derived
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
+_NAME = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")     # a token not a member's (`.x`) nor a number's suffix
 
 
 def respelled(candidate: Candidate) -> Candidate:
@@ -72,7 +74,8 @@ def respelled(candidate: Candidate) -> Candidate:
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
             _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
-            _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view)
+            _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view) or \
+            _helpers_called(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -721,3 +724,132 @@ def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
         else:
             found += replacements + [_in_place(view, declaration.start_byte, declaration.end_byte, "")]
     return found
+
+
+def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
+    """A call of a `__device__` helper whose body is more than declarations and returns (a loop, an assignment;
+    the lifter inlines the others itself), made as a statement of the kernel's own (`float m = dot3(gr, w, xr, C) /
+    C;`, the call not in the arm of a `?:`, `&&` or `||`): the helper's body put before the statement, each
+    parameter a local holding its argument and every name the helper declares renamed apart, its closing `return
+    e;` a local holding e, and the call read as that local, as the compiler inlines it. The helper has no other
+    `return` and is no template; the arguments assign and call nothing, so evaluating them first is evaluating them
+    where they were. One a round."""
+    helpers = _loop_helpers(view)
+    if not helpers:
+        return []
+    taken = {view.text(n) for n in view.descendants(view.document.tree.root_node, "identifier")}
+    for call in view.descendants(view.body, "call_expression"):
+        function = call.child_by_field_name("function")
+        helper = helpers.get(view.text(function)) if function.type == "identifier" else None
+        arguments = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        statement = _statement_of(call)
+        if helper is None or statement is None or len(arguments) != len(helper.parameters) or \
+                any(n.type in ("assignment_expression", "update_expression", "call_expression", "comma_expression")
+                    for argument in arguments for n in view.descendants(argument)):
+            continue
+        renamed = {name: fresh_name(f"{helper.name}_{name}", taken) for name in helper.declared}
+        taken |= set(renamed.values())
+        result = fresh_name(f"{helper.name}_result", taken)
+
+        def spelled(text: str) -> str:
+            return _NAME.sub(lambda m: renamed.get(m.group(0), m.group(0)), text)
+
+        bound = " ".join(f"{spelled(parameter)} = ({view.text(argument)});"
+                         for parameter, argument in zip(helper.parameters, arguments))
+        inlined = f"{bound} {spelled(helper.body)} {helper.returns} {result} = ({spelled(helper.value)}); "
+        # The statement may be a loop's or a branch's body without braces: the block keeps the two together.
+        braced = statement.parent.type != "compound_statement"
+        return [(statement.start_byte, statement.start_byte, ("{ " if braced else "") + inlined),
+                (call.start_byte, call.end_byte, result)] + \
+            ([(statement.end_byte, statement.end_byte, " }")] if braced else [])
+    return []
+
+
+class _LoopHelper:
+    """A helper `_helpers_called` inlines, as text on one line: its parameters' declarations without their values
+    (`const float* v`), its body before the return, the type it returns and the value returned."""
+
+    def __init__(self, name: str, parameters: list[str], declared: set[str], body: str, returns: str, value: str):
+        self.name, self.parameters, self.declared = name, parameters, declared
+        self.body, self.returns, self.value = body, returns, value
+
+
+def _loop_helpers(view: KernelView) -> dict[str, _LoopHelper]:
+    """The file's helpers `_helpers_called` inlines, by name."""
+    helpers: dict[str, _LoopHelper] = {}
+    for definition in view.document.tree.root_node.named_children:
+        declarator = definition.child_by_field_name("declarator") if definition.type == "function_definition" \
+            else None
+        body = definition.child_by_field_name("body") if declarator is not None else None
+        if declarator is None or declarator.type != "function_declarator" or body is None or \
+                definition == view.node:
+            continue
+        statements = [n for n in body.named_children if n.type != "comment"]
+        simple = all(n.type in ("declaration", "if_statement") for n in statements[:-1])
+        last = statements[-1] if statements else None
+        if simple or last is None or last.type != "return_statement" or not last.named_children or \
+                any(n.type in ("return_statement", "goto_statement", "labeled_statement") or
+                    n.type in ("preproc_if", "preproc_ifdef", "preproc_def", "preproc_function_def") or
+                    n.type == "preproc_call" and view.text(n).split()[:2] != ["#pragma", "unroll"]
+                    for statement in statements[:-1] for n in view.descendants(statement)):
+            continue
+        parameters, declared = [], set()
+        for parameter in declarator.child_by_field_name("parameters").named_children:
+            name = parameter.child_by_field_name("declarator")
+            while name is not None and name.type in ("pointer_declarator", "reference_declarator"):
+                name = name.child_by_field_name("declarator") or name.named_children[-1]
+            if parameter.type != "parameter_declaration" or name is None or name.type != "identifier" or \
+                    "&" in view.text(parameter):
+                parameters = None
+                break
+            parameters.append(view.text(parameter))
+            declared.add(view.text(name))
+        returns = definition.child_by_field_name("type")
+        if parameters is None or returns is None or view.text(returns) == "void":
+            continue
+        for node in view.descendants(body, "init_declarator", "declaration", "for_statement"):
+            target = node.child_by_field_name("declarator")
+            while target is not None and target.type != "identifier":
+                target = target.child_by_field_name("declarator")
+            if target is not None:
+                declared.add(view.text(target))
+        # On one line: comments and `#pragma unroll` (a hint) dropped, so the kernel's lines stay where they were.
+        dropped = [(n.start_byte, n.end_byte) for n in view.descendants(body, "comment", "preproc_call")]
+        text = "".join(view.source[start:end].decode() for start, end in
+                       _gaps(statements[0].start_byte, last.start_byte, dropped))
+        helpers[view.text(declarator.child_by_field_name("declarator"))] = _LoopHelper(
+            view.text(declarator.child_by_field_name("declarator")), parameters, declared,
+            " ".join(text.split()), view.text(returns), view.text(last.named_children[0]))
+    return helpers
+
+
+def _gaps(start: int, end: int, dropped: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The byte ranges of [start, end) outside the (sorted, disjoint) dropped ranges."""
+    kept, cursor = [], start
+    for low, high in sorted(dropped):
+        if low >= end:
+            break
+        kept.append((cursor, max(cursor, low)))
+        cursor = max(cursor, high)
+    return kept + [(cursor, end)]
+
+
+def _statement_of(call: Node) -> Node | None:
+    """The declaration or expression statement `call` is evaluated by, where it is evaluated exactly once each time
+    that statement runs (not in the arm of a `?:`, `&&` or `||`, nor in a loop's header); None otherwise."""
+    node = call
+    while node.parent is not None and node.parent.type not in ("declaration", "expression_statement"):
+        parent = node.parent
+        if parent.type in ("conditional_expression",) and parent.child_by_field_name("condition") != node or \
+                parent.type == "binary_expression" and parent.child_by_field_name("operator").type in ("&&", "||") \
+                and parent.child_by_field_name("right") == node or \
+                parent.type in ("for_statement", "while_statement", "do_statement", "if_statement",
+                                "compound_statement", "lambda_expression"):
+            return None
+        node = parent
+    statement = node.parent
+    if statement is None or statement.parent is None or statement.parent.type == "for_statement" and \
+            statement.parent.child_by_field_name("initializer") == statement or \
+            len([n for n in statement.named_children if n.type == "init_declarator"]) > 1:
+        return None
+    return statement

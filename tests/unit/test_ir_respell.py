@@ -407,3 +407,46 @@ def test_a_count_down_while_and_post_incremented_pointers_are_a_counted_loop():
     assert "for (int n = 0; n < cols; ++n)" in str(program)
     guarded = body.replace("        s += *src++;\n", "        if (s < 100.0f) s += *src++;\n")
     assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=guarded))), NotLiftable)
+
+
+LOOP_HELPERS = """
+__device__ float mean_sq(const float* v, int n)
+{
+    float s = 0.0f;  // the row's sum of squares
+#pragma unroll 4
+    for (int i = 0; i < n; ++i)
+        s += v[i] * v[i];
+    return s / n;
+}
+
+__device__ float scaled_sum(const float* v, int n, float k)
+{
+    k *= 0.5f;
+    float r = 0.0f;
+    for (int i = 0; i < n; ++i) r += k * v[i];
+    return r;
+}
+"""
+
+
+@pytest.mark.parametrize("body", [
+    # Helpers with loops as a declaration's value and inside an expression; the kernel's own `s` and `i` are not the
+    # helpers'.
+    "    float s = mean_sq(x + r * cols, cols);\n    int i = 1;\n"
+    "    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] * rsqrtf(s + 1e-3f) + i;",
+    # A helper assigning its own parameter, called in a loop's body without braces, at every point of the loop.
+    "    for (int c = 0; c < cols; ++c)\n        y[r * cols + c] = 0.5f * scaled_sum(x + r * cols, c + 1, 1.0f + c);",
+])
+def test_a_helper_with_loops_is_inlined_as_the_compiler_inlines_it(body):
+    program = lifted_equals_kernel(ROWS.format(defines=LOOP_HELPERS, body=body))
+    assert "mean_sq(" not in str(program) and "scaled_sum(" not in str(program)
+
+
+@pytest.mark.parametrize("body", [
+    # In the arm of a choice the helper runs only where the choice takes it: not hoisted before the statement.
+    "    for (int c = 0; c < cols; ++c) y[r * cols + c] = c > 0 ? mean_sq(x + r * cols, c) : 0.0f;",
+    # An argument that assigns is evaluated once, where it is.
+    "    int c = 0;\n    y[r * cols] = mean_sq(x + r * cols, ++c);",
+])
+def test_a_helper_call_that_is_not_evaluated_once_per_statement_stays_refused(body):
+    assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines=LOOP_HELPERS, body=body))), NotLiftable)
