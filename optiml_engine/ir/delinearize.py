@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from optiml_engine.ir.analysis import is_integer_cast, statement_exprs
+from optiml_engine.ir.analysis import is_integer_cast, names_of, statement_exprs
 from optiml_engine.ir.program import (
-    Assign, Binary, Cast, Const, Expr, Let, LoopProgram, ParallelIndex, Ref, Stmt, children, rewritten, substituted,
-    walk, with_children)
+    Assign, Binary, Cast, Const, Expr, Let, LoopProgram, ParallelIndex, Ref, Stmt, children, fresh_name, names_in,
+    rewritten, substitute, substituted, walk, with_children)
 
 Factors = tuple[str, ...]          # a product of size parameters and integers, as a sorted multiset
 
@@ -64,22 +64,26 @@ def bare_index(expr: Expr, index: str) -> bool:
 
 
 def digit_of(expr: Expr, index: str) -> tuple[Factors, Factors | None] | None:
-    """(divisor, modulus) of `index % F`, `index / E` (modulus None) or `index / E % F`, casts looked through."""
+    """(divisor, modulus) of `index % F`, `index / E` (modulus None) or `index / E % F`, casts looked through;
+    `index / E / G` is `index / (E * G)`."""
     if isinstance(expr, Binary) and expr.op == "%":
-        inner = expr.left
         modulus = factors(expr.right)
-        if modulus is None:
-            return None
-        if bare_index(inner, index):
-            return (), modulus
-        if isinstance(inner, Binary) and inner.op == "/" and bare_index(inner.left, index):
-            divisor = factors(inner.right)
-            return None if divisor is None else (divisor, modulus)
+        divisor = _divisor(expr.left, index)
+        return None if modulus is None or divisor is None else (divisor, modulus)
+    divisor = _divisor(expr, index) if isinstance(expr, Binary) else None
+    return None if divisor is None else (divisor, None)
+
+
+def _divisor(expr: Expr, index: str) -> Factors | None:
+    """E's factors for `index / E` (`index / E / G`: E * G), () for the index itself; None otherwise."""
+    if bare_index(expr, index):
+        return ()
+    while isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        expr = expr.operand
+    if not (isinstance(expr, Binary) and expr.op == "/"):
         return None
-    if isinstance(expr, Binary) and expr.op == "/" and bare_index(expr.left, index):
-        divisor = factors(expr.right)
-        return None if divisor is None else (divisor, None)
-    return None
+    outer, inner = factors(expr.right), _divisor(expr.left, index)
+    return None if outer is None or inner is None else tuple(sorted(inner + outer))
 
 
 def _digits(expr: Expr, index: str, found: list) -> bool:
@@ -95,10 +99,65 @@ def _digits(expr: Expr, index: str, found: list) -> bool:
 
 
 def delinearized(program: LoopProgram) -> LoopProgram:
-    """The program over the digits of its flat index, or the program as it was when the digits do not tile it."""
+    """The program over the digits of its flat index, or the program as it was when the digits do not tile it.
+    Three digits at most, one a grid dimension: the digits above the second are one index whose own digits the
+    code reads by `/` and `%` (`n = rest / H, h = rest % H`), fewer divisions than the flat index's."""
     flat = program.space[0]
     if len(program.space) != 1 or not (isinstance(flat.lower, Const) and flat.lower.text == "0"):
         return program
+    followed = program.model_copy(update={"body": _quotients_followed(program.body, flat.name)})
+    digits = _over_digits(followed)
+    if digits is not followed:
+        return digits
+    # Sizes named only where the digits need it: a local holding a size elsewhere stays read by its name.
+    named, sizes = _sizes_named(followed)
+    digits = _over_digits(named)
+    if digits is named:
+        return program
+    return digits.model_copy(update={"space": [index.model_copy(update={"upper": substitute(index.upper, sizes)})
+                                               for index in digits.space],
+                                     "body": substituted(digits.body, sizes)})
+
+
+def _sizes_named(program: LoopProgram) -> tuple[LoopProgram, dict[str, Expr]]:
+    """The program with each size that is no product of names (`(H + 2 * 1 - 3) / 2 + 1`, `W / 2`, an output
+    size computed in the kernel) read through a name of its own, the same size the same name, so that its digits'
+    divisors and moduli factor (`factors`); and the names' values. A local holding such a size (`int OW = W / 2;`,
+    assigned nowhere after) is read as its value first."""
+    scalars = {scalar.name for scalar in program.scalars}
+    assigned = {stmt.name for stmt in walk(program.body) if isinstance(stmt, Assign)}
+    uniform: dict[str, Expr] = {}
+    for stmt in program.body:
+        if isinstance(stmt, Let) and stmt.value is not None and stmt.name not in assigned and \
+                names_of(stmt.value) <= scalars | set(uniform):
+            uniform[stmt.name] = substitute(stmt.value, uniform)
+    taken = names_in(program)
+    names: dict[str, str] = {}
+    sizes: dict[str, Expr] = {}
+
+    def name(expr: Expr) -> Expr:
+        if not names_of(expr) or not names_of(expr) <= scalars:
+            return with_children(expr, name)
+        if isinstance(expr, (Ref, Const)) or isinstance(expr, Binary) and expr.op == "*" or \
+                isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+            return with_children(expr, name)
+        text = str(expr)
+        if text not in names:
+            names[text] = fresh_name("size", taken)
+            sizes[names[text]] = expr
+        return Ref(name=names[text])
+
+    def read(expr: Expr) -> Expr:
+        return name(substitute(expr, uniform))
+
+    flat = program.space[0]
+    named = program.model_copy(update={"space": [flat.model_copy(update={"upper": read(flat.upper)})],
+                                       "body": rewritten(program.body, read)})
+    return named, sizes
+
+
+def _over_digits(program: LoopProgram) -> LoopProgram:
+    flat = program.space[0]
     extent = factors(flat.upper)
     if extent is None:
         return program
@@ -126,7 +185,7 @@ def delinearized(program: LoopProgram) -> LoopProgram:
         chain.append((divisor, modulus))
         divisor = tuple(sorted(divisor + modulus))
     last = quotient(extent, divisor)
-    if last is None or not chain or len(chain) + (1 if last else 0) > 3:
+    if last is None or not chain:
         return program
     digits = chain + ([(divisor, last)] if last else [])
     known = {(d, m) for d, m in digits} | {(d, None) for d, _ in digits}
@@ -140,6 +199,18 @@ def delinearized(program: LoopProgram) -> LoopProgram:
     for (d, m), name in zip(digits, names):
         values[(d, m)] = Ref(name=name)
     values[(divisor, None)] = Ref(name=names[-1]) if last else Const(text="0")
+    if len(digits) > 3:
+        # The digits from the third on are one index, `rest`, over what is left of the flat extent.
+        base = digits[2][0]
+        rest = _free_name(program, f"{flat.name}_rest")
+        for d, m in digits[2:]:
+            above = product(quotient(d, base), ctype)
+            read = Ref(name=rest) if above == Const(text="1") else Binary(op="/", left=Ref(name=rest), right=above)
+            values[(d, None)] = read
+            values[(d, m)] = read if (d, m) == digits[-1] else Binary(op="%", left=read, right=product(m, ctype))
+        values[(divisor, None)] = values[digits[-1]] if last else Const(text="0")
+        names = names[:2] + [rest]
+        digits = digits[:2] + [(base, quotient(extent, base))]
     body = _replace_digits([s for s in program.body if not (isinstance(s, Let) and s.name in names)],
                            flat.name, values)
     linear: Expr = Ref(name=names[0])
@@ -179,3 +250,32 @@ def _replace_digits(body: list[Stmt], flat: str, values: dict) -> list[Stmt]:
         return with_children(expr, rewrite)
 
     return rewritten(body, rewrite)
+
+
+def _free_name(program: LoopProgram, wanted: str) -> str:
+    return fresh_name(wanted, names_in(program))
+
+
+def _quotients_followed(body: list[Stmt], flat: str) -> list[Stmt]:
+    """The code with a local walking the flat index's quotients (`int64_t t = i / C; w = t % W; t /= W; h = t %
+    H; n = t / H;`, each step at the body's top, the local assigned nowhere else) read as the quotient it holds at
+    each read (`i / C % W`, `i / (C * W) % H`, `i / (C * W) / H`: for a non-negative index and positive divisors,
+    dividing twice is dividing by the product), its declaration and steps dropped. The code as it was otherwise."""
+    for position, stmt in enumerate(body):
+        if not (isinstance(stmt, Let) and stmt.value is not None and
+                (bare_index(stmt.value, flat) or digit_of(stmt.value, flat) is not None and
+                 digit_of(stmt.value, flat)[1] is None)):
+            continue
+        steps = {id(s) for s in body[position + 1:] if isinstance(s, Assign) and s.name == stmt.name}
+        if not steps or any(isinstance(s, Assign) and s.name == stmt.name and (id(s) not in steps or s.op != "/=")
+                            for s in walk(body[position + 1:])):
+            continue
+        held: Expr = stmt.value
+        kept: list[Stmt] = body[:position]
+        for later in body[position + 1:]:
+            if id(later) in steps:
+                held = Binary(op="/", left=held, right=later.value)
+            else:
+                kept += substituted([later], {stmt.name: held})
+        return kept
+    return body

@@ -247,15 +247,86 @@ __global__ void per_channel(const float* x, const float* bias, float* y, int N, 
      ["q", "i_0"]),
 ])
 def test_digits_the_code_does_not_read_are_implied(body, space) -> None:
+    assert_digits_equal_the_kernel(PER_CHANNEL.replace("BODY", body), space, ({"N": 2, "C": 3, "HW": 5},
+                                                                            {"N": 3, "C": 4, "HW": 33}))
+
+
+NCHW = """
+/* @optiml
+   sizes: N=4 C=8 H=32 W=32
+   check: N=2 C=3 H=5 W=7; N=1 C=1 H=1 W=1; N=3 C=2 H=4 W=33
+   x: in float[N*C*H*W]
+   bias: in float[C]
+   y: out float[N*C*H*W]
+   launch: grid=cdiv(N*C*H*W,256) block=256
+*/
+__global__ void per_pixel(const float* x, const float* bias, float* y, int N, int C, int H, int W)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (long)N * C * H * W) return;
+    BODY
+}
+"""
+
+
+@pytest.mark.parametrize("body, space", [
+    # A local walking the quotients (`t /= W`) reads the digits as `i / W % H` would; four digits, the two above
+    # the second one index whose own digits the code reads.
+    ("long t = i; int w = t % W; t /= W; int h = t % H; t /= H; int c = t % C; long n = t / C;\n"
+     "    y[i] = x[((n * C + c) * H + h) * W + w] + bias[c] * h;", ["i_rest", "h", "w"]),
+    ("int w = i % W; int h = i / W % H; int c = i / W / H % C; int n = i / ((long)W * H * C);\n"
+     "    y[((n * C + c) * H + h) * W + w] = x[i] - bias[c] * n;", ["i_rest", "h", "w"]),
+])
+def test_four_digits_and_walking_quotients_are_taken_apart(body, space) -> None:
+    assert_digits_equal_the_kernel(NCHW.replace("BODY", body), space, ({"N": 2, "C": 3, "H": 5, "W": 7},
+                                                                     {"N": 3, "C": 2, "H": 4, "W": 33}))
+
+
+POOL_SIZED_IN_KERNEL = """
+/* @optiml
+   sizes: P=8 H=64 W=64
+   check: P=2 H=5 W=7; P=1 H=3 W=3; P=3 H=8 W=33
+   x: in float[P*H*W]
+   y: out float[P*((H-3)//2+1)*((W-3)//2+1)]
+   launch: grid=cdiv(P*((H-3)//2+1)*((W-3)//2+1),128) block=128
+*/
+__global__ void pool3s2(const float* x, float* y, int P, int H, int W)
+{
+    const int OH = (H - 3) / 2 + 1;
+    const int OW = (W - 3) / 2 + 1;
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (long)P * OH * OW) return;
+    int ow = i % OW;
+    int oh = i / OW % OH;
+    long p = i / ((long)OW * OH);
+    float m = x[(p * H + 2 * oh) * W + 2 * ow];
+    for (int dy = 0; dy < 3; ++dy)
+        for (int dx = 0; dx < 3; ++dx)
+            m = fmaxf(m, x[(p * H + 2 * oh + dy) * W + 2 * ow + dx]);
+    y[i] = m;
+}
+"""
+
+
+def test_output_sizes_computed_in_the_kernel_are_digits_extents() -> None:
+    """`OW = (W - 3) / 2 + 1` is no product of sizes, but the same size wherever it is read: the digits tile
+    P * OH * OW all the same."""
+    assert_digits_equal_the_kernel(POOL_SIZED_IN_KERNEL, ["p", "oh", "ow"], ({"P": 2, "H": 5, "W": 7},
+                                                                            {"P": 3, "H": 8, "W": 33}))
+
+
+def assert_digits_equal_the_kernel(text: str, space: list[str], bindings: tuple[dict, ...]) -> None:
+    """The flat index taken apart into the digits `space` names, the program and each of its map schedules equal to
+    the kernel at `bindings`."""
     from optiml_engine.ir.delinearize import delinearized
     from optiml_engine.gpu.emulate import run_on_cpu
     from optiml_engine.ir.emit import emit
     from optiml_engine.ir.schedule import defaults, shape_of
-    candidate = candidate_of("user.cu", PER_CHANNEL.replace("BODY", body))
+    candidate = candidate_of("user.cu", text)
     program = delinearized(lift(candidate))
     assert isinstance(program, LoopProgram) and [i.name for i in program.space] == space, str(program)
     shape = shape_of(program)
-    for binding in ({"N": 2, "C": 3, "HW": 5}, {"N": 3, "C": 4, "HW": 33}):
+    for binding in bindings:
         inputs, expected = run_at(candidate, program, binding)
         assert np.array_equal(run_on_cpu(candidate, binding, inputs)["y"], expected["y"])
         for schedule in defaults(shape, "map"):
