@@ -282,6 +282,37 @@ def fold_index_locals(body: list[Stmt], uniform: set[str]) -> list[Stmt]:
     return out
 
 
+def _inductions_substituted(body: list[Stmt]) -> list[Stmt]:
+    """An integer local stepped by a counted loop (`long offset = b * n + j; for (i = 0; i < n; ++i) { s *= x[offset];
+    y[offset] = s; offset += stride; }`), declared before the loop in its block and assigned nowhere but by the
+    loop body's last statement, adding a value the loop does not change, and read nowhere after the loop: read as
+    what it holds at each iteration, `offset + (long)(i - 0) * stride`, the step dropped. Then no value but the
+    loop's own is carried from one iteration to the next (a scan's carried value shows alone), and the local holds
+    one expression of the point (fold_index_locals). Loops stepping by one, in the point's code and inside loops."""
+    assigned = [stmt for stmt in walk(body) if isinstance(stmt, Assign)]
+    out: list[Stmt] = []
+    for position, stmt in enumerate(body):
+        if not isinstance(stmt, For):
+            out.append(stmt)
+            continue
+        loop = stmt.model_copy(update={"body": _inductions_substituted(stmt.body)})
+        step = loop.body[-1] if loop.body else None
+        declared = {s.name: s for s in out if isinstance(s, Let)}
+        local = declared.get(step.name) if isinstance(step, Assign) and step.op == "+=" else None
+        changed = {s.name for s in walk(loop.body) if isinstance(s, (Assign, Let))} | {loop.var}
+        if local is None or constant(loop.step) != 1 or not is_integer_cast(local.ctype) or \
+                mentions(step.value, changed) or [s for s in assigned if s.name == local.name] != [stmt.body[-1]] or \
+                any(mentions(e, {local.name}) for later in body[position + 1:] for s in walk([later])
+                    for e in statement_exprs(s)):
+            out.append(loop)
+            continue
+        count = Binary(op="-", left=Ref(name=loop.var), right=loop.start)
+        held = Binary(op="+", left=Ref(name=local.name),
+                      right=Binary(op="*", left=Cast(ctype=local.ctype, operand=count), right=step.value))
+        out.append(loop.model_copy(update={"body": substituted(loop.body[:-1], {local.name: held})}))
+    return out
+
+
 def _reads_only(expr: Expr, names: set[str]) -> bool:
     if isinstance(expr, Ref):
         return expr.name in names
@@ -414,7 +445,8 @@ class _Lifter:
             body=body, types=dict(self.candidate.contract.template), location=self.location(self.view.node))
         self.check_launch_covers(program, space)
         uniform = {index.name for index in program.space} | set(self.scalars)
-        body = _strided_loops_counted(fold_index_locals(_implied_guards_dropped(program), uniform), program)
+        body = _strided_loops_counted(fold_index_locals(_inductions_substituted(_implied_guards_dropped(program)),
+                                                        uniform), program)
         return program.model_copy(update={"body": body})
 
     def split_launch_dims(self) -> None:

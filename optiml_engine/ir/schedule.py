@@ -529,8 +529,11 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     if any(isinstance(stmt, Assign) and stmt.name not in inside for stmt in others) or \
             any(mentions(e, tainted - carried) for e in statement_exprs(loop.body[position])):
         return None
-    # A write's index through the loop's locals (`const size_t at = row * cols + i; y[at] = ...`).
-    lets = {stmt.name: stmt.value for stmt in walk(loop.body) if isinstance(stmt, Let) and stmt.value is not None}
+    # A write's index through the locals the code never assigns again (`const size_t at = row * cols + i; y[at] =
+    # ...`, in the loop or before it).
+    assigned = {stmt.name for stmt in walk(program.body) if isinstance(stmt, Assign)}
+    lets = {stmt.name: stmt.value for stmt in walk(program.body)
+            if isinstance(stmt, Let) and stmt.value is not None and stmt.name not in assigned}
     writes = [inlined(stmt.index, lets) for stmt in walk(loop.body) if isinstance(stmt, Store)]
     if any(isinstance(stmt, Atomic) for stmt in walk(loop.body)) or any(mentions(i, tainted) for i in writes):
         return None
@@ -985,8 +988,13 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
             defaults(shape, family)[:2]
     if family == "contraction" and points_at_sizes is not None and points_at_sizes < FEW_OUTPUT_TILES * 64 * 64 \
             and any(s.splits > 1 for s in points):
-        return [s for s in points if (s.tile, s.splits) in ((64, 16), (128, 16), (64, 4))] + \
-            defaults(shape, family)[:2]
+        # Each tile size split across as many blocks as fill the GPU (a 256 x 256 output of 128 x 128 tiles: 4
+        # tiles, 64 blocks each), the 128 x 128 tiles with their 8 x 8 register tiles first.
+        def filling(tile: int) -> int:
+            tiles = -(-points_at_sizes // (tile * tile))
+            return next((splits for splits in SPLITS if tiles * splits >= FEW_OUTPUT_TILES // 2), SPLITS[-1])
+        chosen = [s for tile in (128, 64) for s in points if s.tile == tile and s.splits == filling(tile)]
+        return chosen + [s for s in points if (s.tile, s.splits) == (64, 4)] + defaults(shape, family)[:2]
     if family == "scan" and points_at_sizes is not None and points_at_sizes < FEW_POINTS \
             and any(s.splits > 1 for s in points):
         return [s for s in points if (s.splits, s.items) in ((4096, 4), (512, 8))] + defaults(shape, family)[:1]

@@ -866,6 +866,14 @@ def test_a_block_striding_a_row_lifts_a_point_a_thread_and_folds_into_one_loop()
         _, folded_expected = run_at(candidate, folded, binding)
         for made in emitted:
             assert np.allclose(run_on_cpu(made, binding, inputs)["y"], folded_expected["y"], rtol=1e-5)
+    # A float sum scaled as it is added (a mean): folded, equal within rounding.
+    scaled = ROW_PER_BLOCK.replace("atomicAdd(&y[row], partial);", "atomicAdd(&y[row], partial / C);")
+    scaled_program = lift(candidate_of("user.cu", scaled))
+    assert str(lanes_folded(scaled_program)).splitlines()[1] == "parallel for row in [0, R):"
+    for binding in candidate.contract.checks:
+        inputs, expected = run_at(candidate_of("user.cu", scaled), scaled_program, binding)
+        _, folded_expected = run_at(candidate_of("user.cu", scaled), lanes_folded(scaled_program), binding)
+        assert np.allclose(folded_expected["y"], expected["y"], rtol=1e-5)
     # A lane whose loop reads it beside its start, or a sum scaled before it is added: not folded.
     from optiml_engine.ir.program import Assign, Binary, Ref
     loop = next(stmt for stmt in program.body if isinstance(stmt, For))
