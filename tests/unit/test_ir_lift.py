@@ -893,3 +893,32 @@ def test_a_global_index_through_static_cast_is_the_index() -> None:
                                    "    if (i < n) y[i] = 2.0f * x[i];")
     program = lift(candidate_of("user.cu", text))
     assert isinstance(program, LoopProgram) and str(program).splitlines()[1] == "parallel for i in [0, n):"
+
+
+POWERS = """
+#define CUBE 3.0f
+/* @optiml
+   sizes: n=1024
+   check: n=1; n=37
+   x: in float[n] normal(0,3)
+   y: out float[n]
+   launch: grid=cdiv(n,128) block=128
+*/
+__global__ void powers(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 0.5f * powf(x[i], CUBE) + powf(fabsf(x[i]), 2) - powf(x[i] + 1.0f, 4.0f) + powf(fabsf(x[i]), 2.5f);
+}
+"""
+
+
+def test_integer_powers_are_the_products_they_are() -> None:
+    """pow of 2, 3 or 4 (a #define of one too) is the product, negative bases included, where the library goes
+    through a log and an exp; 2.5 stays a call. The program equals the kernel to a few ulp."""
+    naive = candidate_of("user.cu", POWERS)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    text = str(program)
+    assert "0.5f * (x[i] * x[i] * x[i])" in text and "fabsf(x[i]) * fabsf(x[i])" in text, text
+    assert "powf(fabsf(x[i]), 2.5f)" in text and text.count("powf") == 1
+    assert_equals_kernel(naive, program, rtol=1e-6)

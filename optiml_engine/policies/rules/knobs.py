@@ -280,74 +280,6 @@ class FastMath(Rule):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# integer_power
-
-# pow with an exponent of 2, 3 or 4: the product it is (x * x * x), a few multiplications for the library's log and
-# exp with their special cases. As accurate as the call: CUDA's powf is within 4 ulp and pow within 2 ("Mathematical
-# Functions" of the CUDA C++ Programming Guide); the product rounds once a multiplication, within 3 ulp of x^4.
-POWERS = {"powf": "float", "pow": "double", "__powf": "float"}
-# Calls an argument repeated in the product may hold: conversions and math functions, which have no effect but their
-# value (the compiler computes a repeated one once).
-_PURE_CALLS = frozenset({*_FLOAT_FUNCTIONS, "__bfloat162float", "__half2float", "__ldg", "__int2float_rn", "exp",
-                         "log", "sqrt", "fabs", "fmax", "fmin", "tanh"})
-
-
-class IntegerPower(Rule):
-    """`powf(x, 3.0f)` becomes `(x * x * x)` (exponents 2 to 4), x repeated only where it assigns nothing and calls
-    nothing but conversions and math functions. Not gated by the tolerance: the product is as accurate as the
-    call."""
-
-    name = "integer_power"
-    symptom = "compute"
-
-    def _exponent(self, view: KernelView, call: Node) -> tuple[Node, int] | None:
-        """The base and exponent of a pow call with a literal integer exponent of 2 to 4 and a repeatable base."""
-        if view.text(call.child_by_field_name("function")) not in POWERS:
-            return None
-        arguments = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
-        if len(arguments) != 2 or arguments[1].type != "number_literal":
-            return None
-        literal = view.text(arguments[1]).lower().rstrip("f").rstrip("l")
-        try:
-            exponent = float(literal)
-        except ValueError:
-            return None
-        base = arguments[0]
-        if exponent not in (2.0, 3.0, 4.0) or any(
-                n.type in ("assignment_expression", "update_expression", "comma_expression") or
-                n.type == "call_expression" and view.text(n.child_by_field_name("function")) not in _PURE_CALLS
-                for n in view.descendants(base)):
-            return None
-        return base, int(exponent)
-
-    def _sites(self, view: KernelView) -> list[Node]:
-        return [n for n in view.descendants(view.body, "call_expression") if self._exponent(view, n) is not None]
-
-    def detect(self, view: KernelView) -> list[Match]:
-        return [Match(rule=self.name, span=view.span(site), symptom=self.symptom,
-                      message=f"'{view.text(site)[:40]}' raises to a small integer power through the library's "
-                              f"log and exp; the product is a few multiplications and as accurate")
-                for site in self._sites(view)]
-
-    def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
-        sites = {site.id for site in self._sites(view)}
-        if not sites:
-            return []
-
-        def substitute(site: Node, render: Callable[[Node], str]) -> str | None:
-            if site.id not in sites:
-                return None
-            base, exponent = self._exponent(view, site)
-            return "(" + " * ".join([f"({render(base)})"] * exponent) + ")"
-
-        body = rendered(view, view.body, substitute)
-        description = "integer powers as products"
-        return [Edit(candidate=derived(node, view.replaced([(view.body.start_byte, view.body.end_byte, body)]),
-                                       description),
-                     rule=self.name, description=description, symptom=self.symptom)]
-
-
-# ---------------------------------------------------------------------------------------------------------------
 # unroll
 
 UNROLL = 4
@@ -488,4 +420,4 @@ class Unroll(Rule):
                      description=description, symptom=self.symptom)]
 
 
-RULES: list[Rule] = [BlockSize(), FastMath(), IntegerPower(), Unroll()]
+RULES: list[Rule] = [BlockSize(), FastMath(), Unroll()]
