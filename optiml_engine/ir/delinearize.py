@@ -218,7 +218,8 @@ def _over_digits(program: LoopProgram) -> LoopProgram:
         linear = Binary(op="+", left=Binary(op="*", left=Ref(name=name), right=product(d, ctype)), right=linear)
     body = substituted(body, {flat.name: linear})
     dims = "xyz"
-    space = [ParallelIndex(name=name, ctype=ctype, dim=dims[position], lower=Const(text="0"),
+    ctypes = _digit_types(program.body, flat.name, digits, ctype) + [ctype] * (len(digits) - 2)
+    space = [ParallelIndex(name=name, ctype=ctypes[position], dim=dims[position], lower=Const(text="0"),
                            upper=product(m, ctype))
              for position, ((_, m), name) in enumerate(zip(digits, names))]
     return program.model_copy(update={"space": list(reversed(space)), "body": body})
@@ -240,6 +241,22 @@ def _digit_names(body: list[Stmt], flat: str, digits: list[tuple[Factors, Factor
         name = named.get((d, m)) or (named.get((d, None)) if d == last_divisor else None)
         out.append(name or f"{flat}_{position}")
     return out
+
+
+def _digit_types(body: list[Stmt], flat: str, digits: list[tuple[Factors, Factors]], ctype: str) -> list[str]:
+    """Each of the two innermost digits' type: `int` where the kernel keeps it in an `int` (`int w = i % W;`, `int
+    c = (int)(i % C);`) though the flat index is wider, as the kernel's own arithmetic on it is (a quotient by a
+    size in 32 bits, several times cheaper than in 64); the flat index's type otherwise."""
+    narrow: set = set()
+    for stmt in body:
+        value = stmt.value if isinstance(stmt, Let) and stmt.value is not None and stmt.ctype == "int" else None
+        while isinstance(value, Cast) and value.ctype == "int":
+            value = value.operand
+        if value is not None and (digit := digit_of(value, flat)) is not None:
+            narrow.add(digit)
+    last_divisor = digits[-1][0]
+    return ["int" if (d, m) in narrow or d == last_divisor and (d, None) in narrow else ctype
+            for d, m in digits[:2]]
 
 
 def _replace_digits(body: list[Stmt], flat: str, values: dict) -> list[Stmt]:

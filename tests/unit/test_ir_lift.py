@@ -278,8 +278,10 @@ __global__ void per_pixel(const float* x, const float* bias, float* y, int N, in
      "    y[((n * C + c) * H + h) * W + w] = x[i] - bias[c] * n;", ["i_rest", "h", "w"]),
 ])
 def test_four_digits_and_walking_quotients_are_taken_apart(body, space) -> None:
-    assert_digits_equal_the_kernel(NCHW.replace("BODY", body), space, ({"N": 2, "C": 3, "H": 5, "W": 7},
-                                                                     {"N": 3, "C": 2, "H": 4, "W": 33}))
+    """The digits the kernel keeps in `int`s are `int` indices (32-bit quotients), the rest of the flat `long`."""
+    program = assert_digits_equal_the_kernel(NCHW.replace("BODY", body), space, ({"N": 2, "C": 3, "H": 5, "W": 7},
+                                                                               {"N": 3, "C": 2, "H": 4, "W": 33}))
+    assert [index.ctype for index in program.space] == ["long", "int", "int"]
 
 
 POOL_SIZED_IN_KERNEL = """
@@ -315,7 +317,7 @@ def test_output_sizes_computed_in_the_kernel_are_digits_extents() -> None:
                                                                             {"P": 3, "H": 8, "W": 33}))
 
 
-def assert_digits_equal_the_kernel(text: str, space: list[str], bindings: tuple[dict, ...]) -> None:
+def assert_digits_equal_the_kernel(text: str, space: list[str], bindings: tuple[dict, ...]) -> LoopProgram:
     """The flat index taken apart into the digits `space` names, the program and each of its map schedules equal to
     the kernel at `bindings`."""
     from optiml_engine.ir.delinearize import delinearized
@@ -332,6 +334,7 @@ def assert_digits_equal_the_kernel(text: str, space: list[str], bindings: tuple[
         for schedule in defaults(shape, "map"):
             assert np.array_equal(run_on_cpu(emit(program, shape, schedule, candidate), binding, inputs)["y"],
                                   expected["y"]), schedule.describe()
+    return program
 
 
 LITERAL_BLOCK = """
