@@ -301,7 +301,8 @@ def _inductions_substituted(body: list[Stmt]) -> list[Stmt]:
         local = declared.get(step.name) if isinstance(step, Assign) and step.op == "+=" else None
         changed = {s.name for s in walk(loop.body) if isinstance(s, (Assign, Let))} | {loop.var}
         if local is None or constant(loop.step) != 1 or not is_integer_cast(local.ctype) or \
-                mentions(step.value, changed) or [s for s in assigned if s.name == local.name] != [stmt.body[-1]] or \
+                mentions(step.value, changed) or mentions(loop.start, {local.name}) or \
+                mentions(loop.stop, {local.name}) or [s for s in assigned if s.name == local.name] != [stmt.body[-1]] or \
                 any(mentions(e, {local.name}) for later in body[position + 1:] for s in walk([later])
                     for e in statement_exprs(s)):
             out.append(loop)
@@ -1389,10 +1390,12 @@ class _Lifter:
             # The product the power is: a few multiplications for the library's log and exp with their special
             # cases, and as accurate (CUDA's powf is within 4 ulp, pow within 2, "Mathematical Functions" of the
             # CUDA C++ Programming Guide; the product rounds once a multiplication, within 3 ulp of x^4). The
-            # base is read again for each factor: an expression of the program has no effect but its value.
-            product: Expr = lifted[0]
+            # base converted as the call converts it (an integer base too) and read again for each factor: an
+            # expression of the program has no effect but its value.
+            base = Cast(ctype="double" if function == "pow" else "float", operand=lifted[0])
+            product: Expr = base
             for _ in range(_small_power(lifted[1]) - 1):
-                product = Binary(op="*", left=product, right=lifted[0])
+                product = Binary(op="*", left=product, right=base)
             return product
         return Call(function=function, args=lifted)
 

@@ -53,6 +53,7 @@ and the lifter refuses the kernel as before.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -748,7 +749,6 @@ def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
                     for argument in arguments for n in view.descendants(argument)):
             continue
         renamed = {name: fresh_name(f"{helper.name}_{name}", taken) for name in helper.declared}
-        taken |= set(renamed.values())
         result = fresh_name(f"{helper.name}_result", taken)
 
         def spelled(text: str) -> str:
@@ -765,13 +765,18 @@ def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
     return []
 
 
+@dataclass(frozen=True)
 class _LoopHelper:
     """A helper `_helpers_called` inlines, as text on one line: its parameters' declarations without their values
-    (`const float* v`), its body before the return, the type it returns and the value returned."""
+    (`const float* v`), the names it declares, its body before the return, the type it returns and the value
+    returned."""
 
-    def __init__(self, name: str, parameters: list[str], declared: set[str], body: str, returns: str, value: str):
-        self.name, self.parameters, self.declared = name, parameters, declared
-        self.body, self.returns, self.value = body, returns, value
+    name: str
+    parameters: list[str]
+    declared: set[str]
+    body: str
+    returns: str
+    value: str
 
 
 def _loop_helpers(view: KernelView) -> dict[str, _LoopHelper]:

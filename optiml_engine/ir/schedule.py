@@ -39,6 +39,7 @@ Which families apply is decided here, from the program alone (analysis.py); the 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
@@ -529,11 +530,12 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     if any(isinstance(stmt, Assign) and stmt.name not in inside for stmt in others) or \
             any(mentions(e, tainted - carried) for e in statement_exprs(loop.body[position])):
         return None
-    # A write's index through the locals the code never assigns again (`const size_t at = row * cols + i; y[at] =
-    # ...`, in the loop or before it).
+    # A write's index through the locals the code declares once and never assigns again (`const size_t at = row *
+    # cols + i; y[at] = ...`, in the loop or before it).
+    declared = Counter(stmt.name for stmt in walk(program.body) if isinstance(stmt, Let))
     assigned = {stmt.name for stmt in walk(program.body) if isinstance(stmt, Assign)}
-    lets = {stmt.name: stmt.value for stmt in walk(program.body)
-            if isinstance(stmt, Let) and stmt.value is not None and stmt.name not in assigned}
+    lets = {stmt.name: stmt.value for stmt in walk(program.body) if isinstance(stmt, Let) and
+            stmt.value is not None and stmt.name not in assigned and declared[stmt.name] == 1}
     writes = [inlined(stmt.index, lets) for stmt in walk(loop.body) if isinstance(stmt, Store)]
     if any(isinstance(stmt, Atomic) for stmt in walk(loop.body)) or any(mentions(i, tainted) for i in writes):
         return None

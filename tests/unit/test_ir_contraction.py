@@ -146,3 +146,13 @@ def test_a_loop_bounded_by_the_point_is_a_ranged_contraction_equal_to_numpy(boun
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"at {binding}")
     with pytest.raises(EmitError):
         emit(program, shape, schedule.model_copy(update={"splits": 4}), naive)
+
+
+@pytest.mark.parametrize("points, first", [(256 * 256, [(128, 64), (64, 16)]), (512 * 512, [(128, 16), (64, 4)])])
+def test_few_output_tiles_are_split_to_fill_the_gpu(points, first) -> None:
+    """A product with few output tiles (a 256 x 256 output over K = 131072) starts from splits of its loop that give
+    each tile size blocks enough for every SM: 128 x 128 tiles first, then 64 x 64."""
+    from optiml_engine.ir.schedule import defaults
+    _, _, shape = product("NN")
+    chosen = defaults(shape, "contraction", points)
+    assert [(s.tile, s.splits) for s in chosen[:2]] == first

@@ -910,18 +910,65 @@ POWERS = """
 __global__ void powers(const float* x, float* y, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = 0.5f * powf(x[i], CUBE) + powf(fabsf(x[i]), 2) - powf(x[i] + 1.0f, 4.0f) + powf(fabsf(x[i]), 2.5f);
+    if (i < n) y[i] = 0.5f * powf(x[i], CUBE) + powf(fabsf(x[i]), 2) - powf(x[i] + 1.0f, 4.0f) + powf(fabsf(x[i]), 2.5f)
+                      + powf(i % 7 + 40000, 2) * 1e-9f;
 }
 """
 
 
 def test_integer_powers_are_the_products_they_are() -> None:
     """pow of 2, 3 or 4 (a #define of one too) is the product, negative bases included, where the library goes
-    through a log and an exp; 2.5 stays a call. The program equals the kernel to a few ulp."""
+    through a log and an exp; 2.5 stays a call. The base converted as the call converts it: an integer base squared
+    in float, not in int (where 40006^2 would overflow). The program equals the kernel to a few ulp."""
     naive = candidate_of("user.cu", POWERS)
     program = lift(naive)
     assert isinstance(program, LoopProgram), str(program)
     text = str(program)
-    assert "0.5f * (x[i] * x[i] * x[i])" in text and "fabsf(x[i]) * fabsf(x[i])" in text, text
+    assert "0.5f * ((float)x[i] * (float)x[i] * (float)x[i])" in text, text
+    assert "(float)fabsf(x[i]) * (float)fabsf(x[i])" in text and "(float)(i % 7 + 40000) * (float)(i % 7" in text
     assert "powf(fabsf(x[i]), 2.5f)" in text and text.count("powf") == 1
     assert_equals_kernel(naive, program, rtol=1e-6)
+
+
+CUMPROD_MIDDLE = """
+/* @optiml
+   sizes: B=4 L=64 D=256
+   check: B=2 L=5 D=7; B=1 L=1 D=1; B=3 L=9 D=33
+   x: in float[B*L*D] uniform(0.9,1.1)
+   y: out float[B*L*D]
+   launch: grid=cdiv(B*D,128) block=128
+*/
+__global__ void cumprod_middle(const float* x, float* y, int B, int L, int D)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= B * D) return;
+    int b = t / D;
+    int j = t % D;
+    long offset = (long)b * L * D + j;
+    float p = 1.0f;
+    for (int i = 0; i < L; ++i) {
+        p *= x[offset];
+        y[offset] = p;
+        offset += D;
+    }AFTER
+}
+"""
+
+
+def test_a_local_a_loop_steps_is_read_as_what_it_holds() -> None:
+    """`offset += D` as a loop's last statement: `offset + (long)(i - 0) * D` at each iteration, so that the
+    product carried down the middle axis is a scan (down columns, over the digits); equal to the kernel. Read
+    after the loop, the local keeps its steps."""
+    from optiml_engine.ir.delinearize import delinearized
+    from optiml_engine.ir.program import Assign, walk
+    naive = candidate_of("user.cu", CUMPROD_MIDDLE.replace("AFTER", ""))
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert not [s for s in walk(program.body) if isinstance(s, Assign) and s.name == "offset"], str(program)
+    assert "x[offset + (long)(i - 0) * D]" in str(program)
+    scan = shape_of(delinearized(program)).scan
+    assert scan is not None and scan.across_points and scan.reduction.op == "*"
+    assert_equals_kernel(naive, program)
+    after = lift(candidate_of("user.cu", CUMPROD_MIDDLE.replace("AFTER", "\n    if (j == 0) y[offset - D] = p;")))
+    assert isinstance(after, LoopProgram) and \
+        [s for s in walk(after.body) if isinstance(s, Assign) and s.name == "offset"], str(after)
