@@ -45,6 +45,13 @@ and the lifter refuses the kernel as before.
   read after it as `(p + (d))`, the statement dropped.
 - `if (v >= c) break;` among the leading `if (...) continue;` / `break;` checks of a loop counting v up by one (a
   window clipped at an image's edge), c not assigned in the loop: the loop's bound made the lesser of its own and c.
+- Row pointers rotated in a loop (`north = centre; centre = south; south += nx;`), declared before it one step
+  apart (`centre = north + nx`, `south = centre + nx`): each advanced by the step (`north += nx; ...`), what it holds
+  at every point of the body the same.
+- A `__device__` helper with loops (or assignments), called as part of a statement of the kernel's own and not in
+  the arm of a `?:`, `&&` or `||`, its arguments assigning and calling nothing: its body put before the statement,
+  its parameters locals holding the arguments and its names renamed apart, the call read as a local holding its
+  returned value, as the compiler inlines it.
 - A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`, its size a number or a
   name defined as one) and only read: each read `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ?
   1 : ...`), where e assigns and calls nothing.
@@ -74,7 +81,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
-            _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _advanced_pointers(view) or _header_advances(view) or \
+            _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _rotated_pointers(view) or _advanced_pointers(view) or _header_advances(view) or \
             _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view) or \
             _helpers_called(view)
         if not replacements:
@@ -858,3 +865,72 @@ def _statement_of(call: Node) -> Node | None:
             len([n for n in statement.named_children if n.type == "init_declarator"]) > 1:
         return None
     return statement
+
+
+def _rotated_pointers(view: KernelView) -> list[tuple[int, int, str]]:
+    """Row pointers rotated down a column in a loop's body (`north = centre; centre = south; south += nx;`, each
+    statement of the body's own, in that order), declared before the loop one step apart (`centre = north + nx`,
+    `south = centre + nx`), the step assigned nowhere in the loop and the pointers by nothing else: each pointer
+    advanced by the step instead (`north += nx; centre += nx; south += nx;`). Each then holds at every point of the
+    body what it held before, one step past the last: by induction, the one before it in the chain plus the step.
+    One chain a round."""
+    for loop in view.descendants(view.body, "for_statement", "while_statement"):
+        body = loop.child_by_field_name("body")
+        if body is None or body.type != "compound_statement":
+            continue
+        statements = [n for n in body.named_children if n.type != "comment"]
+        declared = _pointer_values(view, loop)
+        for start in range(len(statements)):
+            chain = _rotation(view, statements[start:], declared)
+            if chain is None:
+                continue
+            names, step, replaced = chain
+            assigned = [n for n in view.descendants(body, "assignment_expression", "update_expression")
+                        if any(_assigns(view, n, name) for name in names)]
+            if len(assigned) != len(names) or any(_assigns(view, n, name) for sibling in _before(loop)
+                                                  for n in view.descendants(sibling) for name in names) or \
+                    any(_assigns(view, n, view.text(token)) for n in view.descendants(body)
+                        for token in view.descendants(step, "identifier")):
+                continue
+            return [_in_place(view, statement.start_byte, statement.end_byte, f"{name} += {view.text(step)};")
+                    for statement, name in zip(replaced, names)]
+    return []
+
+
+def _pointer_values(view: KernelView, loop: Node) -> dict[str, str]:
+    """The pointers declared in the loop's block before it, each with its value's text."""
+    values = {}
+    for sibling in _before(loop):
+        if sibling.type != "declaration":
+            continue
+        for declarator in sibling.named_children:
+            target = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" else None
+            if target is not None and target.type == "pointer_declarator":
+                values[view.text(target.child_by_field_name("declarator"))] = \
+                    " ".join(view.text(declarator.child_by_field_name("value")).split())
+    return values
+
+
+def _rotation(view: KernelView, statements: list[Node], declared: dict[str, str]) \
+        -> tuple[list[str], Node, list[Node]] | None:
+    """The chain `a = b; b = c; ... c += d;` the statements start with, where each pointer's declared value is the
+    one before it plus d: its pointers in order, d, and the chain's statements; None otherwise."""
+    names: list[str] = []
+    for position, statement in enumerate(statements):
+        expression = statement.named_children[0] if statement.type == "expression_statement" and \
+            statement.named_children else None
+        if expression is None or expression.type != "assignment_expression" or \
+                expression.child_by_field_name("left").type != "identifier":
+            return None
+        left, right = view.text(expression.child_by_field_name("left")), expression.child_by_field_name("right")
+        if view.text(expression.child_by_field_name("operator")) == "+=" and names and left == names[-1]:
+            step = " ".join(view.text(right).split())
+            if len(names) < 2 or not all(declared.get(after) == f"{before} + {step}"
+                                         for before, after in zip(names, names[1:])):
+                return None
+            return names[:-1] + [left], right, statements[:position + 1]
+        if view.text(expression.child_by_field_name("operator")) != "=" or right.type != "identifier" or \
+                left not in declared or (names and left != names[-1]):
+            return None
+        names += [left, view.text(right)] if not names else [view.text(right)]
+    return None

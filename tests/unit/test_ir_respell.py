@@ -450,3 +450,45 @@ def test_a_helper_with_loops_is_inlined_as_the_compiler_inlines_it(body):
 ])
 def test_a_helper_call_that_is_not_evaluated_once_per_statement_stays_refused(body):
     assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines=LOOP_HELPERS, body=body))), NotLiftable)
+
+
+COLUMN_MARCH = """
+/* @optiml
+   sizes: nx=256 ny=128
+   check: nx=5 ny=7; nx=1 ny=3; nx=33 ny=4
+   u: in float[nx*ny]
+   out: inout float[nx*ny] const(0)
+   launch: grid=cdiv(nx,128) block=128
+*/
+__global__ void column_march(const float* u, float* out, int nx, int ny)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nx) return;
+    const float* north = u + i;
+    const float* centre = north + STEP;
+    const float* south = centre + nx;
+    float* o = out + nx + i;
+    int j = 1;
+    while (j < ny - 1) {
+        *o = 0.5f * centre[0] + 0.25f * (north[0] + south[0]);
+        north = centre;
+        centre = south;
+        south += nx;
+        o += nx;
+        ++j;
+    }
+}
+"""
+
+
+def test_row_pointers_rotated_down_a_column_are_advanced_by_their_step():
+    """`north = centre; centre = south; south += nx;` with the three declared a row apart: each pointer advanced by a
+    row, the program equal to the kernel; declared two rows apart, the rotation is no advance and stays refused."""
+    candidate = candidate_of("user.cu", COLUMN_MARCH.replace("STEP", "nx"))
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    for binding in candidate.contract.checks:
+        inputs, expected = run_at(candidate, program, binding)
+        got = run_on_cpu(candidate, binding, inputs)
+        assert np.array_equal(got["out"], expected["out"]), binding
+    assert isinstance(lift(candidate_of("user.cu", COLUMN_MARCH.replace("STEP", "2 * nx"))), NotLiftable)
