@@ -202,7 +202,7 @@ def _over_digits(program: LoopProgram) -> LoopProgram:
     if len(digits) > 3:
         # The digits from the third on are one index, `rest`, over what is left of the flat extent.
         base = digits[2][0]
-        rest = _free_name(program, f"{flat.name}_rest")
+        rest = fresh_name(f"{flat.name}_rest", names_in(program))
         for d, m in digits[2:]:
             above = product(quotient(d, base), ctype)
             read = Ref(name=rest) if above == Const(text="1") else Binary(op="/", left=Ref(name=rest), right=above)
@@ -267,10 +267,6 @@ def _replace_digits(body: list[Stmt], flat: str, values: dict) -> list[Stmt]:
         return with_children(expr, rewrite)
 
     return rewritten(body, rewrite)
-
-
-def _free_name(program: LoopProgram, wanted: str) -> str:
-    return fresh_name(wanted, names_in(program))
 
 
 def _quotients_followed(body: list[Stmt], flat: str) -> list[Stmt]:

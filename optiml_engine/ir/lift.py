@@ -1386,7 +1386,7 @@ class _Lifter:
             array, index = self.pointer(args[0])
             return Load(array=array, index=index)
         lifted = [self.expr(a) for a in args]
-        if function in _POWERS and len(lifted) == 2 and _small_power(lifted[1]):
+        if function in _POWERS and len(lifted) == 2 and (power := _small_power(lifted[1])):
             # The product the power is: a few multiplications for the library's log and exp with their special
             # cases, and as accurate (CUDA's powf is within 4 ulp, pow within 2, "Mathematical Functions" of the
             # CUDA C++ Programming Guide; the product rounds once a multiplication, within 3 ulp of x^4). The
@@ -1394,7 +1394,7 @@ class _Lifter:
             # expression of the program has no effect but its value.
             base = Cast(ctype="double" if function == "pow" else "float", operand=lifted[0])
             product: Expr = base
-            for _ in range(_small_power(lifted[1]) - 1):
+            for _ in range(power - 1):
                 product = Binary(op="*", left=product, right=base)
             return product
         return Call(function=function, args=lifted)
