@@ -18,7 +18,7 @@ from optiml_engine.ir.analysis import (
     Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent,
     inlined, loads, names_of, names_read, names_written, point_dependent, polynomial, single_assignments,
     statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
-from optiml_engine.ir.hoist import hoisted_digits
+from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
 from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -818,7 +818,17 @@ class _Kernel:
                 count = s.held * s.vector
                 self.lines.append(f"{indent}{self.program.element_type(array)} {self.held_names[array]}[{count}];"
                                   f"   // this lane's first {count} elements of the row, for every loop")
-        self.point(program.body, indent, in_loop=False)
+        if s.family == "reduce":
+            written = {stmt.array for stmt in walk(program.body) if isinstance(stmt, (Store, Atomic))}
+            early, body = hoisted_reads(program.body, {i.name for i in program.space} |
+                                        {parameter.name for parameter in program.scalars},
+                                        {a.name for a in program.arrays if a.name not in written}, self.names,
+                                        program.element_type)
+            if early:
+                self.lines.append(f"{indent}// Reads the loops do not change, issued before them.")
+                self.lines += c_statements(early, indent)
+                self.program = program.model_copy(update={"body": body})
+        self.point(self.program.body, indent, in_loop=False)
         self.lines += closing
 
     def point(self, body: list[Stmt], indent: str, in_loop: bool) -> None:
@@ -944,13 +954,19 @@ class _Kernel:
         inner = indent + "    "
         offset = f"({step} * {lanes} + {self.point_lane}) * {width}" if width > 1 else \
             f"{step} * {lanes} + {self.point_lane}"
-        self.lines += [f"{indent}#pragma unroll",
-                       f"{indent}for (int {step} = 0; {step} < {self.schedule.held}; ++{step}) {{",
-                       f"{inner}const {loop.ctype} {first} = {offset}" + ("" if origin == "0" else f" + {origin}")
-                       + ";"]
-        for array, below in filled:
-            if below is None:
+        steps = [f"{indent}#pragma unroll",
+                 f"{indent}for (int {step} = 0; {step} < {self.schedule.held}; ++{step}) {{",
+                 f"{inner}const {loop.ctype} {first} = {offset}" + ("" if origin == "0" else f" + {origin}") + ";"]
+        loaded = [array for array, below in filled if below is None]
+        if loaded:
+            # Every step's loads first, in a loop of their own: a load's use in the same step would wait for it
+            # before the next step's load issues, one load in flight per lane (H200: a cross entropy's rows at 1.5x
+            # the floor, bench/results/ir-h200/held-loads-first/).
+            self.lines += steps
+            for array in loaded:
                 self.lines += moved(array, True, inner)
+            self.lines.append(f"{indent}}}")
+        self.lines += steps
         fills = [f"if ({loop.var} < {below}) {at[array].name} = {array}[{c_expr(indices[array])}];"
                  for array, below in filled if below is not None]
         self.lines += elementwise(lambda at_indent: [at_indent + f for f in fills] + c_statements(body, at_indent),
@@ -1829,6 +1845,12 @@ class _Kernel:
         # The rows' step is the block's height as a constant, so that the loop unrolls and a thread's reads are all
         # in flight at once (a loop over blockDim.y issued them one at a time).
         rows = s.block[1]
+        if s.vector > 1:
+            self.stage_vectors(tiles, (q, qtype, qupper, q_tile), (p, ptype, pupper, p_tile), row, inner)
+            self.lines.append(f"{indent}}}")
+            self.lines += closing
+            self.tiled_grid(write_axis, read_axis, tile)
+            return
         self.lines.append(f"{inner}#pragma unroll")
         self.lines.append(f"{inner}for (int {row} = threadIdx.y; {row} < {tile}; {row} += {rows}) {{")
         self.lines += [f"{inner}    const {ptype} {p.name} = {p_tile} + threadIdx.x;",
@@ -1849,6 +1871,88 @@ class _Kernel:
         self.lines.append(f"{indent}}}")
         self.lines += closing
         self.tiled_grid(write_axis, read_axis, tile)
+
+    def stage_vectors(self, tiles: dict[Load, Expr], q_axis: tuple, p_axis: tuple, row: str, indent: str) -> None:
+        """stage with `vector` consecutive elements a thread: each staged read `vector` consecutive elements along
+        its unit stride (p) as one access, and each point's writes (and the other reads unit-stride along q)
+        `vector` consecutive q as one; element by element where a group is not whole or not aligned."""
+        s, program = self.schedule, self.program
+        tile, rows, width = s.tile, s.block[1], s.vector
+        (q, qtype, qupper, q_tile), (p, ptype, pupper, p_tile) = q_axis, p_axis
+        if not all(unit_stride(load.index, p.name) for load in tiles):
+            raise EmitError("vector staging needs every staged read unit-stride along its axis")
+        self.use("lanes")
+        first, lane = self.names(f"{p.name}_first"), self.names.scoped("e")
+        tile_of = {load: ref.name.split("[")[0] for load, ref in tiles.items()}
+        at_p = _renamed({p.name: Const(text=first)})
+        aligned = " && ".join(f"optiml_aligned(&{load.array}[{c_expr(load.index, at_p)}], "
+                              f"{element_bytes(program, load.array) * width})" for load in tiles)
+        lanes = {load: self.names(f"{load.array}_lanes") for load in tiles}
+        kinds = {load: f"optiml_lanes<{program.element_type(load.array)}, {width}>" for load in tiles}
+        self.lines += [
+            f"{indent}#pragma unroll",
+            f"{indent}for (int {row} = threadIdx.y; {row} < {tile}; {row} += {rows}) {{",
+            f"{indent}    const {qtype} {q.name} = {q_tile} + {row};",
+            f"{indent}    const {ptype} {first} = {p_tile} + threadIdx.x * {width};",
+            f"{indent}    if ({q.name} < {qupper}) {{",
+            f"{indent}        if ({first} + {width} <= {pupper} && {aligned}) {{",
+            *[f"{indent}            const {kinds[load]} {lanes[load]} = *reinterpret_cast<const {kinds[load]}*>("
+              f"&{load.array}[{c_expr(load.index, at_p)}]);" for load in tiles],
+            f"{indent}            #pragma unroll",
+            f"{indent}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+            *[f"{indent}                {tile_of[load]}[{row}][threadIdx.x * {width} + {lane}] = "
+              f"{lanes[load]}.v[{lane}];" for load in tiles],
+            f"{indent}            }}",
+            f"{indent}        }} else {{",
+            f"{indent}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+            f"{indent}                const {ptype} {p.name} = {first} + {lane};",
+            f"{indent}                if ({p.name} < {pupper}) {{",
+            *[f"{indent}                    {tile_of[load]}[{row}][threadIdx.x * {width} + {lane}] = "
+              f"{c_expr(load)};" for load in tiles],
+            f"{indent}                }}",
+            f"{indent}            }}",
+            f"{indent}        }}",
+            f"{indent}    }}",
+            f"{indent}}}",
+            f"{indent}__syncthreads();"]
+        # The points: `width` consecutive q a thread, their tile elements read down a column.
+        first = self.names(f"{q.name}_first")
+        body = _replaced(program.body, {load: Ref(name=f"{name}[threadIdx.x * {width} + {lane}][{row}]")
+                                        for load, name in tile_of.items()}, {})
+        outside = {i.name for i in program.space} | {parameter.name for parameter in program.scalars}
+        reads, stores = vector_accesses(body, q.name, conditions=False, eligible=lambda array, index:
+                                        names_of(index) <= outside and self.vector_bytes(array) in (4, 8, 16))
+        at_q = _renamed({q.name: Const(text=first)})
+        setup, finish, loads_to, stores_to = self.lane_registers(reads, stores, at_q, lane, indent + "            ",
+                                                                 self.names)
+        whole = " && ".join([f"{first} + {width} <= {qupper}",
+                             *(f"optiml_aligned(&{a.array}[{c_expr(a.index, at_q)}], {self.vector_bytes(a.array)})"
+                               for a in [*reads, *stores])])
+        self.lines += [
+            f"{indent}#pragma unroll",
+            f"{indent}for (int {row} = threadIdx.y; {row} < {tile}; {row} += {rows}) {{",
+            f"{indent}    const {ptype} {p.name} = {p_tile} + {row};",
+            f"{indent}    const {qtype} {first} = {q_tile} + threadIdx.x * {width};",
+            f"{indent}    if ({p.name} < {pupper}) {{",
+            f"{indent}        if ({whole}) {{",
+            *setup,
+            f"{indent}            #pragma unroll",
+            f"{indent}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+            f"{indent}                const {qtype} {q.name} = {first} + {lane};",
+            *c_statements(_replaced(body, loads_to, stores_to), indent + "                "),
+            f"{indent}            }}",
+            *finish,
+            f"{indent}        }} else {{",
+            f"{indent}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+            f"{indent}                const {qtype} {q.name} = {first} + {lane};",
+            f"{indent}                if ({q.name} < {qupper}) {{",
+            *c_statements(body, indent + "                    "),
+            f"{indent}                }}",
+            f"{indent}            }}",
+            f"{indent}        }}",
+            f"{indent}    }}",
+            f"{indent}}}",
+            f"{indent}__syncthreads();   // the tile is loaded again for the next rows"]
 
     # -- stream -------------------------------------------------------------------------------------------------
 

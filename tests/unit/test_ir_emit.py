@@ -240,3 +240,26 @@ def test_a_transpose_of_interleaved_elements_is_staged_and_equals_the_program() 
         for binding in naive.contract.checks:
             found = mismatch(emitted, naive, program, binding, seed=5)
             assert found is None, f"{schedule.describe()}: {found}"
+
+
+@pytest.mark.parametrize("name", ["tests/heldout/transpose2d.cu", "tests/heldout/permute_bmn_bnm.cu",
+                                  "examples/add_transposed.cu"])
+def test_a_vector_staged_transpose_equals_the_program_where_its_rows_align_and_where_they_do_not(name) -> None:
+    """Stage with vector accesses: a thread reads 4 consecutive floats of a staged row as one access and writes 4
+    consecutive outputs as one, where the group is whole and 16-byte aligned, element by element elsewhere. Sizes
+    whose rows are all aligned (multiples of 4, whole tiles and a partial last tile) run the vector path; the
+    contract's odd check sizes run the element path."""
+    from optiml_engine.ir.schedule import space
+    naive, program, shape = scheduled(ROOT / name, False)
+    vectored = [s for s in space(shape, "stage") if s.vector > 1]
+    assert {s.vector for s in vectored} == {4} and {s.tile for s in vectored} == {32, 64}
+    sides = [name for name in naive.contract.sizes if name not in ("B",)]
+    aligned = [{side: extent for side, extent in zip(sides, extents)} for extents in ((64, 96), (40, 36))]
+    for binding in aligned:
+        binding.update({"B": 2} if "B" in naive.contract.sizes else {})
+    for schedule in vectored:
+        emitted = emit(program, shape, schedule, naive)
+        assert emitted.unit.text.count("optiml_lanes<float, 4>*>") >= 2    # a vector read and a vector write
+        for binding in [*aligned, *naive.contract.checks]:
+            found = mismatch(emitted, naive, program, binding, seed=3)
+            assert found is None, f"{schedule.describe()}: {found}"
