@@ -2,10 +2,7 @@
 
 A node is an evaluated candidate; its children are the edits the policies propose for it, tried one at a time
 (progressive widening: a node visited n times may have at most ceil(WIDENING_BASE * n ** WIDENING_EXPONENT)
-children), most promising first: edits whose symptom matches the node's diagnosis, then within a symptom each
-policy's own order, the policies taking turns (the schedule policy puts a family's likeliest schedule first, e.g.
-a row op's rows held in registers: log_softmax's runs 1.05x its floor on an H200, yet a search that ordered the
-edits of a symptom at random offered 1.23x after 30 candidates; bench/results/ir-h200/held-loads-first/). Selection descends by UCT over
+children), most promising first (edits whose symptom matches the node's diagnosis). Selection descends by UCT over
 verified children; a rejected child is a leaf whose negative reward is backed up like any other. Several
 candidates may be in flight at once (one per GPU): the path to each carries a virtual loss until its result comes
 back. Budgets: candidates evaluated, wall time, and the speed-of-light stop: once a candidate the search found is
@@ -24,7 +21,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 import threading
 import time
 from collections.abc import Callable
@@ -199,13 +195,9 @@ class Mcts:
         began = time.perf_counter()
         context = PolicyContext(diagnosis=node.diagnosis, sol=node.measurement.sol, device=self.device,
                                 tried=node.rules())
-        keyed = []
-        for policy in self.policies:
-            ahead: Counter[int] = Counter()     # the policy's edits of each symptom rank proposed before this one
-            for edit in policy.propose(node.candidate, context):
-                rank = symptom_rank(edit.symptom, node.diagnosis)
-                keyed.append((rank, ahead[rank], self.rng.random(), len(keyed), edit))
-                ahead[rank] += 1
+        edits = [edit for policy in self.policies for edit in policy.propose(node.candidate, context)]
+        keyed = [(symptom_rank(edit.symptom, node.diagnosis), self.rng.random(), index, edit)
+                 for index, edit in enumerate(edits)]
         ordered = [edit for *_, edit in sorted(keyed)]
         if self.prepare is not None:
             self.prepare([edit.candidate for edit in ordered])

@@ -271,31 +271,3 @@ def test_reward_guardrails():
     noisy = faster.model_copy(update={"timing": faster.timing.model_copy(update={"spread_ms": faster.timing.median_ms})})
     assert reward(noisy, ORIGINAL_MS).spread > 0
     assert reward(faster, ORIGINAL_MS, base, {"dram_pct": 80}, {"dram_pct": 40}).bottleneck == pytest.approx(0.08)
-
-
-def test_within_a_symptom_each_policys_own_order_is_kept_and_the_policies_take_turns():
-    """A policy lists its likeliest edit first; the search tries each policy's first edits before any policy's
-    second (the random tie-break only decides between the policies), and an edit curing the diagnosed symptom
-    before all of them."""
-    class Ordered(Policy):
-        def __init__(self, name: str, symptoms: list[str]):
-            self.name, self.symptoms = name, symptoms
-
-        def propose(self, node, context):
-            return [Edit(candidate=node.model_copy(update={"unit": node.unit.model_copy(update={
-                "text": node.unit.text + f"\n// edit {self.name}{i}"})}), rule=f"{self.name}{i}",
-                description=f"{self.name}{i}", symptom=symptom) for i, symptom in enumerate(self.symptoms)]
-
-    from optiml_engine.diagnosis import Diagnosis
-    from optiml_engine.search.mcts import Node
-
-    start = original()
-    for seed in range(5):
-        mcts = Mcts(measure, [Ordered("a", ["latency"] * 4), Ordered("b", ["latency", "latency", "memory"])],
-                    config=SearchConfig(seed=seed))
-        node = Node(start, measure(start), None, None, 0.0)
-        node.diagnosis = Diagnosis(bound="memory", headline="", explanation="", findings=[], top_stalls=[])
-        rules = [edit.rule for edit in mcts.proposals(node)]
-        assert rules[0] == "b2"                                   # cures the bound
-        assert sorted(rules[1:3]) == ["a0", "b0"] and sorted(rules[3:5]) == ["a1", "b1"]
-        assert rules[5:] == ["a2", "a3"]
