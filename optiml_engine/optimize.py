@@ -92,9 +92,15 @@ def optimize(document: CudaDocument, kernel: str, evaluator: Evaluator, policies
     base = dict(path=model.path, kernel=kernel, source_sha256=source_hash(text), device=evaluator.device,
                 date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
     if not original_measurement.ok:
+        note = f"the original kernel does not verify: {original_measurement.reason}"
+        if original_measurement.verdict == "suspect_fast":
+            # The user's own kernel cannot be gaming its check: the contract's traffic is more than it moves.
+            note = (f"{original.contract.location}: the original kernel runs faster than the speed-of-light floor "
+                    f"its contract gives ({original_measurement.reason}); the floor counts every array of the "
+                    f"contract moved once whole: where the kernel moves less (a slice of an inout array, a cache it "
+                    f"updates in place), state the bytes it moves with a `bytes:` line")
         return OptimizationResult(**base, original=original_measurement, best=original_measurement,
-                                  final=original_measurement, accepted=False,
-                                  notes=[f"the original kernel does not verify: {original_measurement.reason}"])
+                                  final=original_measurement, accepted=False, notes=[note])
 
     def evaluate(candidate: Candidate) -> Measurement:
         return evaluator.evaluate(candidate, reference)

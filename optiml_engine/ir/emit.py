@@ -835,7 +835,8 @@ class _Kernel:
         """The point's code shared by its lanes: top-level loops split across them, their reductions combined,
         writes outside the loops done by lane 0."""
         for position, stmt in enumerate(body):
-            if isinstance(stmt, For) and not in_loop and self.schedule.family == "scan":
+            if isinstance(stmt, For) and not in_loop and self.schedule.family == "scan" and \
+                    stmt == self.shape.scan.loop:
                 self.scan_loop(stmt, indent)
             elif isinstance(stmt, For) and not in_loop:
                 self.parallel_loop(stmt, indent, held_at=position if self.held_names and body is self.program.body

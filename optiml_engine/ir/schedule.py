@@ -46,7 +46,7 @@ from typing import Literal
 
 from optiml_engine.ir.analysis import (
     HeldRows, Polynomial, Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, has_loops,
-    held_rows, inlined, linear, loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update,
+    held_rows, inlined, linear, loads, loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update,
     single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
@@ -244,6 +244,8 @@ class Scan:
     loop: For
     reduction: Reduction
     across_points: bool = False
+    leading: tuple[Reduction, ...] = ()   # the reductions of loops before it (softmax, then a cumulative sum of the
+                                          # probabilities): a warp shares those loops as reduce's lanes do
 
 
 @dataclass(frozen=True)
@@ -312,6 +314,7 @@ def shape_of(program: LoopProgram) -> Shape:
     scan = _scan(program, loops) if "reduce" not in families else None
     if scan is not None:
         families.append("scan")
+        reductions += scan.leading
     fusable = tuple(axis for axis in ("x", "y") if _fusable(program, axis))
     streamed = tuple(_streamed_loops(program))
     if streamed:
@@ -514,7 +517,15 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
     element (lanes taking neighbouring iterations read and write neighbouring elements), or unit-stride along the
     innermost parallel index (a scan down columns: lanes across a block of points); no atomics. What the code
     writes before the loop the loop does not read."""
-    if len(loops) != 1 or loops[0] not in program.body or constant(loops[0].step) != 1:
+    # Loops before the last that only reduce (no writes; a value each carries combined as reduce's lanes combine
+    # it), at the top of the point's code, then the scan.
+    *firsts, last = loops or [None]
+    leading = [reduction for first in firsts for reduction in _parallel_loop(first) or []]
+    if last is None or any(first not in program.body or not _parallel_loop(first) or
+                           any(isinstance(stmt, (Store, Atomic)) for stmt in walk(first.body)) for first in firsts):
+        return None
+    loops = [last]
+    if loops[0] not in program.body or constant(loops[0].step) != 1:
         return None
     loop = loops[0]
     inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
@@ -548,7 +559,9 @@ def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
             {stmt.array for stmt in walk(before) if isinstance(stmt, Store)} & {l.array for l in all_loads(loop.body)}:
         return None
     if all(constant(stride(index, loop.var) or Const(text="x")) in (1, -1) for index in writes):
-        return Scan(loop, reduction)
+        return Scan(loop, reduction, leading=tuple(leading))
+    if leading:
+        return None
     # Down a strided axis (a column): neighbouring points write neighbouring elements, so the lanes sharing a point
     # go along y, a block of neighbouring points taking each stretch of the loop together; every point of a block
     # walks the same iterations (barriers between its stretches).
@@ -714,6 +727,14 @@ def _contraction(program: LoopProgram) -> Contraction | None:
     i, j = program.space[-2].name, program.space[-1].name
     outer = {program.space[0].name} if len(program.space) == 3 else set()
     scalars = {p.name for p in program.scalars}
+    # Locals of the batch index alone (`b = bh / H; h = bh % H`: a batch of heads whose operands are laid out
+    # [B, S, H, D]) are part of each operand's offset for the batch.
+    assigned = [stmt.name for stmt in walk(program.body) if isinstance(stmt, (Let, Assign))]
+    batch_locals = {stmt.name: stmt.value for stmt in program.body[:loops[0]]
+                    if isinstance(stmt, Let) and stmt.value is not None and not loads(stmt.value) and
+                    names_of(stmt.value) & outer and names_of(stmt.value) <= outer | scalars and
+                    assigned.count(stmt.name) == 1}
+    value = inlined(value, batch_locals)
     allowed = {i, j, loop.var} | outer | scalars
     ranged = mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j})
     if ranged and not all(_affine_bound(bound, i, j, scalars) for bound in (loop.start, loop.stop)):
@@ -935,7 +956,8 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
     if family == "scan":
         # A 1-D space's point may cut its loop into chunks, a warp each (the grid's y holds them).
         split = [Schedule(family="scan", block=(32, 4), lanes=32, items=items, splits=splits)
-                 for splits in (64, 512, 4096) for items in (4, 8)] if len(shape.program.space) == 1 else []
+                 for splits in (64, 512, 4096) for items in (4, 8)] \
+            if len(shape.program.space) == 1 and not shape.scan.leading else []
         if shape.scan.across_points:
             return [Schedule(family="scan", block=(points, lanes), lanes=lanes, lanes_axis="y", items=items)
                     for points in (16, 32) for lanes in (8, 16, 32) for items in (2, 4, 8, 16)]

@@ -47,6 +47,14 @@ BODIES = {
                      "y[r * cols + c] = s * s - 1.0f; }",
     "running_min_after": "float lo = row[0]; for (int c = 0; c < cols; c++) { if (row[c] < lo) lo = row[c]; "
                          "y[r * cols + c] = row[c] - lo; }",
+    # Reductions before the scan, shared by the warp as reduce's lanes share them: a softmax's cumulative sum (top-p
+    # sampling's), a cumulative share of a row's sum.
+    "softmax_cumsum": "float mx = -1e30f; for (int c = 0; c < cols; c++) if (row[c] > mx) mx = row[c]; "
+                      "float d = 0.0f; for (int c = 0; c < cols; c++) d += expf(row[c] - mx); "
+                      "float s = 0.0f; for (int c = 0; c < cols; c++) { s += expf(row[c] - mx) / d; "
+                      "y[r * cols + c] = s; }",
+    "share_cumsum": "float t = 0.0f; for (int c = 0; c < cols; c++) t += fabsf(row[c]); "
+                    "float s = 0.0f; for (int c = 0; c < cols; c++) { s += fabsf(row[c]); y[r * cols + c] = s / t; }",
 }
 
 PRODUCT = """/* @optiml
@@ -90,6 +98,19 @@ def test_every_scan_and_stream_schedule_equals_the_users_kernel(name) -> None:
             got = run_on_cpu(emit(program, shape, schedule, naive), binding, inputs)
             found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
             assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
+def test_reductions_before_a_scan_are_shared_by_its_warp_and_never_split_across_warps() -> None:
+    """A softmax then its cumulative sum: the two reductions' loops are split across the warp's lanes and combined
+    before the scan; the split scan (chunks in different warps, each of which would need the whole row's
+    reductions) is not offered for it."""
+    program = lift(candidate_of("softmax_cumsum.cu", KERNELS["softmax_cumsum"]))
+    shape = shape_of(program)
+    assert [r.op for r in shape.scan.leading] == ["max", "+"] and "reduce" not in shape.families
+    assert all(s.splits == 1 for s in space(shape, "scan"))
+    text = emit(program, shape, space(shape, "scan")[0], candidate_of("softmax_cumsum.cu",
+                                                                     KERNELS["softmax_cumsum"])).unit.text
+    assert "optiml_warp_max(mx)" in text and "optiml_warp_sum(d)" in text
 
 
 def test_a_loop_carrying_two_values_is_not_a_scan() -> None:

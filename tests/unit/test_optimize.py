@@ -101,6 +101,22 @@ def test_sanitizer_failure_means_nothing_is_offered():
     assert not result.accepted and result.diff == "" and "Invalid __global__ write" in result.notes[0]
 
 
+def test_an_original_faster_than_its_floor_points_at_the_contracts_traffic():
+    """A kernel that updates a slice of a large inout cache runs faster than the floor of its whole arrays: nothing
+    is searched, and the note names the contract's line and the `bytes:` line that would state its traffic."""
+    class FasterThanItsFloor(SyntheticEvaluator):
+        def evaluate(self, candidate, reference=None, incumbent=None, fresh_seed=None):
+            measured = super().evaluate(candidate, reference, incumbent, fresh_seed)
+            return measured.model_copy(update={"verdict": "suspect_fast", "reason": "0.0303 ms is under 0.9x the "
+                                               "speed-of-light floor 0.0729 ms"})
+
+    result = run(FasterThanItsFloor())
+    contract_line = next(number for number, line in enumerate(document().text.splitlines(), 1) if "@optiml" in line)
+    assert not result.accepted and result.evaluated == 0
+    assert result.notes[0].startswith(f"examples/vector_add.cu:{contract_line}:") and "`bytes:`" in result.notes[0]
+    assert "0.0729 ms" in result.notes[0]
+
+
 def test_cancelled_search_still_returns_its_best():
     stop = threading.Event()
     stop.set()
