@@ -156,3 +156,46 @@ def test_few_output_tiles_are_split_to_fill_the_gpu(points, first) -> None:
     _, _, shape = product("NN")
     chosen = defaults(shape, "contraction", points)
     assert [(s.tile, s.splits) for s in chosen[:2]] == first
+
+
+HEADS = """/* @optiml
+   sizes:  B=2 H=4 S=64 D=32
+   check:  B=1 H=1 S=1 D=1; B=2 H=3 S=7 D=5; B=1 H=2 S=33 D=40
+   P:      in  float[B*H*S*S]
+   V:      in  float[B*S*H*D]
+   out:    out float[B*S*H*D]
+   launch: grid=(cdiv(D,32),cdiv(S,8),B*H) block=(32,8)
+   tol:    1e-4
+*/
+__global__ void heads_pv(const float* P, const float* V, float* out, int B, int H, int S, int D)
+{
+    int d = blockIdx.x * blockDim.x + threadIdx.x;
+    int s = blockIdx.y * blockDim.y + threadIdx.y;
+    int bh = blockIdx.z;
+    int b = bh / H;
+    int h = bh % H;
+    if (d < D && s < S) {
+        float acc = 0.0f;
+        for (int t = 0; t < S; t++)
+            acc += P[((size_t)bh * S + s) * S + t] * V[(((size_t)b * S + t) * H + h) * D + d];
+        out[(((size_t)b * S + s) * H + h) * D + d] = acc;
+    }
+}
+"""
+
+
+def test_a_batch_of_heads_taken_apart_into_locals_is_a_contraction_equal_to_the_kernel() -> None:
+    """Attention's probabilities times V with V and the output laid out [B, S, H, D] and the grid's z a (batch,
+    head) pair taken apart by `/` and `%` into locals: the locals are part of each operand's offset for the batch,
+    so the product is a contraction, and its schedules equal the kernel at every check size."""
+    naive = original_candidate(CudaDocument(HEADS, "heads_pv.cu"), "heads_pv")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "contraction" in shape.families
+    for schedule in SCHEDULES[:2]:
+        emitted = emit(program, shape, schedule, naive)
+        for binding in naive.contract.checks:
+            inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=4)
+            want = run_on_cpu(naive, binding, inputs)["out"]
+            got = run_on_cpu(emitted, binding, inputs)["out"]
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")
