@@ -52,6 +52,12 @@ and the lifter refuses the kernel as before.
   the arm of a `?:`, `&&` or `||`, its arguments assigning and calling nothing: its body put before the statement,
   its parameters locals holding the arguments and its names renamed apart, the call read as a local holding its
   returned value, as the compiler inlines it.
+- A pointer declared without a value and set by both arms of the `if` right after it to an offset into one of two
+  pointer parameters (`float* x; if (head < H) x = query + a; else x = key + b;`, vLLM's rotary embedding choosing
+  the query or the key), then only subscripted (`x[e]`) by the statements after that `if` in its block, where
+  nothing after it assigns what the condition or the offsets read: each read `((c) ? query[(a) + (e)] :
+  key[(b) + (e)])`, each statement `x[e] op v;` the `if (c) query[(a) + (e)] op v; else key[(b) + (e)] op v;` it
+  is (only one arm runs, so v is evaluated once), the declaration and the `if` emptied.
 - A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`, its size a number or a
   name defined as one) and only read: each read `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ?
   1 : ...`), where e assigns and calls nothing.
@@ -66,7 +72,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
-from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.policies.kernel_view import KernelView, bare, derived
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
@@ -83,7 +89,7 @@ def respelled(candidate: Candidate) -> Candidate:
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
             _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _rotated_pointers(view) or _advanced_pointers(view) or _header_advances(view) or \
             _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view) or \
-            _helpers_called(view)
+            _helpers_called(view) or _chosen_pointers(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -933,4 +939,83 @@ def _rotation(view: KernelView, statements: list[Node], declared: dict[str, str]
                 left not in declared or (names and left != names[-1]):
             return None
         names += [left, view.text(right)] if not names else [view.text(right)]
+    return None
+
+
+def _chosen_pointers(view: KernelView) -> list[tuple[int, int, str]]:
+    """The module docstring's pointer chosen by an `if` between two parameters. One a round."""
+    parameters = {param.name for param in view.kernel.params if param.is_pointer}
+    for declaration in view.descendants(view.body, "declaration"):
+        declarator = declaration.child_by_field_name("declarator")
+        if len(declaration.named_children) != 2 or declarator is None or declarator.type != "pointer_declarator" or \
+                declarator.child_by_field_name("declarator").type != "identifier":
+            continue
+        pointer = view.text(declarator.child_by_field_name("declarator"))
+        later = _after(declaration)
+        if not later or later[0].type != "if_statement":
+            continue
+        branch, uses = later[0], later[1:]
+        alternative = branch.child_by_field_name("alternative")
+        arms = [_pointer_offset(view, arm, pointer, parameters) for arm in
+                (branch.child_by_field_name("consequence"),
+                 alternative.named_children[-1] if alternative is not None and alternative.named_children else None)]
+        if None in arms:
+            continue
+        clause = branch.child_by_field_name("condition")
+        condition = view.text(clause.named_children[0] if clause.type == "condition_clause" else clause)
+        read = {view.text(n) for node in (branch.child_by_field_name("condition"), *(a[2] for a in arms))
+                for n in view.descendants(node, "identifier")}
+        nodes = [n for use in uses for n in view.descendants(use)]
+        if any(_assigns(view, n, name) for n in nodes for name in read | {pointer}):
+            continue
+        mentions = [n for n in nodes if n.type == "identifier" and view.text(n) == pointer]
+        subscripts = [n.parent for n in mentions if n.parent.type == "subscript_expression" and
+                      n.parent.child_by_field_name("argument") == n]
+        if len(subscripts) != len(mentions):
+            continue
+        (first, first_offset, _), (second, second_offset, _) = arms
+        replacements = []
+        for subscript in subscripts:
+            index = view.text(subscript.child_by_field_name("indices")).strip("[]")
+            chosen = (f"{first}[({first_offset}) + ({index})]", f"{second}[({second_offset}) + ({index})]")
+            statement = subscript.parent.parent if subscript.parent.type == "assignment_expression" and \
+                subscript.parent.child_by_field_name("left") == subscript else None
+            if statement is not None and statement.type == "expression_statement":
+                assignment = subscript.parent
+                rest = view.source[assignment.child_by_field_name("left").end_byte:statement.end_byte].decode()
+                if any(other.start_byte > statement.start_byte and other.end_byte <= statement.end_byte
+                       for other in subscripts if other is not subscript):
+                    break         # the written value reads the pointer too: its reads would overlap this rewrite
+                replacements.append(_in_place(view, statement.start_byte, statement.end_byte,
+                                              f"if ({condition}) {chosen[0]}{rest} else {chosen[1]}{rest}"))
+            elif statement is None:
+                replacements.append((subscript.start_byte, subscript.end_byte,
+                                     f"(({condition}) ? {chosen[0]} : {chosen[1]})"))
+            else:
+                break
+        else:
+            return replacements + [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
+                                   _in_place(view, branch.start_byte, branch.end_byte, "")]
+    return []
+
+
+def _pointer_offset(view: KernelView, arm: Node | None, pointer: str, parameters: set[str]) \
+        -> tuple[str, str, Node] | None:
+    """(parameter, offset, the offset's node) of an arm that is the one statement `pointer = parameter + offset;`
+    (braced or not; `offset + parameter` too)."""
+    while arm is not None and arm.type == "compound_statement" and len(arm.named_children) == 1:
+        arm = arm.named_children[0]
+    if arm is None or arm.type != "expression_statement" or not arm.named_children:
+        return None
+    assignment = arm.named_children[0]
+    if assignment.type != "assignment_expression" or assignment.child_by_field_name("operator").type != "=" or \
+            view.text(assignment.child_by_field_name("left")) != pointer:
+        return None
+    value = bare(assignment.child_by_field_name("right"))
+    if value.type != "binary_expression" or view.text(value.child_by_field_name("operator")) != "+":
+        return None
+    left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
+    for base, offset in ((left, right), (right, left)):
+        if base.type == "identifier" and view.text(base) in parameters:
+            return view.text(base), view.text(offset), offset
     return None

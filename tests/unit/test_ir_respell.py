@@ -492,3 +492,49 @@ def test_row_pointers_rotated_down_a_column_are_advanced_by_their_step():
         got = run_on_cpu(candidate, binding, inputs)
         assert np.array_equal(got["out"], expected["out"]), binding
     assert isinstance(lift(candidate_of("user.cu", COLUMN_MARCH.replace("STEP", "2 * nx"))), NotLiftable)
+
+
+CHOSEN_POINTER = """/* @optiml
+   sizes: T=64 H=4 K=2 D=16
+   check: T=3 H=2 K=1 D=4; T=1 H=1 K=1 D=2; T=5 H=3 K=2 D=6
+   q: inout float[T*H*D]
+   k: inout float[T*K*D]
+   launch: grid=cdiv(T*(H+K)*(D/2),64) block=64
+*/
+__global__ void halves(float* q, float* k, int T, int H, int K, int D)
+{
+    int half = D / 2;
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= T * (H + K) * half) return;
+    int i = idx % half;
+    int head = (idx / half) % (H + K);
+    int t = idx / (half * (H + K));
+    float* x;
+    if ((head) < H)
+        x = q + (t * H + head) * D;
+    else {
+        x = k + (t * K + (head - H)) * D;
+    }
+    float a = x[i];
+    float b = x[half + i];
+    x[i] = a - b * 0.5f;
+    x[half + i] += a * 2.0f;
+    LAST
+}
+"""
+
+
+def test_a_pointer_chosen_between_two_arrays_reads_and_writes_the_one_chosen():
+    """`float* x; if (head < H) x = q + ...; else x = k + ...;` (a rotary embedding over the query's heads then the
+    key's): each subscript reads or writes the chosen array, the program equal to the kernel on both arrays at every
+    check size; a pointer also used unsubscripted (passed on, compared) stays refused."""
+    candidate = candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", ""))
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    for binding in candidate.contract.checks:
+        inputs, expected = run_at(candidate, program, binding)
+        got = run_on_cpu(candidate, binding, inputs)
+        for array in ("q", "k"):
+            assert np.array_equal(got[array], expected[array]), (array, binding)
+    refused = lift(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", "if (x == q) x[0] = 0.0f;")))
+    assert isinstance(refused, NotLiftable)
