@@ -46,8 +46,8 @@ from typing import Literal
 
 from optiml_engine.ir.analysis import (
     HeldRows, Polynomial, Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, has_loops,
-    held_rows, inlined, linear, loads, loop_reductions, names_of, names_written, point_dependent, polynomial, reduction_update,
-    single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
+    held_rows, inlined, linear, loads, loop_reductions, names_of, names_written, point_dependent, polynomial,
+    reduction_update, single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, mentions,
@@ -511,23 +511,27 @@ def _slid(program: LoopProgram, axis: str) -> bool:
 
 
 def _scan(program: LoopProgram, loops: list[For]) -> Scan | None:
-    """One loop in the point's code, a top-level statement, with step 1; in it one top-level reduction update of a
-    local declared outside, whose value does not depend on the carried value and which nothing else assigns; no other
-    value carried from one iteration to the next; writes at indices with a stride along the loop variable, one
-    element (lanes taking neighbouring iterations read and write neighbouring elements), or unit-stride along the
-    innermost parallel index (a scan down columns: lanes across a block of points); no atomics. What the code
-    writes before the loop the loop does not read."""
+    """One loop in the point's code (after top-level loops that only reduce, `leading`; with them, only a scan along
+    the loop variable), a top-level statement, with step 1; in it one top-level reduction update of a local declared
+    outside, whose value does not depend on the carried value and which nothing else assigns; no other value carried
+    from one iteration to the next; writes at indices with a stride along the loop variable, one element (lanes
+    taking neighbouring iterations read and write neighbouring elements), or unit-stride along the innermost
+    parallel index (a scan down columns: lanes across a block of points); no atomics. What the code writes before
+    the loop the loop does not read."""
+    if not loops:
+        return None
     # Loops before the last that only reduce (no writes; a value each carries combined as reduce's lanes combine
     # it), at the top of the point's code, then the scan.
-    *firsts, last = loops or [None]
-    leading = [reduction for first in firsts for reduction in _parallel_loop(first) or []]
-    if last is None or any(first not in program.body or not _parallel_loop(first) or
-                           any(isinstance(stmt, (Store, Atomic)) for stmt in walk(first.body)) for first in firsts):
+    *firsts, loop = loops
+    leading: list[Reduction] = []
+    for first in firsts:
+        reductions = _parallel_loop(first)
+        if first not in program.body or not reductions or \
+                any(isinstance(stmt, (Store, Atomic)) for stmt in walk(first.body)):
+            return None
+        leading += reductions
+    if loop not in program.body or constant(loop.step) != 1:
         return None
-    loops = [last]
-    if loops[0] not in program.body or constant(loops[0].step) != 1:
-        return None
-    loop = loops[0]
     inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
     updates = [(position, reduction) for position, stmt in enumerate(loop.body)
                if (reduction := reduction_update(stmt)) is not None and reduction.variable not in inside]
