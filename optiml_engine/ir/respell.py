@@ -971,12 +971,15 @@ def _chosen_pointers(view: KernelView) -> list[tuple[int, int, str]]:
         mentions = [n for n in nodes if n.type == "identifier" and view.text(n) == pointer]
         subscripts = [n.parent for n in mentions if n.parent.type == "subscript_expression" and
                       n.parent.child_by_field_name("argument") == n]
-        if len(subscripts) != len(mentions):
-            continue
+        if len(subscripts) != len(mentions) or any(
+                a is not b and a.start_byte <= b.start_byte and b.end_byte <= a.end_byte
+                for a in subscripts for b in subscripts) or \
+                any(n.parent.type in ("update_expression", "pointer_expression") for n in subscripts):
+            continue      # a subscript in another's index, incremented in place or its address taken
         (first, first_offset, _), (second, second_offset, _) = arms
         replacements = []
         for subscript in subscripts:
-            index = view.text(subscript.child_by_field_name("indices")).strip("[]")
+            index = view.text(subscript.child_by_field_name("indices")).strip()[1:-1]
             chosen = (f"{first}[({first_offset}) + ({index})]", f"{second}[({second_offset}) + ({index})]")
             statement = subscript.parent.parent if subscript.parent.type == "assignment_expression" and \
                 subscript.parent.child_by_field_name("left") == subscript else None

@@ -527,7 +527,8 @@ __global__ void halves(float* q, float* k, int T, int H, int K, int D)
 def test_a_pointer_chosen_between_two_arrays_reads_and_writes_the_one_chosen():
     """`float* x; if (head < H) x = q + ...; else x = k + ...;` (a rotary embedding over the query's heads then the
     key's): each subscript reads or writes the chosen array, the program equal to the kernel on both arrays at every
-    check size; a pointer also used unsubscripted (passed on, compared) stays refused."""
+    check size; a pointer also used unsubscripted (compared), subscripted in its own index or incremented in place
+    stays refused."""
     candidate = candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", ""))
     program = lift(candidate)
     assert isinstance(program, LoopProgram), str(program)
@@ -536,5 +537,6 @@ def test_a_pointer_chosen_between_two_arrays_reads_and_writes_the_one_chosen():
         got = run_on_cpu(candidate, binding, inputs)
         for array in ("q", "k"):
             assert np.array_equal(got[array], expected[array]), (array, binding)
-    refused = lift(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", "if (x == q) x[0] = 0.0f;")))
-    assert isinstance(refused, NotLiftable)
+    for last in ("if (x == q) x[0] = 0.0f;", "x[(int)x[0] % D] = 1.0f;", "x[0]++;"):
+        refused = lift(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", last)))
+        assert isinstance(refused, NotLiftable), last
