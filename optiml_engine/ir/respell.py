@@ -54,8 +54,9 @@ and the lifter refuses the kernel as before.
   returned value, as the compiler inlines it.
 - A pointer declared without a value and set by both arms of the `if` right after it to an offset into one of two
   pointer parameters (`float* x; if (head < H) x = query + a; else x = key + b;`, vLLM's rotary embedding choosing
-  the query or the key), then only subscripted (`x[e]`) by the statements after that `if` in its block, where
-  nothing after it assigns what the condition or the offsets read: each read `((c) ? query[(a) + (e)] :
+  the query or the key), then only subscripted (`x[e]`, not in another subscript of it, not incremented in place)
+  by the statements after that `if` in its block, where nothing after it assigns what the condition or the offsets
+  read: each read `((c) ? query[(a) + (e)] :
   key[(b) + (e)])`, each statement `x[e] op v;` the `if (c) query[(a) + (e)] op v; else key[(b) + (e)] op v;` it
   is (only one arm runs, so v is evaluated once), the declaration and the `if` emptied.
 - A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`, its size a number or a

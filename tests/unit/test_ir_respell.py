@@ -481,16 +481,21 @@ __global__ void column_march(const float* u, float* out, int nx, int ny)
 """
 
 
-def test_row_pointers_rotated_down_a_column_are_advanced_by_their_step():
-    """`north = centre; centre = south; south += nx;` with the three declared a row apart: each pointer advanced by a
-    row, the program equal to the kernel; declared two rows apart, the rotation is no advance and stays refused."""
-    candidate = candidate_of("user.cu", COLUMN_MARCH.replace("STEP", "nx"))
+def program_equals_kernel_exactly(candidate, outputs: tuple[str, ...]) -> None:
+    """The candidate lifts, and its program writes exactly what the kernel writes to `outputs` at every check size."""
     program = lift(candidate)
     assert isinstance(program, LoopProgram), str(program)
     for binding in candidate.contract.checks:
         inputs, expected = run_at(candidate, program, binding)
         got = run_on_cpu(candidate, binding, inputs)
-        assert np.array_equal(got["out"], expected["out"]), binding
+        for array in outputs:
+            assert np.array_equal(got[array], expected[array]), (array, binding)
+
+
+def test_row_pointers_rotated_down_a_column_are_advanced_by_their_step():
+    """`north = centre; centre = south; south += nx;` with the three declared a row apart: each pointer advanced by a
+    row, the program equal to the kernel; declared two rows apart, the rotation is no advance and stays refused."""
+    program_equals_kernel_exactly(candidate_of("user.cu", COLUMN_MARCH.replace("STEP", "nx")), ("out",))
     assert isinstance(lift(candidate_of("user.cu", COLUMN_MARCH.replace("STEP", "2 * nx"))), NotLiftable)
 
 
@@ -529,14 +534,7 @@ def test_a_pointer_chosen_between_two_arrays_reads_and_writes_the_one_chosen():
     key's): each subscript reads or writes the chosen array, the program equal to the kernel on both arrays at every
     check size; a pointer also used unsubscripted (compared), subscripted in its own index or incremented in place
     stays refused."""
-    candidate = candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", ""))
-    program = lift(candidate)
-    assert isinstance(program, LoopProgram), str(program)
-    for binding in candidate.contract.checks:
-        inputs, expected = run_at(candidate, program, binding)
-        got = run_on_cpu(candidate, binding, inputs)
-        for array in ("q", "k"):
-            assert np.array_equal(got[array], expected[array]), (array, binding)
+    program_equals_kernel_exactly(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", "")), ("q", "k"))
     for last in ("if (x == q) x[0] = 0.0f;", "x[(int)x[0] % D] = 1.0f;", "x[0]++;"):
         refused = lift(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", last)))
         assert isinstance(refused, NotLiftable), last
