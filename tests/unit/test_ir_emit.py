@@ -263,3 +263,40 @@ def test_a_vector_staged_transpose_equals_the_program_where_its_rows_align_and_w
         for binding in [*aligned, *naive.contract.checks]:
             found = mismatch(emitted, naive, program, binding, seed=3)
             assert found is None, f"{schedule.describe()}: {found}"
+
+
+HALF_TRANSPOSE = """#include <cuda_fp16.h>
+/* @optiml
+   sizes:  rows=1024 cols=2048
+   check:  rows=37 cols=33; rows=1 cols=3
+   x:      in  float16[rows*cols]
+   y:      out float16[cols*rows]
+   launch: grid=(cdiv(cols,16),cdiv(rows,16)) block=(16,16)
+*/
+__global__ void transpose_half(const __half* x, __half* y, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r < rows && c < cols) y[(size_t)c * rows + r] = x[(size_t)r * cols + c];
+}
+"""
+
+
+def test_a_half_transpose_is_staged_8_elements_a_vector_and_equals_the_program() -> None:
+    """16-byte vectors of 2-byte elements: 8 a thread along each unit stride, at sizes whose rows align (whole tiles
+    and partial ones) and at the contract's odd sizes."""
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.schedule import shape_of, space
+    from optiml_engine.source.parse import CudaDocument
+    naive = original_candidate(CudaDocument(HALF_TRANSPOSE, "transpose_half.cu"), "transpose_half")
+    program = lift(naive)
+    shape = shape_of(program)
+    vectored = [s for s in space(shape, "stage") if s.vector > 1]
+    assert vectored and {s.vector for s in vectored} == {8}
+    for schedule in vectored:
+        emitted = emit(program, shape, schedule, naive)
+        assert "optiml_lanes<__half, 8>" in emitted.unit.text
+        for binding in [{"rows": 64, "cols": 96}, {"rows": 40, "cols": 72}, *naive.contract.checks]:
+            found = mismatch(emitted, naive, program, binding, seed=2)
+            assert found is None, f"{schedule.describe()}: {found}"
