@@ -242,6 +242,22 @@ def test_a_transpose_of_interleaved_elements_is_staged_and_equals_the_program() 
             assert found is None, f"{schedule.describe()}: {found}"
 
 
+def assert_vector_staging_equals_the_program(naive, program, shape, element: str, width: int,
+                                             aligned: list[dict[str, int]]):
+    """Every vector stage schedule reads and writes vectors of `width` elements (at least one of each) and equals the
+    program at the `aligned` sizes (the vector path) and at the contract's check sizes (odd ones: the element
+    path)."""
+    from optiml_engine.ir.schedule import space
+    vectored = [s for s in space(shape, "stage") if s.vector > 1]
+    assert {s.vector for s in vectored} == {width} and {s.tile for s in vectored} == {32, 64}
+    for schedule in vectored:
+        emitted = emit(program, shape, schedule, naive)
+        assert emitted.unit.text.count(f"optiml_lanes<{element}, {width}>*>") >= 2
+        for binding in [*aligned, *naive.contract.checks]:
+            found = mismatch(emitted, naive, program, binding, seed=3)
+            assert found is None, f"{schedule.describe()}: {found}"
+
+
 @pytest.mark.parametrize("name", ["tests/heldout/transpose2d.cu", "tests/heldout/permute_bmn_bnm.cu",
                                   "examples/add_transposed.cu"])
 def test_a_vector_staged_transpose_equals_the_program_where_its_rows_align_and_where_they_do_not(name) -> None:
@@ -249,20 +265,11 @@ def test_a_vector_staged_transpose_equals_the_program_where_its_rows_align_and_w
     consecutive outputs as one, where the group is whole and 16-byte aligned, element by element elsewhere. Sizes
     whose rows are all aligned (multiples of 4, whole tiles and a partial last tile) run the vector path; the
     contract's odd check sizes run the element path."""
-    from optiml_engine.ir.schedule import space
     naive, program, shape = scheduled(ROOT / name, False)
-    vectored = [s for s in space(shape, "stage") if s.vector > 1]
-    assert {s.vector for s in vectored} == {4} and {s.tile for s in vectored} == {32, 64}
-    sides = [name for name in naive.contract.sizes if name not in ("B",)]
-    aligned = [{side: extent for side, extent in zip(sides, extents)} for extents in ((64, 96), (40, 36))]
-    for binding in aligned:
-        binding.update({"B": 2} if "B" in naive.contract.sizes else {})
-    for schedule in vectored:
-        emitted = emit(program, shape, schedule, naive)
-        assert emitted.unit.text.count("optiml_lanes<float, 4>*>") >= 2    # a vector read and a vector write
-        for binding in [*aligned, *naive.contract.checks]:
-            found = mismatch(emitted, naive, program, binding, seed=3)
-            assert found is None, f"{schedule.describe()}: {found}"
+    sides = [name for name in naive.contract.sizes if name != "B"]
+    aligned = [{**dict(zip(sides, extents)), **({"B": 2} if "B" in naive.contract.sizes else {})}
+               for extents in ((64, 96), (40, 36))]
+    assert_vector_staging_equals_the_program(naive, program, shape, "float", 4, aligned)
 
 
 HALF_TRANSPOSE = """#include <cuda_fp16.h>
@@ -287,16 +294,9 @@ def test_a_half_transpose_is_staged_8_elements_a_vector_and_equals_the_program()
     and partial ones) and at the contract's odd sizes."""
     from optiml_engine.candidate import original_candidate
     from optiml_engine.ir.lift import lift
-    from optiml_engine.ir.schedule import shape_of, space
+    from optiml_engine.ir.schedule import shape_of
     from optiml_engine.source.parse import CudaDocument
     naive = original_candidate(CudaDocument(HALF_TRANSPOSE, "transpose_half.cu"), "transpose_half")
     program = lift(naive)
-    shape = shape_of(program)
-    vectored = [s for s in space(shape, "stage") if s.vector > 1]
-    assert vectored and {s.vector for s in vectored} == {8}
-    for schedule in vectored:
-        emitted = emit(program, shape, schedule, naive)
-        assert "optiml_lanes<__half, 8>" in emitted.unit.text
-        for binding in [{"rows": 64, "cols": 96}, {"rows": 40, "cols": 72}, *naive.contract.checks]:
-            found = mismatch(emitted, naive, program, binding, seed=2)
-            assert found is None, f"{schedule.describe()}: {found}"
+    assert_vector_staging_equals_the_program(naive, program, shape_of(program), "__half", 8,
+                                             [{"rows": 64, "cols": 96}, {"rows": 40, "cols": 72}])
