@@ -503,14 +503,14 @@ POSITION = Ref(name="@position")      # a held access's index with its loop's va
 
 @dataclass(frozen=True)
 class HeldRows:
-    """Arrays that several top-level loops of a point, all to the same end, read or write at the same element of
-    each step (softmax's row: its maximum's loop, its sum's and its writes' read it at `row + c`), and beside them
-    arrays one of those loops accesses so: a lane taking the same elements in every loop (counted from `origin`)
-    may keep them in registers from the first loop to the last. The loops start at the same place, or at
-    constants a few apart (a maximum's loop from 1, its start read before it)."""
+    """Arrays that the top-level loops of a point, all to the same end, read or write at the same element of each
+    step (softmax's row: its maximum's loop, its sum's and its writes' read it at `row + c`; a row maximum's one
+    loop), and beside them arrays one of those loops accesses so: a lane taking the same elements in every loop
+    (counted from `origin`) may keep them in registers from the first loop to the last. The loops start at the same
+    place, or at constants a few apart (a maximum's loop from 1, its start read before it)."""
 
     loops: tuple[int, ...]                   # positions in the program's body of the loops over the shared range
-    origin: Expr                             # the element a lane's steps count from (the loops' first start)
+    origin: Expr                             # the element a lane's steps count from (0, or the loops' first start)
     indices: tuple[tuple[str, Expr], ...]    # (array, its index with the loop's variable as POSITION)
     filled: tuple[tuple[tuple[str, int | None], ...], ...]   # by loop (as `loops`): (array, below) whose registers
                                              # it fills by a read first: every step, or (below) where the element is
@@ -530,7 +530,10 @@ HELD_START_SPREAD = 32      # most elements apart the starts of held loops may b
 
 def held_rows(program: LoopProgram) -> HeldRows | None:
     """The elements a point's loops share (HeldRows), or None where no array is accessed at the same element by two
-    loops to one end. An array qualifies when every access to it in the loops is such an access (no other element,
+    loops to one end, or by a point's only such loop: its row's elements are then loaded before they are used, a
+    lane's every load in flight at once, as torch.compile's row reductions hold a row (H200: row_max and gemv at
+    1.14-1.17x their floor a warp or 128 threads a row, one vector load in flight a lane, torch.compile 1.05-1.12x;
+    bench/results/ir-h200/probe-where-compile-wins/). An array qualifies when every access to it in the loops is such an access (no other element,
     no atomic), the rest of the point's code does not write it (nor read it, where the loops write it), and before
     each loop's first conditional access to it, its registers hold the elements that loop starts from: an earlier
     loop, or this one on every step before anything else, read them (filling the registers) or wrote them."""
@@ -542,14 +545,17 @@ def held_rows(program: LoopProgram) -> HeldRows | None:
             starts = "constant" if constant(stmt.start) is not None else stmt.start
             ranges.setdefault((stmt.stop, starts), []).append(position)
     group = max(ranges.values(), key=len, default=[])
-    if len(group) < 2:
+    if not group:
         return None
     loops = [program.body[position] for position in group]
     starts = [constant(loop.start) for loop in loops]
     if None in starts:
         origin, offsets = loops[0].start, [0] * len(loops)
     else:
-        origin, offsets = Const(text=str(min(starts))), [start - min(starts) for start in starts]
+        # From 0 where every start is a few elements in (a maximum's loop from 1, its start read before it): a lane's
+        # steps then start at multiples of its vector, aligned where the row is.
+        low = 0 if max(starts) <= HELD_START_SPREAD else min(starts)
+        origin, offsets = Const(text=str(low)), [start - low for start in starts]
         if max(offsets) > HELD_START_SPREAD:
             return None
     first = constant(origin) or 0          # the origin as a number (not one: every offset is then 0)
@@ -591,7 +597,7 @@ def held_rows(program: LoopProgram) -> HeldRows | None:
                 filled[number].append((array, None if below is None else below + first))
     # Arrays one loop accesses so are held too (their step's elements then move as one vector), where some other
     # array is shared.
-    if not any(len(touched[array]) >= 2 for array in chosen):
+    if not any(len(touched[array]) >= min(2, len(loops)) for array in chosen):
         return None
     # A loop's writes stay in registers where a later loop from no later start writes every element again.
     kept = tuple(tuple(a for a in chosen if any(

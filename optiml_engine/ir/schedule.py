@@ -911,7 +911,7 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                      for v in vectors for p in (1, 2, 4, 8)]
             found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes, vector=v)
                       for v in vectors for lanes in (64, 128, 256, 512, 1024)]
-            # Rows several loops read kept in registers (a lane's steps the same in every loop).
+            # Rows kept in registers (a lane's steps the same in every loop), loaded before they are used.
             if shape.held is not None:
                 found += [Schedule(family="reduce", block=(32, 4) if lanes == 32 else (lanes, 1), lanes=lanes,
                                    vector=v, held=held)
@@ -922,8 +922,10 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                      for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
             split = [(32, 8), (16, 16), (32, 32)]
         if shape.splittable:
+            # Not of held rows: a block holds its lanes' steps of the point's whole loop.
             found += [s.model_copy(update={"splits": splits}) for s in found
-                      if s.block in split and s.vector == max(f.vector for f in found) for splits in SPLITS]
+                      if s.block in split and not s.held and s.vector == max(f.vector for f in found)
+                      for splits in SPLITS]
         return found
     if family == "contraction":
         found = [Schedule(family="contraction", block=(tile // per_thread, tile // per_thread), tile=tile,

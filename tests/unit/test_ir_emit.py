@@ -157,11 +157,12 @@ def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_pr
             assert found is None, f"{schedule.describe()}: {found}"
 
 
-@pytest.mark.parametrize("name", ["tests/heldout/softmax_rows.cu", "examples/cross_entropy_rows.cu"])
+@pytest.mark.parametrize("name", ["tests/heldout/softmax_rows.cu", "examples/cross_entropy_rows.cu",
+                                  "examples/row_max.cu", "examples/gemv_rowmajor.cu"])
 def test_rows_held_in_registers_equal_the_program_at_every_check_size(name) -> None:
     """Reduce with `held`: softmax's row read by three loops and written by two (the first write kept in registers,
     the last written through), cross entropy's from a maximum's loop starting at 1 (element 0 filled by the next
-    loop). Few steps a lane (most of a row past them, loop by loop as written) and enough for the whole row; scalar
+    loop), a row maximum's one loop from 1 and a matrix-vector product's one loop (a row's loads all issued first). Few steps a lane (most of a row past them, loop by loop as written) and enough for the whole row; scalar
     and 4 consecutive elements a step (vector accesses where a step's are inside the row and aligned: not in rows of
     an odd length)."""
     from optiml_engine.ir.schedule import Schedule
@@ -184,6 +185,7 @@ def test_which_rows_are_held() -> None:
     from optiml_engine.candidate import original_candidate
     from optiml_engine.ir.analysis import held_rows
     from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.printer import c_expr
     from optiml_engine.source.parse import CudaDocument
     _, softmax, _ = scheduled(ROOT / "tests/heldout/softmax_rows.cu", False)
     held = held_rows(softmax)
@@ -209,6 +211,11 @@ def test_which_rows_are_held() -> None:
     rewritten = both.replace("  float s = 0.f;\n", "  float s = 0.f;\n  for (int c = 0; c < cols; ++c) "
                                                     "y[r * cols + c] = 0.f;\n") + "\n  z[r] = y[r * cols];"
     assert held_rows(program(rewritten)).arrays() == ("x",)
+    # One loop: its row, counted from 0 where the loop starts a few elements in (a lane's vectors then aligned).
+    one = "  float s = x[r * cols];\n  for (int c = 1; c < cols; ++c) s += x[r * cols + c];\n  z[r] = s;"
+    single = held_rows(program(one))
+    assert single.arrays() == ("x",) and single.filled == ((("x", None),),) and c_expr(single.origin) == "0"
+    assert held_rows(program(one.replace("s += x[r * cols + c]", "s += x[c * rows + r]"))) is None
 
 
 @pytest.mark.parametrize("name", ["tests/heldout/conv1d_valid.cu", "tests/heldout/conv2d_3x3_multichan.cu"])

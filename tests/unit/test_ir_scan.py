@@ -113,6 +113,18 @@ def test_reductions_before_a_scan_are_shared_by_its_warp_and_never_split_across_
     assert "optiml_warp_max(mx)" in text and "optiml_warp_sum(d)" in text
 
 
+def test_a_scan_is_emitted_unaliased() -> None:
+    """A lane's stretch is read twice (its total, then the loop's own code); `__restrict__` lets the compiler keep the
+    first read. The contract's arrays are buffers of their own, as every schedule assumes."""
+    naive = candidate_of("scan.cu", KERNELS["inclusive_sum"])
+    program = lift(naive)
+    shape = shape_of(program)
+    text = emit(program, shape, space(shape, "scan")[0], naive).unit.text
+    signature = text[text.index("__global__"):].split("{")[0]
+    assert "const float* __restrict__ x" in signature and "float* __restrict__ y" in signature
+    assert "const unsigned char* __restrict__ m" in signature
+
+
 def test_a_loop_carrying_two_values_is_not_a_scan() -> None:
     """A running sum and a running count that feed each other's writes: no single carried value."""
     body = ("float s = 0.0f; int n = 0; for (int c = 0; c < cols; c++) { if (m[r * cols + c]) { s += row[c]; "

@@ -680,14 +680,9 @@ class RestrictReadonly(Rule):
     name = "restrict_readonly"
     symptom = "memory"
 
-    def _unrestricted(self, view: KernelView) -> list[str]:
-        pointers = [p for p in view.kernel.params if p.is_pointer]
-        return [p.name for p in pointers if not p.is_restrict] if len(pointers) >= 2 else []
-
     def detect(self, view: KernelView) -> list[Match]:
-        names = self._unrestricted(view)
-        # A launch in the user's file that passes one argument to two pointer parameters relies on their aliasing.
-        if not names or any(len(set(passed)) < len(passed) for passed in pointer_arguments(view)):
+        names = unaliased_pointers(view)
+        if not names:
             return []
         parameters = view.node.child_by_field_name("declarator").child_by_field_name("parameters")
         return [Match(rule=self.name, span=view.span(parameters), symptom=self.symptom,
@@ -695,35 +690,46 @@ class RestrictReadonly(Rule):
                               f"({', '.join(names)}), so it reloads after every store and cannot use the read-only "
                               f"cache path")]
 
-    def _read_only(self, view: KernelView, name: str) -> bool:
-        return element_reads(view, name) is not None
-
     def rewrite(self, view: KernelView, node: Candidate) -> list[Edit]:
-        names = self._unrestricted(view)
-        if not names:
-            return []
-        replacements, made_const = [], []
-        parameters = view.node.child_by_field_name("declarator").child_by_field_name("parameters")
-        for declaration in parameters.named_children:
-            declarator = declaration.child_by_field_name("declarator")
-            param = next((p for p in view.kernel.params if p.span.start_byte == declaration.start_byte), None)
-            if param is None or param.name not in names or declarator is None:
-                continue
-            while declarator.type == "pointer_declarator" and \
-                    declarator.child_by_field_name("declarator").type == "pointer_declarator":
-                declarator = declarator.child_by_field_name("declarator")
-            if declarator.type != "pointer_declarator":
-                continue   # `float x[]`: no place for the qualifier before the name
-            name_node = declarator.child_by_field_name("declarator")
-            replacements.append((name_node.start_byte, name_node.start_byte, "__restrict__ "))
-            if not param.is_const and param.type_text.count("*") == 1 and self._read_only(view, param.name):
-                replacements.append((declaration.start_byte, declaration.start_byte, "const "))
-                made_const.append(param.name)
+        names = unaliased_pointers(view)
+        replacements, made_const = restrict_replacements(view, names)
         if not replacements:
             return []
         description = "__restrict__ on " + ", ".join(names) + ("; const " + ", ".join(made_const) if made_const else "")
         return [Edit(candidate=derived(node, view.replaced(replacements), description), rule=self.name,
                      description=description, symptom=self.symptom)]
+
+
+def unaliased_pointers(view: KernelView) -> list[str]:
+    """The pointer parameters `__restrict__` may be put on: those without it, where there are two or more and no
+    launch in the user's file passes one argument to two of them (it relies on their aliasing)."""
+    pointers = [p for p in view.kernel.params if p.is_pointer]
+    if len(pointers) < 2 or any(len(set(passed)) < len(passed) for passed in pointer_arguments(view)):
+        return []
+    return [p.name for p in pointers if not p.is_restrict]
+
+
+def restrict_replacements(view: KernelView, names: list[str]) -> tuple[list[tuple[int, int, str]], list[str]]:
+    """The replacements (for KernelView.replaced) that put `__restrict__` on the pointer parameters `names`, and
+    `const` on those of them the kernel only reads; and the names made const."""
+    replacements, made_const = [], []
+    parameters = view.node.child_by_field_name("declarator").child_by_field_name("parameters")
+    for declaration in parameters.named_children:
+        declarator = declaration.child_by_field_name("declarator")
+        param = next((p for p in view.kernel.params if p.span.start_byte == declaration.start_byte), None)
+        if param is None or param.name not in names or declarator is None:
+            continue
+        while declarator.type == "pointer_declarator" and \
+                declarator.child_by_field_name("declarator").type == "pointer_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator.type != "pointer_declarator":
+            continue   # `float x[]`: no place for the qualifier before the name
+        name_node = declarator.child_by_field_name("declarator")
+        replacements.append((name_node.start_byte, name_node.start_byte, "__restrict__ "))
+        if not param.is_const and param.type_text.count("*") == 1 and element_reads(view, param.name) is not None:
+            replacements.append((declaration.start_byte, declaration.start_byte, "const "))
+            made_const.append(param.name)
+    return replacements, made_const
 
 
 def scaled_grid(contract: Contract, factor: int) -> str:
