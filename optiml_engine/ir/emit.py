@@ -1356,39 +1356,30 @@ class _Kernel:
         var, op = reduction.variable, reduction.op
         ctype = reduction_type(program, reduction)
         names = self.names
-        tile, first = names(f"{loop.var}_tile"), names(f"{loop.var}_first")
+        tile, first, end = names(f"{loop.var}_tile"), names(f"{loop.var}_first"), names(f"{loop.var}_end")
         total, carry, before = names(f"{var}_stretch"), names(f"{var}_carry"), names(f"{var}_before")
         self.use(f"scan{op}")
         start = identity(op, ctype) or var
         alone = self.update_alone(loop, total)
         begin, stop = bounds or (c_operand(loop.start), c_operand(loop.stop))
-        inner, deeper = indent + "    ", indent + "        "
-        step = names("k")
-        # The stretch's iterations counted from its first, `items` of them unrolled, each under the loop's bound:
-        # its two passes then read the same addresses at the same steps, and the compiler (the arrays
-        # `__restrict__`) keeps the first pass's reads in registers for the second (H200, row_cumsum: 4 iterations
-        # a lane 0.143 ms, the stretch walked to its end 0.335 ms without `__restrict__`).
-        stretch = [f"{inner}#pragma unroll",
-                   f"{inner}for (int {step} = 0; {step} < {items}; ++{step}) {{",
-                   f"{deeper}const {loop.ctype} {loop.var} = {first} + {step};",
-                   f"{deeper}if ({loop.var} < {stop}) {{"]
+        inner = indent + "    "
+        stretch = f"for ({loop.ctype} {loop.var} = {first}; {loop.var} < {end}; ++{loop.var}) {{"
         self.lines += [
             f"{indent}for ({loop.ctype} {tile} = {begin}; {tile} < {stop}; {tile} += {32 * items}) {{",
             f"{inner}// This lane's stretch: {items} consecutive iteration{'s' if items > 1 else ''}.",
             f"{inner}const {loop.ctype} {first} = {tile} + {self.lane} * {items};",
+            f"{inner}const {loop.ctype} {end} = {first} + {items} < {stop} ? {first} + {items} : {stop};",
             f"{inner}{ctype} {total} = {start};",
-            *stretch,
-            *c_statements(alone, deeper + "    "),
-            f"{deeper}}}",
+            f"{inner}{stretch}",
+            *c_statements(alone, inner + "    "),
             f"{inner}}}",
             f"{inner}{total} = {_SCAN_FUNCTION[op]}({total});",
             f"{inner}const {ctype} {carry} = {var};",
             f"{inner}const {ctype} {before} = __shfl_up_sync(0xffffffffu, {total}, 1);",
             f"{inner}{var} = {self.lane} == 0 ? {carry} : {combined(op, carry, before)};",
             f"{inner}// The loop's own code over the stretch, from the value before it.",
-            *stretch,
-            *c_statements(loop.body, deeper + "    "),
-            f"{deeper}}}",
+            f"{inner}{stretch}",
+            *c_statements(loop.body, inner + "    "),
             f"{inner}}}",
             f"{inner}{var} = {combined(op, carry, f'__shfl_sync(0xffffffffu, {total}, 31)')};",
             f"{indent}}}"]
