@@ -2101,10 +2101,9 @@ class _Kernel:
                         (_top_of(view.node), _top_of(view.node), comment)]
         if self.schedule.family == "scan":
             # A lane's stretch is read twice, for its total and again for the loop's own code after the warp's
-            # shuffles; unaliased, the compiler keeps the first read in registers (H200: a row cumsum 4 iterations
-            # a lane 1.10x its floor with `restrict_readonly`, 0.335 ms = 2.6x without;
-            # bench/results/ir-h200/search-order-interleaved/ and probe-where-compile-wins/). The contract's arrays
-            # are buffers of their own, as every schedule assumes (the stretch's total read before its writes).
+            # shuffles; unaliased, the compiler need not read it again after the writes (H200, row_cumsum 4
+            # iterations a lane: 0.335 -> 0.143 ms, bench/results/ir-h200/probe-where-compile-wins/). The contract's
+            # arrays are buffers of their own, as every schedule assumes (the stretch's total read before its writes).
             replacements += restrict_replacements(view, unaliased_pointers(view))[0]
         text = view.replaced(replacements)
         bx, by = self.schedule.block

@@ -162,9 +162,10 @@ def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_pr
 def test_rows_held_in_registers_equal_the_program_at_every_check_size(name) -> None:
     """Reduce with `held`: softmax's row read by three loops and written by two (the first write kept in registers,
     the last written through), cross entropy's from a maximum's loop starting at 1 (element 0 filled by the next
-    loop), a row maximum's one loop from 1 and a matrix-vector product's one loop (a row's loads all issued first). Few steps a lane (most of a row past them, loop by loop as written) and enough for the whole row; scalar
-    and 4 consecutive elements a step (vector accesses where a step's are inside the row and aligned: not in rows of
-    an odd length)."""
+    loop), a row maximum's one loop from 1 and a matrix-vector product's one loop (a row's loads all issued first).
+    Few steps a lane (most of a row past them, loop by loop as written) and enough for the whole row; scalar and 4
+    consecutive elements a step (vector accesses where a step's are inside the row and aligned: not in rows of an odd
+    length)."""
     from optiml_engine.ir.schedule import Schedule
     naive, program, shape = scheduled(ROOT / name, False)
     assert shape.held is not None
