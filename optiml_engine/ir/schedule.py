@@ -733,11 +733,9 @@ def _contraction(program: LoopProgram) -> Contraction | None:
     scalars = {p.name for p in program.scalars}
     # Locals of the batch index alone (`b = bh / H; h = bh % H`: a batch of heads whose operands are laid out
     # [B, S, H, D]) are part of each operand's offset for the batch.
-    assigned = [stmt.name for stmt in walk(program.body) if isinstance(stmt, (Let, Assign))]
-    batch_locals = {stmt.name: stmt.value for stmt in program.body[:loops[0]]
-                    if isinstance(stmt, Let) and stmt.value is not None and not loads(stmt.value) and
-                    names_of(stmt.value) & outer and names_of(stmt.value) <= outer | scalars and
-                    assigned.count(stmt.name) == 1}
+    before = {stmt.name for stmt in program.body[:loops[0]]}
+    batch_locals = {name: value for name, value in single_assignments(program.body).items() if name in before and
+                    not loads(value) and names_of(value) & outer and names_of(value) <= outer | scalars}
     value = inlined(value, batch_locals)
     allowed = {i, j, loop.var} | outer | scalars
     ranged = mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j})
