@@ -715,14 +715,15 @@ class _Kernel:
         # An access's address is computed once per group, outside the per-point code: its index may read only
         # parallel indices and scalars.
         outside = {i.name for i in program.space} | {p.name for p in program.scalars}
-        reads, stores = vector_accesses(body, inner.name, conditions=conditions, eligible=lambda array, index:
+        addressed = index_locals_inlined(body, outside)
+        reads, stores = vector_accesses(addressed, inner.name, conditions=conditions, eligible=lambda array, index:
                                         names_of(index) <= outside and self.vector_bytes(array) in (4, 8, 16))
         at_group = _renamed({inner.name: Const(text=group_first)})
         setup, finish, load_names, store_names = self.lane_registers(reads, stores, at_group, lane,
                                                                      indent + "        ", self.names)
         aligned = [f"optiml_aligned(&{access.array}[{c_expr(access.index, at_group)}], "
                    f"{self.vector_bytes(access.array)})" for access in [*reads, *stores]]
-        vector_body = _replaced(body, load_names, store_names)
+        vector_body = _replaced(addressed, load_names, store_names)
         condition = " && ".join([f"{group_first} + {width} <= {upper}", *aligned])
         self.lines += [
             f"{indent}// {width} consecutive points per group, {groups} group{'s' if groups > 1 else ''} per thread; "
@@ -1344,12 +1345,16 @@ class _Kernel:
         self.grid.append(f"max(1,{layers}-{s.splits}*min(1,({self.extent(0)})//{capacity + 1}))")
 
     def scan_loop(self, loop: For, indent: str, bounds: tuple[str, str] | None = None) -> None:
-        """32 x items iterations at a time: each lane's stretch of `items` combined by the update alone (from the
+        """lanes x items iterations at a time: each lane's stretch of `items` combined by the update alone (from the
         identity; max and min from the carried value, which they may count twice); the stretch totals scanned
-        across the warp; each lane replays the loop's code over its stretch from the value before it; the carried
-        value then takes the warp's total. `bounds`: the iterations to take (C), the loop's own unless said."""
+        across the warp, and across the block's warps through shared memory where a block shares the point; each
+        lane replays the loop's code over its stretch from the value before it; the carried value then takes the
+        total of all stretches. `bounds`: the iterations to take (C), the loop's own unless said."""
         if self.schedule.lanes_axis == "y":
             self.scan_loop_across(loop, indent)
+            return
+        if self.schedule.lanes > 32:
+            self.scan_loop_block(loop, indent)
             return
         program, items = self.program, self.schedule.items
         reduction = self.shape.scan.reduction
@@ -1382,6 +1387,54 @@ class _Kernel:
             *c_statements(loop.body, inner + "    "),
             f"{inner}}}",
             f"{inner}{var} = {combined(op, carry, f'__shfl_sync(0xffffffffu, {total}, 31)')};",
+            f"{indent}}}"]
+
+    def scan_loop_block(self, loop: For, indent: str) -> None:
+        """scan_loop with a block of `lanes` threads a point: each warp scans its lanes' stretch totals by shuffles
+        and leaves its total in shared memory; a lane's value before its stretch is the carried value, the totals
+        of the warps before its own and of the lanes before it in its warp. Rows too few to give every SM warps
+        enough (H200: a softmax-cumsum of 1024 rows of 32000, a warp a row, 7.4x its floor)."""
+        items, lanes = self.schedule.items, self.schedule.lanes
+        reduction = self.shape.scan.reduction
+        var, op = reduction.variable, reduction.op
+        ctype = reduction_type(self.program, reduction)
+        names = self.names
+        tile, first, end = names(f"{loop.var}_tile"), names(f"{loop.var}_first"), names(f"{loop.var}_end")
+        total, carry, before = names(f"{var}_stretch"), names(f"{var}_carry"), names(f"{var}_before")
+        warp_totals, warp = names(f"{var}_warp_totals"), names("warp")
+        self.use(f"scan{op}")
+        start = identity(op, ctype) or var
+        begin, stop = c_operand(loop.start), c_operand(loop.stop)
+        inner = indent + "    "
+        stretch = f"for ({loop.ctype} {loop.var} = {first}; {loop.var} < {end}; ++{loop.var}) {{"
+        self.lines += [
+            f"{indent}__shared__ {ctype} {warp_totals}[{lanes // 32}];   // each warp's total of a step",
+            f"{indent}for ({loop.ctype} {tile} = {begin}; {tile} < {stop}; {tile} += {lanes * items}) {{",
+            f"{inner}// This lane's stretch: {items} consecutive iteration{'s' if items > 1 else ''}.",
+            f"{inner}const {loop.ctype} {first} = {tile} + {self.lane} * {items};",
+            f"{inner}const {loop.ctype} {end} = {first} + {items} < {stop} ? {first} + {items} : {stop};",
+            f"{inner}{ctype} {total} = {start};",
+            f"{inner}{stretch}",
+            *c_statements(self.update_alone(loop, total), inner + "    "),
+            f"{inner}}}",
+            f"{inner}{total} = {_SCAN_FUNCTION[op]}({total});",
+            f"{inner}const {ctype} {carry} = {var};",
+            f"{inner}const {ctype} {before} = __shfl_up_sync(0xffffffffu, {total}, 1);",
+            f"{inner}if ({self.lane} % 32 == 31) {warp_totals}[{self.lane} / 32] = {total};",
+            f"{inner}__syncthreads();",
+            # Unrolled over every warp, each under its condition (NVRTC 13.5 spilled the loop to `lane / 32`).
+            f"{inner}#pragma unroll",
+            f"{inner}for (int {warp} = 0; {warp} < {lanes // 32}; ++{warp}) "
+            f"if ({warp} < {self.lane} / 32) {var} = {combined(op, var, f'{warp_totals}[{warp}]')};",
+            f"{inner}if ({self.lane} % 32 != 0) {var} = {combined(op, var, before)};",
+            f"{inner}// The loop's own code over the stretch, from the value before it.",
+            f"{inner}{stretch}",
+            *c_statements(loop.body, inner + "    "),
+            f"{inner}}}",
+            f"{inner}{var} = {carry};",
+            f"{inner}for (int {warp} = 0; {warp} < {lanes // 32}; ++{warp}) "
+            f"{var} = {combined(op, var, f'{warp_totals}[{warp}]')};",
+            f"{inner}__syncthreads();   // every warp has read the totals before the next step writes them",
             f"{indent}}}"]
 
     def scan_loop_across(self, loop: For, indent: str) -> None:
@@ -2350,6 +2403,26 @@ def _writes_on_every_path(body: list[Stmt], array: str) -> int | None:
                                            for s in walk(stmt.body)):
             return None
     return count
+
+
+def index_locals_inlined(body: list[Stmt], outside: set[str]) -> list[Stmt]:
+    """The statements with each read's and write's index reading the locals it names as their values (each cast to
+    its local's type), where the index then reads only `outside` names and no memory: `int64_t src = ((b * S + s) *
+    H + h) * D + d; out[...] = x[src];` reads `x` at an address a group of points computes once, unit-stride along
+    `d`. The locals stay, for the rest of the code to read."""
+    lets = {stmt.name: stmt.ctype for stmt in walk(body) if isinstance(stmt, Let)}
+    values = {name: Cast(ctype=lets[name], operand=value) for name, value in single_assignments(body).items()}
+
+    def address(index: Expr) -> Expr:
+        value = inlined(index, values)
+        return value if names_of(value) <= outside and not loads(value) else index
+
+    def read(expr: Expr) -> Expr:
+        expr = with_children(expr, read)
+        return expr.model_copy(update={"index": address(expr.index)}) if isinstance(expr, Load) else expr
+
+    return rewritten(statements_replaced(body, lambda stmt: [stmt.model_copy(update={"index": address(stmt.index)})]
+                                         if isinstance(stmt, Store) else None), read)
 
 
 def vector_accesses(body: list[Stmt], variable: str, conditions: bool,

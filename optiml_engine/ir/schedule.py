@@ -149,6 +149,10 @@ class Schedule(Frozen):
             return (f"scan: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y taking "
                     f"{self.items} consecutive iteration{'s' if self.items > 1 else ''} a step (the stretch totals "
                     f"scanned across the threads in shared memory)")
+        if self.family == "scan" and self.lanes > 32:
+            return (f"scan: a block of {self.lanes} per point along its loop, {self.items} consecutive iteration"
+                    f"{'s' if self.items > 1 else ''} per lane (the carried value scanned across each warp's lanes "
+                    f"with shuffles, across the warps in shared memory)")
         if self.family == "scan":
             return (f"scan: a warp per point along its loop, {self.items} consecutive iteration"
                     f"{'s' if self.items > 1 else ''} per lane, {self.block[1]} points per block (the carried value "
@@ -965,8 +969,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         if shape.scan.across_points:
             return [Schedule(family="scan", block=(points, lanes), lanes=lanes, lanes_axis="y", items=items)
                     for points in (16, 32) for lanes in (8, 16, 32) for items in (2, 4, 8, 16)]
+        # A block a point where the points are too few for a warp each to fill the GPU.
+        blocks = [Schedule(family="scan", block=(lanes, 1), lanes=lanes, items=items)
+                  for lanes in (128, 256) for items in (2, 4, 8)]
         return [Schedule(family="scan", block=(32, points), lanes=32, items=items)
-                for points in (1, 4, 8) for items in (1, 2, 4, 8)] + split
+                for points in (1, 4, 8) for items in (1, 2, 4, 8)] + blocks + split
     if family == "stream":
         return [Schedule(family="stream", block=(points, 1), tile=window) for points in (64, 128, 256)
                 for window in (8, 16, 32, 64) if points * (window + 1) * shape.window_bytes <= STATIC_SHARED_BYTES]
@@ -1036,9 +1043,12 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
             return next((splits for splits in SPLITS if tiles * splits >= FEW_OUTPUT_TILES // 2), SPLITS[-1])
         chosen = [s for tile in (128, 64) for s in points if s.tile == tile and s.splits == filling(tile)]
         return chosen + [s for s in points if (s.tile, s.splits) == (64, 4)] + defaults(shape, family)[:2]
-    if family == "scan" and points_at_sizes is not None and points_at_sizes < FEW_POINTS \
-            and any(s.splits > 1 for s in points):
-        return [s for s in points if (s.splits, s.items) in ((4096, 4), (512, 8))] + defaults(shape, family)[:1]
+    if family == "scan" and points_at_sizes is not None and points_at_sizes < FEW_POINTS:
+        # A point's loop split across warps where it may be (a 1-D space, no loop before it), else a block a point.
+        wide = [s for s in points if (s.splits, s.items) in ((4096, 4), (512, 8))] or \
+            [s for s in points if s.lanes == 256 and s.lanes_axis == "x" and s.items == 4]
+        if wide:
+            return wide + defaults(shape, family)[:1]
     points = [s for s in points if s.splits == 1]
     if family == "map":
         # (threads, points per thread, vector width); of the block shapes with that many threads, the widest along

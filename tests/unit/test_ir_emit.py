@@ -308,3 +308,17 @@ def test_a_half_transpose_is_staged_8_elements_a_vector_and_equals_the_program()
     program = lift(naive)
     assert_vector_staging_equals_the_program(naive, program, shape_of(program), "__half", 8,
                                              [{"rows": 64, "cols": 96}, {"rows": 40, "cols": 72}])
+
+
+def test_a_read_whose_index_is_a_local_is_a_vector_read_and_equals_the_program() -> None:
+    """A head permute reads `x[src]`, `src` a local built from the digits: the read is one 8-element vector where a
+    group is whole and aligned (its address computed once, the locals inlined), element by element elsewhere; at
+    every check size (a head of 1, 7, 33 and 64 elements) it equals the program."""
+    from optiml_engine.ir.schedule import Schedule
+    naive, program, shape = scheduled(ROOT / "tests/heldout20/permute_heads_bf16.cu", True)
+    schedule = Schedule(family="map", block=(32, 8), items=8, vector=8)
+    emitted = emit(program, shape, schedule, naive)
+    assert "optiml_lanes<__nv_bfloat16, 8> x_lanes" in emitted.unit.text, emitted.unit.text
+    for binding in naive.contract.checks:
+        found = mismatch(emitted, naive, program, binding, seed=5)
+        assert found is None, found

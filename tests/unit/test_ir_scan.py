@@ -113,6 +113,24 @@ def test_reductions_before_a_scan_are_shared_by_its_warp_and_never_split_across_
     assert "optiml_warp_max(mx)" in text and "optiml_warp_sum(d)" in text
 
 
+def test_few_long_rows_are_scanned_a_block_a_row_first_without_spilling() -> None:
+    """256 rows leave most of an H100's SMs without a warp a row: the first schedule gives each row a block of 256,
+    whose warps pass their totals through shared memory; it compiles without spilling (NVRTC). That it equals the
+    user's kernel, the test above checks with every schedule of the space."""
+    from optiml_engine.gpu.compile import compile_nvrtc
+    from optiml_engine.ir.schedule import defaults
+    naive = candidate_of("softmax_cumsum.cu", KERNELS["softmax_cumsum"])
+    program = lift(naive)
+    shape = shape_of(program)
+    first = defaults(shape, "scan", points_at_sizes=256)[0]
+    assert first.lanes == 256 and first.block == (256, 1), first
+    emitted = emit(program, shape, first, naive)
+    assert "__syncthreads()" in emitted.unit.text
+    compiled = compile_nvrtc(emitted.unit)
+    assert compiled.ok and compiled.resources.spill_store_bytes == 0, compiled.log
+    assert defaults(shape, "scan", points_at_sizes=65536)[0].lanes == 32
+
+
 def test_a_scan_is_emitted_unaliased() -> None:
     """A lane's stretch is read twice (its total, then the loop's own code); `__restrict__` lets the compiler keep the
     first read. The contract's arrays are buffers of their own, as every schedule assumes."""
