@@ -903,8 +903,11 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         fused += [Schedule(family="map", block=b, items=items, fused=True, fused_axis="x", neighbours=True)
                   for items in (2, 4) for b in blocks if b[0] % 32 == 0 and shape.neighbour_rows and
                   all(row.high <= items and -row.low <= items for row in shape.neighbour_rows)]
+        # Half-warp rows too, for an innermost index too short for a warp's points (a head's 128 bf16 in 8-point
+        # vectors: 16 threads); not for the fused points, whose rows are the longer ones of stencils.
+        narrow = [(16, 16), (16, 32)] if two_d else []
         return [Schedule(family="map", block=b, items=items, vector=v)
-                for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks] + fused
+                for v in vectors for items in (1, 2, 4, 8) if items % v == 0 for b in blocks + narrow] + fused
     if family == "reduce":
         if shape.lanes_axis == "x":
             widest = 16 // max(shape.vector_bytes, 1)
@@ -1018,7 +1021,8 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
              extents: tuple[int, ...] | None = None, loop_at_sizes: int | None = None) -> list[Schedule]:
     """The first schedules the search tries of a family: a few spread over its space; schedules that split a
     point across blocks only where the program has few points at the contract's sizes (`points_at_sizes`); a
-    contraction's skinny tiles first where a side of its output is short (`extents`: the space's at the sizes);
+    contraction's skinny tiles first where a side of its output is short, a map's blocks no wider than its
+    innermost index (`extents`: the space's at the sizes);
     rows held in registers first, as many steps a lane as hold the point's loop (`loop_at_sizes`: its iterations
     at the sizes)."""
     points = space(shape, family)
@@ -1052,9 +1056,12 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
     points = [s for s in points if s.splits == 1]
     if family == "map":
         # (threads, points per thread, vector width); of the block shapes with that many threads, the widest along
-        # x (whole warps along the unit-stride index).
+        # x (whole warps along the unit-stride index) whose points along x the innermost index has at the sizes,
+        # else the narrowest: a row of 128 in 8-point groups takes 16 threads, and a block 128 wide would leave
+        # 112 of each 128 idle.
         wanted = [(256, 1, 1), (256, 4, shape_vector(points)), (512, 8, shape_vector(points)), (128, 2, 1)]
-        chosen = [max(matching, key=lambda s: s.block[0]) for key in wanted
+        inner = extents[-1] if extents else None
+        chosen = [_widest_filled(matching, inner) for key in wanted
                   if (matching := [s for s in points if not s.fused and
                                    (s.block[0] * s.block[1], s.items, s.vector) == key])]
         # Two neighbouring points sharing a stencil's or a convolution's loops. More lose more than they share:
@@ -1123,6 +1130,15 @@ MANY_OUTPUTS = 1 << 20              # contraction: outputs from which a first ke
 # kernel is one already, and the emitted map recomputes the index digits its locals held (a 3x3 convolution 10x
 # slower on an H200, bench/results/spec-h200/first-kernels/).
 FIRST_FAMILIES: tuple[Family, ...] = ("contraction", "scan", "reduce", "privatize", "stage", "stream")
+
+
+def _widest_filled(schedules: list[Schedule], inner: int | None) -> Schedule:
+    """The widest along x of map schedules whose threads along x have points of an innermost index `inner` long
+    (unknown: the widest), else the narrowest."""
+    if inner is None:
+        return max(schedules, key=lambda s: s.block[0])
+    filled = [s for s in schedules if s.block[0] * s.items <= inner]
+    return max(filled, key=lambda s: s.block[0]) if filled else min(schedules, key=lambda s: s.block[0])
 
 
 def first_schedules(shape: Shape, points_at_sizes: int | None, longest_loop: int | None) -> list[Schedule]:
