@@ -15,7 +15,8 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent,
+    Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent, folded,
+    is_integer_cast,
     inlined, loads, names_of, names_read, names_written, point_dependent, polynomial, single_assignments,
     statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
@@ -724,6 +725,20 @@ class _Kernel:
         aligned = [f"optiml_aligned(&{access.array}[{c_expr(access.index, at_group)}], "
                    f"{self.vector_bytes(access.array)})" for access in [*reads, *stores]]
         vector_body = _replaced(addressed, load_names, store_names)
+        # Quotients and remainders of the points by a size, one division a group: consecutive points step the
+        # remainder by one (where the group's first dividend is not negative and the size positive; elsewhere the
+        # point-by-point path divides as written).
+        digits = stepped_digits(vector_body, inner.name, outside, program)
+        digit_names = [(pair, (self.names(f"{inner.name}_quotient"), self.names(f"{inner.name}_remainder")))
+                       for pair in digits]
+        for (dividend, divisor), (quotient, remainder) in digit_names:
+            first = c_expr(dividend, at_group)
+            setup += [f"{indent}        auto {quotient} = ({first}) / ({c_expr(divisor)});",
+                      f"{indent}        auto {remainder} = ({first}) % ({c_expr(divisor)});"]
+            aligned += [f"({first}) >= 0", f"({c_expr(divisor)}) > 0"]
+        vector_body = digits_stepped(vector_body, digit_names)
+        steps = [f"{indent}            if (++{remainder} == ({c_expr(divisor)})) {{ {remainder} = 0; ++{quotient}; }}"
+                 for (_, divisor), (quotient, remainder) in digit_names]
         condition = " && ".join([f"{group_first} + {width} <= {upper}", *aligned])
         self.lines += [
             f"{indent}// {width} consecutive points per group, {groups} group{'s' if groups > 1 else ''} per thread; "
@@ -739,6 +754,7 @@ class _Kernel:
             f"{indent}        for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
             f"{indent}            const {ctype} {inner.name} = {group_first} + {lane};",
             *c_statements(vector_body, indent + "            "),
+            *steps,
             f"{indent}        }}",
             *finish,
             f"{indent}    }} else {{",
@@ -2405,13 +2421,18 @@ def _writes_on_every_path(body: list[Stmt], array: str) -> int | None:
     return count
 
 
+def typed_single_assignments(body: list[Stmt]) -> dict[str, Expr]:
+    """`single_assignments`, each value cast to its local's type (as C converts it on assignment)."""
+    lets = {stmt.name: stmt.ctype for stmt in walk(body) if isinstance(stmt, Let)}
+    return {name: Cast(ctype=lets[name], operand=value) for name, value in single_assignments(body).items()}
+
+
 def index_locals_inlined(body: list[Stmt], outside: set[str]) -> list[Stmt]:
     """The statements with each read's and write's index reading the locals it names as their values (each cast to
     its local's type), where the index then reads only `outside` names and no memory: `int64_t src = ((b * S + s) *
     H + h) * D + d; out[...] = x[src];` reads `x` at an address a group of points computes once, unit-stride along
     `d`. The locals stay, for the rest of the code to read."""
-    lets = {stmt.name: stmt.ctype for stmt in walk(body) if isinstance(stmt, Let)}
-    values = {name: Cast(ctype=lets[name], operand=value) for name, value in single_assignments(body).items()}
+    values = typed_single_assignments(body)
 
     def address(index: Expr) -> Expr:
         value = inlined(index, values)
@@ -2423,6 +2444,58 @@ def index_locals_inlined(body: list[Stmt], outside: set[str]) -> list[Stmt]:
 
     return rewritten(statements_replaced(body, lambda stmt: [stmt.model_copy(update={"index": address(stmt.index)})]
                                          if isinstance(stmt, Store) else None), read)
+
+
+def stepped_digits(body: list[Stmt], variable: str, outside: set[str], program: LoopProgram) -> list[tuple[Expr, Expr]]:
+    """The integer divisions and remainders in `body` of `variable` plus something fixed (`ow / r`, `(ow + 1) % W`)
+    by a size that is not a literal (the compiler divides by a literal cheaply): (dividend, divisor) pairs, the
+    dividend's locals inlined, each pair once; what a group of consecutive points may step instead of dividing."""
+    typed = typed_single_assignments(body)
+    fixed = outside - {variable}
+    found: list[tuple[Expr, Expr]] = []
+    for stmt in walk(body):
+        for expr in statement_exprs(stmt):
+            for e in subexpressions(expr):
+                if not (isinstance(e, Binary) and e.op in ("/", "%")):
+                    continue
+                dividend = inlined(e.left, typed)
+                if unit_stride(dividend, variable) and names_of(dividend) <= outside and names_of(e.right) <= fixed \
+                        and names_of(e.right) and not loads(dividend) and not loads(e.right) and \
+                        _integral(dividend, program) and _integral(e.right, program) and \
+                        (dividend, e.right) not in found:
+                    found.append((dividend, e.right))
+    return found
+
+
+def _integral(expr: Expr, program: LoopProgram) -> bool:
+    """Whether C computes the expression in an integer type: integer literals, integer scalars and parallel
+    indices, integer casts, and + - * / % of those."""
+    if isinstance(expr, Const):
+        return folded(expr) is not None
+    if isinstance(expr, Ref):
+        declared = {p.name: p.ctype for p in program.scalars} | {i.name: i.ctype for i in program.space}
+        return expr.name in declared and is_integer_cast(declared[expr.name])
+    if isinstance(expr, Cast):
+        return is_integer_cast(expr.ctype) and _integral(expr.operand, program)
+    if isinstance(expr, Binary) and expr.op in ("+", "-", "*", "/", "%"):
+        return _integral(expr.left, program) and _integral(expr.right, program)
+    return False
+
+
+def digits_stepped(body: list[Stmt], digit_names: list[tuple[tuple[Expr, Expr], tuple[str, str]]]) -> list[Stmt]:
+    """The statements with each division and remainder `stepped_digits` found read as its stepped quotient or
+    remainder (`digit_names`: each (dividend, divisor) pair's names)."""
+    typed = typed_single_assignments(body)
+
+    def read(expr: Expr) -> Expr:
+        if isinstance(expr, Binary) and expr.op in ("/", "%"):
+            pair = (inlined(expr.left, typed), expr.right)
+            names = next((names for found, names in digit_names if found == pair), None)
+            if names is not None:
+                return Ref(name=names[0] if expr.op == "/" else names[1])
+        return with_children(expr, read)
+
+    return rewritten(body, read)
 
 
 def vector_accesses(body: list[Stmt], variable: str, conditions: bool,

@@ -342,3 +342,17 @@ def test_a_map_over_a_short_innermost_index_starts_with_blocks_no_wider_than_it(
     for binding in naive.contract.checks:
         found = mismatch(emitted, naive, program, binding, seed=11)
         assert found is None, found
+
+
+def test_a_groups_divisions_by_a_size_step_and_equal_the_program() -> None:
+    """pixel_shuffle's 8 consecutive outputs a thread divide their column by the upscale factor `r`: once a group,
+    the other points stepping the remainder (H200 probes, `ir-h200/stepped-digits-ab/`: 5.33x -> 1.92x the floor).
+    At every check size (r of 1 to 4, rows shorter than a group) the schedule equals the program."""
+    from optiml_engine.ir.schedule import Schedule
+    naive, program, shape = scheduled(ROOT / "tests/heldout17/pixel_shuffle_bf16.cu", True)
+    emitted = emit(program, shape, Schedule(family="map", block=(32, 8), items=8, vector=8), naive)
+    body = emitted.unit.text[emitted.unit.text.index("#pragma unroll\n                    for (int lane"):]
+    assert "ow_remainder = 0; ++ow_quotient;" in body and "ow / r" not in body.split("} else {")[0]
+    for binding in naive.contract.checks:
+        found = mismatch(emitted, naive, program, binding, seed=17)
+        assert found is None, found
