@@ -16,9 +16,8 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent, folded,
-    is_integer_cast,
-    inlined, loads, names_of, names_read, names_written, point_dependent, polynomial, single_assignments,
-    statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
+    inlined, is_integer_cast, linear, loads, names_of, names_read, names_written, point_dependent, polynomial,
+    single_assignments, statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
 from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
@@ -717,13 +716,33 @@ class _Kernel:
         # parallel indices and scalars.
         outside = {i.name for i in program.space} | {p.name for p in program.scalars}
         addressed = index_locals_inlined(body, outside)
-        reads, stores = vector_accesses(addressed, inner.name, conditions=conditions, eligible=lambda array, index:
-                                        names_of(index) <= outside and self.vector_bytes(array) in (4, 8, 16))
+
+        def eligible(array: str, index: Expr) -> bool:
+            return names_of(index) <= outside and self.vector_bytes(array) in (4, 8, 16)
+
+        reads, stores = vector_accesses(addressed, inner.name, conditions=conditions, eligible=eligible)
         at_group = _renamed({inner.name: Const(text=group_first)})
         setup, finish, load_names, store_names = self.lane_registers(reads, stores, at_group, lane,
                                                                      indent + "        ", self.names)
-        aligned = [f"optiml_aligned(&{access.array}[{c_expr(access.index, at_group)}], "
-                   f"{self.vector_bytes(access.array)})" for access in [*reads, *stores]]
+        aligned = [self.aligned(access, at_group) for access in [*reads, *stores]]
+        # A top-level if whose condition every point of the group decides alike (a concatenation's `col < d1`):
+        # its branches' reads one vector each, loaded by the branch the group takes.
+        at_last = {inner.name: f"({group_first} + {width - 1})"}
+        for cond, sides in uniform_branches(addressed, inner.name, outside, eligible, reads):
+            aligned += [f"({c_expr(c, at_group)}) == ({c_expr(c, at_last)})" for c in comparisons(cond, inner.name)
+                        if mentions(c, {inner.name})]
+            side_aligned, side_loads = [], []
+            for side in sides:
+                side_aligned.append(" && ".join(self.aligned(load, at_group) for load in side) or "true")
+                side_loads.append([])
+                for load in side:
+                    name = self.names(f"{load.array}_lanes")
+                    setup.append(f"{indent}        {self.lanes_type(load.array)} {name};")
+                    side_loads[-1].append(f"{indent}            {name} = {self.vector_read(load, at_group)};")
+                    load_names[load] = Ref(name=f"{name}.v[{lane}]")
+            aligned.append(f"(({c_expr(cond, at_group)}) ? ({side_aligned[0]}) : ({side_aligned[1]}))")
+            setup += [f"{indent}        if ({c_expr(cond, at_group)}) {{", *side_loads[0],
+                      f"{indent}        }} else {{", *side_loads[1], f"{indent}        }}"]
         vector_body = _replaced(addressed, load_names, store_names)
         # Quotients and remainders of the points by a size, one division a group: consecutive points step the
         # remainder by one (where the group's first dividend is not negative and the size positive; elsewhere the
@@ -777,9 +796,8 @@ class _Kernel:
         width = self.schedule.vector
         setup, finish, loads_to, stores_to = [], [], {}, {}
         for load in reads:
-            name, element = name_of(f"{load.array}_lanes"), self.program.element_type(load.array)
-            setup.append(f"{indent}const optiml_lanes<{element}, {width}> {name} = *reinterpret_cast<const "
-                         f"optiml_lanes<{element}, {width}>*>(&{load.array}[{c_expr(load.index, at)}]);")
+            name = name_of(f"{load.array}_lanes")
+            setup.append(f"{indent}const {self.lanes_type(load.array)} {name} = {self.vector_read(load, at)};")
             loads_to[load] = Ref(name=f"{name}.v[{lane}]")
         for store in stores:
             name, element = name_of(f"{store.array}_lanes"), self.program.element_type(store.array)
@@ -791,6 +809,17 @@ class _Kernel:
 
     def vector_bytes(self, array: str) -> int:
         return element_bytes(self.program, array) * self.schedule.vector
+
+    def lanes_type(self, array: str) -> str:
+        return f"optiml_lanes<{self.program.element_type(array)}, {self.schedule.vector}>"
+
+    def vector_read(self, load: Load, at: dict[str, str]) -> str:
+        """The read of the vector of `load`'s elements from the address `at` gives it."""
+        return f"*reinterpret_cast<const {self.lanes_type(load.array)}*>(&{load.array}[{c_expr(load.index, at)}])"
+
+    def aligned(self, access: Load | Store, at: dict[str, str]) -> str:
+        """Whether the access's address at `at` is aligned to its vector."""
+        return f"optiml_aligned(&{access.array}[{c_expr(access.index, at)}], {self.vector_bytes(access.array)})"
 
     # -- reduce ---------------------------------------------------------------------------------------------------
 
@@ -2498,12 +2527,11 @@ def digits_stepped(body: list[Stmt], digit_names: list[tuple[tuple[Expr, Expr], 
     return rewritten(body, read)
 
 
-def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
-                    eligible: Callable[[str, Expr], bool]) -> tuple[list[Load], list[Store]]:
-    """The reads every run of `body`'s top-level statements performs (with `conditions`, its top-level ifs'
-    conditions too) and its plain writes, unit-stride along `variable` and admitted by `eligible(array, index)`: an
-    array written is not read as a vector, an array read is not written as one, nor one written twice."""
-    written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
+def _unit_stride_reads(body: list[Stmt], variable: str, conditions: bool, eligible: Callable[[str, Expr], bool],
+                       written: set[str], taken: list[Load]) -> list[Load]:
+    """The reads every run of the statements (not their loops' or ifs' bodies; with `conditions`, their ifs'
+    conditions) performs, unit-stride along `variable`, of arrays not `written`, admitted by `eligible` and not
+    `taken` already."""
     reads: list[Load] = []
     for stmt in body:
         exprs = [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
@@ -2511,9 +2539,52 @@ def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
             [stmt.cond] if isinstance(stmt, If) and conditions else []
         for expr in exprs:
             for load in unconditional_loads(expr):
-                if load not in reads and load.array not in written and unit_stride(load.index, variable) and \
-                        eligible(load.array, load.index):
+                if load not in reads and load not in taken and load.array not in written and \
+                        unit_stride(load.index, variable) and eligible(load.array, load.index):
                     reads.append(load)
+    return reads
+
+
+def comparisons(cond: Expr, variable: str) -> list[Expr]:
+    """The comparisons a condition joins by &&, || and !, each of two sides affine in `variable` (so that over
+    consecutive values of it, one that holds at the first and the last holds throughout); [] when it is anything
+    else."""
+    if isinstance(cond, Binary) and cond.op in ("&&", "||"):
+        left, right = comparisons(cond.left, variable), comparisons(cond.right, variable)
+        return left + right if left and right else []
+    if isinstance(cond, Unary) and cond.op == "!":
+        return comparisons(cond.operand, variable)
+    if isinstance(cond, Binary) and cond.op in ("<", "<=", ">", ">=") and \
+            linear(cond.left, {variable}) is not None and linear(cond.right, {variable}) is not None:
+        return [cond]
+    return []
+
+
+def uniform_branches(body: list[Stmt], variable: str, outside: set[str], eligible: Callable[[str, Expr], bool],
+                     taken: list[Load]) -> list[tuple[Expr, tuple[list[Load], list[Load]]]]:
+    """The top-level ifs of `body` whose condition reads only `outside` names and no memory and is made of
+    `comparisons`, and the reads each branch's own statements perform every time it runs, unit-stride along
+    `variable` (the arrays `body` writes aside, and the reads `taken` already): a group of consecutive points whose
+    first and last decide every comparison alike all take one branch, whose reads are then one vector each."""
+    written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
+    found = []
+    for stmt in body:
+        if isinstance(stmt, If) and names_of(stmt.cond) <= outside and not loads(stmt.cond) and \
+                comparisons(stmt.cond, variable):
+            sides = tuple(_unit_stride_reads(branch, variable, False, eligible, written, taken)
+                          for branch in (stmt.then, stmt.other))
+            if any(sides):
+                found.append((stmt.cond, sides))
+    return found
+
+
+def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
+                    eligible: Callable[[str, Expr], bool]) -> tuple[list[Load], list[Store]]:
+    """The reads every run of `body`'s top-level statements performs (with `conditions`, its top-level ifs'
+    conditions too) and its plain writes, unit-stride along `variable` and admitted by `eligible(array, index)`: an
+    array written is not read as a vector, an array read is not written as one, nor one written twice."""
+    written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
+    reads = _unit_stride_reads(body, variable, conditions, eligible, written, [])
     loaded = {load.array for load in all_loads(body)}
     stores = [stmt for stmt in body if isinstance(stmt, Store) and stmt.op == "=" and
               unit_stride(stmt.index, variable) and eligible(stmt.array, stmt.index) and stmt.array not in loaded

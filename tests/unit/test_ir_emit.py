@@ -356,3 +356,18 @@ def test_a_groups_divisions_by_a_size_step_and_equal_the_program() -> None:
     for binding in naive.contract.checks:
         found = mismatch(emitted, naive, program, binding, seed=17)
         assert found is None, found
+
+
+def test_a_groups_reads_under_a_branch_it_takes_whole_are_vectors_and_equal_the_program() -> None:
+    """A concatenation along the last axis reads `a` where `col < d1`, `b` elsewhere: a group of 4 columns on one
+    side of `d1` reads that side as one vector; a group across it goes column by column. At every check size (d1 of
+    1, 7, 33, 128, 250: groups across the seam) it equals the program."""
+    from optiml_engine.ir.schedule import Schedule
+    naive, program, shape = scheduled(ROOT / "tests/heldout20/concat_lastdim.cu", True)
+    emitted = emit(program, shape, Schedule(family="map", block=(256, 1), items=4, vector=4), naive)
+    text = emitted.unit.text
+    assert "(col_group < d1) == ((col_group + 3) < d1)" in text
+    assert "a_lanes = *reinterpret_cast" in text and "b_lanes = *reinterpret_cast" in text
+    for binding in naive.contract.checks:
+        found = mismatch(emitted, naive, program, binding, seed=19)
+        assert found is None, found
