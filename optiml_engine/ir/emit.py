@@ -724,7 +724,7 @@ class _Kernel:
         at_group = _renamed({inner.name: Const(text=group_first)})
         setup, finish, load_names, store_names = self.lane_registers(reads, stores, at_group, lane,
                                                                      indent + "        ", self.names)
-        aligned = [self.aligned(access, at_group) for access in [*reads, *stores]]
+        aligned = list(dict.fromkeys(self.aligned(access, at_group) for access in [*reads, *stores]))
         # A top-level if whose condition every point of the group decides alike (a concatenation's `col < d1`):
         # its branches' reads one vector each, loaded by the branch the group takes.
         at_last = {inner.name: f"({group_first} + {width - 1})"}
@@ -2026,8 +2026,7 @@ class _Kernel:
         setup, finish, loads_to, stores_to = self.lane_registers(reads, stores, at_q, lane, indent + "            ",
                                                                  self.names)
         whole = " && ".join([f"{first} + {width} <= {qupper}",
-                             *(f"optiml_aligned(&{a.array}[{c_expr(a.index, at_q)}], {self.vector_bytes(a.array)})"
-                               for a in [*reads, *stores])])
+                             *dict.fromkeys(self.aligned(access, at_q) for access in [*reads, *stores])])
         self.lines += [
             f"{indent}#pragma unroll",
             f"{indent}for (int {row} = threadIdx.y; {row} < {tile}; {row} += {rows}) {{",
@@ -2534,15 +2533,20 @@ def _unit_stride_reads(body: list[Stmt], variable: str, conditions: bool, eligib
     `taken` already."""
     reads: list[Load] = []
     for stmt in body:
-        exprs = [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
-            [stmt.index, stmt.value] if isinstance(stmt, Store) else \
-            [stmt.cond] if isinstance(stmt, If) and conditions else []
-        for expr in exprs:
+        for expr in _evaluated(stmt, conditions):
             for load in unconditional_loads(expr):
                 if load not in reads and load not in taken and load.array not in written and \
                         unit_stride(load.index, variable) and eligible(load.array, load.index):
                     reads.append(load)
     return reads
+
+
+def _evaluated(stmt: Stmt, conditions: bool) -> list[Expr]:
+    """The expressions a statement evaluates itself (not its loop's or branches' bodies; an if's condition only
+    with `conditions`)."""
+    return [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
+        [stmt.index, stmt.value] if isinstance(stmt, Store) else \
+        [stmt.cond] if isinstance(stmt, If) and conditions else []
 
 
 def comparisons(cond: Expr, variable: str) -> list[Expr]:
@@ -2582,14 +2586,36 @@ def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
                     eligible: Callable[[str, Expr], bool]) -> tuple[list[Load], list[Store]]:
     """The reads every run of `body`'s top-level statements performs (with `conditions`, its top-level ifs'
     conditions too) and its plain writes, unit-stride along `variable` and admitted by `eligible(array, index)`: an
-    array written is not read as a vector, an array read is not written as one, nor one written twice."""
+    array written is not read as a vector, an array read is not written as one, nor one written twice; but an array
+    updated in place (`in_place`) is both."""
     written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
-    reads = _unit_stride_reads(body, variable, conditions, eligible, written, [])
-    loaded = {load.array for load in all_loads(body)}
+    updated = in_place(body, variable, eligible)
+    reads = _unit_stride_reads(body, variable, conditions, eligible, written - updated, [])
+    loaded = {load.array for load in all_loads(body)} - updated
     stores = [stmt for stmt in body if isinstance(stmt, Store) and stmt.op == "=" and
               unit_stride(stmt.index, variable) and eligible(stmt.array, stmt.index) and stmt.array not in loaded
               and sum(1 for other in walk(body) if isinstance(other, Store) and other.array == stmt.array) == 1]
     return reads, stores
+
+
+def in_place(body: list[Stmt], variable: str, eligible: Callable[[str, Expr], bool]) -> set[str]:
+    """The arrays a point updates in place (`p = param[i]; ... param[i] = p;`): written once, by a plain top-level
+    write unit-stride along `variable`, and read only at that write's index, by top-level statements up to it, every
+    time they run. A group's vector read of such an array before its points run holds what each point would read,
+    and its vector write after them what each would write."""
+    found = set()
+    for position, stmt in enumerate(body):
+        if not (isinstance(stmt, Store) and stmt.op == "=" and unit_stride(stmt.index, variable) and
+                eligible(stmt.array, stmt.index)) or \
+                sum(1 for other in walk(body) if isinstance(other, (Store, Atomic)) and other.array == stmt.array) != 1:
+            continue
+        everywhere = [load for load in all_loads(body) if load.array == stmt.array]
+        before = [load for earlier in [*body[:position], stmt.model_copy(update={"index": Const(text="0")})]
+                  for expr in _evaluated(earlier, False) for load in unconditional_loads(expr)
+                  if load.array == stmt.array]
+        if everywhere and len(before) == len(everywhere) and all(load.index == stmt.index for load in everywhere):
+            found.add(stmt.array)
+    return found
 
 
 def _atomics_summed(body: list[Stmt], sums: dict[tuple[str, Expr], str], program: LoopProgram) -> list[Stmt]:

@@ -371,3 +371,47 @@ def test_a_groups_reads_under_a_branch_it_takes_whole_are_vectors_and_equal_the_
     for binding in naive.contract.checks:
         found = mismatch(emitted, naive, program, binding, seed=19)
         assert found is None, found
+
+
+IN_PLACE = """/* @optiml
+   sizes: n=1048576
+   check: n=1; n=5; n=1027
+   x: inout float[n]
+   y: inout float[n]
+   z: in float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
+__global__ void k(float* x, float* y, const float* z, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float v = x[i] * 0.5f + z[i];
+    x[i] = v;
+    %s
+}
+"""
+
+
+@pytest.mark.parametrize("rest, updated", [
+    ("y[i] = y[i] - v;", {"x", "y"}),                   # both updated in place
+    ("y[i] = x[i];", set()),                            # x read again after its write: not in place
+    ("if (i + 1 < n) y[i] = y[i + 1];", {"x"}),         # y read at another point's element
+])
+def test_an_array_updated_in_place_is_read_and_written_as_vectors_and_equals_the_program(rest, updated) -> None:
+    """A point that reads an array only where it then writes it, before writing (an optimizer's step, x = f(x)),
+    reads and writes it as vectors; an array read again after its write, or at another point's element, is not.
+    Either way the schedule equals the program at every check size."""
+    from optiml_engine.ir.emit import in_place
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.schedule import Schedule, shape_of
+    from tests.unit.test_ir_lift import candidate_of
+    naive = candidate_of("in_place.cu", IN_PLACE % rest)
+    program = lift(naive)
+    shape = shape_of(program)
+    assert in_place(program.body, "i", lambda array, index: True) == updated
+    emitted = emit(program, shape, Schedule(family="map", block=(256, 1), items=4, vector=4), naive)
+    for array in updated:
+        assert f"optiml_lanes<float, 4>*>(&{array}[i_group]) = " in emitted.unit.text, emitted.unit.text
+    for binding in naive.contract.checks:
+        found = mismatch(emitted, naive, program, binding, seed=23)
+        assert found is None, found
