@@ -1392,16 +1392,16 @@ class _Kernel:
     def scan_loop(self, loop: For, indent: str, bounds: tuple[str, str] | None = None) -> None:
         """lanes x items iterations at a time: each lane's stretch of `items` combined by the update alone (from the
         identity; max and min from the carried value, which they may count twice); the stretch totals scanned
-        across the warp, and across the block's warps through shared memory where a block shares the point; each
-        lane replays the loop's code over its stretch from the value before it; the carried value then takes the
-        total of all stretches. `bounds`: the iterations to take (C), the loop's own unless said."""
+        across the warp by shuffles, and where a block shares the point (rows too few to give every SM warps
+        enough: a softmax-cumsum of 1024 rows of 32000, a warp a row, 7.4x its floor on an H200) across its warps,
+        each leaving its total in shared memory; each lane replays the loop's code over its stretch from the value
+        before it (the carried value, the warps' totals before its own, its warp's lanes' before it); the carried
+        value then takes the total of all stretches. `bounds`: the iterations to take (C), the loop's own unless
+        said."""
         if self.schedule.lanes_axis == "y":
             self.scan_loop_across(loop, indent)
             return
-        if self.schedule.lanes > 32:
-            self.scan_loop_block(loop, indent)
-            return
-        program, items = self.program, self.schedule.items
+        program, items, lanes = self.program, self.schedule.items, self.schedule.lanes
         reduction = self.shape.scan.reduction
         var, op = reduction.variable, reduction.op
         ctype = reduction_type(program, reduction)
@@ -1414,8 +1414,29 @@ class _Kernel:
         begin, stop = bounds or (c_operand(loop.start), c_operand(loop.stop))
         inner = indent + "    "
         stretch = f"for ({loop.ctype} {loop.var} = {first}; {loop.var} < {end}; ++{loop.var}) {{"
+        if lanes == 32:
+            shared: list[str] = []
+            value_before = [f"{inner}{var} = {self.lane} == 0 ? {carry} : {combined(op, carry, before)};"]
+            value_after = [f"{inner}{var} = {combined(op, carry, f'__shfl_sync(0xffffffffu, {total}, 31)')};"]
+        else:
+            warp_totals, warp = names(f"{var}_warp_totals"), names("warp")
+            shared = [f"{indent}__shared__ {ctype} {warp_totals}[{lanes // 32}];   // each warp's total of a step"]
+            value_before = [
+                f"{inner}if ({self.lane} % 32 == 31) {warp_totals}[{self.lane} / 32] = {total};",
+                f"{inner}__syncthreads();",
+                # Unrolled over every warp, each under its condition (NVRTC 13.5 spilled the loop to `lane / 32`).
+                f"{inner}#pragma unroll",
+                f"{inner}for (int {warp} = 0; {warp} < {lanes // 32}; ++{warp}) "
+                f"if ({warp} < {self.lane} / 32) {var} = {combined(op, var, f'{warp_totals}[{warp}]')};",
+                f"{inner}if ({self.lane} % 32 != 0) {var} = {combined(op, var, before)};"]
+            value_after = [
+                f"{inner}{var} = {carry};",
+                f"{inner}for (int {warp} = 0; {warp} < {lanes // 32}; ++{warp}) "
+                f"{var} = {combined(op, var, f'{warp_totals}[{warp}]')};",
+                f"{inner}__syncthreads();   // every warp has read the totals before the next step writes them"]
         self.lines += [
-            f"{indent}for ({loop.ctype} {tile} = {begin}; {tile} < {stop}; {tile} += {32 * items}) {{",
+            *shared,
+            f"{indent}for ({loop.ctype} {tile} = {begin}; {tile} < {stop}; {tile} += {lanes * items}) {{",
             f"{inner}// This lane's stretch: {items} consecutive iteration{'s' if items > 1 else ''}.",
             f"{inner}const {loop.ctype} {first} = {tile} + {self.lane} * {items};",
             f"{inner}const {loop.ctype} {end} = {first} + {items} < {stop} ? {first} + {items} : {stop};",
@@ -1426,60 +1447,12 @@ class _Kernel:
             f"{inner}{total} = {_SCAN_FUNCTION[op]}({total});",
             f"{inner}const {ctype} {carry} = {var};",
             f"{inner}const {ctype} {before} = __shfl_up_sync(0xffffffffu, {total}, 1);",
-            f"{inner}{var} = {self.lane} == 0 ? {carry} : {combined(op, carry, before)};",
+            *value_before,
             f"{inner}// The loop's own code over the stretch, from the value before it.",
             f"{inner}{stretch}",
             *c_statements(loop.body, inner + "    "),
             f"{inner}}}",
-            f"{inner}{var} = {combined(op, carry, f'__shfl_sync(0xffffffffu, {total}, 31)')};",
-            f"{indent}}}"]
-
-    def scan_loop_block(self, loop: For, indent: str) -> None:
-        """scan_loop with a block of `lanes` threads a point: each warp scans its lanes' stretch totals by shuffles
-        and leaves its total in shared memory; a lane's value before its stretch is the carried value, the totals
-        of the warps before its own and of the lanes before it in its warp. Rows too few to give every SM warps
-        enough (H200: a softmax-cumsum of 1024 rows of 32000, a warp a row, 7.4x its floor)."""
-        items, lanes = self.schedule.items, self.schedule.lanes
-        reduction = self.shape.scan.reduction
-        var, op = reduction.variable, reduction.op
-        ctype = reduction_type(self.program, reduction)
-        names = self.names
-        tile, first, end = names(f"{loop.var}_tile"), names(f"{loop.var}_first"), names(f"{loop.var}_end")
-        total, carry, before = names(f"{var}_stretch"), names(f"{var}_carry"), names(f"{var}_before")
-        warp_totals, warp = names(f"{var}_warp_totals"), names("warp")
-        self.use(f"scan{op}")
-        start = identity(op, ctype) or var
-        begin, stop = c_operand(loop.start), c_operand(loop.stop)
-        inner = indent + "    "
-        stretch = f"for ({loop.ctype} {loop.var} = {first}; {loop.var} < {end}; ++{loop.var}) {{"
-        self.lines += [
-            f"{indent}__shared__ {ctype} {warp_totals}[{lanes // 32}];   // each warp's total of a step",
-            f"{indent}for ({loop.ctype} {tile} = {begin}; {tile} < {stop}; {tile} += {lanes * items}) {{",
-            f"{inner}// This lane's stretch: {items} consecutive iteration{'s' if items > 1 else ''}.",
-            f"{inner}const {loop.ctype} {first} = {tile} + {self.lane} * {items};",
-            f"{inner}const {loop.ctype} {end} = {first} + {items} < {stop} ? {first} + {items} : {stop};",
-            f"{inner}{ctype} {total} = {start};",
-            f"{inner}{stretch}",
-            *c_statements(self.update_alone(loop, total), inner + "    "),
-            f"{inner}}}",
-            f"{inner}{total} = {_SCAN_FUNCTION[op]}({total});",
-            f"{inner}const {ctype} {carry} = {var};",
-            f"{inner}const {ctype} {before} = __shfl_up_sync(0xffffffffu, {total}, 1);",
-            f"{inner}if ({self.lane} % 32 == 31) {warp_totals}[{self.lane} / 32] = {total};",
-            f"{inner}__syncthreads();",
-            # Unrolled over every warp, each under its condition (NVRTC 13.5 spilled the loop to `lane / 32`).
-            f"{inner}#pragma unroll",
-            f"{inner}for (int {warp} = 0; {warp} < {lanes // 32}; ++{warp}) "
-            f"if ({warp} < {self.lane} / 32) {var} = {combined(op, var, f'{warp_totals}[{warp}]')};",
-            f"{inner}if ({self.lane} % 32 != 0) {var} = {combined(op, var, before)};",
-            f"{inner}// The loop's own code over the stretch, from the value before it.",
-            f"{inner}{stretch}",
-            *c_statements(loop.body, inner + "    "),
-            f"{inner}}}",
-            f"{inner}{var} = {carry};",
-            f"{inner}for (int {warp} = 0; {warp} < {lanes // 32}; ++{warp}) "
-            f"{var} = {combined(op, var, f'{warp_totals}[{warp}]')};",
-            f"{inner}__syncthreads();   // every warp has read the totals before the next step writes them",
+            *value_after,
             f"{indent}}}"]
 
     def scan_loop_across(self, loop: For, indent: str) -> None:
@@ -2610,9 +2583,9 @@ def in_place(body: list[Stmt], variable: str, eligible: Callable[[str, Expr], bo
                 sum(1 for other in walk(body) if isinstance(other, (Store, Atomic)) and other.array == stmt.array) != 1:
             continue
         everywhere = [load for load in all_loads(body) if load.array == stmt.array]
-        before = [load for earlier in [*body[:position], stmt.model_copy(update={"index": Const(text="0")})]
-                  for expr in _evaluated(earlier, False) for load in unconditional_loads(expr)
-                  if load.array == stmt.array]
+        before = [load for expr in [*(e for earlier in body[:position] for e in _evaluated(earlier, False)),
+                                    stmt.value]
+                  for load in unconditional_loads(expr) if load.array == stmt.array]
         if everywhere and len(before) == len(everywhere) and all(load.index == stmt.index for load in everywhere):
             found.add(stmt.array)
     return found
