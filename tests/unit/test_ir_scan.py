@@ -114,7 +114,7 @@ def test_reductions_before_a_scan_are_shared_by_its_warp_and_never_split_across_
 
 
 def test_few_long_rows_are_scanned_a_block_a_row_first_without_spilling() -> None:
-    """256 rows leave most of an H100's SMs without a warp a row: the first schedule gives each row a block of 256,
+    """256 rows, a warp each, leave an H100's SMs two warps apiece: the first schedule gives each row a block of 256,
     whose warps pass their totals through shared memory; it compiles without spilling (NVRTC). That it equals the
     user's kernel, the test above checks with every schedule of the space."""
     from optiml_engine.gpu.compile import compile_nvrtc
