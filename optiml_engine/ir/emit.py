@@ -747,7 +747,8 @@ class _Kernel:
         # Quotients and remainders of the points by a size, one division a group: consecutive points step the
         # remainder by one (where the group's first dividend is not negative and the size positive; elsewhere the
         # point-by-point path divides as written).
-        digits = stepped_digits(vector_body, inner.name, outside, program)
+        typed = typed_single_assignments(vector_body)
+        digits = stepped_digits(vector_body, inner.name, outside, program, typed)
         digit_names = [(pair, (self.names(f"{inner.name}_quotient"), self.names(f"{inner.name}_remainder")))
                        for pair in digits]
         for (dividend, divisor), (quotient, remainder) in digit_names:
@@ -755,7 +756,7 @@ class _Kernel:
             setup += [f"{indent}        auto {quotient} = ({first}) / ({c_expr(divisor)});",
                       f"{indent}        auto {remainder} = ({first}) % ({c_expr(divisor)});"]
             aligned += [f"({first}) >= 0", f"({c_expr(divisor)}) > 0"]
-        vector_body = digits_stepped(vector_body, digit_names)
+        vector_body = digits_stepped(vector_body, digit_names, typed)
         steps = [f"{indent}            if (++{remainder} == ({c_expr(divisor)})) {{ {remainder} = 0; ++{quotient}; }}"
                  for (_, divisor), (quotient, remainder) in digit_names]
         condition = " && ".join([f"{group_first} + {width} <= {upper}", *aligned])
@@ -2447,12 +2448,14 @@ def index_locals_inlined(body: list[Stmt], outside: set[str]) -> list[Stmt]:
                                          if isinstance(stmt, Store) else None), read)
 
 
-def stepped_digits(body: list[Stmt], variable: str, outside: set[str], program: LoopProgram) -> list[tuple[Expr, Expr]]:
+def stepped_digits(body: list[Stmt], variable: str, outside: set[str], program: LoopProgram,
+                   typed: dict[str, Expr]) -> list[tuple[Expr, Expr]]:
     """The integer divisions and remainders in `body` of `variable` plus something fixed (`ow / r`, `(ow + 1) % W`)
     by a size that is not a literal (the compiler divides by a literal cheaply): (dividend, divisor) pairs, the
-    dividend's locals inlined, each pair once; what a group of consecutive points may step instead of dividing."""
-    typed = typed_single_assignments(body)
+    dividend's locals inlined (`typed`: the body's `typed_single_assignments`), each pair once; what a group of
+    consecutive points may step instead of dividing."""
     fixed = outside - {variable}
+    declared = {p.name: p.ctype for p in program.scalars} | {i.name: i.ctype for i in program.space}
     found: list[tuple[Expr, Expr]] = []
     for stmt in walk(body):
         for expr in statement_exprs(stmt):
@@ -2462,31 +2465,31 @@ def stepped_digits(body: list[Stmt], variable: str, outside: set[str], program: 
                 dividend = inlined(e.left, typed)
                 if unit_stride(dividend, variable) and names_of(dividend) <= outside and names_of(e.right) <= fixed \
                         and names_of(e.right) and not loads(dividend) and not loads(e.right) and \
-                        _integral(dividend, program) and _integral(e.right, program) and \
+                        _integral(dividend, declared) and _integral(e.right, declared) and \
                         (dividend, e.right) not in found:
                     found.append((dividend, e.right))
     return found
 
 
-def _integral(expr: Expr, program: LoopProgram) -> bool:
-    """Whether C computes the expression in an integer type: integer literals, integer scalars and parallel
-    indices, integer casts, and + - * / % of those."""
+def _integral(expr: Expr, declared: dict[str, str]) -> bool:
+    """Whether C computes the expression in an integer type: integer literals, names `declared` (their types) an
+    integer type, integer casts, and + - * / % of those."""
     if isinstance(expr, Const):
         return folded(expr) is not None
     if isinstance(expr, Ref):
-        declared = {p.name: p.ctype for p in program.scalars} | {i.name: i.ctype for i in program.space}
         return expr.name in declared and is_integer_cast(declared[expr.name])
     if isinstance(expr, Cast):
-        return is_integer_cast(expr.ctype) and _integral(expr.operand, program)
+        return is_integer_cast(expr.ctype) and _integral(expr.operand, declared)
     if isinstance(expr, Binary) and expr.op in ("+", "-", "*", "/", "%"):
-        return _integral(expr.left, program) and _integral(expr.right, program)
+        return _integral(expr.left, declared) and _integral(expr.right, declared)
     return False
 
 
-def digits_stepped(body: list[Stmt], digit_names: list[tuple[tuple[Expr, Expr], tuple[str, str]]]) -> list[Stmt]:
+def digits_stepped(body: list[Stmt], digit_names: list[tuple[tuple[Expr, Expr], tuple[str, str]]],
+                   typed: dict[str, Expr]) -> list[Stmt]:
     """The statements with each division and remainder `stepped_digits` found read as its stepped quotient or
-    remainder (`digit_names`: each (dividend, divisor) pair's names)."""
-    typed = typed_single_assignments(body)
+    remainder (`digit_names`: each (dividend, divisor) pair's names; `typed`: the locals `stepped_digits` inlined,
+    so that a division matches the pair it found)."""
 
     def read(expr: Expr) -> Expr:
         if isinstance(expr, Binary) and expr.op in ("/", "%"):
