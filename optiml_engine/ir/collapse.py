@@ -15,6 +15,12 @@ visiting the same iterations in the same order (so every sum is the same sum, ad
 thread), whose consecutive iterations are the inner loop's (a warp's lanes read neighbouring elements where the
 inner loop did). A nest collapses where both loops start at zero, step by one, and the inner loop's bound does not
 depend on the outer loop's variable or on anything the nest writes.
+
+The outer body may define locals ahead of the inner loop (`long off = ((long)n * C + c) * HW;`, a row's offset
+hoisted by hand, as batch norm's backward writes it): each is then computed in the one loop, from the outer variable
+its iteration takes apart. Only locals with a value that nothing in the inner loop writes or redefines, and that
+read no name the inner loop's variable shadows: those have the same value at every inner iteration, so computing
+them there changes no value.
 """
 
 from __future__ import annotations
@@ -32,12 +38,18 @@ def collapsed(program: LoopProgram) -> LoopProgram:
 
 
 def _collapsed(stmt: Stmt, taken: set[str]) -> Stmt:
-    if not isinstance(stmt, For) or len(stmt.body) != 1 or not isinstance(stmt.body[0], For):
+    if not isinstance(stmt, For) or not stmt.body or not isinstance(stmt.body[-1], For):
         return stmt
-    inner = _collapsed(stmt.body[0], taken)
+    outer_locals = stmt.body[:-1]
+    if not all(isinstance(s, Let) and s.value is not None for s in outer_locals):
+        return stmt
+    inner = _collapsed(stmt.body[-1], taken)
     assert isinstance(inner, For)
+    written = names_written(inner.body)
+    defined = {s.name for s in outer_locals}
     if any(constant(e) != value for e, value in ((stmt.start, 0), (stmt.step, 1), (inner.start, 0), (inner.step, 1))) \
-            or mentions(inner.stop, {stmt.var} | names_written(inner.body)):
+            or mentions(inner.stop, {stmt.var} | written | defined) or written & defined \
+            or any(mentions(s.value, written | {inner.var}) for s in outer_locals):
         return stmt
     var = fresh_name(f"{stmt.var}_{inner.var}", taken)
     stop = Binary(op="*", left=stmt.stop, right=inner.stop)
@@ -46,4 +58,4 @@ def _collapsed(stmt: Stmt, taken: set[str]) -> Stmt:
                                                                                 right=inner.stop)),
                      Let(name=inner.var, ctype=f"const {inner.ctype}", value=Binary(op="%", left=Ref(name=var),
                                                                                   right=inner.stop)),
-                     *inner.body])
+                     *outer_locals, *inner.body])

@@ -19,6 +19,7 @@ from optiml_engine.ir.analysis import (
     inlined, is_integer_cast, linear, loads, names_of, names_read, names_written, point_dependent, polynomial,
     single_assignments, statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
+from optiml_engine.ir.vector_groups import digit_split, index_locals_inlined, lowest_digit, typed_single_assignments
 from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -716,6 +717,21 @@ class _Kernel:
         # parallel indices and scalars.
         outside = {i.name for i in program.space} | {p.name for p in program.scalars}
         addressed = index_locals_inlined(body, outside)
+        # The points' lowest digit by a size (`c = idx % C`, `w = wc / C`): where a group's points share its
+        # quotient, each point's remainder is the index plus the group's one offset, and every higher digit the
+        # quotient's, so that a read through them (a window partition's, a cyclic shift's) is unit-stride along the
+        # index. Divided once a group; a group that crosses a multiple of the size takes the point-by-point path.
+        split_lines, split_conditions = [], []
+        if (lowest := lowest_digit(addressed, inner.name, ctype, outside)) is not None:
+            first, divisor = group_first, c_expr(lowest)
+            quotient, offset = self.names(f"{inner.name}_quotient"), self.names(f"{inner.name}_offset")
+            addressed = digit_split(addressed, inner.name, ctype, lowest, quotient, offset)
+            outside = outside | {quotient, offset}
+            divides = f"({first}) >= 0 && ({divisor}) > 0"
+            split_lines = [f"{indent}    const {ctype} {quotient} = {divides} ? ({first}) / ({divisor}) : 0;",
+                           f"{indent}    const {ctype} {offset} = {divides} ? ({first}) % ({divisor}) - ({first}) "
+                           f": 0;"]
+            split_conditions = [divides, f"({first}) % ({divisor}) + {width} <= ({divisor})"]
 
         def eligible(array: str, index: Expr) -> bool:
             return names_of(index) <= outside and self.vector_bytes(array) in (4, 8, 16)
@@ -724,7 +740,8 @@ class _Kernel:
         at_group = _renamed({inner.name: Const(text=group_first)})
         setup, finish, load_names, store_names = self.lane_registers(reads, stores, at_group, lane,
                                                                      indent + "        ", self.names)
-        aligned = list(dict.fromkeys(self.aligned(access, at_group) for access in [*reads, *stores]))
+        aligned = split_conditions + \
+            list(dict.fromkeys(self.aligned(access, at_group) for access in [*reads, *stores]))
         # A top-level if whose condition every point of the group decides alike (a concatenation's `col < d1`):
         # its branches' reads one vector each, loaded by the branch the group takes.
         at_last = {inner.name: f"({group_first} + {width - 1})"}
@@ -768,6 +785,7 @@ class _Kernel:
             f"{indent}#pragma unroll",
             f"{indent}for (int {group} = 0; {group} < {groups}; ++{group}) {{",
             f"{indent}    const {ctype} {group_first} = {inner.name}_base + {group} * (blockDim.x * {width});",
+            *split_lines,
             f"{indent}    if ({condition}) {{",
             *setup,
             f"{indent}        #pragma unroll",
@@ -2421,31 +2439,6 @@ def _writes_on_every_path(body: list[Stmt], array: str) -> int | None:
                                            for s in walk(stmt.body)):
             return None
     return count
-
-
-def typed_single_assignments(body: list[Stmt]) -> dict[str, Expr]:
-    """`single_assignments`, each value cast to its local's type (as C converts it on assignment)."""
-    lets = {stmt.name: stmt.ctype for stmt in walk(body) if isinstance(stmt, Let)}
-    return {name: Cast(ctype=lets[name], operand=value) for name, value in single_assignments(body).items()}
-
-
-def index_locals_inlined(body: list[Stmt], outside: set[str]) -> list[Stmt]:
-    """The statements with each read's and write's index reading the locals it names as their values (each cast to
-    its local's type), where the index then reads only `outside` names and no memory: `int64_t src = ((b * S + s) *
-    H + h) * D + d; out[...] = x[src];` reads `x` at an address a group of points computes once, unit-stride along
-    `d`. The locals stay, for the rest of the code to read."""
-    values = typed_single_assignments(body)
-
-    def address(index: Expr) -> Expr:
-        value = inlined(index, values)
-        return value if names_of(value) <= outside and not loads(value) else index
-
-    def read(expr: Expr) -> Expr:
-        expr = with_children(expr, read)
-        return expr.model_copy(update={"index": address(expr.index)}) if isinstance(expr, Load) else expr
-
-    return rewritten(statements_replaced(body, lambda stmt: [stmt.model_copy(update={"index": address(stmt.index)})]
-                                         if isinstance(stmt, Store) else None), read)
 
 
 def stepped_digits(body: list[Stmt], variable: str, outside: set[str], program: LoopProgram,

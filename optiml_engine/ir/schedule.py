@@ -50,8 +50,9 @@ from optiml_engine.ir.analysis import (
     reduction_update, single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, mentions,
-    substitute, with_children)
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, fresh_name,
+    mentions, names_in, substitute, with_children)
+from optiml_engine.ir.vector_groups import digit_split, index_locals_inlined, lowest_digit
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -1009,11 +1010,19 @@ def _privatized_vector(program: LoopProgram) -> int:
 
 
 def _vectorizable(program: LoopProgram) -> bool:
-    """Whether some top-level read or write is unit-stride along the innermost index (worth a vector access)."""
-    inner = program.space[-1].name
-    accesses = [s.index for s in program.body if isinstance(s, Store)] + \
-        [load.index for load in all_loads([s for s in program.body if not isinstance(s, (If, For))])]
-    return any(unit_stride(index, inner) for index in accesses) and \
+    """Whether some top-level read or write is unit-stride along the innermost index (worth a vector access): its
+    index locals read as their values, and where the code takes the index apart by a size, over a group of points
+    that share its quotient (ir/vector_groups.py, as the emitted groups read it)."""
+    inner = program.space[-1]
+    outside = {index.name for index in program.space} | {p.name for p in program.scalars}
+    body = index_locals_inlined(program.body, outside)
+    if (lowest := lowest_digit(body, inner.name, inner.ctype, outside)) is not None:
+        taken = names_in(program)
+        body = digit_split(body, inner.name, inner.ctype, lowest, fresh_name("quotient", taken),
+                           fresh_name("offset", taken))
+    accesses = [s.index for s in body if isinstance(s, Store)] + \
+        [load.index for load in all_loads([s for s in body if not isinstance(s, (If, For))])]
+    return any(unit_stride(index, inner.name) for index in accesses) and \
         not any(isinstance(s, Atomic) for s in walk(program.body))
 
 

@@ -58,6 +58,45 @@ def test_a_reduction_over_two_axes_is_one_loop_every_reduce_schedule_shares() ->
             assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
 
 
+# Batch norm's backward as it is often written: each pass's row offset a local of the outer loop.
+OFFSETS = ("float s = 0.0f; for (int b = 0; b < n; ++b) { long off = ((long)b * c + ch) * hw; "
+           "for (int p = 0; p < hw; ++p) s += x[off + p]; } float m = s / (n * hw); "
+           "for (int b = 0; b < n; ++b) { const long off = ((long)b * c + ch) * hw; float shift = m * 0.5f; "
+           "for (int p = 0; p < hw; ++p) y[off + p] = x[off + p] - shift; }")
+
+
+def test_a_nest_whose_outer_loop_defines_locals_is_one_loop_every_reduce_schedule_shares() -> None:
+    """The locals the outer loop defines for its inner loop (a row's offset) are computed in the one loop, from the
+    outer index it takes apart; every reduce schedule equals the user's kernel at every check size."""
+    naive = candidate_of("offsets.cu", CHANNELS % OFFSETS)
+    program = lift(naive)
+    flat = collapsed(program)
+    loops = [s for s in flat.body if isinstance(s, For)]
+    assert len(loops) == 2 and not any(isinstance(s, For) for loop in loops for s in loop.body)
+    shape = shape_of(flat)
+    assert "reduce" in shape.families
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        expected = run_on_cpu(naive, binding, inputs)
+        for schedule in space(shape, "reduce"):
+            got = run_on_cpu(emit(flat, shape, schedule, naive), binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
+@pytest.mark.parametrize("body", [
+    # The outer local is changed by the inner loop: its value differs between inner iterations.
+    "float s = 0.0f; for (int b = 0; b < n; ++b) { long off = ((long)b * c + ch) * hw; "
+    "for (int p = 0; p < hw; ++p) { s += x[off + p]; if (s > 1.0f) off = 0; } } y[ch] = s;",
+    # The outer local reads what the inner loop writes.
+    "float s = 0.0f; for (int b = 0; b < n; ++b) { float t = s; "
+    "for (int p = 0; p < hw; ++p) s += x[(b * c + ch) * hw + p] * t; } y[ch] = s;",
+])
+def test_an_outer_local_the_inner_loop_changes_or_depends_on_stays_outside(body) -> None:
+    program = lift(candidate_of("outer_local.cu", CHANNELS % body))
+    assert collapsed(program) is program
+
+
 @pytest.mark.parametrize("body", [
     # Each iteration of the inner loop writes the same element: not distinct per iteration of the one loop.
     "for (int b = 0; b < n; ++b) for (int p = 0; p < hw; ++p) y[b * c + ch] = x[(b * c + ch) * hw + p];",

@@ -358,6 +358,72 @@ def test_a_groups_divisions_by_a_size_step_and_equal_the_program() -> None:
         assert found is None, found
 
 
+FLIP_CHANNELS_LAST = """/* @optiml
+   sizes:  N=32 H=64 W=64 C=128
+   check:  N=1 H=1 W=1 C=1; N=2 H=3 W=5 C=8; N=1 H=4 W=2 C=3; N=2 H=2 W=3 C=12; N=1 H=3 W=3 C=6
+   x:      in  float[N*H*W*C]
+   y:      out float[N*H*W*C]
+   launch: grid=cdiv(N*H*W*C,256) block=256
+*/
+__global__ void flip_rows(const float* x, float* y, int N, int H, int W, int C)
+{
+    size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (size_t)N * H * W * C) return;
+    size_t c = idx % C;
+    size_t w = idx / C % W;
+    size_t h = idx / ((size_t)C * W) % H;
+    size_t n = idx / ((size_t)C * W * H);
+    y[idx] = x[((n * H + (H - 1 - h)) * W + (W - 1 - w)) * C + c];
+}
+"""
+
+ROLL_CHANNELS_LAST = """/* @optiml
+   sizes:  B=16 H=64 W=64 C=96 s=5
+   check:  B=1 H=1 W=1 C=1 s=1; B=2 H=3 W=5 C=4 s=2; B=1 H=2 W=7 C=6 s=9; B=1 H=4 W=3 C=16 s=1
+   x:      in  float[B*H*W*C]
+   y:      out float[B*H*W*C]
+   launch: grid=(cdiv(W*C,128),H,B) block=128
+*/
+__global__ void roll_w(const float* x, float* y, int B, int H, int W, int C, int s)
+{
+    int wc = blockIdx.x * blockDim.x + threadIdx.x;
+    int h = blockIdx.y, b = blockIdx.z;
+    if (wc >= W * C) return;
+    int w = wc / C;
+    int c = wc % C;
+    y[(((long)b * H + h) * W + w) * C + c] = x[(((long)b * H + h) * W + (w + s) % W) * C + c];
+}
+"""
+
+
+@pytest.mark.parametrize("source, name, index", [
+    (FLIP_CHANNELS_LAST, "flip_rows", "idx"),       # a flat index taken apart into four digits
+    (ROLL_CHANNELS_LAST, "roll_w", "wc"),           # the x index of a 3-D grid into two
+])
+def test_a_groups_points_that_share_their_quotient_by_the_lowest_digit_read_as_vectors(source, name, index) -> None:
+    """The point code takes its index apart by the channel count (`c = idx % C`, `w = idx / C % W`) and reads `x` at
+    a permuted position (a flip, a cyclic shift): no read is unit-stride along the index. Over a group of 4 points
+    that share their quotient by `C` it is: the group divides once, reads one vector, and does not divide per point;
+    groups across a multiple of `C` (C of 1, 3, 6) go point by point. Every vector schedule equals the program at
+    every check size."""
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.schedule import shape_of, space
+    from tests.unit.test_ir_lift import candidate_of
+    naive = candidate_of(f"{name}.cu", source)
+    program = lift(naive)
+    shape = shape_of(program)
+    vectors = [s for s in space(shape, "map") if s.vector == 4 and not s.fused]
+    assert vectors
+    for schedule in vectors:
+        emitted = emit(program, shape, schedule, naive)
+        text = emitted.unit.text
+        vector_path = text[text.index("for (int lane"):].split("} else {")[0]
+        assert "x_lanes = *reinterpret_cast" in text and f"{index} % C" not in vector_path, text
+        for binding in naive.contract.checks:
+            found = mismatch(emitted, naive, program, binding, seed=23)
+            assert found is None, f"{schedule.describe()} {found}"
+
+
 def test_a_groups_reads_under_a_branch_it_takes_whole_are_vectors_and_equal_the_program() -> None:
     """A concatenation along the last axis reads `a` where `col < d1`, `b` elsewhere: a group of 4 columns on one
     side of `d1` reads that side as one vector; a group across it goes column by column. At every check size (d1 of
