@@ -16,10 +16,12 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent, folded,
-    inlined, is_integer_cast, linear, loads, names_of, names_read, names_written, point_dependent, polynomial,
+    inlined, is_integer_cast, loads, names_of, names_read, names_written, point_dependent, polynomial,
     single_assignments, statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
-from optiml_engine.ir.vector_groups import digit_split, index_locals_inlined, lowest_digit, typed_single_assignments
+from optiml_engine.ir.vector_groups import (
+    comparisons, digit_split, evaluated, expanded_reads, index_locals_inlined, lowest_digit, typed_single_assignments,
+    unconditional_reads, uniform_branches)
 from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -742,24 +744,52 @@ class _Kernel:
                                                                      indent + "        ", self.names)
         aligned = split_conditions + \
             list(dict.fromkeys(self.aligned(access, at_group) for access in [*reads, *stores]))
+        # Reads that move by one element every k points (nearest upsampling's `x[... + ow / 2]`): width / k
+        # elements one vector, each lane reading element lane / k.
+        for load, division in expanded_reads(
+                addressed, inner.name, width,
+                lambda array, index, elements: names_of(index) <= outside and
+                element_bytes(program, array) * elements in (4, 8, 16), reads):
+            k, elements = int(constant(division.right)), width // int(constant(division.right))
+            name, lanes_type = self.names(f"{load.array}_lanes"), f"optiml_lanes<{program.element_type(load.array)}, " \
+                f"{elements}>"
+            dividend, address = c_expr(division.left, at_group), f"&{load.array}[{c_expr(load.index, at_group)}]"
+            aligned += [f"({dividend}) >= 0 && ({dividend}) % {k} == 0",
+                        f"optiml_aligned({address}, {element_bytes(program, load.array) * elements})"]
+            setup.append(f"{indent}        const {lanes_type} {name} = *reinterpret_cast<const {lanes_type}*>"
+                         f"({address});")
+            load_names[load] = Ref(name=f"{name}.v[{lane} / {k}]")
+            reads.append(load)
         # A top-level if whose condition every point of the group decides alike (a concatenation's `col < d1`):
         # its branches' reads one vector each, loaded by the branch the group takes.
         at_last = {inner.name: f"({group_first} + {width - 1})"}
-        for cond, sides in uniform_branches(addressed, inner.name, outside, eligible, reads):
-            aligned += [f"({c_expr(c, at_group)}) == ({c_expr(c, at_last)})" for c in comparisons(cond, inner.name)
-                        if mentions(c, {inner.name})]
-            side_aligned, side_loads = [], []
-            for side in sides:
-                side_aligned.append(" && ".join(self.aligned(load, at_group) for load in side) or "true")
+        registers: dict[Load, str] = {}
+        for branch in uniform_branches(addressed, inner.name, outside, eligible, reads):
+            cond = c_expr(branch.cond, at_group)
+            aligned += [f"({c_expr(c, at_group)}) == ({c_expr(c, at_last)})"
+                        for c in comparisons(branch.cond, inner.name) if mentions(c, {inner.name})]
+            side_aligned, side_loads, side_stores = [], [], []
+            for side_reads, side_writes in zip(branch.reads, branch.writes):
+                side_aligned.append(" && ".join(self.aligned(access, at_group)
+                                                for access in [*side_reads, *side_writes]) or "true")
                 side_loads.append([])
-                for load in side:
-                    name = self.names(f"{load.array}_lanes")
-                    setup.append(f"{indent}        {self.lanes_type(load.array)} {name};")
-                    side_loads[-1].append(f"{indent}            {name} = {self.vector_read(load, at_group)};")
-                    load_names[load] = Ref(name=f"{name}.v[{lane}]")
-            aligned.append(f"(({c_expr(cond, at_group)}) ? ({side_aligned[0]}) : ({side_aligned[1]}))")
-            setup += [f"{indent}        if ({c_expr(cond, at_group)}) {{", *side_loads[0],
-                      f"{indent}        }} else {{", *side_loads[1], f"{indent}        }}"]
+                for load in side_reads:
+                    # A read both branches make is one register, loaded by whichever the group takes.
+                    if load not in registers:
+                        registers[load] = self.names(f"{load.array}_lanes")
+                        setup.append(f"{indent}        {self.lanes_type(load.array)} {registers[load]};")
+                        load_names[load] = Ref(name=f"{registers[load]}.v[{lane}]")
+                    side_loads[-1].append(f"{indent}            {registers[load]} = "
+                                          f"{self.vector_read(load, at_group)};")
+                declared, written, _, names = self.lane_registers([], list(side_writes), at_group, lane,
+                                                                  indent + "        ", self.names)
+                setup += declared
+                store_names.update(names)
+                side_stores.append(["    " + line for line in written])
+            aligned.append(f"(({cond}) ? ({side_aligned[0]}) : ({side_aligned[1]}))")
+            setup += _branched(f"{indent}        ", cond, *side_loads)
+            # Written after the points have run, by the branch the group took.
+            finish += _branched(f"{indent}        ", cond, *side_stores)
         vector_body = _replaced(addressed, load_names, store_names)
         # Quotients and remainders of the points by a size, one division a group: consecutive points step the
         # remainder by one (where the group's first dividend is not negative and the size positive; elsewhere the
@@ -2201,6 +2231,15 @@ class _Kernel:
         return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
 
 
+def _branched(indent: str, cond: str, then: list[str], other: list[str]) -> list[str]:
+    """`if (cond) { then } else { other }` as lines, without an empty branch (none when both are)."""
+    if not then and not other:
+        return []
+    if not then:
+        return [f"{indent}if (!({cond})) {{", *other, f"{indent}}}"]
+    return [f"{indent}if ({cond}) {{", *then, *([f"{indent}}} else {{", *other] if other else []), f"{indent}}}"]
+
+
 def _point_copy(stmt: Stmt, rename: dict[str, str], guard: Expr | None) -> Stmt:
     """One point's copy of a statement: its locals renamed, its writes under `guard`."""
     refs = {old: Ref(name=new) for old, new in rename.items()}
@@ -2495,62 +2534,6 @@ def digits_stepped(body: list[Stmt], digit_names: list[tuple[tuple[Expr, Expr], 
     return rewritten(body, read)
 
 
-def _unit_stride_reads(body: list[Stmt], variable: str, conditions: bool, eligible: Callable[[str, Expr], bool],
-                       written: set[str], taken: list[Load]) -> list[Load]:
-    """The reads every run of the statements (not their loops' or ifs' bodies; with `conditions`, their ifs'
-    conditions) performs, unit-stride along `variable`, of arrays not `written`, admitted by `eligible` and not
-    `taken` already."""
-    reads: list[Load] = []
-    for stmt in body:
-        for expr in _evaluated(stmt, conditions):
-            for load in unconditional_loads(expr):
-                if load not in reads and load not in taken and load.array not in written and \
-                        unit_stride(load.index, variable) and eligible(load.array, load.index):
-                    reads.append(load)
-    return reads
-
-
-def _evaluated(stmt: Stmt, conditions: bool) -> list[Expr]:
-    """The expressions a statement evaluates itself (not its loop's or branches' bodies; an if's condition only
-    with `conditions`)."""
-    return [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
-        [stmt.index, stmt.value] if isinstance(stmt, Store) else \
-        [stmt.cond] if isinstance(stmt, If) and conditions else []
-
-
-def comparisons(cond: Expr, variable: str) -> list[Expr]:
-    """The comparisons a condition joins by &&, || and !, each of two sides affine in `variable` (so that over
-    consecutive values of it, one that holds at the first and the last holds throughout); [] when it is anything
-    else."""
-    if isinstance(cond, Binary) and cond.op in ("&&", "||"):
-        left, right = comparisons(cond.left, variable), comparisons(cond.right, variable)
-        return left + right if left and right else []
-    if isinstance(cond, Unary) and cond.op == "!":
-        return comparisons(cond.operand, variable)
-    if isinstance(cond, Binary) and cond.op in ("<", "<=", ">", ">=") and \
-            linear(cond.left, {variable}) is not None and linear(cond.right, {variable}) is not None:
-        return [cond]
-    return []
-
-
-def uniform_branches(body: list[Stmt], variable: str, outside: set[str], eligible: Callable[[str, Expr], bool],
-                     taken: list[Load]) -> list[tuple[Expr, tuple[list[Load], list[Load]]]]:
-    """The top-level ifs of `body` whose condition reads only `outside` names and no memory and is made of
-    `comparisons`, and the reads each branch's own statements perform every time it runs, unit-stride along
-    `variable` (the arrays `body` writes aside, and the reads `taken` already): a group of consecutive points whose
-    first and last decide every comparison alike all take one branch, whose reads are then one vector each."""
-    written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
-    found = []
-    for stmt in body:
-        if isinstance(stmt, If) and names_of(stmt.cond) <= outside and not loads(stmt.cond) and \
-                comparisons(stmt.cond, variable):
-            sides = tuple(_unit_stride_reads(branch, variable, False, eligible, written, taken)
-                          for branch in (stmt.then, stmt.other))
-            if any(sides):
-                found.append((stmt.cond, sides))
-    return found
-
-
 def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
                     eligible: Callable[[str, Expr], bool]) -> tuple[list[Load], list[Store]]:
     """The reads every run of `body`'s top-level statements performs (with `conditions`, its top-level ifs'
@@ -2559,7 +2542,7 @@ def vector_accesses(body: list[Stmt], variable: str, conditions: bool,
     updated in place (`in_place`) is both."""
     written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
     updated = in_place(body, variable, eligible)
-    reads = _unit_stride_reads(body, variable, conditions, eligible, written - updated, [])
+    reads = unconditional_reads(body, variable, conditions, eligible, written - updated, [])
     loaded = {load.array for load in all_loads(body)} - updated
     stores = [stmt for stmt in body if isinstance(stmt, Store) and stmt.op == "=" and
               unit_stride(stmt.index, variable) and eligible(stmt.array, stmt.index) and stmt.array not in loaded
@@ -2579,7 +2562,7 @@ def in_place(body: list[Stmt], variable: str, eligible: Callable[[str, Expr], bo
                 sum(1 for other in walk(body) if isinstance(other, (Store, Atomic)) and other.array == stmt.array) != 1:
             continue
         everywhere = [load for load in all_loads(body) if load.array == stmt.array]
-        before = [load for expr in [*(e for earlier in body[:position] for e in _evaluated(earlier, False)),
+        before = [load for expr in [*(e for earlier in body[:position] for e in evaluated(earlier, False)),
                                     stmt.value]
                   for load in unconditional_loads(expr) if load.array == stmt.array]
         if everywhere and len(before) == len(everywhere) and all(load.index == stmt.index for load in everywhere):

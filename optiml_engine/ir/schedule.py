@@ -52,7 +52,7 @@ from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, fresh_name,
     mentions, names_in, substitute, with_children)
-from optiml_engine.ir.vector_groups import digit_split, index_locals_inlined, lowest_digit
+from optiml_engine.ir.vector_groups import digit_split, index_locals_inlined, lowest_digit, uniform_branches
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -1012,7 +1012,8 @@ def _privatized_vector(program: LoopProgram) -> int:
 def _vectorizable(program: LoopProgram) -> bool:
     """Whether some top-level read or write is unit-stride along the innermost index (worth a vector access): its
     index locals read as their values, and where the code takes the index apart by a size, over a group of points
-    that share its quotient (ir/vector_groups.py, as the emitted groups read it)."""
+    that share its quotient, or in a branch a group of points may take whole (ir/vector_groups.py, as the emitted
+    groups read them)."""
     inner = program.space[-1]
     outside = {index.name for index in program.space} | {p.name for p in program.scalars}
     body = index_locals_inlined(program.body, outside)
@@ -1021,7 +1022,9 @@ def _vectorizable(program: LoopProgram) -> bool:
         body = digit_split(body, inner.name, inner.ctype, lowest, fresh_name("quotient", taken),
                            fresh_name("offset", taken))
     accesses = [s.index for s in body if isinstance(s, Store)] + \
-        [load.index for load in all_loads([s for s in body if not isinstance(s, (If, For))])]
+        [load.index for load in all_loads([s for s in body if not isinstance(s, (If, For))])] + \
+        [access.index for branch in uniform_branches(body, inner.name, outside, lambda array, index: True, [])
+         for side in (*branch.reads, *branch.writes) for access in side]
     return any(unit_stride(index, inner.name) for index in accesses) and \
         not any(isinstance(s, Atomic) for s in walk(program.body))
 

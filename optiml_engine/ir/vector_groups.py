@@ -1,15 +1,21 @@
 """What a group of consecutive points of a map shares, read off the point code: the addresses its accesses compute
-once (index locals inlined), and the lowest digit of an index the code takes apart by a size, which the group's
-points share the quotient of. The schedule space asks whether a program has vector accesses through these, the
-emitter writes them.
+once (index locals inlined), the lowest digit of an index the code takes apart by a size (the group's points share
+its quotient), and the branches a group takes whole (its first and last point decide every comparison alike). The
+schedule space asks whether a program has vector accesses through these, the emitter writes them.
 """
 
 from __future__ import annotations
 
-from optiml_engine.ir.analysis import inlined, loads, names_of, single_assignments, statement_exprs, subexpressions, walk
+from collections.abc import Callable
+
+from optiml_engine.ir.analysis import (
+    all_loads, constant, inlined, linear, loads, names_of, single_assignments, statement_exprs, subexpressions,
+    unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.delinearize import bare_index, factors, product, quotient
 from optiml_engine.ir.program import (
-    Binary, Cast, Expr, Let, Load, Ref, Stmt, Store, rewritten, statements_replaced, with_children)
+    Assign, Atomic, Binary, Cast, Expr, If, Let, Load, Ref, Stmt, Store, Unary, mentions, rewritten,
+    statements_replaced, with_children)
+from optiml_engine.model import Frozen
 
 
 def typed_single_assignments(body: list[Stmt]) -> dict[str, Expr]:
@@ -85,3 +91,113 @@ def digit_split(body: list[Stmt], variable: str, ctype: str, size: Expr, quotien
         return with_children(expr, read)
 
     return rewritten(body, read)
+
+
+def unconditional_reads(body: list[Stmt], variable: str, conditions: bool, eligible: Callable[[str, Expr], bool],
+                       written: set[str], taken: list[Load]) -> list[Load]:
+    """The reads every run of the statements (not their loops' or ifs' bodies; with `conditions`, their ifs'
+    conditions) performs, unit-stride along `variable`, of arrays not `written`, admitted by `eligible` and not
+    `taken` already."""
+    reads: list[Load] = []
+    for stmt in body:
+        for expr in evaluated(stmt, conditions):
+            for load in unconditional_loads(expr):
+                if load not in reads and load not in taken and load.array not in written and \
+                        unit_stride(load.index, variable) and eligible(load.array, load.index):
+                    reads.append(load)
+    return reads
+
+
+def evaluated(stmt: Stmt, conditions: bool) -> list[Expr]:
+    """The expressions a statement evaluates itself (not its loop's or branches' bodies; an if's condition only
+    with `conditions`)."""
+    return [stmt.value] if isinstance(stmt, (Let, Assign)) and stmt.value is not None else \
+        [stmt.index, stmt.value] if isinstance(stmt, Store) else \
+        [stmt.cond] if isinstance(stmt, If) and conditions else []
+
+
+def comparisons(cond: Expr, variable: str) -> list[Expr]:
+    """The comparisons a condition joins by &&, || and !, each of two sides affine in `variable` (so that over
+    consecutive values of it, one that holds at the first and the last holds throughout); [] when it is anything
+    else."""
+    if isinstance(cond, Binary) and cond.op in ("&&", "||"):
+        left, right = comparisons(cond.left, variable), comparisons(cond.right, variable)
+        return left + right if left and right else []
+    if isinstance(cond, Unary) and cond.op == "!":
+        return comparisons(cond.operand, variable)
+    if isinstance(cond, Binary) and cond.op in ("<", "<=", ">", ">=") and \
+            linear(cond.left, {variable}) is not None and linear(cond.right, {variable}) is not None:
+        return [cond]
+    return []
+
+
+class Branch(Frozen):
+    """A top-level if a group of consecutive points may take whole (`uniform_branches`): its condition, and for each
+    branch (then, else) the reads it performs every time it runs and the plain writes it makes, unit-stride along the
+    points' index."""
+    cond: Expr
+    reads: tuple[tuple[Load, ...], tuple[Load, ...]]
+    writes: tuple[tuple[Store, ...], tuple[Store, ...]]
+
+
+def uniform_branches(body: list[Stmt], variable: str, outside: set[str], eligible: Callable[[str, Expr], bool],
+                     taken: list[Load]) -> list[Branch]:
+    """The top-level ifs of `body` whose condition reads only `outside` names and no memory and is made of
+    `comparisons`, with the reads each branch's own statements perform every time it runs (the arrays `body` writes
+    aside, and the reads `taken` already) and the plain writes they make of arrays `body` neither reads nor writes
+    elsewhere, each unit-stride along `variable` and admitted by `eligible`: a group of consecutive points whose
+    first and last decide every comparison alike all take one branch, whose reads are then one vector each, and
+    whose writes one vector each after the points have run (a causal mask's fill)."""
+    written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
+    loaded = {load.array for load in all_loads(body)}
+    found = []
+    for stmt in body:
+        if isinstance(stmt, If) and names_of(stmt.cond) <= outside and not loads(stmt.cond) and \
+                comparisons(stmt.cond, variable):
+            reads = tuple(tuple(unconditional_reads(branch, variable, False, eligible, written, taken))
+                          for branch in (stmt.then, stmt.other))
+            writes = tuple(tuple(s for s in branch if isinstance(s, Store) and s.op == "=" and
+                                 s.array not in loaded and unit_stride(s.index, variable) and
+                                 eligible(s.array, s.index) and
+                                 sum(1 for other in walk(body) if isinstance(other, (Store, Atomic)) and
+                                     other.array == s.array) == 1)
+                           for branch in (stmt.then, stmt.other))
+            if any(reads) or any(writes):
+                found.append(Branch(cond=stmt.cond, reads=reads, writes=writes))
+    return found
+
+
+def expanded_reads(body: list[Stmt], variable: str, width: int, eligible: Callable[[str, Expr, int], bool],
+                   taken: list[Load]) -> list[tuple[Load, Binary]]:
+    """The reads every run of the body's top-level statements performs whose index moves by one element every `k`
+    points: it reads `variable` only through one division `(variable + c) / k` (c fixed over the points, k a literal
+    dividing `width`) and is unit-stride in that quotient (nearest upsampling's `x[... + ow / 2]`). Over a group of
+    `width` consecutive points whose first dividend is a non-negative multiple of `k`, they read `width / k`
+    consecutive elements, each `k` points in turn. Each with its division; the arrays the body writes, the reads
+    `taken` and those `eligible(array, index, elements)` refuses aside."""
+    written = {stmt.array for stmt in walk(body) if isinstance(stmt, (Store, Atomic))}
+    found: list[tuple[Load, Binary]] = []
+    for stmt in body:
+        for expr in evaluated(stmt, False):
+            for load in unconditional_loads(expr):
+                divisions = {e for e in subexpressions(load.index) if isinstance(e, Binary) and e.op == "/" and
+                             mentions(e, {variable})}
+                if load in taken or load.array in written or any(load == other for other, _ in found) or \
+                        len(divisions) != 1:
+                    continue
+                division = next(iter(divisions))
+                k = constant(division.right)
+                if k is None or k < 2 or width % k or not unit_stride(division.left, variable):
+                    continue
+                quotient_index = substitute_expr(load.index, division, Ref(name=f"{variable}_quotient"))
+                if not mentions(quotient_index, {variable}) and \
+                        unit_stride(quotient_index, f"{variable}_quotient") and \
+                        eligible(load.array, load.index, width // k):
+                    found.append((load, division))
+    return found
+
+
+def substitute_expr(expr: Expr, old: Expr, new: Expr) -> Expr:
+    """The expression with every occurrence of the subexpression `old` replaced by `new`."""
+    return new if expr == old else with_children(expr, lambda child: substitute_expr(child, old, new))
+

@@ -439,6 +439,77 @@ def test_a_groups_reads_under_a_branch_it_takes_whole_are_vectors_and_equal_the_
         assert found is None, found
 
 
+TRIANGLES = """/* @optiml
+   sizes:  rows=4096 cols=4096
+   check:  rows=1 cols=1; rows=5 cols=9; rows=17 cols=33; rows=8 cols=64
+   x:      in  float[rows*cols]
+   upper:  inout float[rows*cols]
+   lower:  inout float[rows*cols]
+   launch: grid=(cdiv(cols,32),cdiv(rows,8)) block=(32,8)
+*/
+__global__ void split_triangles(const float* x, float* upper, float* lower, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (r >= rows || c >= cols) return;
+    if (c > r) upper[r * cols + c] = x[r * cols + c];
+    else lower[r * cols + c] = 2.0f * x[r * cols + c];
+}
+"""
+
+
+def test_a_groups_writes_under_a_branch_it_takes_whole_are_vectors_and_equal_the_program() -> None:
+    """Each point writes one of two arrays as the diagonal decides (`c > r`); the arrays keep their elements
+    elsewhere. A group of 4 columns on one side of the diagonal writes that side's array as one vector after its
+    points have run (and reads `x` as one); a group across it goes column by column. At every check size (diagonals
+    through groups, rows shorter than a group) it equals the program, the other array's elements untouched."""
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.schedule import Schedule, shape_of
+    from tests.unit.test_ir_lift import candidate_of
+    naive = candidate_of("split_triangles.cu", TRIANGLES)
+    program = lift(naive)
+    shape = shape_of(program)
+    emitted = emit(program, shape, Schedule(family="map", block=(32, 8), items=4, vector=4), naive)
+    text = emitted.unit.text
+    assert "*reinterpret_cast<optiml_lanes<float, 4>*>(&upper[" in text, text
+    assert "*reinterpret_cast<optiml_lanes<float, 4>*>(&lower[" in text, text
+    for binding in naive.contract.checks:
+        found = mismatch(emitted, naive, program, binding, seed=29)
+        assert found is None, found
+
+
+REPEAT_COLUMNS = """/* @optiml
+   sizes:  rows=4096 cols=2048
+   check:  rows=1 cols=1; rows=3 cols=5; rows=2 cols=8; rows=5 cols=13
+   x:      in  float[rows*cols]
+   y:      out float[rows*cols*2]
+   launch: grid=(cdiv(2*cols,64),rows) block=64
+*/
+__global__ void repeat_columns(const float* x, float* y, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y;
+    if (c < 2 * cols) y[(long)r * 2 * cols + c] = x[(long)r * cols + c / 2];
+}
+"""
+
+
+def test_a_read_that_moves_every_other_point_is_a_half_width_vector_and_equals_the_program() -> None:
+    """Each element of a row written twice (`y[.. + c] = x[.. + c / 2]`, nearest upsampling along a row): a group of
+    4 outputs reads 2 consecutive elements of `x` as one vector, each lane element lane / 2; rows of odd length
+    leave groups misaligned, which go point by point. At every check size it equals the program."""
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.schedule import Schedule, shape_of
+    from tests.unit.test_ir_lift import candidate_of
+    naive = candidate_of("repeat_columns.cu", REPEAT_COLUMNS)
+    program = lift(naive)
+    emitted = emit(program, shape_of(program), Schedule(family="map", block=(64, 4), items=4, vector=4), naive)
+    assert "optiml_lanes<float, 2> x_lanes" in emitted.unit.text and "x_lanes.v[lane / 2]" in emitted.unit.text
+    for binding in naive.contract.checks:
+        found = mismatch(emitted, naive, program, binding, seed=31)
+        assert found is None, found
+
+
 IN_PLACE = """/* @optiml
    sizes: n=1048576
    check: n=1; n=5; n=1027
