@@ -25,11 +25,11 @@ from optiml_engine.ir.vector_groups import (
 from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    Store, Unary, children, mentions, rewritten, statements_replaced, substitute, substituted, with_children)
+    Store, Unary, children, mentions, names_in, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
     LEFT_VALUE, RIGHT_VALUE, SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
     Window, element_bytes, neighbour_offset, reduction_type, slides)
-from optiml_engine.model import Candidate, LaunchRule
+from optiml_engine.model import Candidate, LaunchRule, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.elementwise import restrict_replacements, unaliased_pointers
 from optiml_engine.policies.rules.knobs import launch_bounds_replacement
@@ -724,7 +724,7 @@ class _Kernel:
         # quotient's, so that a read through them (a window partition's, a cyclic shift's) is unit-stride along the
         # index. Divided once a group; a group that crosses a multiple of the size takes the point-by-point path.
         split_lines, split_conditions = [], []
-        if (lowest := lowest_digit(addressed, inner.name, ctype, outside)) is not None:
+        if (lowest := self.wide_lowest_digit(addressed, inner.name, ctype, outside)) is not None:
             first, divisor = group_first, c_expr(lowest)
             quotient, offset = self.names(f"{inner.name}_quotient"), self.names(f"{inner.name}_offset")
             addressed = digit_split(addressed, inner.name, ctype, lowest, quotient, offset)
@@ -836,6 +836,21 @@ class _Kernel:
             f"{indent}}}",
         ]
         self.names.taken.add(f"{inner.name}_base")
+
+    def wide_lowest_digit(self, body: list[Stmt], variable: str, ctype: str, outside: set[str]) -> Expr | None:
+        """`lowest_digit`, where at the contract's sizes it is at least two groups long: groups of consecutive
+        points that share its quotient are then most groups (a group across a multiple of it goes point by point;
+        pixel_shuffle's `ow % r`, r = 2, would send every group of 8 there, where stepping the remainder keeps them
+        vectors)."""
+        lowest = lowest_digit(body, variable, ctype, outside)
+        text = None if lowest is None else contract_text(lowest, self.base.contract, self.program)
+        if text is None:
+            return None
+        try:
+            value = evaluate(text, self.base.contract.sizes)
+        except OptimlError:       # a size the contract does not bind
+            return None
+        return lowest if value >= 2 * self.schedule.vector else None
 
     def lane_registers(self, reads: list[Load], stores: list[Store], at: dict[str, str], lane: str, indent: str,
                        name_of: Callable[[str], str]) -> tuple[list[str], list[str], dict, dict]:
@@ -1088,7 +1103,7 @@ class _Kernel:
                                         not (names_of(index) & inside) and
                                         element_bytes(program, array) * width in (4, 8, 16))
         if not reads and not stores:
-            return False
+            return self.vector_digit_loop(loop, indent)
         # The scope's names are reused by the next vector loop's scope.
         scoped = self.names.scoped
         first, element = scoped(f"{loop.var}_first"), scoped("e")
@@ -1139,6 +1154,61 @@ class _Kernel:
             f"{inner}// Tail, lane by lane."]
         self.lane_loop(loop, loop.body, Ref(name=end), loop.stop, inner)
         self.lines.append(f"{indent}}}")
+        return True
+
+    def vector_digit_loop(self, loop: For, indent: str) -> bool:
+        """A loop whose index the body takes apart by a size (a collapsed nest's `n = ni / HW; i = ni % HW`), in
+        chunks of V consecutive iterations a lane: a chunk that does not cross a multiple of the size shares its
+        quotient (ir/vector_groups.py), and its reads and writes through the digits are one vector access each where
+        aligned; any other chunk goes iteration by iteration. False when no access becomes a vector so."""
+        program, width = self.program, self.schedule.vector
+        inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
+        outside = names_in(program) - inside
+        addressed = index_locals_inlined(loop.body, outside)
+        lowest = self.wide_lowest_digit(addressed, loop.var, loop.ctype, outside)
+        if lowest is None:
+            return False
+        scoped = self.names.scoped
+        first, element = scoped(f"{loop.var}_first"), scoped("e")
+        quotient, offset = scoped(f"{loop.var}_quotient"), scoped(f"{loop.var}_offset")
+        addressed = digit_split(addressed, loop.var, loop.ctype, lowest, quotient, offset)
+        reads, stores = vector_accesses(addressed, loop.var, conditions=True, eligible=lambda array, index:
+                                        names_of(index) <= outside | {quotient, offset} and
+                                        element_bytes(program, array) * width in (4, 8, 16))
+        if not reads and not stores:
+            return False
+        self.use("lanes")
+        at_first = _renamed({loop.var: Ref(name=first)})
+        inner = indent + "    "
+        setup, finish, replacements, store_names = self.lane_registers(reads, stores, at_first, element,
+                                                                       inner + "    ", scoped)
+        size, stop = c_expr(lowest), c_operand(loop.stop)
+        divides = f"({first}) >= 0 && ({size}) > 0"
+        whole = " && ".join([f"{first} + {width} <= {stop}", divides, f"({first}) % ({size}) + {width} <= ({size})",
+                             *dict.fromkeys(self.aligned(access, at_first) for access in [*reads, *stores])])
+        start = c_expr(loop.start)
+        self.lines += [
+            f"{indent}// {width} consecutive iterations a lane and step: one vector access per array where they share "
+            f"their quotient by {size} and are aligned, iteration by iteration elsewhere.",
+            f"{indent}for ({loop.ctype} {first} = {'' if start == '0' else start + ' + '}{self.point_lane} * {width}; "
+            f"{first} < {stop}; {first} += {self.point_lanes} * {width}) {{",
+            f"{inner}const {loop.ctype} {quotient} = {divides} ? ({first}) / ({size}) : 0;",
+            f"{inner}const {loop.ctype} {offset} = {divides} ? ({first}) % ({size}) - ({first}) : 0;",
+            f"{inner}if ({whole}) {{",
+            *setup,
+            f"{inner}    #pragma unroll",
+            f"{inner}    for (int {element} = 0; {element} < {width}; ++{element}) {{",
+            f"{inner}        const {loop.ctype} {loop.var} = {first} + {element};",
+            *c_statements(_replaced(addressed, replacements, store_names), inner + "        "),
+            f"{inner}    }}",
+            *finish,
+            f"{inner}}} else {{",
+            f"{inner}    for (int {element} = 0; {element} < {width} && {first} + {element} < {stop}; ++{element}) {{",
+            f"{inner}        const {loop.ctype} {loop.var} = {first} + {element};",
+            *c_statements(loop.body, inner + "        "),
+            f"{inner}    }}",
+            f"{inner}}}",
+            f"{indent}}}"]
         return True
 
     def combine(self, reduction: Reduction, indent: str) -> None:

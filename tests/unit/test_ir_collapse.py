@@ -84,6 +84,29 @@ def test_a_nest_whose_outer_loop_defines_locals_is_one_loop_every_reduce_schedul
             assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
 
 
+def test_a_collapsed_nests_lanes_read_chunks_of_a_row_as_vectors() -> None:
+    """A lane's 4 consecutive iterations of the one loop lie in one row of the nest (the pixels of one image and
+    channel) where they do not cross a multiple of its length: they read (and write) as one vector each, the
+    quotient by the row's length divided once a chunk; at hw = 37 every row start is misaligned and at hw = 1 every
+    chunk crosses rows, which go iteration by iteration. Every vector schedule equals the user's kernel at every
+    check size (hw = 100 takes the vector path)."""
+    naive = candidate_of("offsets.cu", CHANNELS % OFFSETS)
+    flat = collapsed(lift(naive))
+    shape = shape_of(flat)
+    vectors = [s for s in space(shape, "reduce") if s.vector == 4 and s.lanes_axis == "x"]
+    assert vectors
+    for schedule in vectors:
+        emitted = emit(flat, shape, schedule, naive)
+        assert "x_lanes = *reinterpret_cast" in emitted.unit.text and "y_lanes" in emitted.unit.text, \
+            emitted.unit.text
+        for binding in naive.contract.checks:
+            inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=9)
+            expected = run_on_cpu(naive, binding, inputs)
+            got = run_on_cpu(emitted, binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
 @pytest.mark.parametrize("body", [
     # The outer local is changed by the inner loop: its value differs between inner iterations.
     "float s = 0.0f; for (int b = 0; b < n; ++b) { long off = ((long)b * c + ch) * hw; "
