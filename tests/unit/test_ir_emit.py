@@ -21,6 +21,13 @@ EVERY = cases(every=True)
 DEFAULTS = cases(every=False)
 
 
+def assert_equals_program(emitted, naive, program, seed: int, what: str = "") -> None:
+    """The emitted kernel equals the program at every check size of the contract (`mismatch`); `what` names it."""
+    for binding in naive.contract.checks:
+        found = mismatch(emitted, naive, program, binding, seed=seed)
+        assert found is None, f"{what} {found}".strip()
+
+
 def smallest_check(candidate) -> dict[str, int]:
     return min(candidate.contract.checks or [candidate.contract.sizes], key=lambda b: sum(b.values()))
 
@@ -120,9 +127,7 @@ def test_a_scan_down_columns_equals_the_program_at_every_check_size(name) -> Non
         assert result.ok, f"{result.log}\n{emitted.unit.text}"
     for schedule in defaults(shape, "scan"):
         emitted = emit(program, shape, schedule, naive)
-        for binding in naive.contract.checks:
-            found = mismatch(emitted, naive, program, binding, seed=3)
-            assert found is None, f"{schedule.describe()}: {found}"
+        assert_equals_program(emitted, naive, program, seed=3, what=schedule.describe())
 
 
 @pytest.mark.parametrize("name", ["tests/heldout/count_above.cu", "tests/heldout/byte_histogram.cu"])
@@ -152,9 +157,7 @@ def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_pr
     for schedule in defaults(shape, "contraction"):
         emitted = emit(program, shape, schedule, naive)
         assert "(left_values[m] - right_values[n]) * (left_values[m] - right_values[n])" in emitted.unit.text
-        for binding in naive.contract.checks:
-            found = mismatch(emitted, naive, program, binding, seed=7)
-            assert found is None, f"{schedule.describe()}: {found}"
+        assert_equals_program(emitted, naive, program, seed=7, what=schedule.describe())
 
 
 @pytest.mark.parametrize("name", ["tests/heldout/softmax_rows.cu", "examples/cross_entropy_rows.cu",
@@ -174,9 +177,7 @@ def test_rows_held_in_registers_equal_the_program_at_every_check_size(name) -> N
                             vector=vector)
         emitted = emit(program, shape, schedule, naive)
         assert f"_held[{held * vector}];" in emitted.unit.text
-        for binding in naive.contract.checks:
-            found = mismatch(emitted, naive, program, binding, seed=5)
-            assert found is None, f"{schedule.describe()}: {found}\n{emitted.unit.text}"
+        assert_equals_program(emitted, naive, program, seed=5, what=f"{schedule.describe()}\n{emitted.unit.text}")
 
 
 def test_which_rows_are_held() -> None:
@@ -231,9 +232,7 @@ def test_a_window_slid_in_blocks_equals_the_program_at_every_check_size(name) ->
     for schedule in blocked:
         emitted = emit(program, shape, schedule, naive)
         assert "_blocks_end" in emitted.unit.text and "optiml_lanes<float" in emitted.unit.text
-        for binding in naive.contract.checks:
-            found = mismatch(emitted, naive, program, binding, seed=9)
-            assert found is None, f"{schedule.describe()}: {found}"
+        assert_equals_program(emitted, naive, program, seed=9, what=schedule.describe())
 
 
 def test_a_transpose_of_interleaved_elements_is_staged_and_equals_the_program() -> None:
@@ -245,9 +244,7 @@ def test_a_transpose_of_interleaved_elements_is_staged_and_equals_the_program() 
     assert "stage" in shape.families and len(shape.staged) == 2
     for schedule in defaults(shape, "stage"):
         emitted = emit(program, shape, schedule, naive)
-        for binding in naive.contract.checks:
-            found = mismatch(emitted, naive, program, binding, seed=5)
-            assert found is None, f"{schedule.describe()}: {found}"
+        assert_equals_program(emitted, naive, program, seed=5, what=schedule.describe())
 
 
 def assert_vector_staging_equals_the_program(naive, program, shape, element: str, width: int,
@@ -319,9 +316,7 @@ def test_a_read_whose_index_is_a_local_is_a_vector_read_and_equals_the_program()
     schedule = Schedule(family="map", block=(32, 8), items=8, vector=8)
     emitted = emit(program, shape, schedule, naive)
     assert "optiml_lanes<__nv_bfloat16, 8> x_lanes" in emitted.unit.text, emitted.unit.text
-    for binding in naive.contract.checks:
-        found = mismatch(emitted, naive, program, binding, seed=5)
-        assert found is None, found
+    assert_equals_program(emitted, naive, program, seed=5)
 
 
 def test_a_map_over_a_short_innermost_index_starts_with_blocks_no_wider_than_it() -> None:
@@ -339,9 +334,7 @@ def test_a_map_over_a_short_innermost_index_starts_with_blocks_no_wider_than_it(
     long_rows = next(s for s in defaults(shape, "map", None, (*extents[:-1], 4096)) if s.vector == 8)
     assert long_rows.block == (128, 4), long_rows
     emitted = emit(program, shape, first, naive)
-    for binding in naive.contract.checks:
-        found = mismatch(emitted, naive, program, binding, seed=11)
-        assert found is None, found
+    assert_equals_program(emitted, naive, program, seed=11)
 
 
 def test_a_groups_divisions_by_a_size_step_and_equal_the_program() -> None:
@@ -353,9 +346,7 @@ def test_a_groups_divisions_by_a_size_step_and_equal_the_program() -> None:
     emitted = emit(program, shape, Schedule(family="map", block=(32, 8), items=8, vector=8), naive)
     vector_path = emitted.unit.text[emitted.unit.text.index("for (int lane"):].split("} else {")[0]
     assert "ow_remainder = 0; ++ow_quotient;" in vector_path and "ow / r" not in vector_path
-    for binding in naive.contract.checks:
-        found = mismatch(emitted, naive, program, binding, seed=17)
-        assert found is None, found
+    assert_equals_program(emitted, naive, program, seed=17)
 
 
 FLIP_CHANNELS_LAST = """/* @optiml
@@ -419,9 +410,7 @@ def test_a_groups_points_that_share_their_quotient_by_the_lowest_digit_read_as_v
         text = emitted.unit.text
         vector_path = text[text.index("for (int lane"):].split("} else {")[0]
         assert "x_lanes = *reinterpret_cast" in text and f"{index} % C" not in vector_path, text
-        for binding in naive.contract.checks:
-            found = mismatch(emitted, naive, program, binding, seed=23)
-            assert found is None, f"{schedule.describe()} {found}"
+        assert_equals_program(emitted, naive, program, seed=23, what=schedule.describe())
 
 
 def test_a_groups_reads_under_a_branch_it_takes_whole_are_vectors_and_equal_the_program() -> None:
@@ -434,9 +423,7 @@ def test_a_groups_reads_under_a_branch_it_takes_whole_are_vectors_and_equal_the_
     text = emitted.unit.text
     assert "(col_group < d1) == ((col_group + 3) < d1)" in text
     assert "a_lanes = *reinterpret_cast" in text and "b_lanes = *reinterpret_cast" in text
-    for binding in naive.contract.checks:
-        found = mismatch(emitted, naive, program, binding, seed=19)
-        assert found is None, found
+    assert_equals_program(emitted, naive, program, seed=19)
 
 
 TRIANGLES = """/* @optiml
@@ -473,9 +460,7 @@ def test_a_groups_writes_under_a_branch_it_takes_whole_are_vectors_and_equal_the
     text = emitted.unit.text
     assert "*reinterpret_cast<optiml_lanes<float, 4>*>(&upper[" in text, text
     assert "*reinterpret_cast<optiml_lanes<float, 4>*>(&lower[" in text, text
-    for binding in naive.contract.checks:
-        found = mismatch(emitted, naive, program, binding, seed=29)
-        assert found is None, found
+    assert_equals_program(emitted, naive, program, seed=29)
 
 
 REPEAT_COLUMNS = """/* @optiml
@@ -505,9 +490,7 @@ def test_a_read_that_moves_every_other_point_is_a_half_width_vector_and_equals_t
     program = lift(naive)
     emitted = emit(program, shape_of(program), Schedule(family="map", block=(64, 4), items=4, vector=4), naive)
     assert "optiml_lanes<float, 2> x_lanes" in emitted.unit.text and "x_lanes.v[lane / 2]" in emitted.unit.text
-    for binding in naive.contract.checks:
-        found = mismatch(emitted, naive, program, binding, seed=31)
-        assert found is None, found
+    assert_equals_program(emitted, naive, program, seed=31)
 
 
 IN_PLACE = """/* @optiml
@@ -549,6 +532,4 @@ def test_an_array_updated_in_place_is_read_and_written_as_vectors_and_equals_the
     emitted = emit(program, shape, Schedule(family="map", block=(256, 1), items=4, vector=4), naive)
     for array in updated:
         assert f"optiml_lanes<float, 4>*>(&{array}[i_group]) = " in emitted.unit.text, emitted.unit.text
-    for binding in naive.contract.checks:
-        found = mismatch(emitted, naive, program, binding, seed=23)
-        assert found is None, found
+    assert_equals_program(emitted, naive, program, seed=23)
