@@ -49,6 +49,7 @@ def _collapsed(stmt: Stmt, taken: set[str]) -> Stmt:
     defined = {s.name for s in outer_locals}
     if any(constant(e) != value for e, value in ((stmt.start, 0), (stmt.step, 1), (inner.start, 0), (inner.step, 1))) \
             or mentions(inner.stop, {stmt.var} | written | defined) or written & defined \
+            or {stmt.var, inner.var} & defined \
             or any(mentions(s.value, written | {inner.var}) for s in outer_locals):
         return stmt
     var = fresh_name(f"{stmt.var}_{inner.var}", taken)

@@ -1162,8 +1162,9 @@ class _Kernel:
         quotient (ir/vector_groups.py), and its reads and writes through the digits are one vector access each where
         aligned; any other chunk goes iteration by iteration. False when no access becomes a vector so."""
         program, width = self.program, self.schedule.vector
-        inside = {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)}
-        outside = names_in(program) - inside
+        # Addresses may read what the loop does not change: not its own locals, nor what it assigns.
+        outside = names_in(program) - {stmt.name for stmt in walk(loop.body) if isinstance(stmt, Let)} - \
+            names_written(loop.body)
         addressed = index_locals_inlined(loop.body, outside)
         lowest = self.wide_lowest_digit(addressed, loop.var, loop.ctype, outside)
         if lowest is None:

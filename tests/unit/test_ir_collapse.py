@@ -89,6 +89,9 @@ def test_a_collapsed_nests_lanes_read_chunks_of_a_row_as_vectors() -> None:
     # The outer local is changed by the inner loop: its value differs between inner iterations.
     "float s = 0.0f; for (int b = 0; b < n; ++b) { long off = ((long)b * c + ch) * hw; "
     "for (int p = 0; p < hw; ++p) { s += x[off + p]; if (s > 1.0f) off = 0; } } y[ch] = s;",
+    # The outer local has the inner loop variable's name (the loop's shadows it): one scope cannot hold both.
+    "float s = 0.0f; for (int b = 0; b < n; ++b) { long p = (long)b * 2; "
+    "for (int p = 0; p < hw; ++p) s += x[(b * c + ch) * hw + p]; } y[ch] = s;",
     # The outer local reads what the inner loop writes.
     "float s = 0.0f; for (int b = 0; b < n; ++b) { float t = s; "
     "for (int p = 0; p < hw; ++p) s += x[(b * c + ch) * hw + p] * t; } y[ch] = s;",
