@@ -18,9 +18,9 @@ depend on the outer loop's variable or on anything the nest writes.
 
 The outer body may define locals ahead of the inner loop (`long off = ((long)n * C + c) * HW;`, a row's offset
 hoisted by hand, as batch norm's backward writes it): each is then computed in the one loop, from the outer variable
-its iteration takes apart. Only locals with a value that nothing in the inner loop writes or redefines, and that
-read no name the inner loop's variable shadows: those have the same value at every inner iteration, so computing
-them there changes no value.
+its iteration takes apart. Only locals with a value that nothing in the inner loop writes or redefines, that read no
+name the inner loop's variable shadows, and whose names are neither loop's variable: those have the same value at
+every inner iteration, so computing them there changes no value.
 """
 
 from __future__ import annotations

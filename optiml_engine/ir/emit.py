@@ -20,8 +20,8 @@ from optiml_engine.ir.analysis import (
     single_assignments, statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
 from optiml_engine.ir.vector_groups import (
-    comparisons, digit_split, evaluated, expanded_reads, index_locals_inlined, lowest_digit, typed_single_assignments,
-    unconditional_reads, uniform_branches)
+    comparisons, declared_types, digit_split, evaluated, expanded_reads, index_locals_inlined, lowest_digit,
+    typed_single_assignments, unconditional_reads, uniform_branches)
 from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -842,7 +842,7 @@ class _Kernel:
         points that share its quotient are then most groups (a group across a multiple of it goes point by point;
         pixel_shuffle's `ow % r`, r = 2, would send every group of 8 there, where stepping the remainder keeps them
         vectors)."""
-        lowest = lowest_digit(body, variable, ctype, outside)
+        lowest = lowest_digit(body, variable, ctype, outside, declared_types(self.program))
         text = None if lowest is None else contract_text(lowest, self.base.contract, self.program)
         if text is None:
             return None

@@ -52,7 +52,8 @@ from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, fresh_name,
     mentions, names_in, substitute, with_children)
-from optiml_engine.ir.vector_groups import digit_split, index_locals_inlined, lowest_digit, uniform_branches
+from optiml_engine.ir.vector_groups import (
+    declared_types, digit_split, index_locals_inlined, lowest_digit, uniform_branches)
 from optiml_engine.model import Frozen
 from optiml_engine.source.ctypes import dtype_of, itemsize
 
@@ -1017,7 +1018,7 @@ def _vectorizable(program: LoopProgram) -> bool:
     inner = program.space[-1]
     outside = {index.name for index in program.space} | {p.name for p in program.scalars}
     body = index_locals_inlined(program.body, outside)
-    if (lowest := lowest_digit(body, inner.name, inner.ctype, outside)) is not None:
+    if (lowest := lowest_digit(body, inner.name, inner.ctype, outside, declared_types(program))) is not None:
         taken = names_in(program)
         body = digit_split(body, inner.name, inner.ctype, lowest, fresh_name("quotient", taken),
                            fresh_name("offset", taken))

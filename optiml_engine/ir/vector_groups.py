@@ -13,9 +13,10 @@ from optiml_engine.ir.analysis import (
     unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.delinearize import bare_index, factors, product, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Cast, Expr, If, Let, Load, Ref, Stmt, Store, Unary, mentions, rewritten,
-    statements_replaced, with_children)
+    Assign, Atomic, Binary, Cast, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, mentions,
+    rewritten, statements_replaced, with_children)
 from optiml_engine.model import Frozen
+from optiml_engine.source.ctypes import dtype_of, itemsize
 
 
 def typed_single_assignments(body: list[Stmt]) -> dict[str, Expr]:
@@ -43,14 +44,23 @@ def index_locals_inlined(body: list[Stmt], outside: set[str]) -> list[Stmt]:
                                          if isinstance(stmt, Store) else None), read)
 
 
-def lowest_digit(body: list[Stmt], variable: str, ctype: str, outside: set[str]) -> Expr | None:
+def declared_types(program: LoopProgram) -> dict[str, str]:
+    """The C type of every name the program declares: its scalars, its parallel indices, its locals."""
+    return {p.name: p.ctype for p in program.scalars} | {i.name: i.ctype for i in program.space} | \
+        {stmt.name: stmt.ctype for stmt in walk(program.body) if isinstance(stmt, Let)} | \
+        {stmt.var: stmt.ctype for stmt in walk(program.body) if isinstance(stmt, For)}
+
+
+def lowest_digit(body: list[Stmt], variable: str, ctype: str, outside: set[str],
+                 declared: dict[str, str]) -> Expr | None:
     """The size `D` of the body's `variable % D` (a product of names and literals, not literals alone) whose
     factors every other division of the variable (`variable / E`, `variable % E`) has too: the lowest digit of an
     index the code takes apart. None where there is none, or where the variable is divided otherwise (by a size
-    that does not nest with it, or cast to another type first)."""
+    that does not nest with it, cast to another type first, or of a type C would convert the quotient to:
+    `declared` holds the names' types)."""
     divisions = [e for stmt in walk(body) for expr in statement_exprs(stmt) for e in subexpressions(expr)
                  if isinstance(e, Binary) and e.op in ("/", "%") and bare_index(e.left, variable)]
-    if not all(_the_index(e.left, variable, ctype) for e in divisions):
+    if not all(_the_index(e.left, variable, ctype) and _keeps_type(e.right, ctype, declared) for e in divisions):
         return None
     for candidate in (e.right for e in divisions if e.op == "%"):
         size = factors(candidate)
@@ -59,6 +69,40 @@ def lowest_digit(body: list[Stmt], variable: str, ctype: str, outside: set[str])
                     for e in divisions):
             return candidate
     return None
+
+
+def _keeps_type(divisor: Expr, ctype: str, declared: dict[str, str]) -> bool:
+    """Whether C divides a `ctype` value by the divisor in `ctype` itself (the usual arithmetic conversions leave the
+    quotient a `ctype`): the split's quotient is a `ctype`, and must be what the division was."""
+    mine, theirs = dtype_of(ctype), _integer_type(divisor, declared)
+    return mine is not None and theirs is not None and _common(mine, theirs) == mine
+
+
+def _integer_type(expr: Expr, declared: dict[str, str]) -> str | None:
+    """The dtype (int32, uint64, ...) C gives an integer expression of names (`declared`: their C types), literals,
+    casts and + - * / %; None for anything else."""
+    if isinstance(expr, Const):
+        suffix = expr.text.lstrip("0123456789").lower()
+        kind = {"": "int", "u": "unsigned int", "l": "long", "ul": "unsigned long", "lu": "unsigned long",
+                "ll": "long long", "ull": "unsigned long long", "llu": "unsigned long long"}.get(suffix)
+        return dtype_of(kind) if kind else None
+    if isinstance(expr, Cast):
+        return dtype_of(expr.ctype) if _integer_type(expr.operand, declared) is not None else None
+    if isinstance(expr, Ref):
+        found = dtype_of(declared[expr.name]) if expr.name in declared else None
+        return found if found is not None and found.lstrip("u").startswith("int") else None
+    if isinstance(expr, Binary) and expr.op in ("+", "-", "*", "/", "%"):
+        left, right = _integer_type(expr.left, declared), _integer_type(expr.right, declared)
+        return None if left is None or right is None else _common(left, right)
+    return None
+
+
+def _common(a: str, b: str) -> str:
+    """C's usual arithmetic conversions of two integer dtypes (after promotion to at least int)."""
+    a, b = (t if itemsize(t) >= 4 else "int32" for t in (a, b))
+    if itemsize(a) != itemsize(b):
+        return a if itemsize(a) > itemsize(b) else b
+    return a if a.startswith("u") else b
 
 
 def _the_index(expr: Expr, variable: str, ctype: str) -> bool:

@@ -426,6 +426,37 @@ def test_a_groups_reads_under_a_branch_it_takes_whole_are_vectors_and_equal_the_
     assert_equals_program(emitted, naive, program, seed=19)
 
 
+DIGITS_TYPED = """/* @optiml
+   sizes:  n=1048576 C=64
+   check:  n=7 C=3
+   x:      in  float[n]
+   y:      out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
+__global__ void k(const float* x, float* y, int n, int C)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[(i / %s) * C + i %% C];
+}
+"""
+
+
+@pytest.mark.parametrize("divisor, split", [
+    ("C", True),
+    ("(long)C", False),              # the quotient is a long: a split's int quotient would not be it
+    ("(unsigned)C", False),          # unsigned: the quotient wraps where an int's would not
+    ("(C * 1u)", False),              # an unsigned literal makes the divisor, and the quotient, unsigned
+])
+def test_the_lowest_digit_is_split_only_where_the_quotient_keeps_the_index_type(divisor, split) -> None:
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.vector_groups import declared_types, lowest_digit
+    from tests.unit.test_ir_lift import candidate_of
+    program = lift(candidate_of("typed.cu", DIGITS_TYPED % divisor))
+    outside = {index.name for index in program.space} | {p.name for p in program.scalars}
+    found = lowest_digit(program.body, "i", program.space[0].ctype, outside, declared_types(program))
+    assert (found is not None) == split, found
+
+
 TRIANGLES = """/* @optiml
    sizes:  rows=4096 cols=4096
    check:  rows=1 cols=1; rows=5 cols=9; rows=17 cols=33; rows=8 cols=64
