@@ -224,12 +224,13 @@ def expanded_reads(body: list[Stmt], variable: str, width: int, eligible: Callab
     for stmt in body:
         for expr in evaluated(stmt, False):
             for load in unconditional_loads(expr):
-                divisions = {e for e in subexpressions(load.index) if isinstance(e, Binary) and e.op == "/" and
-                             mentions(e, {variable})}
+                # A list, not a set: an expression holding a call does not hash.
+                divisions = [e for e in subexpressions(load.index) if isinstance(e, Binary) and e.op == "/" and
+                             mentions(e, {variable})]
                 if load in taken or load.array in written or any(load == other for other, _ in found) or \
                         len(divisions) != 1:
                     continue
-                division = next(iter(divisions))
+                division = divisions[0]
                 k = constant(division.right)
                 if k is None or k < 2 or width % k or not unit_stride(division.left, variable):
                     continue
