@@ -6,12 +6,15 @@ before the unit: CUDA's qualifiers become nothing (`__shared__` becomes `static`
 thread-local globals, and CUDA's intrinsics (math, atomics, warp shuffles, __half and __nv_bfloat16...) are
 written in C++. The unit's `#include <cuda_*.h>` lines resolve to empty stand-ins in a directory this module writes;
 standard headers are libstdc++'s own. No parser is involved: the only rewrites of the text are `extern __shared__`
-arrays (dynamic shared memory, which C++ cannot declare) and the launcher appended at the end, which calls the
-kernel through a pointer to `unit.name_expression`, so every argument is read as the kernel's own parameter type.
+arrays (dynamic shared memory, which C++ cannot declare), in a kernel of thread-block clusters its `__shared__`
+arrays (a copy per block of the cluster), and the launcher appended at the end, which calls the kernel through a
+pointer to `unit.name_expression`, so every argument is read as the kernel's own parameter type.
 
 Execution: the blocks of the grid run one after another. A kernel whose threads synchronize (__syncthreads, warp
 intrinsics) runs each CUDA thread of a block as an OS thread (a pool made per launch and reused by its blocks), so
-barriers and shuffles meet for real; a thread that returns early leaves its block's and warp's barriers. Any other
+barriers and shuffles meet for real; a thread that returns early leaves its block's and warp's barriers. A kernel
+of clusters (`__cluster_dims__`) runs a cluster's blocks at once, every thread of them an OS thread, with the
+cluster barrier (__cluster_barrier_arrive / __cluster_barrier_wait) and __cluster_map_shared_rank. Any other
 kernel runs its threads one at a time on the calling thread, which is one of the schedules a GPU may choose and is
 fast (a million threads of an elementwise kernel in a few hundredths of a second). Synchronizing kernels cost some
 milliseconds per block of 256 threads on a small machine (context switches at every barrier): give them check sizes
@@ -52,7 +55,7 @@ from optiml_engine.model import ArraySpec, Candidate, CompileUnit, Dtype, Locati
 from optiml_engine.source.contract import resolve
 
 SHIM = Path(__file__).with_name("emulate_shim.h")
-SHIM_VERSION = "1"        # bump when the launcher protocol below changes (the shim's text is in the key anyway)
+SHIM_VERSION = "2"        # bump when the launcher protocol below changes (the shim's text is in the key anyway)
 GXX_FLAGS = ("-std=c++20", "-O1", "-pthread", "-fPIC", "-shared", "-w", "-fno-strict-aliasing",
              "-fvisibility=hidden", "-fno-gnu-unique")
 COMPILE_TIMEOUT_S = 300
@@ -91,6 +94,15 @@ _EXTERN_SHARED = re.compile(
     r"\bextern\s+(?P<decl>(?:(?:__shared__|__align__\s*\(\s*\w+\s*\)|alignas\s*\(\s*\w+\s*\)"
     r"|[A-Za-z_][\w:]*(?:\s*<[^<>;{}()]*>)?|\*)\s*)+?)(?P<name>[A-Za-z_]\w*)\s*\[\s*\]\s*;")
 _ALIGNMENT = re.compile(r"\b(?:__align__|alignas)\s*\(\s*\w+\s*\)")
+# A kernel of thread-block clusters, `__cluster_dims__(X, Y, Z)` or the attribute it stands for: its blocks along x,
+# y and z.
+_CLUSTER_DIMS = re.compile(r"(?:\b__cluster_dims__|\b__attribute__\s*\(\s*\(\s*cluster_dims)\s*\(\s*(\d+)\s*"
+                           r"(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)")
+# `__shared__ TYPE NAME[N]...;`: in a kernel of clusters, an array of copies, one per block of the cluster.
+_SHARED_DECLARATION = re.compile(
+    r"\b__shared__\s+(?P<type>(?:[A-Za-z_][\w:]*\s+)*?[A-Za-z_][\w:]*)\s+(?P<name>[A-Za-z_]\w*)\s*"
+    r"(?P<dims>(?:\[[^\[\];]+\]\s*)*);")
+_SHARED = re.compile(r"\b__shared__\b")
 _NOT_CODE = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
 _LINE_DIRECTIVE = re.compile(r'^\s*#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
 _GXX_ERROR = re.compile(r"(?:fatal )?error: (?P<message>.*)$")
@@ -181,7 +193,8 @@ def _run(candidate: Candidate, binding: dict[str, int], inputs: dict[str, np.nda
             (ctypes.c_ulonglong * max(len(traced), 1))(*[buffers[n].itemsize for n in traced]),
             (ctypes.c_void_p * max(len(traced), 1))(*[marks[n].ctypes.data for n in traced]))
     args = (ctypes.c_void_p * max(count, 1))(*[ctypes.addressof(cell) for cell in storage])
-    geometry = (ctypes.c_uint * 6)(*resolved.grid, *resolved.block)
+    cluster = library.cluster or (1, 1, 1)
+    geometry = (ctypes.c_uint * 10)(*resolved.grid, *resolved.block, *cluster, library.cluster is not None)
     error = ctypes.create_string_buffer(2048)
     cooperative = library.cooperative if threads is None else threads
     with library.lock:
@@ -248,12 +261,14 @@ def _scalar_bits(dtype: Dtype, value: float) -> float | bool:
 
 
 class Library:
-    """A compiled unit, loaded: its launcher, whether its threads synchronize, and a lock (the library's shared
-    memory and launch state are process globals: one launch at a time)."""
+    """A compiled unit, loaded: its launcher, whether its threads synchronize, its cluster's blocks along x, y and
+    z (None: no `__cluster_dims__`), and a lock (the library's shared memory and launch state are process globals:
+    one launch at a time)."""
 
-    def __init__(self, path: Path, cooperative: bool):
+    def __init__(self, path: Path, cooperative: bool, cluster: tuple[int, int, int] | None):
         self.path = path
         self.cooperative = cooperative
+        self.cluster = cluster
         self.lock = threading.Lock()
         self.handle = ctypes.CDLL(str(path), mode=os.RTLD_LOCAL)
         self.launch = self.handle.optiml_launch
@@ -284,18 +299,22 @@ def load_library(unit: CompileUnit) -> Library:
             _compile(unit, source, path)
         with _loaded_lock:
             if path not in _loaded:
-                _loaded[path] = Library(path, cooperative=_COOPERATIVE.search(_code_only(unit.text)) is not None)
+                code = _code_only(unit.text)
+                _loaded[path] = Library(path, cooperative=_COOPERATIVE.search(code) is not None,
+                                        cluster=_cluster_dims(unit, code))
             return _loaded[path]
 
 
 def emulator_source(unit: CompileUnit) -> str:
-    """The unit as g++ compiles it: `extern __shared__` arrays made pointers into the shim's dynamic shared memory
-    (lines kept, so #line directives still hold), and the launcher appended. Raises EmulationError for inline
-    assembly (PTX, which no host assembler takes)."""
+    """The unit as g++ compiles it: `extern __shared__` arrays made pointers into the shim's dynamic shared memory,
+    or in a unit of clusters every `__shared__` array a copy per block (lines kept, so #line directives still hold),
+    and the launcher appended. Raises EmulationError for inline assembly (PTX, which no host assembler takes)."""
     code = _code_only(unit.text)
     if (asm := _INLINE_ASM.search(code)) is not None:
         raise EmulationError(_unit_location(unit, asm.start()), "inline PTX assembly cannot run on the CPU emulator",
                              "CUDA C++ without asm statements")
+    if _cluster_dims(unit, code) is not None:
+        return _with_block_copies(unit, code) + _launcher(unit)
     pieces, last = [], 0
     for match in _EXTERN_SHARED.finditer(code):
         words = match.group("decl")
@@ -310,7 +329,11 @@ def emulator_source(unit: CompileUnit) -> str:
         pieces.append(f"{element}* const {name} = reinterpret_cast<{element}*>(optiml_dynamic_smem);{newlines}")
         last = match.end()
     pieces.append(unit.text[last:])
-    launcher = (
+    return "".join(pieces) + _launcher(unit)
+
+
+def _launcher(unit: CompileUnit) -> str:
+    return (
         f'\n#line 1 "{LAUNCHER_FILE}"\n'
         f'extern "C" __attribute__((visibility("default"))) int optiml_launch(void** args, const char* kinds, '
         f"const int* sizes, int nargs, const unsigned* geometry, unsigned long long smem, int cooperative, "
@@ -319,7 +342,40 @@ def emulator_source(unit: CompileUnit) -> str:
         f"cooperative, barrier_timeout_s, error, error_size);\n"
         f"}}\n"
     )
-    return "".join(pieces) + launcher
+
+
+def _cluster_dims(unit: CompileUnit, code: str) -> tuple[int, int, int] | None:
+    """The blocks along x, y and z of the unit's thread-block clusters (`__cluster_dims__`), None without them.
+    Raises EmulationError for two different sizes in one unit (which kernel is launched is not known here)."""
+    found = {tuple(int(d or 1) for d in match.groups()) for match in _CLUSTER_DIMS.finditer(code)}
+    if len(found) > 1:
+        raise EmulationError(kernel_location(unit), "kernels of different cluster sizes in one unit cannot run on "
+                                                    "the CPU emulator", "one __cluster_dims__ per unit")
+    return next(iter(found), None)
+
+
+def _with_block_copies(unit: CompileUnit, code: str) -> str:
+    """A unit of thread-block clusters with each `__shared__ TYPE NAME[N]...;` an array of copies, one per block of
+    a cluster, NAME bound (per OS thread, which serves one block rank for a whole launch) to its block's copy: a
+    cluster's blocks run at once. Any other form of `__shared__` raises EmulationError at its place."""
+    pieces, last = [], 0
+    declared = list(_SHARED_DECLARATION.finditer(code))
+    starts = {match.start() for match in declared}
+    for other in _SHARED.finditer(code):
+        if other.start() not in starts:
+            raise EmulationError(_unit_location(unit, other.start()), "in a kernel of thread-block clusters the "
+                                 "CPU emulator runs only __shared__ declarations of one name", "__shared__ TYPE "
+                                 "NAME[N]...; alone: no extern, initializer or second name")
+    for match in declared:
+        element, name, dims = match.group("type"), match.group("name"), "".join(match.group("dims").split())
+        newlines = "\n" * unit.text.count("\n", match.start(), match.end())
+        copies = f"{name}_optiml_copies"
+        pieces += [unit.text[last:match.start()],
+                   f"static {element} {copies}[::optiml::kMaxClusterBlocks]{dims}; static thread_local {element} "
+                   f"(&{name}){dims} = ::optiml::block_copy({copies});{newlines}"]
+        last = match.end()
+    pieces.append(unit.text[last:])
+    return "".join(pieces)
 
 
 def _compile(unit: CompileUnit, source: str, target: Path) -> None:

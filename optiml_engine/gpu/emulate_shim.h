@@ -4,7 +4,9 @@
 // Execution model: the blocks of a launch run one at a time. Within a block, either every CUDA thread is an OS
 // thread ("cooperative" mode: __syncthreads is a barrier of the block, warp intrinsics meet at a barrier of the
 // warp), or, for kernels whose threads never synchronize, the threads run one after another on the caller's thread.
-// __shared__ is `static`: one copy, which the block's threads share because blocks never overlap.
+// __shared__ is `static`: one copy, which the block's threads share because blocks never overlap. A kernel of
+// thread-block clusters (`__cluster_dims__`) runs a cluster's blocks at once, every thread of them an OS thread, and
+// emulate.py gives each of its `__shared__` arrays a copy per block of the cluster (block_copy below).
 //
 // The CUDA headers a unit includes (cuda_runtime.h, cuda_fp16.h, cuda_bf16.h, math_constants.h...) resolve to empty
 // stand-ins that emulate.py writes next to this file: everything they would declare is declared here.
@@ -205,6 +207,51 @@ inline WarpState& warp() {
     return *t_warp;
 }
 
+// Thread-block clusters: the blocks of one cluster run at once. Each `__shared__` array of such a kernel is an
+// array of kMaxClusterBlocks copies (emulate.py rewrites its declaration), the block of rank r using copy r;
+// __cluster_map_shared_rank finds the copies an address lies in and moves it to another block's copy.
+constexpr int kMaxClusterBlocks = 8;     // CUDA's portable cluster size
+
+inline thread_local int t_cluster_rank = 0;
+inline thread_local Barrier* t_cluster = nullptr;
+inline thread_local bool t_cluster_arrived = false;
+
+struct SharedCopies {
+    char* first;
+    unsigned long long bytes;            // of one block's copy
+};
+
+inline SharedCopies g_shared_copies[256];
+inline int g_shared_copies_count = 0;
+inline pthread_mutex_t g_shared_copies_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+template <class A, std::size_t K>
+A& block_copy(A (&copies)[K]) {
+    static_assert(K == kMaxClusterBlocks);
+    char* first = reinterpret_cast<char*>(&copies[0]);
+    pthread_mutex_lock(&g_shared_copies_mutex);
+    bool known = false;
+    for (int i = 0; i < g_shared_copies_count && !known; i++) known = g_shared_copies[i].first == first;
+    if (!known && g_shared_copies_count < 256) g_shared_copies[g_shared_copies_count++] = {first, sizeof(A)};
+    pthread_mutex_unlock(&g_shared_copies_mutex);
+    return copies[t_cluster_rank];
+}
+
+inline void* peer_copy(const void* address, unsigned rank) {
+    if (t_cluster == nullptr) fail("__cluster_map_shared_rank in a kernel without __cluster_dims__");
+    const char* at = static_cast<const char*>(address);
+    pthread_mutex_lock(&g_shared_copies_mutex);
+    const int count = g_shared_copies_count;
+    pthread_mutex_unlock(&g_shared_copies_mutex);
+    for (int i = 0; i < count; i++) {
+        const SharedCopies& c = g_shared_copies[i];
+        if (at < c.first || at >= c.first + kMaxClusterBlocks * c.bytes) continue;
+        const unsigned long long offset = (unsigned long long)(at - c.first) % c.bytes;
+        return c.first + rank * c.bytes + offset;
+    }
+    fail("__cluster_map_shared_rank of an address outside the block's __shared__ arrays");
+}
+
 // Every lane of the warp puts `value` in its slot; `combine(read)` computes the lane's result, where read(i, T&)
 // copies lane i's value (false for a lane that exited or does not exist). One barrier phase per intrinsic: the slots
 // are double-buffered, and a lane can only get two intrinsics ahead (and write the slots being read) once every
@@ -378,6 +425,16 @@ inline int __syncthreads_or(int predicate) {
     return ::optiml::sync_count(predicate, &participants) > 0;
 }
 inline void __syncwarp(unsigned = 0xffffffffu) { ::optiml::warp().barrier.arrive_and_wait(); }
+// The cluster barrier's arrival is recorded and made at the wait: a thread between the two only delays the others.
+inline void __cluster_barrier_arrive() { ::optiml::t_cluster_arrived = true; }
+inline void __cluster_barrier_wait() {
+    if (::optiml::t_cluster == nullptr) ::optiml::fail("__cluster_barrier_wait in a kernel without __cluster_dims__");
+    if (!::optiml::t_cluster_arrived) ::optiml::fail("__cluster_barrier_wait without __cluster_barrier_arrive");
+    ::optiml::t_cluster_arrived = false;
+    ::optiml::t_cluster->arrive_and_wait();
+}
+// Only the void* form: CUDA's template overload is not in NVRTC's headers.
+inline void* __cluster_map_shared_rank(void* address, unsigned rank) { return ::optiml::peer_copy(address, rank); }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
@@ -1357,9 +1414,11 @@ inline std::remove_cvref_t<P> argument(void* slot) {
 }
 
 struct Launch {
-    unsigned grid[3], block[3];
+    unsigned grid[3], block[3], cluster[3];   // cluster: blocks along each axis (1, 1, 1 without __cluster_dims__)
     unsigned long long blocks;
     int threads;
+    int cluster_blocks;
+    bool clustered;                           // the kernel has __cluster_dims__
     unsigned long long smem;
     void (*call)(void* kernel, void** args);   // runs the kernel on the calling thread
     void* kernel;
@@ -1399,6 +1458,7 @@ struct ExitGuard {
             t_warp->barrier.arrive_and_drop();
         }
         if (t_block) t_block->barrier.arrive_and_drop();
+        if (t_cluster) t_cluster->arrive_and_drop();
     }
 };
 
@@ -1421,33 +1481,59 @@ inline void run_sequential(const Launch& l) {
 
 struct Team {
     const Launch* launch;
-    BlockState* block;            // the running block's barriers; replaced between blocks
-    Barrier* between_blocks;
+    BlockState* blocks[kMaxClusterBlocks];   // the running cluster's blocks' barriers; replaced between clusters
+    Barrier* cluster;                         // the running cluster's barrier (__cluster_barrier_wait)
+    Barrier* between_clusters;
 };
 
-inline void next_block(void* arg) {   // every thread is waiting between blocks: no one uses the old state
+inline void make_cluster(Team& team) {
+    const Launch& l = *team.launch;
+    for (int r = 0; r < l.cluster_blocks; r++) team.blocks[r] = new BlockState(l.threads);
+    team.cluster = new Barrier(l.threads * l.cluster_blocks, "__cluster_barrier_wait");
+    poison_smem(l);
+}
+
+inline void free_cluster(Team& team) {
+    for (int r = 0; r < team.launch->cluster_blocks; r++) delete team.blocks[r];
+    delete team.cluster;
+}
+
+inline void next_cluster(void* arg) {   // every thread is waiting between clusters: no one uses the old state
     Team& team = *static_cast<Team*>(arg);
-    delete team.block;
-    team.block = new BlockState(team.launch->threads);
-    poison_smem(*team.launch);
+    free_cluster(team);
+    make_cluster(team);
+}
+
+// The block of rank `rank` in cluster number `k` (clusters and their blocks numbered x fastest, as CUDA's ranks).
+inline void set_cluster_block(const Launch& l, unsigned long long k, int rank) {
+    const unsigned long long across[3] = {l.grid[0] / l.cluster[0], l.grid[1] / l.cluster[1], 0};
+    const unsigned long long position[3] = {k % across[0], k / across[0] % across[1], k / (across[0] * across[1])};
+    const unsigned within[3] = {rank % l.cluster[0], rank / l.cluster[0] % l.cluster[1],
+                                rank / (l.cluster[0] * l.cluster[1])};
+    blockIdx = uint3{unsigned(position[0] * l.cluster[0] + within[0]),
+                     unsigned(position[1] * l.cluster[1] + within[1]),
+                     unsigned(position[2] * l.cluster[2] + within[2])};
 }
 
 struct WorkerArg {
     Team* team;
-    int t;
+    int worker;          // the block's rank in the cluster times the block's threads, plus the thread
 };
 
 inline void* team_worker(void* arg) {
     Team& team = *static_cast<WorkerArg*>(arg)->team;
-    const int t = static_cast<WorkerArg*>(arg)->t;
     const Launch& l = *team.launch;
+    const int worker = static_cast<WorkerArg*>(arg)->worker, rank = worker / l.threads, t = worker % l.threads;
     set_thread(l, t);
     t_lane = t % 32;
+    t_cluster_rank = rank;
     try {
-        for (unsigned long long b = 0; b < l.blocks; b++) {
-            set_block(l, b);
-            t_block = team.block;
+        for (unsigned long long k = 0; k < l.blocks / l.cluster_blocks; k++) {
+            set_cluster_block(l, k, rank);
+            t_block = team.blocks[rank];
             t_warp = &t_block->warps[t / 32];
+            t_cluster = l.clustered ? team.cluster : nullptr;
+            t_cluster_arrived = false;
             t_sync_calls = 0;
             t_warp_calls = 0;
             {
@@ -1456,33 +1542,38 @@ inline void* team_worker(void* arg) {
             }
             t_block = nullptr;
             t_warp = nullptr;
-            team.between_blocks->arrive_and_wait();   // the last to arrive makes the next block's state
+            t_cluster = nullptr;
+            team.between_clusters->arrive_and_wait();   // the last to arrive makes the next cluster's state
             if (aborted()) break;
         }
     } catch (const Abort&) {
     }
     t_block = nullptr;
     t_warp = nullptr;
+    t_cluster = nullptr;
     return nullptr;
 }
 
+// Every CUDA thread of a cluster's blocks (of a block, without clusters) an OS thread, the clusters one at a time.
 inline void run_cooperative(const Launch& l) {
-    Team team{&l, new BlockState(l.threads), new Barrier(l.threads, "the end of a block", false)};
-    team.between_blocks->on_complete = next_block;
-    team.between_blocks->on_complete_arg = &team;
-    poison_smem(l);
-    pthread_t* handles = new pthread_t[l.threads];
-    WorkerArg* args = new WorkerArg[l.threads];
+    const int workers = l.threads * l.cluster_blocks;
+    Team team{&l, {}, nullptr, new Barrier(workers, "the end of a block", false)};
+    make_cluster(team);
+    team.between_clusters->on_complete = next_cluster;
+    team.between_clusters->on_complete_arg = &team;
+    pthread_t* handles = new pthread_t[workers];
+    WorkerArg* args = new WorkerArg[workers];
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setstacksize(&attributes, 2 << 20);
     int started = 0;
-    for (; started < l.threads; started++) {
+    for (; started < workers; started++) {
         args[started] = WorkerArg{&team, started};
         if (pthread_create(&handles[started], &attributes, team_worker, &args[started]) != 0) {
             char text[300];
-            std::snprintf(text, sizeof text, "cannot start %d threads for one block (the emulator runs each CUDA "
-                                             "thread of a block as an OS thread)", l.threads);
+            std::snprintf(text, sizeof text, "cannot start %d threads for one %s (the emulator runs each CUDA "
+                                             "thread of a block as an OS thread)", workers,
+                          l.cluster_blocks > 1 ? "cluster" : "block");
             record_error(text);
             break;
         }
@@ -1491,8 +1582,8 @@ inline void run_cooperative(const Launch& l) {
     for (int t = 0; t < started; t++) pthread_join(handles[t], nullptr);
     delete[] handles;
     delete[] args;
-    delete team.between_blocks;
-    delete team.block;
+    delete team.between_clusters;
+    free_cluster(team);
 }
 
 template <class... P, std::size_t... J>
@@ -1553,11 +1644,26 @@ int launch(void (*kernel)(P...), void** args, const char* kinds, const int* size
     for (int i = 0; i < 3; i++) {
         l.grid[i] = geometry[i];
         l.block[i] = geometry[3 + i];
+        l.cluster[i] = geometry[6 + i];
     }
     l.blocks = (unsigned long long)l.grid[0] * l.grid[1] * l.grid[2];
     l.threads = int(l.block[0] * l.block[1] * l.block[2]);
+    l.cluster_blocks = int(l.cluster[0] * l.cluster[1] * l.cluster[2]);
+    l.clustered = geometry[9] != 0;
     if (l.threads < 1 || l.threads > 1024 || l.blocks < 1) {
         std::snprintf(error, error_size, "a launch of %llu blocks of %d threads", l.blocks, l.threads);
+        return 1;
+    }
+    if (l.cluster_blocks < 1 || l.cluster_blocks > kMaxClusterBlocks || l.grid[0] % l.cluster[0] ||
+        l.grid[1] % l.cluster[1] || l.grid[2] % l.cluster[2]) {
+        std::snprintf(error, error_size, "a grid of (%u, %u, %u) blocks in clusters of (%u, %u, %u): a cluster "
+                      "holds 1 to %d blocks, and the grid must be a whole number of clusters along each axis",
+                      l.grid[0], l.grid[1], l.grid[2], l.cluster[0], l.cluster[1], l.cluster[2], kMaxClusterBlocks);
+        return 1;
+    }
+    if (l.clustered && smem) {
+        std::snprintf(error, error_size, "dynamic shared memory in a kernel of thread-block clusters (the emulator "
+                      "keeps one copy of it, not one per block)");
         return 1;
     }
     l.smem = smem;
@@ -1567,7 +1673,7 @@ int launch(void (*kernel)(P...), void** args, const char* kinds, const int* size
     __atomic_store_n(&g_abort, false, __ATOMIC_RELEASE);
     g_error[0] = 0;
     g_barrier_timeout_s = barrier_timeout_s;
-    if (cooperative)
+    if (cooperative || l.clustered)
         run_cooperative(l);
     else
         run_sequential(l);

@@ -920,6 +920,8 @@ class _Kernel:
         self.point_lane, self.point_lanes = self.lane, str(s.lanes)
         if s.splits > 1:
             self.split_setup(indent)
+        if s.cluster > 1:
+            self.cluster_setup(indent)
         self.held_names: dict[str, str] = {}
         if s.held:
             if self.shape.held is None or s.lanes_axis != "x" or s.splits > 1:
@@ -940,6 +942,9 @@ class _Kernel:
                 self.lines += c_statements(early, indent)
                 self.program = program.model_copy(update={"body": body})
         self.point(self.program.body, indent, in_loop=False)
+        if s.cluster > 1:
+            self.lines.append(f"{indent}{CLUSTER_BARRIER}   // no block leaves while another may read its shared "
+                              f"memory")
         self.lines += closing
 
     def point(self, body: list[Stmt], indent: str, in_loop: bool) -> None:
@@ -963,7 +968,7 @@ class _Kernel:
                     self.point(stmt.other, indent + "    ", in_loop)
                 self.lines.append(f"{indent}}}")
             elif isinstance(stmt, (Store, Atomic)):
-                who = f"{self.lane} == 0" + (f" && {self.active}" if self.active else "")
+                who = f"{self.point_lane} == 0" + (f" && {self.active}" if self.active else "")
                 self.lines += [f"{indent}if ({who}) {{", *c_statements([stmt], indent + "    "), f"{indent}}}"]
             else:
                 self.lines += c_statements([stmt], indent)
@@ -1231,6 +1236,8 @@ class _Kernel:
             def merge(other: list[str]) -> str:
                 return f"{var} = {combined(op, var, other[0])};"
         self.exchange(carried, helper, call, merge, indent)
+        if self.schedule.cluster > 1:
+            self.cluster_exchange(carried, merge, indent)
 
     def exchange(self, carried: list[tuple[str, str]], helper: str, warp_call: str,
                  merge: Callable[[list[str]], str], indent: str) -> None:
@@ -1283,6 +1290,36 @@ class _Kernel:
         self.point_lane, self.point_lanes = self.names("point_lane"), f"{s.lanes} * {self.splits}"
         self.lines.append(f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};")
         self.grid.append(self.split_layers(self.extent(0), points))
+
+    def cluster_setup(self, indent: str) -> None:
+        """blockIdx.y: the block's rank in the point's cluster (the grid's y is the cluster's blocks, a whole
+        cluster a point, so that no size leaves a block without its cluster)."""
+        s, program = self.schedule, self.program
+        if len(program.space) != 1 or s.lanes_axis != "x" or s.block != (s.lanes, 1) or s.splits > 1 or s.held:
+            raise EmitError("a cluster of blocks per point needs a 1-D space, lanes along x filling the block, and "
+                            "neither split workspaces nor held rows")
+        if any(r.index for r in self.shape.reductions):
+            raise EmitError("an argmax's partials are pairs: not exchanged across a cluster")
+        self.point_lane, self.point_lanes = self.names("point_lane"), str(s.lanes * s.cluster)
+        self.lines.append(f"{indent}const int {self.point_lane} = blockIdx.y * {s.lanes} + {self.lane};   // among "
+                          f"the cluster's blocks")
+        self.grid.append(str(s.cluster))
+
+    def cluster_exchange(self, carried: list[tuple[str, str]], merge: Callable[[list[str]], str],
+                         indent: str) -> None:
+        """After the block's lanes have combined their partials: each block's value in its shared memory, read by
+        every block of the cluster from every block in rank order (the same result in each, bit for bit)."""
+        cluster, rank = self.schedule.cluster, self.names("rank")
+        slots = [self.names(f"{name}_block") for name, _ in carried]
+        self.lines += [f"{indent}__shared__ {ctype} {slot};   // the block's value, read by the cluster's blocks"
+                       for (_, ctype), slot in zip(carried, slots)]
+        self.lines += [
+            f"{indent}if ({self.lane} == 0) {{ " + " ".join(f"{slot} = {name};" for (name, _), slot in
+                                                             zip(carried, slots)) + " }",
+            f"{indent}{CLUSTER_BARRIER}",
+            *(f"{indent}{name} = {_peer(slot, ctype, '0')};" for (name, ctype), slot in zip(carried, slots)),
+            f"{indent}for (unsigned {rank} = 1; {rank} < {cluster}u; ++{rank}) "
+            f"{merge([_peer(slot, ctype, rank) for (_, ctype), slot in zip(carried, slots)])}"]
 
     def split_workspace(self, indent: str, what: str, capacity: int, partials: dict[str, tuple[str, int]],
                         count: str, axis: str) -> None:
@@ -2286,8 +2323,12 @@ class _Kernel:
                                    *self.lines]) + "\n}"
         # The helpers open the unit: above the kernel there may be a template header or an `extern "C"` whose
         # linkage a template may not have.
-        replacements = [(0, 0, helpers), (view.body.start_byte, view.body.end_byte, body),
-                        launch_bounds_replacement(view, self.schedule.threads(), self.schedule.blocks_per_sm),
+        bounds = launch_bounds_replacement(view, self.schedule.threads(), self.schedule.blocks_per_sm)
+        if self.schedule.cluster > 1:
+            # GNU attribute spelling of __cluster_dims__ (the same cubin), which the source parser reads.
+            bounds = (*bounds[:2], bounds[2].rstrip() + f" __attribute__((cluster_dims(1, {self.schedule.cluster}, "
+                                                         f"1))) ")
+        replacements = [(0, 0, helpers), (view.body.start_byte, view.body.end_byte, body), bounds,
                         (_top_of(view.node), _top_of(view.node), comment)]
         if self.schedule.family == "scan":
             # A lane's stretch is read twice, for its total and again for the loop's own code after the warp's
@@ -2300,6 +2341,15 @@ class _Kernel:
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
         launch = LaunchRule(grid=self.grid, block=block, smem=self.smem)
         return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
+
+
+# The blocks of a cluster meet: every write before it (shared memory and global) is seen by every block after it.
+CLUSTER_BARRIER = "__cluster_barrier_arrive(); __cluster_barrier_wait();"
+
+
+def _peer(slot: str, ctype: str, rank: str) -> str:
+    """The value of `slot` (a `__shared__` variable) in the cluster's block of rank `rank`, as C."""
+    return f"*static_cast<{ctype}*>(__cluster_map_shared_rank(&{slot}, {rank}))"
 
 
 def _branched(indent: str, cond: str, then: list[str], other: list[str]) -> list[str]:

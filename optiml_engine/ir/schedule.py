@@ -84,6 +84,8 @@ class Schedule(Frozen):
                                           # of points grid-stride (0: a block per chunk)
     held: int = 0                         # reduce: steps of each lane whose elements of the rows the point's loops
                                           # share stay in registers from the first loop to the last (0: none)
+    cluster: int = 1                      # reduce: blocks of a thread-block cluster sharing each point's loops, each
+                                          # loop's partials exchanged through distributed shared memory (1: none)
 
     def threads(self) -> int:
         return self.block[0] * self.block[1]
@@ -120,7 +122,9 @@ class Schedule(Frozen):
                           else "")
                 held = (f", each lane's first {self.held * self.vector} elements of the rows its loops share held "
                         f"in registers across them") if self.held else ""
-                return f"reduce: {group} per point along its loops{per_block}{vector}{held}{split}"
+                cluster = (f", each point's loops shared by a cluster of {self.cluster} blocks (each loop's partials "
+                           f"exchanged through distributed shared memory)") if self.cluster > 1 else ""
+                return f"reduce: {group} per point along its loops{per_block}{vector}{held}{split}{cluster}"
             return (f"reduce: {self.block[0]} neighbouring points per block, {self.lanes} threads each along y "
                     f"(combined in shared memory){split}")
         if self.family == "contraction":
@@ -278,6 +282,7 @@ class Shape:
     slid: tuple[str, ...] = ()               # map: the fusable axes along which a loop's reads move with the point
     neighbour_rows: tuple[NeighbourRow, ...] = ()   # map: reads at constant offsets along x (a stencil's taps)
     held: HeldRows | None = None             # reduce: the elements several of a point's loops access alike
+    clustered: bool = False                  # reduce: passes (loops) a point's blocks may share in a cluster
 
 
 def element_bytes(program: LoopProgram, array: str) -> int:
@@ -310,6 +315,7 @@ def shape_of(program: LoopProgram) -> Shape:
             # code would split: such a program's lanes go along x (one point per warp or block).
             lanes_axis = "x"
         splittable = _splittable(program, loops)
+    clustered = "reduce" in families and lanes_axis == "x" and not splittable and _clusterable(program, loops)
     contraction = _contraction(program)
     if contraction is not None:
         families.append("contraction")
@@ -331,7 +337,7 @@ def shape_of(program: LoopProgram) -> Shape:
     held = held_rows(program) if "reduce" in families and lanes_axis == "x" else None
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
                  shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
-                 fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows, held)
+                 fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows, held, clustered)
 
 
 def neighbour_rows(program: LoopProgram) -> list[NeighbourRow]:
@@ -594,6 +600,16 @@ def _splittable(program: LoopProgram, loops: list[For]) -> bool:
     # An argmax's partials would be pairs: not split across blocks (one block per point reduces it).
     return bool(reductions) and not any(r.index for r in reductions) and \
         not any(isinstance(s, (Store, Atomic)) for s in walk(loop.body))
+
+
+def _clusterable(program: LoopProgram, loops: list[For]) -> bool:
+    """A 1-D space (the grid's y is free for a cluster's blocks) whose point has loops with reductions, none an
+    argmax (whose partials would be pairs): several passes, each of which may end with the cluster's blocks
+    exchanging their partials, every block then holding the point's value for the passes after it."""
+    if len(program.space) != 1:
+        return False
+    reductions = [r for loop in loops for r in loop_reductions(loop) or []]
+    return bool(reductions) and not any(r.index for r in reductions)
 
 
 def _loops_at_top(program: LoopProgram, loops: list[For]) -> bool:
@@ -872,6 +888,8 @@ def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: s
 SM_COUNT = 132
 SKINNY_TILES = ((16, 128), (16, 256), (128, 16))   # contraction: (rows, columns) of output tiles for a short side
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
+CLUSTERS = (2, 4, 8)               # reduce: blocks of a cluster per point (8: CUDA's portable cluster size)
+CLUSTER_POINTS = 512               # reduce: fewer points than this leave an H100 idle with one block per point
 HELD_STEPS = (1, 2, 4, 8, 16, 32)  # reduce: a lane's steps held in registers across a point's loops
 HELD_REGISTERS = 32                # reduce: the most elements of an array a lane holds in a first schedule
 STATIC_SHARED_BYTES = 48 * 1024    # static shared memory a kernel may declare (stream windows, stage tiles)
@@ -924,6 +942,9 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                                    vector=v, held=held)
                           for v in vectors for lanes in (32, 64, 128, 256, 512, 1024) for held in HELD_STEPS]
             split = [(32, 4), (256, 1), (1024, 1)]
+            if shape.clustered:
+                found += [Schedule(family="reduce", block=(lanes, 1), lanes=lanes, vector=vectors[-1],
+                                   cluster=cluster) for lanes in (512, 1024) for cluster in CLUSTERS]
         else:
             found = [Schedule(family="reduce", block=(points, lanes), lanes=lanes, lanes_axis="y")
                      for points in (8, 16, 32) for lanes in (4, 8, 16, 32, 64) if points * lanes <= 1024]
@@ -1066,7 +1087,10 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
             [s for s in points if s.lanes == 256 and s.lanes_axis == "x" and s.items == 4]
         if wide:
             return wide + defaults(shape, family)[:1]
-    points = [s for s in points if s.splits == 1]
+    if family == "reduce" and shape.clustered and points_at_sizes is not None and points_at_sizes < CLUSTER_POINTS:
+        # Few points whose passes no block may finish alone: a cluster of 8 blocks each, then one block each.
+        return [s for s in points if s.cluster == CLUSTERS[-1]] + defaults(shape, family)
+    points = [s for s in points if s.splits == 1 and s.cluster == 1]
     if family == "map":
         # (threads, points per thread, vector width); of the block shapes with that many threads, the widest along
         # x (whole warps along the unit-stride index) whose points along x the innermost index has at the sizes,
@@ -1173,8 +1197,9 @@ def first_schedules(shape: Shape, points_at_sizes: int | None, longest_loop: int
             chosen.sort(key=lambda s: (s.output_tile(), s.items, s.k_tile) != ((64, 64), 4, 8))
         if family == "reduce" and not shape.splittable and points_at_sizes is not None and \
                 points_at_sizes < FEW_POINTS:
-            # Few points whose loops no blocks share: the widest thread group a point, or the GPU idles.
-            chosen = sorted(chosen, key=lambda s: -s.lanes)
+            # Few points whose loops no blocks share: the most blocks (a cluster's) and the widest thread group a
+            # point, or the GPU idles.
+            chosen = sorted(chosen, key=lambda s: (-s.cluster, -s.lanes))
         found += chosen
     return found
 
@@ -1195,7 +1220,7 @@ def _unique(schedules: list[Schedule]) -> list[Schedule]:
 
 # What a neighbour move changes; of a contraction, not its block, which follows from its tile and outputs a thread.
 TUNED_FIELDS = ("block", "items", "vector", "lanes", "tile", "tile_rows", "k_tile", "splits", "blocks_per_sm",
-                "window", "slide_block", "interior", "resident", "held")
+                "window", "slide_block", "interior", "resident", "held", "cluster")
 
 
 def tuned_fields(family: Family) -> tuple[str, ...]:

@@ -596,6 +596,58 @@ def test_float4_vector_loads_through_reinterpret_cast():
         np.testing.assert_allclose(outputs["y"], expected.reshape(-1), rtol=1e-6)
 
 
+CLUSTER_SUMS = """
+    /* @optiml
+       sizes:  rows=64 cols=4096
+       check:  rows=3 cols=100; rows=2 cols=1
+       x:      in  float[rows*cols]
+       total:  out float[rows*4]
+       part:   out float[rows*4]
+       launch: grid=(rows,4) block=64
+    */
+    __global__ void %s cluster_sums(const float* x, float* total, float* part, int rows, int cols)
+    {
+        __shared__ float warps[2];
+        __shared__ float mine;
+        float s = 0.0f;
+        for (int i = blockIdx.y * 64 + threadIdx.x; i < cols; i += 256) s += x[blockIdx.x * cols + i];
+        for (int d = 16; d > 0; d /= 2) s += __shfl_down_sync(0xffffffffu, s, d);
+        if (threadIdx.x %% 32 == 0) warps[threadIdx.x / 32] = s;
+        __syncthreads();
+        if (threadIdx.x == 0) mine = warps[0] + warps[1];
+        __cluster_barrier_arrive();
+        __cluster_barrier_wait();
+        float all = 0.0f;
+        for (unsigned r = 0; r < 4; ++r) all += *static_cast<float*>(__cluster_map_shared_rank(&mine, r));
+        __cluster_barrier_arrive();
+        __cluster_barrier_wait();
+        if (threadIdx.x == 0) { total[blockIdx.x * 4 + blockIdx.y] = all; part[blockIdx.x * 4 + blockIdx.y] = mine; }
+    }
+    """
+
+
+def test_a_clusters_blocks_run_at_once_each_with_its_own_shared_memory():
+    """Four blocks of a cluster (`__cluster_dims__` in the attribute spelling the source parser reads, z left out:
+    1) each sum a quarter of a row into their own `mine` and read all four through __cluster_map_shared_rank after
+    the cluster barrier: every block holds the row's sum, and its own quarter."""
+    candidate = kernel(CLUSTER_SUMS % "__attribute__((cluster_dims(1, 4)))", "cluster_sums")
+    for binding in candidate.contract.checks:
+        inputs, outputs = run(candidate, binding)
+        rows = inputs["x"].reshape(binding["rows"], binding["cols"]).astype(np.float64)
+        quarters = np.stack([sum(rows[:, b * 64 + 256 * k:b * 64 + 256 * k + 64].sum(axis=1)
+                                 for k in range(-(-binding["cols"] // 256))) for b in range(4)], axis=1)
+        np.testing.assert_allclose(outputs["part"].reshape(-1, 4), quarters, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(outputs["total"].reshape(-1, 4), np.repeat(rows.sum(axis=1)[:, None], 4, 1),
+                                   rtol=1e-5, atol=1e-5)
+
+
+def test_a_grid_that_is_not_whole_clusters_is_an_error():
+    candidate = kernel((CLUSTER_SUMS % "__attribute__((cluster_dims(1, 4, 1)))").replace("grid=(rows,4)", "grid=(rows,3)"),
+                       "cluster_sums")
+    with pytest.raises(EmulationError, match=r"grid of \(3, 3, 1\) blocks in clusters of \(1, 4, 1\)"):
+        run(candidate, {"rows": 3, "cols": 100})
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # What the emulator cannot do, said clearly
 
@@ -661,6 +713,15 @@ def test_inline_ptx_is_refused_before_compiling():
         """, "lane_ids")
     with pytest.raises(EmulationError, match=r"^user/kernels.cu:9:5: error: inline PTX assembly"):
         run(candidate, {"n": 100})
+
+
+def test_a_clusters_shared_declaration_of_two_names_is_refused_at_its_line():
+    """A cluster's blocks each need their own copy of every __shared__ array; a declaration the emulator cannot
+    copy per block is refused where it stands, not run with one copy for all blocks."""
+    text = (CLUSTER_SUMS % "__attribute__((cluster_dims(1, 4, 1)))").replace("__shared__ float mine;",
+                                                                "__shared__ float mine, spare;")
+    with pytest.raises(EmulationError, match=r"^user/kernels.cu:12:5: error: in a kernel of thread-block clusters"):
+        run(kernel(text, "cluster_sums"), {"rows": 3, "cols": 100})
 
 
 def test_a_shuffle_by_part_of_the_warp_is_reported_as_a_deadlock():
