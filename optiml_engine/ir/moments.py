@@ -16,6 +16,10 @@ over a single loop, with K = E(first) (any value close to the mean keeps the sum
 which is exact algebra for any K and stays accurate when K is near the data (unlike the raw E[x^2] - m^2 form: the
 shift removes a large common offset before squaring). The rewritten program has one loop whose two sums split
 like any other reduction. The verifier decides, as for every candidate, whether its rounding is within tolerance.
+
+Either loop may declare locals before its update (a collapsed nest's digits, `d = E(n) - m`): the loops are compared
+with their locals read through. The mean may be the sum itself, scaled in place between the loops
+(`s += E(n); ... s /= count;`).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ def _rewritten(body: list[Stmt], taken: set[str]) -> list[Stmt] | None:
         for second_at in range(first_at + 1, len(body)):
             second = body[second_at]
             if isinstance(second, For):
-                squared = _centered_squares(second, first, value)
+                squared = _centered_squares(second, first, _read_through(first, value))
                 if squared is None:
                     break
                 accumulator, mean = squared
@@ -52,57 +56,64 @@ def _rewritten(body: list[Stmt], taken: set[str]) -> list[Stmt] | None:
                     return [*body[:first_at], *_one_loop(first, value, total, mean, accumulator, between, body,
                                                          taken), *body[second_at + 1:]]
                 break
-            if not isinstance(second, Let):
+            if not isinstance(second, (Let, Assign)):
                 break
     return None
 
 
+def _update(loop: For) -> Assign | None:
+    """The `+=` that ends a loop whose other statements declare locals (with values, none the updated name)."""
+    *locals_, update = loop.body or [None]
+    if isinstance(update, Assign) and update.op == "+=" and \
+            all(isinstance(stmt, Let) and stmt.value is not None and stmt.name != update.name for stmt in locals_):
+        return update
+    return None
+
+
+def _read_through(loop: For, expr: Expr) -> Expr:
+    """`expr` with the loop's locals replaced by their values (each read through the ones before it)."""
+    values: dict[str, Expr] = {}
+    for stmt in loop.body[:-1]:
+        values[stmt.name] = substitute(stmt.value, values)
+    return substitute(expr, values)
+
+
 def _sum_loop(stmt: Stmt) -> tuple[str, Expr] | None:
-    """(s, E) for `for (...; step 1) s += E;`."""
-    if isinstance(stmt, For) and stmt.step == Const(text="1") and len(stmt.body) == 1:
-        update = stmt.body[0]
-        if isinstance(update, Assign) and update.op == "+=" and not mentions(update.value, {update.name}):
-            return update.name, update.value
+    """(s, E) for `for (...; step 1) { locals; s += E; }`."""
+    if isinstance(stmt, For) and stmt.step == Const(text="1") and (update := _update(stmt)) is not None and \
+            not mentions(_read_through(stmt, update.value), {update.name}):
+        return update.name, update.value
     return None
 
 
 def _centered_squares(loop: For, first: For, value: Expr) -> tuple[str, str] | None:
-    """(q, m) when `loop` runs over `first`'s range and only adds (E - m)^2, E being `first`'s summand."""
+    """(q, m) when `loop` runs over `first`'s range and only adds (E - m)^2 (its locals read through), E being
+    `first`'s summand read through its locals, m a name from outside the loop."""
     if (loop.start, loop.stop, loop.step) != (first.start, first.stop, first.step):
         return None
-    renamed = {loop.var: Ref(name=first.var)}
-    statements = loop.body
-    difference: Expr | None = None
-    if len(statements) == 2 and isinstance(statements[0], Let) and statements[0].value is not None:
-        local = statements[0].name
-        difference = statements[0].value
-        update = statements[1]
-        squared = Binary(op="*", left=Ref(name=local), right=Ref(name=local))
-    elif len(statements) == 1:
-        update = statements[0]
-        squared = None
-        if isinstance(update, Assign) and isinstance(update.value, Binary) and update.value.op == "*" and \
-                update.value.left == update.value.right:
-            difference = update.value.left
-            squared = update.value
-    else:
+    update = _update(loop)
+    if update is None:
         return None
-    if not (isinstance(update, Assign) and update.op == "+=" and update.value == squared and
-            isinstance(difference, Binary) and difference.op == "-" and isinstance(difference.right, Ref)):
+    squared = substitute(_read_through(loop, update.value), {loop.var: Ref(name=first.var)})
+    if not (isinstance(squared, Binary) and squared.op == "*" and squared.left == squared.right):
         return None
-    if substitute(difference.left, renamed) != value:
+    difference = squared.left
+    if not (isinstance(difference, Binary) and difference.op == "-" and isinstance(difference.right, Ref) and
+            difference.right.name not in {stmt.name for stmt in loop.body} and difference.left == value):
         return None
     return update.name, difference.right.name
 
 
 def _fits(between: list[Stmt], total: str, mean: str, accumulator: str, var: str) -> bool:
-    """Only declarations between the loops, the mean among them, the squares' accumulator starting at zero, and
-    nothing there that changes the sum."""
+    """Between the loops only declarations and in-place changes of the sum (`s /= count`: the mean may be the sum
+    itself), the mean declared there or the sum, the squares' accumulator declared there starting at zero, nothing
+    there reading the loop's variable."""
     names = {stmt.name: stmt for stmt in between if isinstance(stmt, Let)}
+    scaled = [stmt for stmt in between if isinstance(stmt, Assign) and stmt.name == total]
     start = names.get(accumulator)
-    return (len(names) == len(between) and mean in names and start is not None and is_zero(start.value)
-            and total not in names and not any(stmt.value is not None and mentions(stmt.value, {var})
-                                               for stmt in between))
+    return (len(names) + len(scaled) == len(between) and (mean in names or mean == total) and start is not None
+            and is_zero(start.value) and total not in names
+            and not any(stmt.value is not None and mentions(stmt.value, {var}) for stmt in between))
 
 
 
@@ -114,8 +125,9 @@ def _one_loop(first: For, value: Expr, total: str, mean: str, accumulator: str, 
     shift, shifted, squares, step, offset = (fresh_name(n, taken) for n in (
         f"{total}_shift", f"{total}_shifted", f"{accumulator}_shifted", "d", f"{mean}_offset"))
     count = Cast(ctype=total_type, operand=Binary(op="-", left=first.stop, right=first.start))
-    at_first = substitute(value, {first.var: first.start})
+    at_first = substitute(_read_through(first, value), {first.var: first.start})
     loop = first.model_copy(update={"body": [
+        *first.body[:-1],
         Let(name=step, ctype=total_type, value=Binary(op="-", left=value, right=Ref(name=shift))),
         Assign(name=shifted, op="+=", value=Ref(name=step)),
         Assign(name=squares, op="+=", value=Binary(op="*", left=Ref(name=step), right=Ref(name=step))),

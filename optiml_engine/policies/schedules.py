@@ -65,6 +65,8 @@ WRITTEN_OUT = ("of the program with its loops of a few constant iterations writt
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
+COLLAPSED_ONE_PASS = ("of the program with its nested loops made one loop, then its centered squares' loop folded into "
+                      "the sum's loop as shifted sums, so that a thread group shares one pass over the data for both")
 
 # What each family cures, in profiler terms: the symptom the search orders edits by, and the trajectory's words.
 _CURES = {
@@ -175,7 +177,8 @@ class SchedulePolicy(Policy):
         # A two-pass centered second moment made one pass (ir/moments.py): its loop may then split across blocks;
         # an online softmax normalizer made two passes (ir/online.py), a Welford mean and M2 two shifted sums
         # (ir/welford.py): a thread group may then share them; nested loops made one (ir/collapse.py): a thread group
-        # may then share a reduction over several axes; guarded sums made unconditional (ir/guarded.py): a masked
+        # may then share a reduction over several axes, and then one pass where its passes are a sum and centered
+        # squares (batch norm's statistics over N, H and W); guarded sums made unconditional (ir/guarded.py): a masked
         # cumulative sum is then a scan, a masked sum a reduction (only where the program was not one already); a
         # branch's loop run for every point (ir/branched.py): a triangular product is then a contraction, a loop
         # behind a boundary's branch a reduction or a scan (each only where the program was none); a block's threads
@@ -184,13 +187,15 @@ class SchedulePolicy(Policy):
         # A sum of products whose factors read different coordinates of the point made a matrix product
         # (ir/implicit_gemm.py: a convolution as implicit GEMM): a contraction's tiles may then reuse each value.
         agrees = agrees_at_checks(program, base.contract)
+        flat = collapsed(program)
         guarded = guarded_sums(program)
         hoisted = loop_hoisted(program, agrees) if not {"reduce", "scan", "contraction"} & set(shape.families) \
             else program
         for rewritten, why, family in ((one_pass_moments(program), ONE_PASS, "reduce"),
                                        (two_pass_normalizer(program, agrees), TWO_PASS, "reduce"),
                                        (shifted_sums(program, agrees), SHIFTED_SUMS, "reduce"),
-                                       (collapsed(program), COLLAPSED, "reduce"),
+                                       (flat, COLLAPSED, "reduce"),
+                                       (_one_pass_of_collapsed(program, flat), COLLAPSED_ONE_PASS, "reduce"),
                                        *((guarded, GUARDED, family) for family in ("scan", "reduce")
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
@@ -244,3 +249,13 @@ class SchedulePolicy(Policy):
             found.append(Edit(candidate=candidate, rule=f"schedule_{schedule.family}", description=description,
                               symptom=symptom))
         return found
+
+
+def _one_pass_of_collapsed(program: LoopProgram, flat: LoopProgram) -> LoopProgram:
+    """The collapsed program (`flat`) made one pass: a batch norm's statistics over a nest, whose one loop a thread
+    group may then share reading the data once for both sums. The program itself where either rewrite does nothing
+    (the one-pass rewrite alone is an entry of its own)."""
+    if flat is program:
+        return program
+    one_pass = one_pass_moments(flat)
+    return program if one_pass is flat else one_pass

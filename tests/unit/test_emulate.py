@@ -642,8 +642,8 @@ def test_a_clusters_blocks_run_at_once_each_with_its_own_shared_memory():
 
 
 def test_a_grid_that_is_not_whole_clusters_is_an_error():
-    candidate = kernel((CLUSTER_SUMS % "__attribute__((cluster_dims(1, 4, 1)))").replace("grid=(rows,4)", "grid=(rows,3)"),
-                       "cluster_sums")
+    text = (CLUSTER_SUMS % "__attribute__((cluster_dims(1, 4, 1)))").replace("grid=(rows,4)", "grid=(rows,3)")
+    candidate = kernel(text, "cluster_sums")
     with pytest.raises(EmulationError, match=r"grid of \(3, 3, 1\) blocks in clusters of \(1, 4, 1\)"):
         run(candidate, {"rows": 3, "cols": 100})
 

@@ -11,6 +11,7 @@ import pytest
 from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.schedule import CLUSTERS, Schedule, first_schedules, shape_of, space
 from tests.ir_cases import ROOT
 from tests.unit.test_ir_emit import assert_equals_program
@@ -48,6 +49,17 @@ def test_every_cluster_size_equals_the_program_at_every_check_size(cluster, vect
     assert f"cluster_dims(1, {cluster}, 1)" in emitted.unit.text
     assert emitted.contract.launch.grid[-1] == str(cluster)
     assert_equals_program(emitted, naive, program, seed=7, what=schedule.describe())
+
+
+def test_the_one_pass_statistics_shared_by_a_cluster_equal_the_program() -> None:
+    """The policy's collapsed and one-pass batch norm (a pass for both sums, a pass for the writes): still several
+    passes, shared by a cluster; equal to the three-pass program at every check size."""
+    naive, program, _ = batch_norm()
+    one_pass = one_pass_moments(program)
+    shape = shape_of(one_pass)
+    assert one_pass is not program and shape.clustered
+    schedule = Schedule(family="reduce", block=(64, 1), lanes=64, vector=4, cluster=8)
+    assert_equals_program(emit(one_pass, shape, schedule, naive), naive, program, seed=7, what=schedule.describe())
 
 
 def test_a_single_pass_reduction_splits_across_blocks_instead() -> None:

@@ -9,6 +9,7 @@ import pytest
 from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.interpret import run_program
 from optiml_engine.ir.lift import lift
@@ -60,7 +61,9 @@ def agrees(candidate, original, rewritten, binding, offset: float, seed=3) -> No
     # offset before squaring, where E[x^2] - m^2 would lose the variance.
     (COLUMN_STD, "column_std", 1000.0),
     # A float original accumulates a sum of large values less exactly than the shifted sums: data near zero.
-    ((ROOT / "examples/layernorm_rows.cu").read_text(), "layernorm_rows", 0.0)])
+    ((ROOT / "examples/layernorm_rows.cu").read_text(), "layernorm_rows", 0.0),
+    # The mean is the sum scaled in place (`mean /= hw`), the squares' difference a local of their loop.
+    ((ROOT / "tests/heldout19/instance_norm.cu").read_text(), "instance_norm2d", 0.0)])
 def test_two_passes_become_one_and_compute_the_same(source, kernel, offset):
     candidate = candidate_of("k.cu", source, kernel)
     program = lift(candidate)
@@ -78,6 +81,14 @@ def test_programs_without_the_pattern_are_left_alone(example):
     assert one_pass_moments(program) is program
 
 
+def test_a_difference_from_another_value_than_a_name_is_left_alone():
+    """instance_norm's squares of `in[i] - mean * 1.0f`: the centre is not a name the rewrite can shift by."""
+    source = (ROOT / "tests/heldout19/instance_norm.cu").read_text().replace("float d = in[i] - mean;",
+                                                                             "float d = in[i] - mean * 1.0f;")
+    program = lift(candidate_of("k.cu", source, "instance_norm2d"))
+    assert one_pass_moments(program) is program
+
+
 @pytest.mark.parametrize("change", [
     ("for (int i = 0; i < rows; i++) acc += (a[i * cols + j] - mu)", "for (int i = 1; i < rows; i++) acc += (a[i * cols + j] - mu)"),
     ("(a[i * cols + j] - mu) * (a[i * cols + j] - mu)", "(a[i * cols + j] - mu) * (a[i * cols + j] + mu)"),
@@ -88,6 +99,20 @@ def test_near_misses_are_left_alone(change):
     candidate = candidate_of("k.cu", COLUMN_STD.replace(*change), "column_std")
     program = lift(candidate)
     assert one_pass_moments(program) is program
+
+
+@pytest.mark.parametrize("path", ["tests/heldout19/batchnorm_train.cu", "tests/heldout21/batchnorm_backward.cu"])
+def test_a_collapsed_nests_two_passes_become_one_and_compute_the_same(path):
+    """A batch norm's statistics over N x H x W, its nests made one loop (ir/collapse.py) whose digits are locals
+    (`n = n_i / HW`): the loops are compared with their locals read through, and the one loop keeps them."""
+    candidate = candidate_of(ROOT / path)
+    flat = collapsed(lift(candidate))
+    rewritten = one_pass_moments(flat)
+    assert rewritten is not flat
+    loops = [stmt for stmt in flat.body if isinstance(stmt, For)]
+    assert len([stmt for stmt in rewritten.body if isinstance(stmt, For)]) == len(loops) - 1
+    for binding in candidate.contract.checks:
+        agrees(candidate, flat, rewritten, binding, 0.0)
 
 
 def test_the_one_pass_program_splits_across_blocks_on_the_cpu():
