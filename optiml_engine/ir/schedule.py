@@ -1197,9 +1197,10 @@ def first_schedules(shape: Shape, points_at_sizes: int | None, longest_loop: int
             chosen.sort(key=lambda s: (s.output_tile(), s.items, s.k_tile) != ((64, 64), 4, 8))
         if family == "reduce" and not shape.splittable and points_at_sizes is not None and \
                 points_at_sizes < FEW_POINTS:
-            # Few points whose loops no blocks share: the most blocks (a cluster's) and the widest thread group a
-            # point, or the GPU idles.
-            chosen = sorted(chosen, key=lambda s: (-s.cluster, -s.lanes))
+            # Few points whose loops no blocks share: the widest thread group a point, or the GPU idles. Not a
+            # cluster's blocks: a first kernel is run on the CPU emulator at every check size, which would take a
+            # host thread per CUDA thread of a cluster (8192); the search tries them.
+            chosen = sorted(chosen, key=lambda s: (s.cluster > 1, -s.lanes))
         found += chosen
     return found
 

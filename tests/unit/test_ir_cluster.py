@@ -12,7 +12,7 @@ from optiml_engine.ir.collapse import collapsed
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.moments import one_pass_moments
-from optiml_engine.ir.schedule import CLUSTERS, Schedule, first_schedules, shape_of, space
+from optiml_engine.ir.schedule import CLUSTERS, Schedule, defaults, shape_of, space
 from tests.ir_cases import ROOT
 from tests.unit.test_ir_emit import assert_equals_program
 from tests.unit.test_ir_lift import candidate_of
@@ -32,10 +32,9 @@ def test_few_points_of_several_passes_start_with_a_cluster_of_blocks_each() -> N
     assert shape.clustered and not shape.splittable
     clustered = [s for s in space(shape, "reduce") if s.cluster > 1]
     assert {s.cluster for s in clustered} == set(CLUSTERS)
-    first = first_schedules(shape, points_at_sizes=64, longest_loop=16 * 128 * 128)
-    assert first[0].family == "reduce" and first[0].cluster == CLUSTERS[-1], first[0].describe()
-    many = first_schedules(shape, points_at_sizes=65536, longest_loop=16 * 128 * 128)
-    assert all(s.cluster == 1 for s in many)
+    first = defaults(shape, "reduce", points_at_sizes=64)
+    assert first[0].cluster == CLUSTERS[-1], first[0].describe()
+    assert all(s.cluster == 1 for s in defaults(shape, "reduce", points_at_sizes=65536))
 
 
 @pytest.mark.parametrize("cluster", CLUSTERS)
