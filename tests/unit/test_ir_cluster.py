@@ -62,23 +62,8 @@ def test_the_one_pass_statistics_shared_by_a_cluster_equal_the_program() -> None
 
 
 def test_a_single_pass_reduction_splits_across_blocks_instead() -> None:
-    """One loop and its reductions (a row sum): the split workspace's last block finishes the point, no cluster."""
-    naive = candidate_of("row_sum.cu", """/* @optiml
-   sizes: rows=16 cols=1048576
-   check: rows=3 cols=100
-   x: in float[rows*cols]
-   y: out float[rows]
-   launch: grid=cdiv(rows,64) block=64
-*/
-__global__ void row_sum(const float* x, float* y, int rows, int cols)
-{
-    int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= rows) return;
-    float s = 0.0f;
-    for (int i = 0; i < cols; ++i) s += x[(long)r * cols + i];
-    y[r] = s;
-}
-""")
-    shape = shape_of(lift(naive))
+    """One loop and its reductions (a row's maximum): the split workspace's last block finishes the point, no
+    cluster."""
+    shape = shape_of(lift(candidate_of(ROOT / "examples" / "row_max.cu")))
     assert shape.splittable and not shape.clustered
     assert all(s.cluster == 1 for s in space(shape, "reduce"))
