@@ -21,6 +21,10 @@ and the lifter refuses the kernel as before.
   declared before the loop in its block (nothing between reading it or assigning what its start reads), read nowhere
   after it, updated only by the body's last statement, and the body has no `continue` (which would skip that
   update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
+- A counter declared once and reset for a second counted while loop (`size_t j = 0; while (j < n) {...; j++;} ...
+  j = 0; while (j < n) {...; j++;}`), the reset in the declaration's own block: the reset a declaration of a fresh
+  name of the counter's type, the statements after it reading that name; each loop then has a counter of its own
+  (the old one is dead from the reset on, and out of scope after the block).
 - `int c = s; do { ... } while (++c < n);` (no `continue`, `c` assigned nowhere else and unread after it): the body
   runs for c = s first whatever n is, so the for loop `for (int c = s; c < max(n, s + 1); ++c)`.
 - `if (i >= n) return; do { ... } while (i < n);` ending the kernel: the guard makes the first test true, so the
@@ -88,9 +92,10 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
-            _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _rotated_pointers(view) or _advanced_pointers(view) or _header_advances(view) or \
-            _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or _cached_reads(view) or \
-            _helpers_called(view) or _chosen_pointers(view)
+            _reset_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or \
+            _post_increments(view) or _chained(view) or _rotated_pointers(view) or _advanced_pointers(view) or \
+            _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or \
+            _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -224,6 +229,48 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
                   _in_place(view, loop.start_byte, body.start_byte, header + " "),
                   _in_place(view, statements[-1].start_byte, statements[-1].end_byte, "")]
     return found
+
+
+def _reset_counters(view: KernelView) -> list[tuple[int, int, str]]:
+    """The first counter reset for a while loop (the module's docstring): `name = value;` right before a while loop
+    that compares `name`, in the block of `name`'s declaration (a plain `TYPE name` or `TYPE name = e`), where no later
+    statement of the block declares `name` again or takes its address: the reset a fresh declaration, the block's
+    later mentions of `name` the fresh name."""
+    taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
+    for statement in view.descendants(view.body, "expression_statement"):
+        reset = statement.named_children[0] if statement.named_children else None
+        loop = statement.next_named_sibling
+        while loop is not None and loop.type == "comment":
+            loop = loop.next_named_sibling
+        if reset is None or reset.type != "assignment_expression" or reset.child_by_field_name("operator").type != "=" \
+                or reset.child_by_field_name("left").type != "identifier" or loop is None or \
+                loop.type != "while_statement":
+            continue
+        name = view.text(reset.child_by_field_name("left"))
+        condition = loop.child_by_field_name("condition").child_by_field_name("value")
+        declaration = next((d for d in _before(statement) if d.type == "declaration" and
+                            [view.text(t) for t in _declared(d)] == [name]), None)
+        later = _after(statement)
+        if condition is None or _comparison_of(view, condition) != name or declaration is None or \
+                any(d.type == "declaration" and name in [view.text(t) for t in _declared(d)]
+                    for following in later for d in [following, *view.descendants(following, "declaration")]) or \
+                any(view.text(n) == f"&{name}" for following in later
+                    for n in view.descendants(following, "pointer_expression")):
+            continue
+        fresh = fresh_name(name, taken)
+        ctype = view.text(declaration.child_by_field_name("type"))
+        value = view.text(reset.child_by_field_name("right"))
+        return [_in_place(view, statement.start_byte, statement.end_byte, f"{ctype} {fresh} = {value};"),
+                *((n.start_byte, n.end_byte, fresh) for following in later
+                  for n in view.descendants(following, "identifier") if view.text(n) == name)]
+    return []
+
+
+def _declared(declaration: Node) -> list[Node]:
+    """The names a declaration declares, where each is a plain name (`int a, b = 1;`)."""
+    targets = [d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+               for d in declaration.children_by_field_name("declarator")]
+    return [t for t in targets if t is not None and t.type == "identifier"]
 
 
 def _cached_reads(view: KernelView) -> list[tuple[int, int, str]]:

@@ -144,6 +144,18 @@ def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
     assert str(program).splitlines()[1] == "parallel for r in [0, rows):"
 
 
+RESET_COUNTER = ("    float s = 0.0f;\n    int c = 0;\n    while (c < cols) {\n        s += x[r * cols + c];\n"
+                 "        c++;\n    }\n    c = 0;\n    while (c < cols) {\n"
+                 "        y[r * cols + c] = x[r * cols + c] - s;\n        c++;\n    }")
+
+
+def test_a_counter_reset_for_a_second_while_loop_gives_each_loop_a_counter_of_its_own():
+    """`c = 0;` before the second loop kills the first loop's counter: the reset declares a fresh one, and both loops
+    are the for loops they are."""
+    program = lifted_equals_kernel(ROWS.format(defines="", body=RESET_COUNTER))
+    assert "for (int c = 0;" in str(program) and "for (int c2 = 0;" in str(program), str(program)
+
+
 @pytest.mark.parametrize("body, why", [
     # `continue` skips the update in a while loop, not in a for loop.
     ("    int c = 0;\n    while (c < cols) {\n        if (x[r * cols + c] < 0.0f) { c++; continue; }\n"
@@ -154,6 +166,8 @@ def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
     # The counter read after the loop.
     ("    int c = 0;\n    while (c < cols) {\n        y[r * cols + c] = x[r * cols + c];\n        c++;\n    }\n"
      "    y[r * cols] = (float)c;", "read after"),
+    # A reset counter read after its second loop: that loop's count is still read.
+    (RESET_COUNTER + "\n    y[r * cols] = (float)c;", "reset, read after"),
 ])
 def test_a_while_loop_that_is_no_counted_loop_stays_refused(body, why):
     result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
