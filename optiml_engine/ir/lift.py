@@ -16,6 +16,7 @@ from typing import Literal
 
 from tree_sitter import Node
 
+from optiml_engine.ir.block_trees import block_trees_folded
 from optiml_engine.ir.analysis import (
     constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
@@ -68,6 +69,9 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     if split is not plain:      # its halves named (`int tx = threadIdx.x % 32;`) and the block index apart
         retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
     retries += [_bare_blocks_named(plain), _block_strides_named(plain)]
+    folded = block_trees_folded(plain)
+    if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
+        retries += [folded, _builtin_aliases_inlined(folded), _bare_blocks_named(folded)]
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]) and \
                 isinstance(lifted := _lifted(again), LoopProgram):

@@ -25,6 +25,10 @@ and the lifter refuses the kernel as before.
   j = 0; while (j < n) {...; j++;}`), the reset in the declaration's own block: the reset a declaration of a fresh
   name of the counter's type, the statements after it reading that name; each loop then has a counter of its own
   (the old one is dead from the reset on, and out of scope after the block).
+- A for loop counting a name declared before it in its block (`int i; for (i = 0; i < n; ++i)`, or `int i = tid;
+  while (...) {...} for (i = tid; ...)`), where the first mention of the name after the loop assigns it without
+  reading it, or there is none, and nothing takes its address: the loop's header declares a fresh name of the
+  counter's type, which the loop reads (its value after the loop is never read).
 - `int c = s; do { ... } while (++c < n);` (no `continue`, `c` assigned nowhere else and unread after it): the body
   runs for c = s first whatever n is, so the for loop `for (int c = s; c < max(n, s + 1); ++c)`.
 - `if (i >= n) return; do { ... } while (i < n);` ending the kernel: the guard makes the first test true, so the
@@ -92,7 +96,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
-            _reset_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or \
+            _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or \
             _post_increments(view) or _chained(view) or _rotated_pointers(view) or _advanced_pointers(view) or \
             _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or \
             _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view)
@@ -263,6 +267,39 @@ def _reset_counters(view: KernelView) -> list[tuple[int, int, str]]:
         return [_in_place(view, statement.start_byte, statement.end_byte, f"{ctype} {fresh} = {value};"),
                 *((n.start_byte, n.end_byte, fresh) for following in later
                   for n in view.descendants(following, "identifier") if view.text(n) == name)]
+    return []
+
+
+def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
+    """The first for loop whose counter is declared before it in its block (`int i; for (i = 0; i < n; ++i)`, the
+    module's docstring), where the first mention of the counter after the loop assigns it without reading it (or
+    there is none) and nothing takes its address: the loop's header declares a fresh name of the counter's type, and
+    the loop reads that name."""
+    taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
+    for loop in view.descendants(view.body, "for_statement"):
+        init = loop.child_by_field_name("initializer")
+        if init is None or init.type != "assignment_expression" or view.text(init.child_by_field_name("operator")) \
+                != "=" or init.child_by_field_name("left").type != "identifier":
+            continue
+        name = view.text(init.child_by_field_name("left"))
+        declaration = next((d for d in _before(loop) if d.type == "declaration" and
+                            [view.text(t) for t in _declared(d)] == [name]), None)
+        later = [n for following in _after(loop) for n in view.descendants(following, "identifier")
+                 if view.text(n) == name]
+        if declaration is None or later and not (
+                later[0].parent.type == "assignment_expression" and
+                later[0].parent.child_by_field_name("left") == later[0] and
+                view.text(later[0].parent.child_by_field_name("operator")) == "=" and
+                name not in {view.text(n) for n in view.descendants(later[0].parent.child_by_field_name("right"),
+                                                                     "identifier")}) or \
+                any(view.text(n).replace(" ", "") == f"&{name}"
+                    for n in view.descendants(view.body, "pointer_expression")):
+            continue
+        fresh = fresh_name(name, taken)
+        ctype = view.text(declaration.child_by_field_name("type"))
+        return [(init.start_byte, init.start_byte, f"{ctype} "),
+                *((n.start_byte, n.end_byte, fresh) for n in view.descendants(loop, "identifier")
+                  if view.text(n) == name)]
     return []
 
 

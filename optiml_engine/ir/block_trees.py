@@ -1,0 +1,468 @@
+"""A block's threads reducing through a shared-memory tree, read as one point walking the whole loop: a rewrite of the
+kernel's text for the lift alone (lift.py), as `_block_split` is.
+
+The block reduction users write by hand,
+
+    __shared__ float sums[BLOCK];
+    float acc = 0.0f;
+    for (int j = tid; j < D; j += BLOCK) acc += fabsf(xr[j]);
+    sums[tid] = acc;
+    __syncthreads();
+    for (int s = BLOCK / 2; s > 0; s >>= 1) {
+        if (tid < s) sums[tid] += sums[tid + s];
+        __syncthreads();
+    }
+    float total = sums[0];
+    for (int j = tid; j < D; j += BLOCK) yr[j] = xr[j] / total;
+
+computes in `sums[0]` the sum over the block's W threads of their partials, which is the sum one thread walking the
+whole loop computes: the same sum for integers and for `fmaxf`/`fminf`/`max`/`min`, and for floating-point sums the
+same sum reassociated. The loops that write memory give each thread the elements of its residue modulo W, so one
+thread walking them whole makes the same writes. So the kernel is read as its block's one point:
+
+    float acc = 0.0f;
+    for (int j = 0; j < D; j += 1) acc += fabsf(xr[j]);
+    float total = acc;
+    for (int j = 0; j < D; j += 1) yr[j] = xr[j] / total;
+
+launched with blocks of one thread; the reduce family then shares the loops among a thread group, or a cluster, as it
+chooses. Applied only where the whole kernel is such, and refused otherwise (the kernel is then refused at its shared
+memory as before):
+- the launch's block is W threads along x alone at every contract size, W a power of two; the thread index is read
+  as `threadIdx.x` or a local holding it, and the block size as `blockDim.x` or a number (or a `#define` of one) equal
+  to W;
+- every statement reading the thread index is one of the kernel body's own statements (not nested), and is:
+  - a loop `for (T j = tid; cond; j += W)`, its condition and body reading neither the thread index nor shared memory
+    nor a barrier;
+  - a deposit `arr[tid] = p;` of a `__shared__` array `arr[N]`, p a local declared in the body before with a value
+    (zero for a sum), assigned nowhere but by updates of one kind (`p += e`, `p = p + e`, `p = fmaxf(p, e)`,
+    `fmaxf(e, p)`, and `fminf`, `max`, `min`) inside the loops above that come before the deposit, read nowhere else;
+    then `__syncthreads();`, then a tree `for (T s = W / 2; s > 0; s >>= 1) { if (tid < s) { arr[tid] op=
+    arr[tid + s]; ... } __syncthreads(); }` (the halving spelled `s /= 2` too, the start `blockDim.x / 2`, the test
+    `s >= 1` or `s != 0`) combining each array deposited since the last tree with its local's update, and each of those
+    arrays only;
+  - `if (tid == 0) S` (no else), which the one point runs once: S.
+- a shared array is read only as `arr[0]` after its tree, which is then the deposited local; a barrier outside a tree
+  is dropped (only shared memory and the memory the loops write cross threads, and both are checked);
+- a local assigned in a loop over the thread's elements and declared outside it is a deposited one (anything else
+  would differ from thread to thread);
+- memory the kernel writes is read only at an element spelled as one of its writes, and only in the loops over the
+  thread's elements, so that a thread reads only what it wrote itself; memory written outside those loops is not
+  read at all (a pointer local counts as the parameter it is declared from);
+- a kernel that reads no `blockIdx` runs one block at every size; its one point is named by `blockIdx.x` (which
+  the lift needs as an index).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from optiml_engine.ir.program import fresh_name
+from optiml_engine.model import Candidate
+from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.source.contract import resolve
+
+_UPDATES = {"fmaxf": "fmaxf", "fmax": "fmaxf", "max": "max", "fminf": "fminf", "fmin": "fminf", "min": "min"}
+_HALVINGS = ("{s}>>=1", "{s}/=2", "{s}={s}/2", "{s}={s}>>1")
+_TESTS = ("{s}>0", "{s}>=1", "{s}!=0", "0<{s}")
+_HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
+
+
+class _NotATree(Exception):
+    """The kernel is not a block reduction of the module's docstring."""
+
+
+def block_trees_folded(candidate: Candidate) -> Candidate:
+    """The kernel read as its block's one point (the module's docstring), with a launch of blocks of one thread; the
+    candidate itself where it is not such a kernel."""
+    view = KernelView.of(candidate)
+    if not any(view.text(n) == "__shared__" for n in view.descendants(view.body, "type_qualifier")):
+        return candidate
+    contract = candidate.contract
+    launches = [resolve(contract, binding) for binding in [contract.sizes, *contract.checks]]
+    blocks = {tuple(launch.block) + (1,) * (3 - len(launch.block)) for launch in launches}
+    width = next(iter(blocks))[0] if len(blocks) == 1 else 0
+    if len(blocks) != 1 or next(iter(blocks))[1:] != (1, 1) or width < 2 or width & (width - 1):
+        return candidate
+    try:
+        replacements = _Folding(view, width).replacements()
+    except _NotATree:
+        return candidate
+    if not any(view.text(n) == "blockIdx" for n in view.descendants(view.body, "identifier")):
+        if any(tuple(launch.grid) + (1,) * (3 - len(launch.grid)) != (1, 1, 1) for launch in launches):
+            return candidate
+        name = fresh_name("block_x", {view.text(n) for n in view.descendants(view.body, "identifier")})
+        replacements.append((view.body.start_byte + 1, view.body.start_byte + 1, f" const int {name} = blockIdx.x;"))
+    launch = contract.launch.model_copy(update={"block": ["1"]})
+    return derived(candidate, view.replaced(replacements), candidate.description, launch)
+
+
+class _Folding:
+    """The replacements that make the kernel its block's one point, found statement by statement; `_NotATree` where
+    the kernel is not such."""
+
+    def __init__(self, view: KernelView, width: int):
+        self.view, self.width = view, width
+        self.statements = [n for n in view.body.named_children if n.type != "comment"]
+        self.macros = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
+                       for n in view.descendants(view.document.tree.root_node, "preproc_def")
+                       if n.child_by_field_name("value") is not None}
+        self.lanes = {"threadIdx.x"} | {name for statement in self.statements
+                                        if (name := self.lane_declared(statement)) is not None}
+        self.shared = {name: statement for statement in self.statements
+                       if (name := self.shared_declared(statement)) is not None}
+        self.found: list[tuple[int, int, str]] = []
+        self.strided: list[Node] = []               # the loops over the thread's elements, in order
+        self.deposited: dict[str, str] = {}         # shared array -> local, since the last tree
+        self.reduced: dict[str, str] = {}           # shared array -> local its `[0]` reads now are
+        self.locals_deposited: set[str] = set()
+
+    def replacements(self) -> list[tuple[int, int, str]]:
+        if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
+               if self.statement_of(n) not in self.shared.values()):
+            raise _NotATree                         # shared memory declared elsewhere, or `extern`
+        synced = False
+        for statement in self.statements:
+            if statement in self.shared.values() or self.lane_declared(statement) is not None:
+                self.drop(statement)
+            elif self.barrier(statement):
+                synced = bool(self.deposited)
+                self.drop(statement)
+            elif self.deposit(statement):
+                synced = False
+                self.drop(statement)
+            elif self.tree(statement):
+                if not synced:
+                    raise _NotATree
+                self.drop(statement)
+            elif self.deposited:
+                raise _NotATree                     # something between a deposit and its tree
+            elif self.strided_loop(statement):
+                self.strided.append(statement)
+            elif self.lane_zero(statement):
+                pass
+            else:
+                self.plain(statement)
+        if self.deposited or not self.reduced:
+            raise _NotATree
+        self.check_locals()
+        self.check_memory()
+        return self.found
+
+    # -- the statements
+
+    def lane_declared(self, statement: Node) -> str | None:
+        """`T tid = threadIdx.x;`, the local never assigned: its name."""
+        declarators = [d for d in statement.named_children if d.type == "init_declarator"]
+        if statement.type != "declaration" or len(declarators) != 1 or \
+                self.text(declarators[0].child_by_field_name("value")).replace(" ", "") != "threadIdx.x":
+            return None
+        name = self.text(declarators[0].child_by_field_name("declarator"))
+        return None if any(self.assigns(n, name) for n in self.view.descendants(self.view.body)) else name
+
+    def shared_declared(self, statement: Node) -> str | None:
+        """`__shared__ T name[N];`: its name."""
+        if statement.type != "declaration" or \
+                not any(self.text(c) == "__shared__" for c in statement.children if c.type == "type_qualifier"):
+            return None
+        declarators = statement.child_by_field_name("declarator")
+        if len(statement.children_by_field_name("declarator")) != 1 or declarators.type != "array_declarator" or \
+                declarators.child_by_field_name("declarator").type != "identifier":
+            raise _NotATree                         # a shared scalar, or several names
+        return self.text(declarators.child_by_field_name("declarator"))
+
+    def barrier(self, statement: Node) -> bool:
+        return self.squeezed(statement) == "__syncthreads();"
+
+    def deposit(self, statement: Node) -> bool:
+        """`arr[tid] = p;`: recorded as arr's local, awaiting its tree."""
+        assignment = statement.named_children[0] if statement.type == "expression_statement" and \
+            statement.named_children else None
+        if assignment is None or assignment.type != "assignment_expression" or \
+                self.text(assignment.child_by_field_name("operator")) != "=":
+            return False
+        array = self.lane_element(assignment.child_by_field_name("left"))
+        value = assignment.child_by_field_name("right")
+        if array is None:
+            return False
+        if value.type != "identifier" or array in self.deposited or self.text(value) in self.locals_deposited:
+            raise _NotATree
+        self.deposited[array] = self.text(value)
+        self.locals_deposited.add(self.text(value))
+        return True
+
+    def tree(self, statement: Node) -> bool:
+        """The halving loop of the module's docstring combining the arrays deposited: they are then reduced."""
+        if statement.type != "for_statement" or not self.deposited:
+            return False
+        init = statement.child_by_field_name("initializer")
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
+            init.type == "declaration" else []
+        if len(declarators) != 1:
+            return False
+        s = self.text(declarators[0].child_by_field_name("declarator"))
+        start = self.squeezed(declarators[0].child_by_field_name("value"))
+        if not (start in ("blockDim.x/2", "blockDim.x>>1") or self.number(start) == self.width // 2) or \
+                self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=s) for t in _TESTS] or \
+                self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=s) for h in _HALVINGS]:
+            return False
+        body = statement.child_by_field_name("body")
+        inner = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
+            else [body]
+        guards = [n for n in inner if not self.barrier(n)]
+        if len(guards) != 1 or not self.barrier(inner[-1]) or guards[0].type != "if_statement" or \
+                guards[0].child_by_field_name("alternative") is not None or \
+                self.squeezed(guards[0].child_by_field_name("condition")) not in \
+                [f"({lane}<{s})" for lane in self.lanes] + [f"({s}>{lane})" for lane in self.lanes]:
+            raise _NotATree
+        then = guards[0].child_by_field_name("consequence")
+        combines = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
+            else [then]
+        combined = {self.combine(c, s) for c in combines}
+        if len(combined) != len(combines) or {array for array, _ in combined} != set(self.deposited) or \
+                any(self.update_kind(self.deposited[array]) != kind for array, kind in combined):
+            raise _NotATree
+        self.reduced.update(self.deposited)
+        self.deposited = {}
+        return True
+
+    def combine(self, statement: Node, s: str) -> tuple[str, str]:
+        """`arr[tid] += arr[tid + s];` (or `=` with `+`, `fmaxf`, ...): the array and the kind of its combination."""
+        written = self.squeezed(statement)
+        for array in self.deposited:
+            for lane in self.lanes:
+                mine, theirs = f"{array}[{lane}]", f"{array}[{lane}+{s}]"
+                if written in (f"{mine}+={theirs};", f"{mine}={mine}+{theirs};", f"{mine}={theirs}+{mine};"):
+                    return array, "+"
+                for function, kind in _UPDATES.items():
+                    if written in (f"{mine}={function}({mine},{theirs});", f"{mine}={function}({theirs},{mine});"):
+                        return array, kind
+        raise _NotATree
+
+    def strided_loop(self, statement: Node) -> bool:
+        """`for (T j = tid; cond; j += W)`: its start made 0 and its step 1."""
+        if statement.type != "for_statement":
+            return False
+        init = statement.child_by_field_name("initializer")
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
+            init.type == "declaration" else []
+        if len(declarators) != 1 or self.squeezed(declarators[0].child_by_field_name("value")) not in self.lanes:
+            return False
+        update = statement.child_by_field_name("update")
+        j = self.text(declarators[0].child_by_field_name("declarator"))
+        if update is None or update.type != "assignment_expression" or \
+                self.text(update.child_by_field_name("left")) != j or \
+                self.text(update.child_by_field_name("operator")) != "+=" or \
+                not self.block_size(self.squeezed(update.child_by_field_name("right"))):
+            raise _NotATree
+        for part in (statement.child_by_field_name("condition"), statement.child_by_field_name("body")):
+            self.check_uniform(part)
+        value = declarators[0].child_by_field_name("value")
+        right = update.child_by_field_name("right")
+        self.found += [(value.start_byte, value.end_byte, "0"), (right.start_byte, right.end_byte, "1")]
+        return True
+
+    def lane_zero(self, statement: Node) -> bool:
+        """`if (tid == 0) S` with no else: S, run once by the one point."""
+        if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None or \
+                self.squeezed(statement.child_by_field_name("condition")) not in \
+                [f"({lane}==0)" for lane in self.lanes] + [f"(0=={lane})" for lane in self.lanes]:
+            return False
+        then = statement.child_by_field_name("consequence")
+        self.plain(then)
+        self.found.append((statement.start_byte, then.start_byte,
+                           "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
+        return True
+
+    def plain(self, node: Node) -> None:
+        """A statement the thread index does not reach: its reads of a reduced array's `[0]` made its local."""
+        self.check_uniform(node, shared_reads=True)
+        for reference in self.view.descendants(node, "identifier"):
+            name = self.text(reference)
+            if name not in self.shared:
+                continue
+            subscript = reference.parent
+            if name not in self.reduced or subscript is None or subscript.type != "subscript_expression" or \
+                    self.squeezed(subscript) != f"{name}[0]" or self.written(subscript):
+                raise _NotATree
+            self.found.append((subscript.start_byte, subscript.end_byte, self.reduced[name]))
+
+    # -- the whole kernel
+
+    def check_locals(self) -> None:
+        """Every local a loop over the thread's elements assigns and does not declare is deposited, and a deposited
+        local is assigned only so, updated one way, from a value that is zero for a sum, and read only by its
+        deposit."""
+        for loop in self.strided:
+            inside = {self.text(n) for n in self.view.descendants(loop, "identifier")
+                      if n.parent is not None and n.parent.type in ("init_declarator", "declaration") and
+                      n.parent.child_by_field_name("declarator") == n}
+            for node in self.view.descendants(loop.child_by_field_name("body")):
+                target = self.assigned(node)
+                if target is not None and target not in inside and target not in self.locals_deposited:
+                    raise _NotATree
+        for local in self.locals_deposited:
+            kind = self.update_kind(local)
+            declaration = next((s for s in self.statements if s.type == "declaration" and
+                                [self.text(d.child_by_field_name("declarator"))
+                                 for d in s.named_children if d.type == "init_declarator"] == [local]), None)
+            if declaration is None or kind is None:
+                raise _NotATree
+            value = self.squeezed(next(d for d in declaration.named_children
+                                       if d.type == "init_declarator").child_by_field_name("value"))
+            if kind == "+" and not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", value):
+                raise _NotATree
+            updates = [n for loop in self.strided for n in self.view.descendants(loop) if self.assigned(n) == local]
+            reads = [n for n in self.view.descendants(self.view.body, "identifier") if self.text(n) == local and
+                     self.statement_of(n) not in (declaration, *self.strided)]
+            if len(reads) != 1 or any(u.start_byte > reads[0].start_byte for u in updates):
+                raise _NotATree                     # read beside its deposit, or updated after it
+
+    def update_kind(self, local: str) -> str | None:
+        """The one kind of update every assignment of the local in the loops is (`+`, `fmaxf`, ...), None if they
+        differ or another statement assigns it."""
+        kinds = set()
+        for node in self.view.descendants(self.view.body):
+            if self.assigned(node) != local:
+                continue
+            if self.statement_of(node) not in self.strided:
+                return None
+            kinds.add(self.kind_of(node, local))
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def kind_of(self, node: Node, local: str) -> str | None:
+        """The kind of update an assignment of the local is: `+` for `p += e` and `p = p + e`, the function's for
+        `p = fmaxf(p, e)` and its like (e not reading p); None for any other."""
+        if node.type != "assignment_expression":
+            return None
+        operator, right = self.text(node.child_by_field_name("operator")), node.child_by_field_name("right")
+        if operator == "+=":
+            return "+" if local not in self.names(right) else None
+        if operator != "=":
+            return None
+        if right.type == "binary_expression" and self.text(right.child_by_field_name("operator")) == "+":
+            kind, operands = "+", [right.child_by_field_name("left"), right.child_by_field_name("right")]
+        elif right.type == "call_expression" and self.text(right.child_by_field_name("function")) in _UPDATES:
+            kind = _UPDATES[self.text(right.child_by_field_name("function"))]
+            operands = right.child_by_field_name("arguments").named_children
+        else:
+            return None
+        if len(operands) == 2 and sum(self.text(o) == local for o in operands) == 1 and \
+                sum(local in self.names(o) for o in operands) == 1:
+            return kind
+        return None
+
+    def check_memory(self) -> None:
+        """Memory the kernel writes is read only at an element spelled as one of its writes, in the loops over the
+        thread's elements; memory written elsewhere is not read."""
+        bases = {p.name: p.name for p in self.view.kernel.params}
+        for statement in self.statements:
+            for declarator in (d for d in statement.named_children if d.type == "init_declarator"
+                               and statement.type == "declaration"):
+                target, value = declarator.child_by_field_name("declarator"), declarator.child_by_field_name("value")
+                names = [self.text(n) for n in self.view.descendants(value, "identifier")]
+                if target.type == "pointer_declarator" and names and names[0] in bases:
+                    bases[self.text(target.child_by_field_name("declarator"))] = bases[names[0]]
+        writes: dict[str, set[str]] = {}
+        written_outside: set[str] = set()
+        for node in self.view.descendants(self.view.body, "subscript_expression"):
+            base = bases.get(self.text(node.child_by_field_name("argument")))
+            if base is not None and self.written(node):
+                writes.setdefault(base, set()).add(self.squeezed(node))
+                if self.statement_of(node) not in self.strided:
+                    written_outside.add(base)
+        for node in self.view.descendants(self.view.body, "subscript_expression", "identifier"):
+            base = bases.get(self.text(node.child_by_field_name("argument")) if node.type == "subscript_expression"
+                             else self.text(node))
+            if base not in writes or (node.type == "subscript_expression" and self.written(node)):
+                continue
+            if node.type == "identifier" and node.parent is not None and node.parent.type == "subscript_expression" \
+                    and node.parent.child_by_field_name("argument") == node:
+                continue                            # the subscript itself is judged
+            if node.type == "identifier" and node.parent is not None and node.parent.type in (
+                    "init_declarator", "pointer_declarator") or self.declares_pointer(node):
+                continue                            # a pointer local declared from it
+            if node.type != "subscript_expression" or base in written_outside or \
+                    self.squeezed(node) not in writes[base] or self.statement_of(node) not in self.strided:
+                raise _NotATree
+
+    # -- helpers
+
+    def declares_pointer(self, node: Node) -> bool:
+        declarator = node.parent
+        while declarator is not None and declarator.type not in ("init_declarator", "compound_statement"):
+            declarator = declarator.parent
+        return declarator is not None and declarator.type == "init_declarator" and \
+            declarator.child_by_field_name("declarator").type == "pointer_declarator" and \
+            declarator.parent is not None and declarator.parent.parent == self.view.body
+
+    def check_uniform(self, node: Node | None, shared_reads: bool = False) -> None:
+        """The node reads neither the thread index nor the block's size nor a barrier, nor shared memory unless
+        `shared_reads` (then judged by the caller)."""
+        shared = () if shared_reads else tuple(self.shared)
+        for reference in self.view.descendants(node, "identifier") if node is not None else []:
+            if self.text(reference) in self.lanes or self.text(reference) in (
+                    "blockDim", "__syncthreads", "threadIdx", *shared):
+                raise _NotATree
+
+    def lane_element(self, node: Node) -> str | None:
+        """`arr[tid]` of a shared array: arr."""
+        if node.type != "subscript_expression":
+            return None
+        array = self.text(node.child_by_field_name("argument"))
+        index = self.squeezed(node)[len(array):]
+        return array if array in self.shared and index in [f"[{lane}]" for lane in self.lanes] else None
+
+    def written(self, node: Node) -> bool:
+        """Whether the node is written: assigned, incremented, or an atomic's target."""
+        parent = node.parent
+        if parent is not None and parent.type == "assignment_expression":
+            return parent.child_by_field_name("left") == node
+        if parent is not None and parent.type == "update_expression":
+            return True
+        if parent is not None and parent.type == "pointer_expression" and self.text(parent).startswith("&"):
+            return True
+        return False
+
+    def assigned(self, node: Node) -> str | None:
+        """The name a node assigns (`x = e`, `x += e`, `x++`), None if it assigns no name."""
+        if node.type == "assignment_expression" and node.child_by_field_name("left").type == "identifier":
+            return self.text(node.child_by_field_name("left"))
+        if node.type == "update_expression" and node.child_by_field_name("argument").type == "identifier":
+            return self.text(node.child_by_field_name("argument"))
+        return None
+
+    def assigns(self, node: Node, name: str) -> bool:
+        return self.assigned(node) == name
+
+    def statement_of(self, node: Node) -> Node | None:
+        """The kernel body's own statement holding the node."""
+        while node is not None and node.parent != self.view.body:
+            node = node.parent
+        return node
+
+    def block_size(self, written: str) -> bool:
+        return written == "blockDim.x" or self.number(written) == self.width
+
+    def number(self, written: str) -> int | None:
+        """The value of a number, or a `#define` of one, or either halved (`BLOCK / 2`, `256 >> 1`); None for any
+        other text."""
+        expanded = re.sub(r"[A-Za-z_]\w*", lambda m: self.macros.get(m.group(0), m.group(0)), written)
+        found = _HALF.fullmatch(expanded.replace(" ", ""))
+        if found is None:
+            return None
+        value = int(found.group(1))
+        return value if found.group(2) is None else value // 2
+    def names(self, node: Node) -> set[str]:
+        return {self.text(n) for n in self.view.descendants(node, "identifier")}
+
+    def squeezed(self, node: Node | None) -> str:
+        return re.sub(r"\s+", "", self.text(node)) if node is not None else ""
+
+    def text(self, node: Node | None) -> str:
+        return self.view.text(node) if node is not None else ""
+
+    def drop(self, statement: Node) -> None:
+        self.found.append((statement.start_byte, statement.end_byte, "\n" * self.text(statement).count("\n")))
