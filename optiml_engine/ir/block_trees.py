@@ -32,8 +32,8 @@ memory as before):
   as `threadIdx.x` or a local holding it, and the block size as `blockDim.x` or a number (or a `#define` of one) equal
   to W;
 - every statement reading the thread index is one of the kernel body's own statements (not nested), and is:
-  - a loop `for (T j = tid; cond; j += W)`, its condition and body reading neither the thread index nor shared memory
-    nor a barrier;
+  - a loop `for (T j = tid; cond; j += W)`, its condition and body reading neither the thread index nor a barrier,
+    nor shared memory but as below;
   - a deposit `arr[tid] = p;` of a `__shared__` array `arr[N]`, p a local declared in the body before with a value
     (zero for a sum), assigned nowhere but by updates of one kind (`p += e`, `p = p + e`, `p = fmaxf(p, e)`,
     `fmaxf(e, p)`, and `fminf`, `max`, `min`) inside the loops above that come before the deposit, read nowhere else;
@@ -258,7 +258,8 @@ class _Folding:
                 not self.block_size(self.squeezed(update.child_by_field_name("right"))):
             raise _NotATree
         for part in (statement.child_by_field_name("condition"), statement.child_by_field_name("body")):
-            self.check_uniform(part)
+            if part is not None:
+                self.plain(part)
         value = declarators[0].child_by_field_name("value")
         right = update.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (right.start_byte, right.end_byte, "1")]
@@ -277,8 +278,11 @@ class _Folding:
         return True
 
     def plain(self, node: Node) -> None:
-        """A statement the thread index does not reach: its reads of a reduced array's `[0]` made its local."""
-        self.check_uniform(node, shared_reads=True)
+        """A statement (or a loop's part) that reads neither the thread index nor the block's size nor a barrier: its
+        reads of a reduced array's `[0]` made its local; any other mention of shared memory refused."""
+        if any(self.text(n) in self.lanes or self.text(n) in ("blockDim", "threadIdx", "__syncthreads")
+               for n in self.view.descendants(node, "identifier")):
+            raise _NotATree
         for reference in self.view.descendants(node, "identifier"):
             name = self.text(reference)
             if name not in self.shared:
@@ -305,13 +309,13 @@ class _Folding:
                     raise _NotATree
         for local in self.locals_deposited:
             kind = self.update_kind(local)
-            declaration = next((s for s in self.statements if s.type == "declaration" and
-                                [self.text(d.child_by_field_name("declarator"))
-                                 for d in s.named_children if d.type == "init_declarator"] == [local]), None)
-            if declaration is None or kind is None:
+            declarator = next((d for s in self.statements if s.type == "declaration" for d in s.named_children
+                               if d.type == "init_declarator" and
+                               self.text(d.child_by_field_name("declarator")) == local), None)
+            if declarator is None or kind is None:
                 raise _NotATree
-            value = self.squeezed(next(d for d in declaration.named_children
-                                       if d.type == "init_declarator").child_by_field_name("value"))
+            declaration = declarator.parent
+            value = self.squeezed(declarator.child_by_field_name("value"))
             if kind == "+" and not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", value):
                 raise _NotATree
             updates = [n for loop in self.strided for n in self.view.descendants(loop) if self.assigned(n) == local]
@@ -397,15 +401,6 @@ class _Folding:
         return declarator is not None and declarator.type == "init_declarator" and \
             declarator.child_by_field_name("declarator").type == "pointer_declarator" and \
             declarator.parent is not None and declarator.parent.parent == self.view.body
-
-    def check_uniform(self, node: Node | None, shared_reads: bool = False) -> None:
-        """The node reads neither the thread index nor the block's size nor a barrier, nor shared memory unless
-        `shared_reads` (then judged by the caller)."""
-        shared = () if shared_reads else tuple(self.shared)
-        for reference in self.view.descendants(node, "identifier") if node is not None else []:
-            if self.text(reference) in self.lanes or self.text(reference) in (
-                    "blockDim", "__syncthreads", "threadIdx", *shared):
-                raise _NotATree
 
     def lane_element(self, node: Node) -> str | None:
         """`arr[tid]` of a shared array: arr."""

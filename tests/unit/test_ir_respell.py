@@ -156,6 +156,23 @@ def test_a_counter_reset_for_a_second_while_loop_gives_each_loop_a_counter_of_it
     assert "for (int c = 0;" in str(program) and "for (int c2 = 0;" in str(program), str(program)
 
 
+OUTER_COUNTER = ("    float s = 0.0f;\n    int c;\n    for (c = 0; c < cols; c++) s += x[r * cols + c];\n"
+                 "    for (c = 0; c < cols; c++) y[r * cols + c] = x[r * cols + c] - s;")
+
+
+def test_a_for_loop_counting_a_name_declared_before_it_declares_its_own():
+    """`int c; for (c = 0; ...)` twice: each loop's counter is dead after it (the next mention assigns it), so each
+    loop declares a counter of its own."""
+    program = lifted_equals_kernel(ROWS.format(defines="", body=OUTER_COUNTER))
+    assert "for (int c2 = 0;" in str(program) and "for (int c3 = 0;" in str(program), str(program)
+
+
+def test_a_counter_read_after_its_for_loop_stays_refused():
+    """The count after the loop is read: the loop's counter is the name declared before it."""
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=OUTER_COUNTER + "\n    y[r * cols] = c;")))
+    assert isinstance(result, NotLiftable) and "declared outside" in result.reason, str(result)
+
+
 @pytest.mark.parametrize("body, why", [
     # `continue` skips the update in a while loop, not in a for loop.
     ("    int c = 0;\n    while (c < cols) {\n        if (x[r * cols + c] < 0.0f) { c++; continue; }\n"

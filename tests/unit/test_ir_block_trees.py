@@ -1,0 +1,210 @@
+"""A block reducing through a shared-memory tree, lifted as its one point walking the loop whole
+(ir/block_trees.py): each program equals the kernel itself, tree, barriers and all, run by the CPU emulator at every
+check size (rows of one element, rows shorter than the block, rows that end mid-block); each kernel that is not such
+a reduction stays refused at its shared memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from optiml_engine.ir.emit import emit
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.schedule import defaults, shape_of
+from tests.unit.test_ir_emit import assert_equals_program, smallest_check
+from tests.unit.test_ir_lift import candidate_of
+
+ROWS = """#include <cfloat>
+#define BLOCK 64
+/* @optiml
+   sizes:   rows=8 D=65536
+   check:   rows=1 D=1; rows=2 D=7; rows=3 D=129; rows=2 D=1000
+   x:       in  float[rows*D]
+   y:       out float[rows*D]
+   stats:   out float[rows*2]
+   launch:  grid=rows block={block}
+   tol:     1e-4
+*/
+__global__ void rows_kernel(const float* x, float* y, float* stats, int rows, int D)
+{{
+    __shared__ float part[BLOCK];
+    __shared__ float other[BLOCK];
+    int tid = threadIdx.x;
+    const float* xr = x + (long)blockIdx.x * D;
+    float* yr = y + (long)blockIdx.x * D;
+{body}
+}}
+"""
+
+SUM = """    float acc = 0.0f;
+    for (int j = tid; j < D; j += BLOCK)
+        acc += fabsf(xr[j]);
+    part[tid] = acc;
+    __syncthreads();
+    for (unsigned int s = BLOCK / 2; s >= 1; s >>= 1) {
+        if (tid < s) {
+            part[tid] = part[tid] + part[tid + s];
+        }
+        __syncthreads();
+    }
+    float total = part[0];
+    for (int j = tid; j < D; j += BLOCK)
+        yr[j] = xr[j] / total;
+    if (tid == 0) {
+        stats[2 * blockIdx.x] = total;
+        stats[2 * blockIdx.x + 1] = 0.0f;
+    }"""
+
+# The softmax of long rows: a maximum and then a sum through the same array, the thread read as `threadIdx.x`, the
+# block's size as `blockDim.x`, the scratch written and read back at the same element by the same thread.
+MAX_THEN_SUM = """    float m = -FLT_MAX;
+    for (int j = threadIdx.x; j < D; j += blockDim.x)
+        m = fmaxf(m, xr[j]);
+    part[threadIdx.x] = m;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if (threadIdx.x < s)
+            part[threadIdx.x] = fmaxf(part[threadIdx.x], part[threadIdx.x + s]);
+        __syncthreads();
+    }
+    float row_max = part[0];
+    __syncthreads();
+    float sum = 0.0f;
+    for (int j = threadIdx.x; j < D; j += blockDim.x) {
+        yr[j] = expf(xr[j] - row_max);
+        sum += yr[j];
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if (threadIdx.x < s)
+            part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    float row_sum = part[0];
+    for (int j = threadIdx.x; j < D; j += blockDim.x)
+        yr[j] = yr[j] / row_sum;
+    if (threadIdx.x == 0) {
+        stats[2 * blockIdx.x] = row_max;
+        stats[2 * blockIdx.x + 1] = row_sum;
+    }"""
+
+# Two sums through two arrays in one tree, written by thread 0 alone.
+TWO_ARRAYS = """    float sum = 0.0f, sq = 0.0f;
+    for (int j = tid; j < D; j += 64) {
+        float v = xr[j];
+        sum += v;
+        sq = sq + v * v;
+    }
+    part[tid] = sum;
+    other[tid] = sq;
+    __syncthreads();
+    for (int s = 32; s > 0; s >>= 1) {
+        if (tid < s) {
+            part[tid] += part[tid + s];
+            other[tid] += other[tid + s];
+        }
+        __syncthreads();
+    }
+    for (int j = tid; j < D; j += BLOCK)
+        yr[j] = xr[j] * part[0];
+    if (tid == 0) {
+        float mean = part[0] / D;
+        stats[2 * blockIdx.x] = mean;
+        stats[2 * blockIdx.x + 1] = other[0] / D - mean * mean;
+    }"""
+
+WHOLE = """#define BLOCK 64
+/* @optiml
+   sizes:   n=1048576
+   check:   n=1; n=7; n=64; n=1000
+   x:       in  float[n]
+   y:       out float[n]
+   launch:  grid=1 block=64
+   tol:     1e-4
+*/
+__global__ void whole_kernel(const float* x, float* y, int n)
+{
+    __shared__ float ssq[BLOCK];
+    int tid = threadIdx.x;
+    float local = 0.0f;
+    int i = tid;
+    while (i < n) {
+        local += x[i] * x[i];
+        i += blockDim.x;
+    }
+    ssq[tid] = local;
+    __syncthreads();
+    for (int half = BLOCK / 2; half > 0; half >>= 1) {
+        if (tid < half) ssq[tid] += ssq[tid + half];
+        __syncthreads();
+    }
+    float inv_norm = 1.0f / sqrtf(ssq[0]);
+    for (i = tid; i < n; i += blockDim.x)
+        y[i] = x[i] * inv_norm;
+}
+"""
+
+
+def lifted_equals_kernel(text: str) -> LoopProgram:
+    naive = candidate_of("user.cu", text)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert_equals_program(naive, naive, program, seed=5, what="the kernel itself")
+    return program
+
+
+@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS], ids=["sum", "max_then_sum", "two_arrays"])
+def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> None:
+    program = lifted_equals_kernel(ROWS.format(block=64, body=body))
+    assert len(program.space) == 1 and "tid" not in str(program) and "threadIdx" not in str(program), str(program)
+    assert "= 0; j <" in str(program) and "++j" in str(program), str(program)
+
+
+def test_a_whole_array_in_one_block_is_one_point() -> None:
+    """One block, no block index: the program's one point, named by `blockIdx.x` over a grid of one."""
+    program = lifted_equals_kernel(WHOLE)
+    assert str(program).splitlines()[1] == "parallel for block_x in [0, 1):", str(program)
+
+
+def test_the_folded_reduction_schedules_equal_the_program() -> None:
+    """The reduce family shares the folded loops among a thread group again: its first schedules equal the
+    program."""
+    naive = candidate_of("user.cu", ROWS.format(block=64, body=SUM))
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "reduce" in shape.families
+    binding = smallest_check(naive)
+    first = defaults(shape, "reduce", points_at_sizes=8)[:3]
+    assert first
+    for schedule in first:
+        emitted = emit(program, shape, schedule, naive)
+        narrow = naive.contract.model_copy(update={"checks": [binding, {"rows": 2, "D": 1000}]})
+        assert_equals_program(emitted, naive.model_copy(update={"contract": narrow}), program, seed=9,
+                              what=schedule.describe())
+
+
+def _sum_changed(old: str, new: str) -> str:
+    assert old in SUM
+    return SUM.replace(old, new)
+
+
+@pytest.mark.parametrize("block, body, why", [
+    (64, _sum_changed("        __syncthreads();\n    }", "    }"), "no barrier between the tree's steps"),
+    (96, SUM.replace("BLOCK", "96"), "a tree over a block of 96 drops the threads past the halvings"),
+    (64, _sum_changed("float acc = 0.0f;", "float acc = 1.0f;"), "a sum from one is one per thread"),
+    (64, _sum_changed("float total = part[0];", "float total = part[1];"), "another thread's partial"),
+    (64, _sum_changed("part[tid] = part[tid] + part[tid + s];", "part[tid] = fmaxf(part[tid], part[tid + s]);"),
+     "the tree's combination is not the partials' update"),
+    (64, _sum_changed("        yr[j] = xr[j] / total;", "        yr[j] = xr[j] / total;\n"
+                      "    for (int j = tid; j < D - 1; j += BLOCK)\n        yr[j] += yr[j + 1];"),
+     "reads an element another thread wrote"),
+    (64, _sum_changed("        acc += fabsf(xr[j]);", "    {\n        acc += fabsf(xr[j]);\n        last = xr[j];\n    }")
+     .replace("float acc = 0.0f;", "float acc = 0.0f, last = 0.0f;").replace("/ total;", "/ total + last;"),
+     "a value that differs from thread to thread"),
+    (64, _sum_changed("    float total = part[0];", "    float total = part[0];\n    if (tid < 3) yr[0] = total;"),
+     "the thread index read otherwise"),
+])
+def test_what_is_no_block_tree_reduction_stays_refused(block, body, why) -> None:
+    result = lift(candidate_of("user.cu", ROWS.format(block=block, body=body)))
+    assert isinstance(result, NotLiftable) and "shared" in result.reason, f"{why}: {result}"
