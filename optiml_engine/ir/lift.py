@@ -5,7 +5,8 @@ grid-stride loop over one) become the parallel space; its guards (`if (i < n) {.
 `x > 0 && x < w - 1`, conjunctions) become the space's bounds; everything else becomes per-point code. Pointer
 aliases (`const float* row = x + r * cols`) fold into the indices of the reads and writes through them; small
 `__device__` helpers whose body is declarations and one `return` are inlined; object-like `#define` constants are
-substituted. What the program cannot say is refused at its line: shared memory, barriers, warp intrinsics, `while`,
+substituted. What the program cannot say is refused at its line: shared memory and barriers (but a block's tree
+reduction through them, block_trees.py), warp intrinsics, `while`,
 `break`, thread indices used as values, local arrays, writes through anything but an array parameter.
 """
 
@@ -58,7 +59,8 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     """The kernel's loop-nest program, or why it has none (located in the user's file). A kernel refused as written
     is lifted again with its macros expanded and the comparisons its parse took for templates mended (respell.py),
     then with its locals that name builtins inlined too (`_builtin_aliases_inlined`), then with a 1-D block split
-    by `%` and `/` read as the 2-D block it stands for (`_block_split`); the first refusal stands when none lifts
+    by `%` and `/` read as the 2-D block it stands for (`_block_split`), then with a block reducing through a
+    shared-memory tree read as its one point (block_trees.py); the first refusal stands when none lifts
     (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
     program = _lifted(candidate)
     if isinstance(program, LoopProgram):
