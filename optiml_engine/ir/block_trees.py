@@ -111,24 +111,31 @@ class _Folding:
                        if n.child_by_field_name("value") is not None}
         self.lanes = {"threadIdx.x"} | {name for statement in self.statements
                                         if (name := self.lane_declared(statement)) is not None}
-        self.shared = {name: statement for statement in self.statements
-                       if (name := self.shared_declared(statement)) is not None}
+        self.shared: dict[str, Node] = {}           # shared array -> its declaration
+        self.scalars: dict[str, Node] = {}          # shared scalar -> its declaration
+        for statement in self.statements:
+            self.shared_declared(statement)
         self.found: list[tuple[int, int, str]] = []
         self.strided: list[Node] = []               # the loops over the thread's elements, in order
         self.deposited: dict[str, str] = {}         # shared array -> local, since the last tree
         self.reduced: dict[str, str] = {}           # shared array -> local its `[0]` reads now are
         self.locals_deposited: set[str] = set()
+        self.unsynced: set[str] = set()             # shared scalars written since the last barrier
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
-               if self.statement_of(n) not in self.shared.values()):
-            raise _NotATree                         # shared memory declared elsewhere, or `extern`
+               if self.statement_of(n) not in (*self.shared.values(), *self.scalars.values())):
+            raise _NotATree                         # shared memory declared elsewhere
         synced = False
         for statement in self.statements:
             if statement in self.shared.values() or self.lane_declared(statement) is not None:
                 self.drop(statement)
+            elif statement in self.scalars.values():
+                qualifier = next(c for c in statement.children if self.text(c) == "__shared__")
+                self.found.append((qualifier.start_byte, qualifier.end_byte, ""))
             elif self.barrier(statement):
                 synced = bool(self.deposited)
+                self.unsynced = set()
                 self.drop(statement)
             elif self.deposit(statement):
                 synced = False
@@ -138,14 +145,15 @@ class _Folding:
                     raise _NotATree
                 self.drop(statement)
             elif self.deposited:
-                raise _NotATree                     # something between a deposit and its tree
+                if not (synced and self.lane_zero(statement)):
+                    raise _NotATree                 # something between a deposit and its tree
             elif self.strided_loop(statement):
                 self.strided.append(statement)
             elif self.lane_zero(statement):
                 pass
             else:
                 self.plain(statement)
-        if self.deposited or not self.reduced:
+        if self.deposited or not self.locals_deposited:
             raise _NotATree
         self.check_locals()
         self.check_memory()
@@ -162,16 +170,21 @@ class _Folding:
         name = self.text(declarators[0].child_by_field_name("declarator"))
         return None if any(self.assigns(n, name) for n in self.view.descendants(self.view.body)) else name
 
-    def shared_declared(self, statement: Node) -> str | None:
-        """`__shared__ T name[N];`: its name."""
+    def shared_declared(self, statement: Node) -> None:
+        """`__shared__ T name[N];` or `__shared__ T name;`: recorded as a shared array or scalar."""
         if statement.type != "declaration" or \
                 not any(self.text(c) == "__shared__" for c in statement.children if c.type == "type_qualifier"):
-            return None
-        declarators = statement.child_by_field_name("declarator")
-        if len(statement.children_by_field_name("declarator")) != 1 or declarators.type != "array_declarator" or \
-                declarators.child_by_field_name("declarator").type != "identifier":
-            raise _NotATree                         # a shared scalar, or several names
-        return self.text(declarators.child_by_field_name("declarator"))
+            return
+        declarator = statement.child_by_field_name("declarator")
+        if len(statement.children_by_field_name("declarator")) != 1:
+            raise _NotATree                         # several names
+        if declarator.type == "identifier":
+            self.scalars[self.text(declarator)] = statement
+        elif declarator.type == "array_declarator" and declarator.child_by_field_name("declarator").type == \
+                "identifier":
+            self.shared[self.text(declarator.child_by_field_name("declarator"))] = statement
+        else:
+            raise _NotATree                         # an initialized or a multi-dimensional one
 
     def barrier(self, statement: Node) -> bool:
         return self.squeezed(statement) == "__syncthreads();"
@@ -266,25 +279,73 @@ class _Folding:
         return True
 
     def lane_zero(self, statement: Node) -> bool:
-        """`if (tid == 0) S` with no else: S, run once by the one point."""
+        """`if (tid == 0) S` with no else: S, run once by the one point. S's loops adding up a deposited array
+        (`for (int k = 0; k < W; k++) total += arr[k];`) add its local instead; each array deposited must be so."""
         if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None or \
                 self.squeezed(statement.child_by_field_name("condition")) not in \
                 [f"({lane}==0)" for lane in self.lanes] + [f"(0=={lane})" for lane in self.lanes]:
             return False
         then = statement.child_by_field_name("consequence")
-        self.plain(then)
+        inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
+            else [then]
+        added = {}
+        for part in inner:
+            serial = self.serial_sum(part)
+            if serial is not None:
+                array, update = serial
+                added[array] = part
+                self.found.append((part.start_byte, part.end_byte, update))
+            else:
+                self.plain(part, lane_zero=True)
+        if set(added) != set(self.deposited):
+            raise _NotATree
+        self.deposited = {}
         self.found.append((statement.start_byte, then.start_byte,
                            "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
         return True
 
-    def plain(self, node: Node) -> None:
+    def serial_sum(self, statement: Node) -> tuple[str, str] | None:
+        """`for (T k = 0; k < W; k++) q op= arr[k];` over a deposited array, its kind its local's: the array and
+        the update of q by the local (`q += p;`)."""
+        init = statement.child_by_field_name("initializer") if statement.type == "for_statement" else None
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
+            init.type == "declaration" else []
+        if len(declarators) != 1 or self.squeezed(declarators[0].child_by_field_name("value")) != "0":
+            return None
+        k = self.text(declarators[0].child_by_field_name("declarator"))
+        condition = self.squeezed(statement.child_by_field_name("condition"))
+        body = statement.child_by_field_name("body")
+        if body.type == "compound_statement" and len(body.named_children) == 1:
+            body = body.named_children[0]
+        if not condition.startswith(f"{k}<") or not self.block_size(condition[len(k) + 1:]) or \
+                self.squeezed(statement.child_by_field_name("update")) not in (f"{k}++", f"++{k}", f"{k}+=1") or \
+                body.type != "expression_statement" or not body.named_children:
+            return None
+        update = body.named_children[0]
+        q = self.assigned(update)
+        for array, local in self.deposited.items():
+            element = f"{array}[{k}]"
+            kind = self.kind_of(update, q, element) if q is not None else None
+            if kind is not None and kind == self.update_kind(local):
+                return array, f"{q} += {local};" if kind == "+" else f"{q} = {kind}({q}, {local});"
+        return None
+
+    def plain(self, node: Node, lane_zero: bool = False) -> None:
         """A statement (or a loop's part) that reads neither the thread index nor the block's size nor a barrier: its
-        reads of a reduced array's `[0]` made its local; any other mention of shared memory refused."""
+        reads of a reduced array's `[0]` made its local; a shared scalar written only by thread 0 (`lane_zero`) and
+        read by the others only after a barrier; any other mention of shared memory refused."""
         if any(self.text(n) in self.lanes or self.text(n) in ("blockDim", "threadIdx", "__syncthreads")
                for n in self.view.descendants(node, "identifier")):
             raise _NotATree
         for reference in self.view.descendants(node, "identifier"):
             name = self.text(reference)
+            if name in self.scalars:
+                if self.assigned(reference.parent) == name and lane_zero:
+                    self.unsynced.add(name)
+                elif self.assigned(reference.parent) == name or self.written(reference) or \
+                        not lane_zero and name in self.unsynced:
+                    raise _NotATree
+                continue
             if name not in self.shared:
                 continue
             subscript = reference.parent
@@ -318,9 +379,10 @@ class _Folding:
             value = self.squeezed(declarator.child_by_field_name("value"))
             if kind == "+" and not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", value):
                 raise _NotATree
-            updates = [n for loop in self.strided for n in self.view.descendants(loop) if self.assigned(n) == local]
+            updates = [n for loop in self.strided for n in self.view.descendants(loop)
+                       if self.assigned(n) == local and self.top_level(n, local)]
             reads = [n for n in self.view.descendants(self.view.body, "identifier") if self.text(n) == local and
-                     self.statement_of(n) not in (declaration, *self.strided)]
+                     self.top_level(n, local) and self.statement_of(n) not in (declaration, *self.strided)]
             if len(reads) != 1 or any(u.start_byte > reads[0].start_byte for u in updates):
                 raise _NotATree                     # read beside its deposit, or updated after it
 
@@ -329,21 +391,21 @@ class _Folding:
         differ or another statement assigns it."""
         kinds = set()
         for node in self.view.descendants(self.view.body):
-            if self.assigned(node) != local:
+            if self.assigned(node) != local or not self.top_level(node, local):
                 continue
             if self.statement_of(node) not in self.strided:
                 return None
             kinds.add(self.kind_of(node, local))
         return kinds.pop() if len(kinds) == 1 else None
 
-    def kind_of(self, node: Node, local: str) -> str | None:
+    def kind_of(self, node: Node, local: str, operand: str | None = None) -> str | None:
         """The kind of update an assignment of the local is: `+` for `p += e` and `p = p + e`, the function's for
-        `p = fmaxf(p, e)` and its like (e not reading p); None for any other."""
+        `p = fmaxf(p, e)` and its like (e not reading p, and spelled `operand` where given); None for any other."""
         if node.type != "assignment_expression":
             return None
         operator, right = self.text(node.child_by_field_name("operator")), node.child_by_field_name("right")
         if operator == "+=":
-            return "+" if local not in self.names(right) else None
+            return "+" if local not in self.names(right) and operand in (None, self.squeezed(right)) else None
         if operator != "=":
             return None
         if right.type == "binary_expression" and self.text(right.child_by_field_name("operator")) == "+":
@@ -354,7 +416,8 @@ class _Folding:
         else:
             return None
         if len(operands) == 2 and sum(self.text(o) == local for o in operands) == 1 and \
-                sum(local in self.names(o) for o in operands) == 1:
+                sum(local in self.names(o) for o in operands) == 1 and \
+                operand in (None, *(self.squeezed(o) for o in operands if self.text(o) != local)):
             return kind
         return None
 
@@ -393,6 +456,22 @@ class _Folding:
                 raise _NotATree
 
     # -- helpers
+
+    def top_level(self, node: Node, name: str) -> bool:
+        """Whether `name` at the node is the kernel body's own local, not one a loop or a block around the node
+        declares (a tree's `s` beside a partial named `s`)."""
+        child, parent = node, node.parent
+        while parent is not None and parent != self.view.body:
+            declared = [parent.child_by_field_name("initializer")] if parent.type == "for_statement" else \
+                [c for c in parent.named_children if c.start_byte < child.start_byte] \
+                if parent.type == "compound_statement" else []
+            if any(self.text(d.child_by_field_name("declarator")).lstrip("*& ") == name
+                   for part in declared if part is not None and part.type == "declaration"
+                   for d in [part, *self.view.descendants(part, "init_declarator")]
+                   if d.child_by_field_name("declarator") is not None and d.type == "init_declarator"):
+                return False
+            child, parent = parent, parent.parent
+        return True
 
     def declares_pointer(self, node: Node) -> bool:
         declarator = node.parent

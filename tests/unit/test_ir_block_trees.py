@@ -114,6 +114,43 @@ TWO_ARRAYS = """    float sum = 0.0f, sq = 0.0f;
         stats[2 * blockIdx.x + 1] = other[0] / D - mean * mean;
     }"""
 
+# Thread 0 adds the partials up alone, and hands the mean (and the tree's sum of squares) to the block through
+# shared scalars.
+SERIAL = """    __shared__ float mean_sh;
+    __shared__ float scale_sh;
+    float s = 0.0f;
+    for (int j = tid; j < D; j += BLOCK)
+        s += xr[j];
+    part[tid] = s;
+    __syncthreads();
+    if (tid == 0) {
+        float total = 0.0f;
+        for (int k = 0; k < BLOCK; k++)
+            total += part[k];
+        mean_sh = total / D;
+    }
+    __syncthreads();
+    float mean = mean_sh;
+    float sq = 0.0f;
+    for (int j = tid; j < D; j += BLOCK)
+        sq += (xr[j] - mean) * (xr[j] - mean);
+    other[tid] = sq;
+    __syncthreads();
+    for (int s = BLOCK / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            other[tid] += other[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0)
+        scale_sh = rsqrtf(other[0] / D + 1e-5f);
+    __syncthreads();
+    for (int j = tid; j < D; j += BLOCK)
+        yr[j] = (xr[j] - mean) * scale_sh;
+    if (tid == 0) {
+        stats[2 * blockIdx.x] = mean;
+        stats[2 * blockIdx.x + 1] = scale_sh;
+    }"""
+
 WHOLE = """#define BLOCK 64
 /* @optiml
    sizes:   n=1048576
@@ -154,7 +191,8 @@ def lifted_equals_kernel(text: str) -> LoopProgram:
     return program
 
 
-@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS], ids=["sum", "max_then_sum", "two_arrays"])
+@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS, SERIAL],
+                         ids=["sum", "max_then_sum", "two_arrays", "serial_and_shared_scalars"])
 def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> None:
     program = lifted_equals_kernel(ROWS.format(block=64, body=body))
     assert len(program.space) == 1 and "tid" not in str(program) and "threadIdx" not in str(program), str(program)
@@ -204,6 +242,11 @@ def _sum_changed(old: str, new: str) -> str:
      "a value that differs from thread to thread"),
     (64, _sum_changed("    float total = part[0];", "    float total = part[0];\n    if (tid < 3) yr[0] = total;"),
      "the thread index read otherwise"),
+    (64, SERIAL.replace("    __syncthreads();\n    float mean = mean_sh;", "    float mean = mean_sh;"),
+     "a shared scalar read before the barrier after its write"),
+    (64, SERIAL.replace("k < BLOCK; k++", "k < BLOCK - 1; k++"), "thread 0 adds not every partial"),
+    (64, SERIAL.replace("        scale_sh = rsqrtf(", "        mean_sh = 0.0f;\n    scale_sh = rsqrtf("),
+     "a shared scalar every thread writes"),
 ])
 def test_what_is_no_block_tree_reduction_stays_refused(block, body, why) -> None:
     result = lift(candidate_of("user.cu", ROWS.format(block=block, body=body)))
