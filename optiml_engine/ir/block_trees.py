@@ -39,9 +39,13 @@ memory as before):
     `fmaxf(e, p)`, and `fminf`, `max`, `min`) inside the loops above that come before the deposit, read nowhere else;
     then `__syncthreads();`, then a tree `for (T s = W / 2; s > 0; s >>= 1) { if (tid < s) { arr[tid] op=
     arr[tid + s]; ... } __syncthreads(); }` (the halving spelled `s /= 2` too, the start `blockDim.x / 2`, the test
-    `s >= 1` or `s != 0`) combining each array deposited since the last tree with its local's update, and each of those
-    arrays only;
+    `s >= 1` or `s != 0`), or the interleaved one `for (T s = 1; s < W; s *= 2) { if (tid % (2 * s) == 0) ...`,
+    combining each array deposited since the last tree with its local's update, and each of those arrays only; or,
+    after the barrier, `if (tid == 0) { ... for (T k = 0; k < W; k++) q += arr[k]; ... }`, thread 0 adding up
+    each array deposited alone (`q += p` then);
   - `if (tid == 0) S` (no else), which the one point runs once: S.
+- a `__shared__` scalar is written only by thread 0 and read by the others only after a barrier: the one point's
+  local;
 - a shared array is read only as `arr[0]` after its tree, which is then the deposited local; a barrier outside a tree
   is dropped (only shared memory and the memory the loops write cross threads, and both are checked);
 - a local assigned in a loop over the thread's elements and declared outside it is a deposited one (anything else
@@ -67,6 +71,10 @@ from optiml_engine.source.contract import resolve
 _UPDATES = {"fmaxf": "fmaxf", "fmax": "fmaxf", "max": "max", "fminf": "fminf", "fmin": "fminf", "min": "min"}
 _HALVINGS = ("{s}>>=1", "{s}/=2", "{s}={s}/2", "{s}={s}>>1")
 _TESTS = ("{s}>0", "{s}>=1", "{s}!=0", "0<{s}")
+_HALVING_GUARDS = ("({lane}<{s})", "({s}>{lane})")
+_DOUBLINGS = ("{s}*=2", "{s}<<=1", "{s}={s}*2", "{s}=2*{s}", "{s}+={s}")
+_DOUBLING_GUARDS = ("({lane}%(2*{s})==0)", "(({lane}%(2*{s}))==0)", "({lane}%({s}*2)==0)", "(({lane}%({s}*2))==0)",
+                    "(({lane}&(2*{s}-1))==0)")
 _HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
 
 
@@ -217,9 +225,15 @@ class _Folding:
             return False
         s = self.text(declarators[0].child_by_field_name("declarator"))
         start = self.squeezed(declarators[0].child_by_field_name("value"))
-        if not (start in ("blockDim.x/2", "blockDim.x>>1") or self.number(start) == self.width // 2) or \
-                self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=s) for t in _TESTS] or \
-                self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=s) for h in _HALVINGS]:
+        condition = self.squeezed(statement.child_by_field_name("condition"))
+        update = self.squeezed(statement.child_by_field_name("update"))
+        if (start in ("blockDim.x/2", "blockDim.x>>1") or self.number(start) == self.width // 2) and \
+                condition in [t.format(s=s) for t in _TESTS] and update in [h.format(s=s) for h in _HALVINGS]:
+            guard_forms = _HALVING_GUARDS
+        elif start == "1" and condition.startswith(f"{s}<") and self.block_size(condition[len(s) + 1:]) and \
+                update in [d.format(s=s) for d in _DOUBLINGS]:
+            guard_forms = _DOUBLING_GUARDS      # interleaved: thread 2ks adds thread 2ks + s's partial
+        else:
             return False
         body = statement.child_by_field_name("body")
         inner = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
@@ -228,7 +242,7 @@ class _Folding:
         if len(guards) != 1 or not self.barrier(inner[-1]) or guards[0].type != "if_statement" or \
                 guards[0].child_by_field_name("alternative") is not None or \
                 self.squeezed(guards[0].child_by_field_name("condition")) not in \
-                [f"({lane}<{s})" for lane in self.lanes] + [f"({s}>{lane})" for lane in self.lanes]:
+                [g.format(lane=lane, s=s) for lane in self.lanes for g in guard_forms]:
             raise _NotATree
         then = guards[0].child_by_field_name("consequence")
         combines = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \

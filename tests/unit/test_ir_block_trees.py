@@ -191,8 +191,13 @@ def lifted_equals_kernel(text: str) -> LoopProgram:
     return program
 
 
-@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS, SERIAL],
-                         ids=["sum", "max_then_sum", "two_arrays", "serial_and_shared_scalars"])
+# The textbook's first reduction: interleaved addressing, the stride doubling.
+INTERLEAVED = SUM.replace("for (unsigned int s = BLOCK / 2; s >= 1; s >>= 1) {\n        if (tid < s) {",
+                          "for (unsigned int s = 1; s < blockDim.x; s *= 2) {\n        if (tid % (2 * s) == 0) {")
+
+
+@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS, SERIAL, INTERLEAVED],
+                         ids=["sum", "max_then_sum", "two_arrays", "serial_and_shared_scalars", "interleaved"])
 def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> None:
     program = lifted_equals_kernel(ROWS.format(block=64, body=body))
     assert len(program.space) == 1 and "tid" not in str(program) and "threadIdx" not in str(program), str(program)
@@ -245,6 +250,7 @@ def _sum_changed(old: str, new: str) -> str:
     (64, SERIAL.replace("    __syncthreads();\n    float mean = mean_sh;", "    float mean = mean_sh;"),
      "a shared scalar read before the barrier after its write"),
     (64, SERIAL.replace("k < BLOCK; k++", "k < BLOCK - 1; k++"), "thread 0 adds not every partial"),
+    (64, INTERLEAVED.replace("tid % (2 * s) == 0", "tid % s == 0"), "an interleaved tree adding partials twice"),
     (64, SERIAL.replace("        scale_sh = rsqrtf(", "        mean_sh = 0.0f;\n    scale_sh = rsqrtf("),
      "a shared scalar every thread writes"),
 ])
