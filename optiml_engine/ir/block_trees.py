@@ -43,6 +43,9 @@ memory as before):
     combining each array deposited since the last tree with its local's update, and each of those arrays only; or,
     after the barrier, `if (tid == 0) { ... for (T k = 0; k < W; k++) q += arr[k]; ... }`, thread 0 adding up
     each array deposited alone (`q += p` then);
+  - a loop over the thread's contiguous chunk, `T c = (n + W - 1) / W; T b = tid * c; T e = b + c; if (e > n) e =
+    n; for (T i = b; i < e; i++)` (or `T e = min(b + c, n);`), n assigned nowhere: the W chunks are [0, n) in order,
+    so `for (T i = 0; i < (n); i++)`, the chunk's statements dropped;
   - `if (tid == 0) S` (no else), which the one point runs once: S.
 - a `__shared__` scalar is written only by thread 0 and read by the others only after a barrier: the one point's
   local;
@@ -51,7 +54,7 @@ memory as before):
 - a local assigned in a loop over the thread's elements and declared outside it is a deposited one (anything else
   would differ from thread to thread);
 - memory the kernel writes is read only at an element spelled as one of its writes, and only in the loops over the
-  thread's elements, so that a thread reads only what it wrote itself; memory written outside those loops is not
+  thread's elements, all of one partition (strides or chunks), so that a thread reads only what it wrote itself; memory written outside those loops is not
   read at all (a pointer local counts as the parameter it is declared from);
 - a kernel that reads no `blockIdx` runs one block at every size; its one point is named by `blockIdx.x` (which
   the lift needs as an index).
@@ -129,6 +132,9 @@ class _Folding:
         self.reduced: dict[str, str] = {}           # shared array -> local its `[0]` reads now are
         self.locals_deposited: set[str] = set()
         self.unsynced: set[str] = set()             # shared scalars written since the last barrier
+        self.partitions: set[str] = set()           # how the loops give threads their elements: strides, chunks
+        self.chunk_found: dict[Node, None] = {}     # the statements that compute a thread's chunk
+        self.chunk: tuple[str, str, str] | None = self.chunked()   # its begin, its end, the bound of all chunks
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
@@ -155,7 +161,9 @@ class _Folding:
             elif self.deposited:
                 if not (synced and self.lane_zero(statement)):
                     raise _NotATree                 # something between a deposit and its tree
-            elif self.strided_loop(statement):
+            elif statement in self.chunk_found:
+                self.drop(statement)
+            elif self.strided_loop(statement) or self.chunk_loop(statement):
                 self.strided.append(statement)
             elif self.lane_zero(statement):
                 pass
@@ -290,6 +298,59 @@ class _Folding:
         value = declarators[0].child_by_field_name("value")
         right = update.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (right.start_byte, right.end_byte, "1")]
+        self.partitions.add("strides")
+        return True
+
+    def chunked(self) -> tuple[str, str, str] | None:
+        """`T c = (n + W - 1) / W; T b = tid * c; T e = b + c; if (e > n) e = n;` (or `T e = min(b + c, n);`), n
+        assigned nowhere: thread t's chunk [t * c, min((t + 1) * c, n)), the W chunks [0, n) in order. Its begin, its
+        end and n; the statements recorded in `chunk_found`. None where the kernel has no such chunk."""
+        values = {}
+        for statement in self.statements:
+            declarators = [d for d in statement.named_children if d.type == "init_declarator"] \
+                if statement.type == "declaration" else []
+            if len(declarators) == 1:
+                values[self.text(declarators[0].child_by_field_name("declarator"))] = \
+                    (statement, self.squeezed(declarators[0].child_by_field_name("value")))
+        for c, (c_statement, c_value) in values.items():
+            found = re.fullmatch(r"\((.+)\+(blockDim\.x-1|\w+)\)/(blockDim\.x|\w+)", c_value)
+            if found is None or not self.block_size(found.group(3)) or \
+                    found.group(2) != "blockDim.x-1" and self.number(found.group(2)) != self.width - 1:
+                continue
+            bound = found.group(1)
+            begin = next((b for b, (_, v) in values.items()
+                          if v in [f"{lane}*{c}" for lane in self.lanes] + [f"{c}*{lane}" for lane in self.lanes]), None)
+            end = next((e for e, (_, v) in values.items()
+                        if begin is not None and v in (f"{begin}+{c}", f"min({begin}+{c},{bound})")), None)
+            if end is None or any(self.assigned(n) in self.names_in(bound) for n in self.view.descendants()):
+                continue
+            clamps = [n for n in self.statements
+                      if self.squeezed(n) in (f"if({end}>{bound}){end}={bound};", f"if({end}>{bound}){{{end}={bound};}}")]
+            if values[end][1] != f"min({begin}+{c},{bound})" and len(clamps) != 1:
+                continue
+            self.chunk_found = dict.fromkeys([c_statement, values[begin][0], values[end][0], *clamps])
+            return begin, end, bound
+        return None
+
+    def chunk_loop(self, statement: Node) -> bool:
+        """`for (T i = begin; i < end; i++)` over the thread's chunk: from 0 to the bound of all chunks."""
+        init = statement.child_by_field_name("initializer") if statement.type == "for_statement" else None
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
+            init.type == "declaration" else []
+        if self.chunk is None or len(declarators) != 1:
+            return False
+        begin, end, bound = self.chunk
+        i = self.text(declarators[0].child_by_field_name("declarator"))
+        condition = statement.child_by_field_name("condition")
+        if self.squeezed(declarators[0].child_by_field_name("value")) != begin:
+            return False
+        if self.squeezed(condition) != f"{i}<{end}" or \
+                self.squeezed(statement.child_by_field_name("update")) not in (f"{i}++", f"++{i}", f"{i}+=1"):
+            raise _NotATree
+        self.plain(statement.child_by_field_name("body"))
+        value, limit = declarators[0].child_by_field_name("value"), condition.child_by_field_name("right")
+        self.found += [(value.start_byte, value.end_byte, "0"), (limit.start_byte, limit.end_byte, f"({bound})")]
+        self.partitions.add("chunks")
         return True
 
     def lane_zero(self, statement: Node) -> bool:
@@ -348,7 +409,8 @@ class _Folding:
         """A statement (or a loop's part) that reads neither the thread index nor the block's size nor a barrier: its
         reads of a reduced array's `[0]` made its local; a shared scalar written only by thread 0 (`lane_zero`) and
         read by the others only after a barrier; any other mention of shared memory refused."""
-        if any(self.text(n) in self.lanes or self.text(n) in ("blockDim", "threadIdx", "__syncthreads")
+        if any(self.text(n) in self.lanes or self.text(n) in ("blockDim", "threadIdx", "__syncthreads") or
+               self.chunk is not None and self.text(n) in self.chunk[:2]
                for n in self.view.descendants(node, "identifier")):
             raise _NotATree
         for reference in self.view.descendants(node, "identifier"):
@@ -466,7 +528,8 @@ class _Folding:
                     "init_declarator", "pointer_declarator") or self.declares_pointer(node):
                 continue                            # a pointer local declared from it
             if node.type != "subscript_expression" or base in written_outside or \
-                    self.squeezed(node) not in writes[base] or self.statement_of(node) not in self.strided:
+                    self.squeezed(node) not in writes[base] or self.statement_of(node) not in self.strided or \
+                    len(self.partitions) > 1:
                 raise _NotATree
 
     # -- helpers
@@ -543,6 +606,9 @@ class _Folding:
             return None
         value = int(found.group(1))
         return value if found.group(2) is None else value // 2
+    def names_in(self, written: str) -> set[str]:
+        return set(re.findall(r"[A-Za-z_]\w*", written))
+
     def names(self, node: Node) -> set[str]:
         return {self.text(n) for n in self.view.descendants(node, "identifier")}
 

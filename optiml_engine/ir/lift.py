@@ -925,7 +925,7 @@ class _Lifter:
     def statement(self, node: Node, in_loop: bool) -> list[Stmt]:
         kind = node.type
         if kind == "compound_statement":
-            return self.block(list(node.named_children), in_loop, nested=True)
+            return self.scoped(node, self.block(list(node.named_children), in_loop, nested=True))
         if kind == "declaration":
             return self.declaration(node)
         if kind == "expression_statement":
@@ -952,6 +952,22 @@ class _Lifter:
         if kind == "return_statement":
             raise _Refused(node, "a return inside a branch the program cannot follow")
         raise _Refused(node, f"a statement the program cannot express ({kind})")
+
+    def scoped(self, block: Node, body: list[Stmt]) -> list[Stmt]:
+        """A nested block's statements, flattened into the code around it: the locals it declares that the kernel
+        declares outside it too renamed apart (`{ float t = a; ... } { float t = b; ... }`), as C's block scope keeps
+        them apart."""
+        outside = {self.text(n) for n in self.view.descendants(self.view.body, "identifier")
+                   if not block.start_byte <= n.start_byte < block.end_byte and n.parent is not None and
+                   (n.parent.type == "declaration" or n.parent.type == "init_declarator" and
+                    n.parent.child_by_field_name("declarator") == n)}
+        clashes = {stmt.name for stmt in body if isinstance(stmt, Let)} & outside
+        if not clashes:
+            return body
+        taken = self.names | {self.text(n) for n in self.view.descendants(self.view.body, "identifier")}
+        names = {name: fresh_name(name, taken) for name in sorted(clashes)}
+        self.names.update(names.values())
+        return _renamed(body, names)
 
     def type_text(self, declaration: Node) -> str:
         # `constexpr` says only that the value is known at compile time: the type is the rest.
@@ -1474,6 +1490,20 @@ def _implied_guards_dropped(program: LoopProgram) -> list[Stmt]:
     if len(kept) == len(terms):
         return program.body
     return before + ([last.model_copy(update={"cond": conjunction(kept)})] if kept else last.then)
+
+
+def _renamed(body: list[Stmt], names: dict[str, str]) -> list[Stmt]:
+    """The statements with the locals `names` maps renamed, where declared, assigned, counted and read."""
+    reads = {old: Ref(name=new) for old, new in names.items()}
+
+    def renamed(stmt: Stmt) -> list[Stmt] | None:
+        if isinstance(stmt, (Let, Assign)) and stmt.name in names:
+            return [stmt.model_copy(update={"name": names[stmt.name]})]
+        if isinstance(stmt, For) and stmt.var in names:
+            return [stmt.model_copy(update={"var": names[stmt.var], "body": _renamed(stmt.body, names)})]
+        return None
+
+    return substituted(statements_replaced(body, renamed), reads)
 
 
 def _conjuncts(cond: Expr) -> list[Expr]:

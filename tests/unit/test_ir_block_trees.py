@@ -9,7 +9,7 @@ import pytest
 
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.lift import lift
-from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.program import Let, LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import defaults, shape_of
 from tests.unit.test_ir_emit import assert_equals_program, smallest_check
 from tests.unit.test_ir_lift import candidate_of
@@ -183,6 +183,56 @@ __global__ void whole_kernel(const float* x, float* y, int n)
 """
 
 
+# One block for the whole array, each thread a contiguous chunk, thread 0 adding the partials up and handing the
+# statistics over through shared scalars (a local named in both of its blocks).
+CHUNKS = """/* @optiml
+   sizes:   n=1048576
+   check:   n=1; n=7; n=64; n=1000; n=4099
+   x:       in  float[n]
+   y:       out float[n]
+   launch:  grid=1 block=64
+   tol:     1e-4
+*/
+__global__ void chunks_kernel(const float* x, float* y, unsigned int n)
+{
+    __shared__ float part[64];
+    __shared__ float mean_sh;
+    __shared__ float scale_sh;
+    unsigned int tid = threadIdx.x;
+    unsigned int chunk = (n + blockDim.x - 1) / blockDim.x;
+    unsigned int begin = tid * chunk;
+    unsigned int end = begin + chunk;
+    if (end > n) end = n;
+    float s = 0.0f;
+    for (unsigned int i = begin; i < end; i++)
+        s += x[i];
+    part[tid] = s;
+    __syncthreads();
+    if (tid == 0) {
+        float total = 0.0f;
+        for (unsigned int k = 0; k < blockDim.x; k++)
+            total += part[k];
+        mean_sh = total / n;
+    }
+    __syncthreads();
+    float m = 0.0f;
+    for (unsigned int i = begin; i < end; i++)
+        m = fmaxf(m, fabsf(x[i] - mean_sh));
+    part[tid] = m;
+    __syncthreads();
+    if (tid == 0) {
+        float total = 0.0f;
+        for (unsigned int k = 0; k < blockDim.x; k++)
+            total = fmaxf(total, part[k]);
+        scale_sh = 1.0f / (total + 1.0f);
+    }
+    __syncthreads();
+    for (unsigned int i = begin; i < end; i++)
+        y[i] = (x[i] - mean_sh) * scale_sh;
+}
+"""
+
+
 def lifted_equals_kernel(text: str) -> LoopProgram:
     naive = candidate_of("user.cu", text)
     program = lift(naive)
@@ -208,6 +258,20 @@ def test_a_whole_array_in_one_block_is_one_point() -> None:
     """One block, no block index: the program's one point, named by `blockIdx.x` over a grid of one."""
     program = lifted_equals_kernel(WHOLE)
     assert str(program).splitlines()[1] == "parallel for block_x in [0, 1):", str(program)
+
+
+def test_contiguous_chunks_are_the_point_walking_the_whole_range() -> None:
+    """The 64 chunks of ceil(n / 64) elements are [0, n) in order; the two `total`s of thread 0's blocks stay apart."""
+    program = lifted_equals_kernel(CHUNKS)
+    assert "begin" not in str(program) and "i < n" in str(program), str(program)
+    declared = [stmt.name for stmt in program.body if isinstance(stmt, Let)]
+    assert len(declared) == len(set(declared)), str(program)
+
+
+def test_a_chunk_its_bound_does_not_clamp_stays_refused() -> None:
+    """Without `if (end > n) end = n;` the last chunks read past n: no point walking [0, n) is that."""
+    result = lift(candidate_of("user.cu", CHUNKS.replace("    if (end > n) end = n;\n", "")))
+    assert isinstance(result, NotLiftable) and "shared" in result.reason, str(result)
 
 
 def test_the_folded_reduction_schedules_equal_the_program() -> None:

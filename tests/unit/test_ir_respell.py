@@ -11,7 +11,7 @@ from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.lift import lift
-from optiml_engine.ir.program import LoopProgram, NotLiftable
+from optiml_engine.ir.program import Let, LoopProgram, NotLiftable
 from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.schedule import defaults, shape_of
 from tests.unit.test_ir_lift import candidate_of, run_at
@@ -165,6 +165,16 @@ def test_a_for_loop_counting_a_name_declared_before_it_declares_its_own():
     loop declares a counter of its own."""
     program = lifted_equals_kernel(ROWS.format(defines="", body=OUTER_COUNTER))
     assert "for (int c2 = 0;" in str(program) and "for (int c3 = 0;" in str(program), str(program)
+
+
+def test_locals_of_sibling_blocks_are_renamed_apart_when_flattened():
+    """Two blocks each declaring `t`: the program's code is flat, so the second block's `t` (the one the kernel
+    declares elsewhere too) is renamed, and each block reads its own."""
+    body = ("    {\n        float t = x[r * cols];\n        y[r * cols] = t * 2.0f;\n    }\n"
+            "    {\n        float t = x[r * cols + cols - 1];\n        y[r * cols + cols - 1] = t + 1.0f;\n    }")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    declared = [stmt.name for stmt in program.body if isinstance(stmt, Let)]
+    assert len(declared) == 2 and len(set(declared)) == 2, str(program)
 
 
 def test_a_counter_read_after_its_for_loop_stays_refused():
