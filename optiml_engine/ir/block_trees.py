@@ -49,6 +49,16 @@ memory as before):
   - `if (tid == 0) S` (no else), which the one point runs once: S.
 - a `__shared__` scalar is written only by thread 0 and read by the others only after a barrier: the one point's
   local;
+- warp shuffles, W a multiple of 32: `for (T o = 16; o > 0; o >>= 1) p += __shfl_down_sync(0xffffffff, p, o);`
+  (or `__shfl_xor_sync`, `o = warpSize / 2`, `fmaxf`..., with the full mask) reduces each warp's partials into its
+  lane 0 (every lane, for xor); `if (lane == 0) sh[warp] = p;` deposits them (lane `tid % 32` or `tid & 31`, warp
+  `tid / 32` or `tid >> 5`, spelled so or held in locals); after the barrier they are gathered,
+  `v = (lane < NW) ? sh[lane] : identity;` (NW the block's warps, `blockDim.x / 32` and its spellings; the identity
+  0 for a sum, -FLT_MAX or -INFINITY for a maximum; v may be p itself), inside `if (warp == 0)` (or `tid < 32`,
+  whose test may read `tid` for the lane) or by every warp, then reduced across the warp the same way, or added up by
+  thread 0 alone. The gathered v is then the deposited local, the shuffles dropped. Where only lane 0 holds the
+  total (down shuffles, or a gather by the first warp alone), v is read only by thread 0 (`if (lane == 0)` inside
+  the first warp, `if (tid == 0)` after).
 - a shared array is read only as `arr[0]` after its tree, which is then the deposited local; a barrier outside a tree
   is dropped (only shared memory and the memory the loops write cross threads, and both are checked);
 - a local assigned in a loop over the thread's elements and declared outside it is a deposited one (anything else
@@ -76,6 +86,11 @@ _HALVINGS = ("{s}>>=1", "{s}/=2", "{s}={s}/2", "{s}={s}>>1")
 _TESTS = ("{s}>0", "{s}>=1", "{s}!=0", "0<{s}")
 _HALVING_GUARDS = ("({lane}<{s})", "({s}>{lane})")
 _DOUBLINGS = ("{s}*=2", "{s}<<=1", "{s}={s}*2", "{s}=2*{s}", "{s}+={s}")
+_FULL_MASKS = ("0xffffffff", "0xFFFFFFFF", "0xffffffffu", "0xFFFFFFFFu", "0xffffffffU", "0xFFFFFFFFU")
+_SHUFFLES = {"__shfl_down_sync": "down", "__shfl_xor_sync": "xor"}
+_IDENTITIES = {"fmaxf": ("-FLT_MAX", "-INFINITY", "-CUDART_INF_F", "-HUGE_VALF"),
+               "fminf": ("FLT_MAX", "INFINITY", "CUDART_INF_F", "HUGE_VALF")}
+_IDENTITIES |= {"max": _IDENTITIES["fmaxf"], "min": _IDENTITIES["fminf"]}
 _DOUBLING_GUARDS = ("({lane}%(2*{s})==0)", "(({lane}%(2*{s}))==0)", "({lane}%({s}*2)==0)", "(({lane}%({s}*2))==0)",
                     "(({lane}&(2*{s}-1))==0)")
 _HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
@@ -135,6 +150,26 @@ class _Folding:
         self.partitions: set[str] = set()           # how the loops give threads their elements: strides, chunks
         self.chunk_found: dict[Node, None] = {}     # the statements that compute a thread's chunk
         self.chunk: tuple[str, str, str] | None = self.chunked()   # its begin, its end, the bound of all chunks
+        self.dropped: set[Node] = set()
+        self.deposit_at: dict[str, int] = {}        # deposited local -> where its deposit is
+        # Warps: a thread's lane in its warp and its warp's index, as spelled or held in locals.
+        self.in_warp = {f"{t}{op}" for t in self.lanes for op in ("%32", "&31", "%warpSize", "&(warpSize-1)")}
+        self.warp_of = {f"{t}{op}" for t in self.lanes for op in ("/32", ">>5", "/warpSize")}
+        self.warp_locals: set[Node] = set()
+        for statement in self.statements:
+            declarators = [d for d in statement.named_children if d.type == "init_declarator"] \
+                if statement.type == "declaration" else []
+            if len(declarators) == 1 and (value := self.squeezed(declarators[0].child_by_field_name("value"))) in \
+                    self.in_warp | self.warp_of:
+                name = self.text(declarators[0].child_by_field_name("declarator"))
+                if not any(self.assigns(n, name) for n in self.view.descendants()):
+                    (self.in_warp if value in self.in_warp else self.warp_of).add(name)
+                    self.warp_locals.add(statement)
+        self.warp_done: dict[str, str] = {}         # a partial reduced across its warp -> "down" or "xor"
+        self.warp_arrays: set[str] = set()          # shared arrays holding one partial a warp
+        self.lane0_only: set[str] = set()           # locals holding the total in thread 0 alone
+        self.gathered: dict[str, tuple[str, bool]] = {}   # local -> its kind, and whether gathered by lane in warp
+        self.regathered: dict[str, int] = {}        # a deposited local gathered into again -> where
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
@@ -147,11 +182,15 @@ class _Folding:
             elif statement in self.scalars.values():
                 qualifier = next(c for c in statement.children if self.text(c) == "__shared__")
                 self.found.append((qualifier.start_byte, qualifier.end_byte, ""))
+            elif statement in self.warp_locals:
+                self.drop(statement)
+            elif self.warp_step(statement):
+                self.drop(statement)
             elif self.barrier(statement):
                 synced = bool(self.deposited)
                 self.unsynced = set()
                 self.drop(statement)
-            elif self.deposit(statement):
+            elif self.deposit(statement) or self.warp_deposit(statement):
                 synced = False
                 self.drop(statement)
             elif self.tree(statement):
@@ -159,7 +198,8 @@ class _Folding:
                     raise _NotATree
                 self.drop(statement)
             elif self.deposited:
-                if not (synced and self.lane_zero(statement)):
+                if not (synced and (self.lane_zero(statement) or self.warp_zero(statement) or
+                                    self.gather(statement))):
                     raise _NotATree                 # something between a deposit and its tree
             elif statement in self.chunk_found:
                 self.drop(statement)
@@ -220,6 +260,7 @@ class _Folding:
             raise _NotATree
         self.deposited[array] = self.text(value)
         self.locals_deposited.add(self.text(value))
+        self.deposit_at[self.text(value)] = statement.start_byte
         return True
 
     def tree(self, statement: Node) -> bool:
@@ -257,7 +298,7 @@ class _Folding:
             else [then]
         combined = {self.combine(c, s) for c in combines}
         if len(combined) != len(combines) or {array for array, _ in combined} != set(self.deposited) or \
-                any(self.update_kind(self.deposited[array]) != kind for array, kind in combined):
+                any(self.update_kind(self.deposited[array], statement.start_byte) != kind for array, kind in combined):
             raise _NotATree
         self.reduced.update(self.deposited)
         self.deposited = {}
@@ -275,6 +316,191 @@ class _Folding:
                     if written in (f"{mine}={function}({mine},{theirs});", f"{mine}={function}({theirs},{mine});"):
                         return array, kind
         raise _NotATree
+
+    # -- warps
+
+    def warp_reduce(self, statement: Node) -> tuple[str, str, str] | None:
+        """`for (T o = 16; o > 0; o >>= 1) v op= __shfl_down_sync(0xffffffff, v, o);` (or `__shfl_xor_sync`, `o =
+        warpSize / 2`, `v = fmaxf(v, ...)`): the local, the kind of its combination, and "down" (lane 0 then holds
+        the warp's total) or "xor" (every lane does)."""
+        init = statement.child_by_field_name("initializer") if statement.type == "for_statement" else None
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
+            init.type == "declaration" else []
+        if len(declarators) != 1:
+            return None
+        o = self.text(declarators[0].child_by_field_name("declarator"))
+        start = self.squeezed(declarators[0].child_by_field_name("value"))
+        body = statement.child_by_field_name("body")
+        if body.type == "compound_statement" and len(body.named_children) == 1:
+            body = body.named_children[0]
+        if not (start in ("warpSize/2", "warpSize>>1") or self.number(start) == 16) or \
+                self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=o) for t in _TESTS] or \
+                self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=o) for h in _HALVINGS] or \
+                body.type != "expression_statement" or not body.named_children:
+            return None
+        update = body.named_children[0]
+        v = self.assigned(update)
+        shuffles = [c for c in self.view.descendants(update, "call_expression")
+                    if self.text(c.child_by_field_name("function")) in _SHUFFLES]
+        if v is None or len(shuffles) != 1:
+            return None
+        arguments = [self.squeezed(a) for a in shuffles[0].child_by_field_name("arguments").named_children]
+        if len(arguments) not in (3, 4) or arguments[0] not in _FULL_MASKS or arguments[1:3] != [v, o] or \
+                arguments[3:] not in ([], ["32"], ["warpSize"]):
+            return None
+        shuffle, right = self.squeezed(shuffles[0]), update.child_by_field_name("right")
+        operator = self.text(update.child_by_field_name("operator"))
+        operands = [right.child_by_field_name("left"), right.child_by_field_name("right")] \
+            if right.type == "binary_expression" and self.text(right.child_by_field_name("operator")) == "+" else \
+            right.child_by_field_name("arguments").named_children if right.type == "call_expression" else []
+        kind = "+" if operator == "+=" and self.squeezed(right) == shuffle else \
+            ("+" if right.type == "binary_expression" else _UPDATES.get(self.text(right.child_by_field_name("function"))))\
+            if operator == "=" and sorted(self.squeezed(o) for o in operands) == sorted([v, shuffle]) else None
+        return (v, kind, _SHUFFLES[self.text(shuffles[0].child_by_field_name("function"))]) if kind else None
+
+    def warp_step(self, statement: Node) -> bool:
+        """A warp reduction at the body's level, unguarded or behind `if (warp == 0)`: of a thread's partial (the
+        first step of a block's reduction), or of the warps' partials gathered (its second)."""
+        guarded = statement.type == "if_statement" and statement.child_by_field_name("alternative") is None and \
+            self.warp_zero_test(statement)
+        reduced = self.warp_reduce(statement.child_by_field_name("consequence") if guarded else statement)
+        if reduced is None:
+            return False
+        v, kind, mode = reduced
+        if self.width % 32:
+            raise _NotATree
+        self.dropped.add(statement)
+        if v in self.gathered:
+            if kind != self.gathered[v][0]:
+                raise _NotATree
+            if mode == "xor" and not guarded and self.gathered[v][1]:
+                self.lane0_only.discard(v)          # every warp gathered every partial: every thread holds the total
+            return True
+        if guarded or v in self.warp_done or self.update_kind(v, statement.start_byte) != kind:
+            raise _NotATree
+        self.warp_done[v] = mode
+        return True
+
+    def warp_deposit(self, statement: Node) -> bool:
+        """`if (lane == 0) sh[warp] = v;` after v's warp reduction: sh holds a partial a warp."""
+        if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None or \
+                self.squeezed(statement.child_by_field_name("condition")) not in \
+                self.zero_tests(self.in_warp):
+            return False
+        then = statement.child_by_field_name("consequence")
+        if then.type == "compound_statement" and len(then.named_children) == 1:
+            then = then.named_children[0]
+        assignment = then.named_children[0] if then.type == "expression_statement" and then.named_children else None
+        left = assignment.child_by_field_name("left") if assignment is not None and \
+            assignment.type == "assignment_expression" else None
+        if left is None or left.type != "subscript_expression" or \
+                self.text(assignment.child_by_field_name("operator")) != "=":
+            return False
+        array, value = self.text(left.child_by_field_name("argument")), self.text(assignment.child_by_field_name("right"))
+        if array not in self.shared or self.squeezed(left)[len(array):] not in [f"[{w}]" for w in self.warp_of] or \
+                value not in self.warp_done or array in self.deposited or value in self.locals_deposited:
+            raise _NotATree
+        self.deposited[array] = value
+        self.warp_arrays.add(array)
+        self.locals_deposited.add(value)
+        self.deposit_at[value] = statement.start_byte
+        return True
+
+    def gather(self, statement: Node, first_warp: bool = False) -> bool:
+        """`T v = (lane < NW) ? sh[lane] : identity;` (or an assignment, v the deposited local itself too), sh a
+        warp's partials deposited and NW the block's warps: v, once reduced across the warp, holds the block's total;
+        here the deposited local. In the `first_warp` alone, the test may read the thread's index for its lane."""
+        if statement.type == "declaration":
+            declarators = [d for d in statement.named_children if d.type == "init_declarator"]
+            target, value = (declarators[0].child_by_field_name("declarator"),
+                             declarators[0].child_by_field_name("value")) if len(declarators) == 1 else (None, None)
+        elif statement.type == "expression_statement" and statement.named_children and \
+                statement.named_children[0].type == "assignment_expression" and \
+                self.text(statement.named_children[0].child_by_field_name("operator")) == "=":
+            target, value = (statement.named_children[0].child_by_field_name("left"),
+                             statement.named_children[0].child_by_field_name("right"))
+        else:
+            return False
+        if value is None or value.type != "conditional_expression" or target.type != "identifier":
+            return False
+        condition = value.child_by_field_name("condition")
+        while condition.type == "parenthesized_expression":
+            condition = condition.named_children[0]
+        if condition.type != "binary_expression" or self.text(condition.child_by_field_name("operator")) != "<":
+            return False
+        tested = self.squeezed(condition.child_by_field_name("left"))
+        element = value.child_by_field_name("consequence")
+        if element.type != "subscript_expression":
+            raise _NotATree
+        array = self.text(element.child_by_field_name("argument"))
+        lane = self.squeezed(element)[len(array) + 1:-1]
+        if {tested, lane} - (self.in_warp | self.lanes) or tested != lane and not first_warp or \
+                array not in self.deposited or array not in self.warp_arrays or \
+                not self.warp_count(self.squeezed(condition.child_by_field_name("right"))):
+            raise _NotATree
+        local = self.deposited.pop(array)
+        kind = self.update_kind(local, self.deposit_at[local])
+        identity = self.squeezed(value.child_by_field_name("alternative"))
+        if kind is None or not (identity in _IDENTITIES.get(kind, ()) or
+                                kind == "+" and re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", identity)):
+            raise _NotATree
+        self.gathered[self.text(target)] = (kind, lane in self.in_warp and tested in self.in_warp)
+        self.lane0_only.add(self.text(target))  # until its warp reduction
+        if self.text(target) in self.locals_deposited:
+            self.regathered[self.text(target)] = statement.start_byte
+        self.found.append((value.start_byte, value.end_byte, local))
+        return True
+
+    def warp_zero(self, statement: Node) -> bool:
+        """`if (warp == 0) { v = (lane < NW) ? sh[lane] : 0; <v's warp reduction>; if (lane == 0) S }`: the first
+        warp gathers the warps' partials and reduces them; its lane 0 (thread 0) then holds the total: the block
+        as written, each gathered v the deposited local, S run once."""
+        if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None or \
+                not self.warp_zero_test(statement):
+            return False
+        then = statement.child_by_field_name("consequence")
+        inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
+            else [then]
+        for part in inner:
+            reduced = self.warp_reduce(part)
+            if self.gather(part, first_warp=True):
+                continue
+            if reduced is not None and reduced[0] in self.gathered:
+                v, kind, mode = reduced
+                if kind != self.gathered[v][0]:
+                    raise _NotATree
+                if mode == "xor":
+                    self.lane0_only.discard(v)      # every lane of the first warp holds the total
+                self.drop(part)
+            elif part.type == "if_statement" and part.child_by_field_name("alternative") is None and \
+                    self.squeezed(part.child_by_field_name("condition")) in \
+                    self.zero_tests(self.in_warp | self.lanes):
+                inside = part.child_by_field_name("consequence")
+                self.plain(inside, lane_zero=True)
+                self.found.append((part.start_byte, inside.start_byte,
+                                   "\n" * self.text(part)[:inside.start_byte - part.start_byte].count("\n")))
+            else:
+                self.plain(part)
+        if self.deposited:
+            raise _NotATree                         # a warp's partials not gathered
+        self.found.append((statement.start_byte, then.start_byte,
+                           "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
+        return True
+
+    def zero_tests(self, names: set[str]) -> list[str]:
+        """`(lane == 0)` for each spelling of a lane, squeezed, its operand parenthesized or not."""
+        return [test for name in names for test in (f"({name}==0)", f"(({name})==0)", f"(0=={name})")]
+
+    def warp_zero_test(self, statement: Node) -> bool:
+        """`if (warp == 0)`, `if (tid < 32)`: the block's first warp."""
+        return self.squeezed(statement.child_by_field_name("condition")) in \
+            [f"({w}==0)" for w in self.warp_of] + [f"({t}<{n})" for t in self.lanes for n in ("32", "warpSize")]
+
+    def warp_count(self, written: str) -> bool:
+        """Whether the text is the block's number of warps (`blockDim.x / 32`, `(blockDim.x + 31) / 32`, ...)."""
+        found = re.fullmatch(r"\(?(.+?)(\+31|\+warpSize-1)?\)?(/32|/warpSize|>>5)", written)
+        return found is not None and (found.group(1) == "blockDim.x" or self.number(found.group(1)) == self.width) \
+            or self.number(written) == self.width // 32
 
     def strided_loop(self, statement: Node) -> bool:
         """`for (T j = tid; cond; j += W)`: its start made 0 and its step 1."""
@@ -392,16 +618,19 @@ class _Folding:
         body = statement.child_by_field_name("body")
         if body.type == "compound_statement" and len(body.named_children) == 1:
             body = body.named_children[0]
-        if not condition.startswith(f"{k}<") or not self.block_size(condition[len(k) + 1:]) or \
+        if not condition.startswith(f"{k}<") or \
                 self.squeezed(statement.child_by_field_name("update")) not in (f"{k}++", f"++{k}", f"{k}+=1") or \
                 body.type != "expression_statement" or not body.named_children:
             return None
         update = body.named_children[0]
         q = self.assigned(update)
+        bound = condition[len(k) + 1:]
         for array, local in self.deposited.items():
+            if not (self.warp_count(bound) if array in self.warp_arrays else self.block_size(bound)):
+                continue
             element = f"{array}[{k}]"
             kind = self.kind_of(update, q, element) if q is not None else None
-            if kind is not None and kind == self.update_kind(local):
+            if kind is not None and kind == self.update_kind(local, self.deposit_at[local]):
                 return array, f"{q} += {local};" if kind == "+" else f"{q} = {kind}({q}, {local});"
         return None
 
@@ -409,8 +638,10 @@ class _Folding:
         """A statement (or a loop's part) that reads neither the thread index nor the block's size nor a barrier: its
         reads of a reduced array's `[0]` made its local; a shared scalar written only by thread 0 (`lane_zero`) and
         read by the others only after a barrier; any other mention of shared memory refused."""
-        if any(self.text(n) in self.lanes or self.text(n) in ("blockDim", "threadIdx", "__syncthreads") or
-               self.chunk is not None and self.text(n) in self.chunk[:2]
+        if any(self.text(n) in self.lanes | self.in_warp | self.warp_of or
+               self.text(n) in ("blockDim", "threadIdx", "__syncthreads") or
+               self.chunk is not None and self.text(n) in self.chunk[:2] or
+               not lane_zero and self.text(n) in self.lane0_only
                for n in self.view.descendants(node, "identifier")):
             raise _NotATree
         for reference in self.view.descendants(node, "identifier"):
@@ -445,7 +676,7 @@ class _Folding:
                 if target is not None and target not in inside and target not in self.locals_deposited:
                     raise _NotATree
         for local in self.locals_deposited:
-            kind = self.update_kind(local)
+            kind = self.update_kind(local, self.deposit_at[local])
             declarator = next((d for s in self.statements if s.type == "declaration" for d in s.named_children
                                if d.type == "init_declarator" and
                                self.text(d.child_by_field_name("declarator")) == local), None)
@@ -455,19 +686,23 @@ class _Folding:
             value = self.squeezed(declarator.child_by_field_name("value"))
             if kind == "+" and not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", value):
                 raise _NotATree
-            updates = [n for loop in self.strided for n in self.view.descendants(loop)
-                       if self.assigned(n) == local and self.top_level(n, local)]
-            reads = [n for n in self.view.descendants(self.view.body, "identifier") if self.text(n) == local and
-                     self.top_level(n, local) and self.statement_of(n) not in (declaration, *self.strided)]
-            if len(reads) != 1 or any(u.start_byte > reads[0].start_byte for u in updates):
-                raise _NotATree                     # read beside its deposit, or updated after it
+            gathered_at = self.regathered.get(local)
+            for mention in self.view.descendants(self.view.body, "identifier"):
+                statement = self.statement_of(mention)
+                if self.text(mention) != local or not self.top_level(mention, local) or statement == declaration or \
+                        statement in self.dropped or gathered_at is not None and mention.start_byte >= gathered_at:
+                    continue                        # after its gather, the local is the block's total
+                if statement not in self.strided or mention.start_byte > self.deposit_at[local]:
+                    raise _NotATree                 # read beside its deposit, or updated after it
 
-    def update_kind(self, local: str) -> str | None:
-        """The one kind of update every assignment of the local in the loops is (`+`, `fmaxf`, ...), None if they
-        differ or another statement assigns it."""
+    def update_kind(self, local: str, before: int) -> str | None:
+        """The one kind of update every assignment of the local before the byte `before` (its deposit) is, in the
+        loops over the thread's elements (`+`, `fmaxf`, ...); None if they differ or another statement assigns it.
+        (What assigns it after is `check_locals`'s to judge.)"""
         kinds = set()
         for node in self.view.descendants(self.view.body):
-            if self.assigned(node) != local or not self.top_level(node, local):
+            if self.assigned(node) != local or not self.top_level(node, local) or \
+                    self.statement_of(node) in self.dropped or node.start_byte >= before:
                 continue
             if self.statement_of(node) not in self.strided:
                 return None
@@ -619,4 +854,5 @@ class _Folding:
         return self.view.text(node) if node is not None else ""
 
     def drop(self, statement: Node) -> None:
+        self.dropped.add(statement)
         self.found.append((statement.start_byte, statement.end_byte, "\n" * self.text(statement).count("\n")))

@@ -151,6 +151,70 @@ SERIAL = """    __shared__ float mean_sh;
         stats[2 * blockIdx.x + 1] = scale_sh;
     }"""
 
+# Warp shuffles: each warp's sum to its lane 0, the warps' sums gathered and reduced by the first warp, thread 0
+# handing the scale over through a shared scalar.
+WARP_SUM = """    __shared__ float scale_sh;
+    float acc = 0.0f;
+    for (int j = tid; j < D; j += blockDim.x)
+        acc += xr[j] * xr[j];
+    int lane = tid % 32;
+    int warp = tid / 32;
+    for (int o = 16; o > 0; o >>= 1)
+        acc += __shfl_down_sync(0xffffffff, acc, o);
+    if (lane == 0) part[warp] = acc;
+    __syncthreads();
+    if (warp == 0) {
+        float v = (lane < blockDim.x / 32) ? part[lane] : 0.0f;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffff, v, o);
+        if (lane == 0) {
+            scale_sh = rsqrtf(v / D + 1e-6f);
+            stats[2 * blockIdx.x] = v;
+        }
+    }
+    __syncthreads();
+    for (int j = tid; j < D; j += blockDim.x)
+        yr[j] = xr[j] * scale_sh;
+    if (tid == 0)
+        stats[2 * blockIdx.x + 1] = scale_sh;"""
+
+# The partial itself gathered into again (as a `blockReduceSum(val)` helper reuses `val`), the first warp's test
+# reading the thread's index where its element reads the lane.
+WARP_REUSED = WARP_SUM.replace(
+    "        float v = (lane < blockDim.x / 32) ? part[lane] : 0.0f;\n",
+    "        acc = (tid < blockDim.x / 32) ? part[lane] : 0.0f;\n").replace(
+    "v += __shfl_down_sync(0xffffffff, v, o)", "acc += __shfl_down_sync(0xffffffff, acc, o)").replace(
+    "rsqrtf(v / D", "rsqrtf(acc / D").replace("stats[2 * blockIdx.x] = v;", "stats[2 * blockIdx.x] = acc;")
+
+# Butterflies: every lane gets its warp's maximum, every warp gathers the warps' maxima, every thread the row's;
+# then a sum whose warps' partials thread 0 adds up alone.
+WARP_XOR = """    float m = -FLT_MAX;
+    for (int j = threadIdx.x; j < D; j += blockDim.x)
+        m = fmaxf(m, xr[j]);
+    for (int o = warpSize / 2; o > 0; o /= 2)
+        m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, o));
+    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = m;
+    __syncthreads();
+    float row_max = (threadIdx.x % 32 < blockDim.x / 32) ? part[threadIdx.x % 32] : -FLT_MAX;
+    for (int o = 16; o > 0; o >>= 1)
+        row_max = fmaxf(row_max, __shfl_xor_sync(0xffffffff, row_max, o));
+    float sum = 0.0f;
+    for (int j = threadIdx.x; j < D; j += blockDim.x)
+        sum += expf(xr[j] - row_max);
+    for (int o = 16; o > 0; o >>= 1)
+        sum += __shfl_down_sync(0xffffffff, sum, o, 32);
+    if ((threadIdx.x & 31) == 0) other[threadIdx.x >> 5] = sum;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float total = 0.0f;
+        for (int k = 0; k < blockDim.x / 32; k++)
+            total += other[k];
+        stats[2 * blockIdx.x] = row_max;
+        stats[2 * blockIdx.x + 1] = total;
+    }
+    for (int j = threadIdx.x; j < D; j += blockDim.x)
+        yr[j] = expf(xr[j] - row_max);"""
+
 WHOLE = """#define BLOCK 64
 /* @optiml
    sizes:   n=1048576
@@ -246,8 +310,9 @@ INTERLEAVED = SUM.replace("for (unsigned int s = BLOCK / 2; s >= 1; s >>= 1) {\n
                           "for (unsigned int s = 1; s < blockDim.x; s *= 2) {\n        if (tid % (2 * s) == 0) {")
 
 
-@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS, SERIAL, INTERLEAVED],
-                         ids=["sum", "max_then_sum", "two_arrays", "serial_and_shared_scalars", "interleaved"])
+@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS, SERIAL, INTERLEAVED, WARP_SUM, WARP_REUSED, WARP_XOR],
+                         ids=["sum", "max_then_sum", "two_arrays", "serial_and_shared_scalars", "interleaved",
+                              "warp_shuffles", "warp_partial_reused", "warp_butterflies"])
 def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> None:
     program = lifted_equals_kernel(ROWS.format(block=64, body=body))
     assert len(program.space) == 1 and "tid" not in str(program) and "threadIdx" not in str(program), str(program)
@@ -315,6 +380,12 @@ def _sum_changed(old: str, new: str) -> str:
      "a shared scalar read before the barrier after its write"),
     (64, SERIAL.replace("k < BLOCK; k++", "k < BLOCK - 1; k++"), "thread 0 adds not every partial"),
     (64, INTERLEAVED.replace("tid % (2 * s) == 0", "tid % s == 0"), "an interleaved tree adding partials twice"),
+    (64, WARP_SUM.replace("0xffffffff, acc, o", "0x0000ffff, acc, o"), "a shuffle over half a warp"),
+    (64, WARP_SUM.replace("(lane < blockDim.x / 32)", "(lane < 1)"), "the first warp gathers one warp's sum"),
+    (64, WARP_REUSED.replace("    __syncthreads();\n    for (int j", "    acc += 1.0f;\n    __syncthreads();\n    for (int j"),
+     "the gathered total read outside thread 0 (its other lanes hold partial sums)"),
+    (64, WARP_XOR.replace("fmaxf(row_max, __shfl_xor_sync", "fmaxf(row_max, __shfl_down_sync"),
+     "every thread reads a maximum only lane 0 holds"),
     (64, SERIAL.replace("        scale_sh = rsqrtf(", "        mean_sh = 0.0f;\n    scale_sh = rsqrtf("),
      "a shared scalar every thread writes"),
 ])
