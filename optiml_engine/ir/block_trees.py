@@ -63,9 +63,13 @@ memory as before):
   is dropped (only shared memory and the memory the loops write cross threads, and both are checked);
 - a local assigned in a loop over the thread's elements and declared outside it is a deposited one (anything else
   would differ from thread to thread);
-- memory the kernel writes is read only at an element spelled as one of its writes, and only in the loops over the
-  thread's elements, all of one partition (strides or chunks), so that a thread reads only what it wrote itself; memory written outside those loops is not
-  read at all (a pointer local counts as the parameter it is declared from);
+- memory the kernel writes is read only at an element spelled as one of its writes (its index reading no local
+  declared in a loop's body), and only in the loops over the thread's elements, all of one partition (strides or
+  chunks), so that a thread reads only what it wrote itself; memory written outside those loops is not read at all
+  (a pointer local counts as the parameter it is declared from);
+- a loop over the thread's elements tests its counter against a bound read from no memory and never leaves early
+  (a break or a return would stop each thread at its own element); a statement every thread runs stores to memory
+  but never adds to it (an atomicAdd by every thread would add W times what the one point adds once);
 - a kernel that reads no `blockIdx` runs one block at every size; its one point is named by `blockIdx.x` (which
   the lift needs as an index).
 """
@@ -518,14 +522,31 @@ class _Folding:
                 self.text(update.child_by_field_name("operator")) != "+=" or \
                 not self.block_size(self.squeezed(update.child_by_field_name("right"))):
             raise _NotATree
-        for part in (statement.child_by_field_name("condition"), statement.child_by_field_name("body")):
-            if part is not None:
-                self.plain(part)
+        self.check_walk(statement, j)
         value = declarators[0].child_by_field_name("value")
         right = update.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (right.start_byte, right.end_byte, "1")]
         self.partitions.add("strides")
         return True
+
+    def check_walk(self, loop: Node, counter: str, bound_read: bool = True) -> None:
+        """A loop over the thread's elements walks them whole: its test is the counter against a bound read from
+        no memory (`j < D`, not `j < D && x[j] > 0`, which would stop each thread at its own first failure), and its
+        body never leaves it (a break or a return); its parts are plain (`plain`; the bound only where `bound_read`,
+        a chunk's end being replaced)."""
+        condition = loop.child_by_field_name("condition")
+        if condition is None or condition.type != "binary_expression" or \
+                self.text(condition.child_by_field_name("operator")) not in ("<", "<=") or \
+                self.squeezed(condition.child_by_field_name("left")) != counter or \
+                counter in self.names(condition.child_by_field_name("right")) or \
+                any(True for _ in self.view.descendants(condition.child_by_field_name("right"), "subscript_expression",
+                                                        "call_expression", "pointer_expression")) or \
+                any(True for _ in self.view.descendants(loop.child_by_field_name("body"), "break_statement",
+                                                        "return_statement", "goto_statement")):
+            raise _NotATree
+        if bound_read:
+            self.plain(condition)
+        self.plain(loop.child_by_field_name("body"), walked=True)
 
     def chunked(self) -> tuple[str, str, str] | None:
         """`T c = (n + W - 1) / W; T b = tid * c; T e = b + c; if (e > n) e = n;` (or `T e = min(b + c, n);`), n
@@ -573,7 +594,7 @@ class _Folding:
         if self.squeezed(condition) != f"{i}<{end}" or \
                 self.squeezed(statement.child_by_field_name("update")) not in (f"{i}++", f"++{i}", f"{i}+=1"):
             raise _NotATree
-        self.plain(statement.child_by_field_name("body"))
+        self.check_walk(statement, i, bound_read=False)
         value, limit = declarators[0].child_by_field_name("value"), condition.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (limit.start_byte, limit.end_byte, f"({bound})")]
         self.partitions.add("chunks")
@@ -634,10 +655,19 @@ class _Folding:
                 return array, f"{q} += {local};" if kind == "+" else f"{q} = {kind}({q}, {local});"
         return None
 
-    def plain(self, node: Node, lane_zero: bool = False) -> None:
+    def plain(self, node: Node, lane_zero: bool = False, walked: bool = False) -> None:
         """A statement (or a loop's part) that reads neither the thread index nor the block's size nor a barrier: its
         reads of a reduced array's `[0]` made its local; a shared scalar written only by thread 0 (`lane_zero`) and
-        read by the others only after a barrier; any other mention of shared memory refused."""
+        read by the others only after a barrier; any other mention of shared memory refused. Unless run by thread 0
+        alone or `walked` (each element by one thread), every thread runs it: it may store a value to memory (the
+        same value, as it reads nothing that differs between threads) but not add to it, atomically or not."""
+        if not (lane_zero or walked) and any(
+                n.type == "call_expression" and self.text(n.child_by_field_name("function")).startswith("atomic") or
+                n.type == "assignment_expression" and self.text(n.child_by_field_name("operator")) != "=" and
+                n.child_by_field_name("left").type != "identifier" or
+                n.type == "update_expression" and n.child_by_field_name("argument").type != "identifier"
+                for n in self.view.descendants(node)):
+            raise _NotATree
         if any(self.text(n) in self.lanes | self.in_warp | self.warp_of or
                self.text(n) in ("blockDim", "threadIdx", "__syncthreads") or
                self.chunk is not None and self.text(n) in self.chunk[:2] or
@@ -733,8 +763,8 @@ class _Folding:
         return None
 
     def check_memory(self) -> None:
-        """Memory the kernel writes is read only at an element spelled as one of its writes, in the loops over the
-        thread's elements; memory written elsewhere is not read."""
+        """Memory the kernel writes is read only at an element spelled as one of its writes (its index reading no
+        local of a loop's body), in the loops over the thread's elements; memory written elsewhere is not read."""
         bases = {p.name: p.name for p in self.view.kernel.params}
         for statement in self.statements:
             for declarator in (d for d in statement.named_children if d.type == "init_declarator"
@@ -745,6 +775,10 @@ class _Folding:
                     bases[self.text(target.child_by_field_name("declarator"))] = bases[names[0]]
         writes: dict[str, set[str]] = {}
         written_outside: set[str] = set()
+        loop_locals = {self.text(n) for loop in self.strided
+                       for n in self.view.descendants(loop.child_by_field_name("body"), "identifier")
+                       if n.parent is not None and (n.parent.type == "declaration" or n.parent.type ==
+                                                    "init_declarator" and n.parent.child_by_field_name("declarator") == n)}
         for node in self.view.descendants(self.view.body, "subscript_expression"):
             base = bases.get(self.text(node.child_by_field_name("argument")))
             if base is not None and self.written(node):
@@ -764,8 +798,8 @@ class _Folding:
                 continue                            # a pointer local declared from it
             if node.type != "subscript_expression" or base in written_outside or \
                     self.squeezed(node) not in writes[base] or self.statement_of(node) not in self.strided or \
-                    len(self.partitions) > 1:
-                raise _NotATree
+                    len(self.partitions) > 1 or self.names(node.child_by_field_name("indices")) & loop_locals:
+                raise _NotATree                     # (`y[k]`, k a loop's local, may be another element each time)
 
     # -- helpers
 

@@ -376,6 +376,15 @@ def _sum_changed(old: str, new: str) -> str:
      "a value that differs from thread to thread"),
     (64, _sum_changed("    float total = part[0];", "    float total = part[0];\n    if (tid < 3) yr[0] = total;"),
      "the thread index read otherwise"),
+    (64, _sum_changed("j < D; j += BLOCK)\n        acc", "j < D && xr[j] >= 0.0f; j += BLOCK)\n        acc"),
+     "each thread stops at its own first negative element"),
+    (64, _sum_changed("        yr[j] = xr[j] / total;", "    {\n        if (xr[j] > 1e3f) break;\n"
+                      "        yr[j] = xr[j] / total;\n    }"), "each thread leaves at its own element"),
+    (64, _sum_changed("    float total = part[0];", "    float total = part[0];\n    atomicAdd(&stats[0], total);"),
+     "every thread adds the total"),
+    (64, _sum_changed("        yr[j] = xr[j] / total;", "    {\n        int k = j;\n        yr[k] = xr[j] / total;\n    }")
+     + "\n    for (int j = tid; j < D - 1; j += BLOCK) {\n        int k = j + 1;\n        stats[0] = yr[k];\n    }",
+     "the same spelling, another element"),
     (64, SERIAL.replace("    __syncthreads();\n    float mean = mean_sh;", "    float mean = mean_sh;"),
      "a shared scalar read before the barrier after its write"),
     (64, SERIAL.replace("k < BLOCK; k++", "k < BLOCK - 1; k++"), "thread 0 adds not every partial"),
