@@ -76,6 +76,7 @@ memory as before):
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from tree_sitter import Node
@@ -113,19 +114,22 @@ def block_trees_folded(candidate: Candidate) -> Candidate:
     contract = candidate.contract
     launches = [resolve(contract, binding) for binding in [contract.sizes, *contract.checks]]
     blocks = {tuple(launch.block) + (1,) * (3 - len(launch.block)) for launch in launches}
-    width = next(iter(blocks))[0] if len(blocks) == 1 else 0
-    if len(blocks) != 1 or next(iter(blocks))[1:] != (1, 1) or width < 2 or width & (width - 1):
+    (threads_x, threads_y, threads_z), = blocks if len(blocks) == 1 else {(0, 0, 0)}
+    dim, width = ("x", threads_x) if (threads_y, threads_z) == (1, 1) else ("y", threads_y) if threads_z == 1 and \
+        any(view.text(n).replace(" ", "") == "threadIdx.y" for n in view.descendants(view.body, "field_expression")) \
+        else ("x", 0)
+    if width < 2 or width & (width - 1):
         return candidate
     try:
-        replacements = _Folding(view, width).replacements()
+        replacements = _Folding(view, width, dim).replacements()
     except _NotATree:
         return candidate
     if not any(view.text(n) == "blockIdx" for n in view.descendants(view.body, "identifier")):
-        if any(tuple(launch.grid) + (1,) * (3 - len(launch.grid)) != (1, 1, 1) for launch in launches):
+        if dim == "y" or any(tuple(launch.grid) + (1,) * (3 - len(launch.grid)) != (1, 1, 1) for launch in launches):
             return candidate
         name = fresh_name("block_x", {view.text(n) for n in view.descendants(view.body, "identifier")})
         replacements.append((view.body.start_byte + 1, view.body.start_byte + 1, f" const int {name} = blockIdx.x;"))
-    launch = contract.launch.model_copy(update={"block": ["1"]})
+    launch = contract.launch.model_copy(update={"block": ["1"] if dim == "x" else [contract.launch.block[0], "1"]})
     return derived(candidate, view.replaced(replacements), candidate.description, launch)
 
 
@@ -133,20 +137,28 @@ class _Folding:
     """The replacements that make the kernel its block's one point, found statement by statement; `_NotATree` where
     the kernel is not such."""
 
-    def __init__(self, view: KernelView, width: int):
-        self.view, self.width = view, width
+    def __init__(self, view: KernelView, width: int, dim: str):
+        self.view, self.width, self.dim = view, width, dim
+        self.size = f"blockDim.{dim}"
         self.statements = [n for n in view.body.named_children if n.type != "comment"]
         self.macros = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
                        for n in view.descendants(view.document.tree.root_node, "preproc_def")
                        if n.child_by_field_name("value") is not None}
-        self.lanes = {"threadIdx.x"} | {name for statement in self.statements
-                                        if (name := self.lane_declared(statement)) is not None}
+        self.lanes = {f"threadIdx.{dim}"} | {name for statement in self.statements
+                                             if (name := self.lane_declared(statement)) is not None}
+        # Along y, each thread's column of the block reduces apart: an array's element is `arr[tid][x]`, x the
+        # thread's index along x as spelled (`threadIdx.x` or a local holding it); along x, `arr[tid]`.
+        declared = [self.declared(statement) for statement in self.statements]
+        self.columns = [""] if dim == "x" else [f"[{x}]" for x in {"threadIdx.x"} | {
+            name_value[0] for name_value in declared
+            if name_value is not None and self.squeezed(name_value[1]) == "threadIdx.x"}]
         self.shared: dict[str, Node] = {}           # shared array -> its declaration
         self.scalars: dict[str, Node] = {}          # shared scalar -> its declaration
         for statement in self.statements:
             self.shared_declared(statement)
         self.found: list[tuple[int, int, str]] = []
         self.strided: list[Node] = []               # the loops over the thread's elements, in order
+        self.walking: list[Node] = []               # the body's statements holding them (a loop, or its guard)
         self.deposited: dict[str, str] = {}         # shared array -> local, since the last tree
         self.reduced: dict[str, str] = {}           # shared array -> local its `[0]` reads now are
         self.locals_deposited: set[str] = set()
@@ -157,8 +169,9 @@ class _Folding:
         self.dropped: set[Node] = set()
         self.deposit_at: dict[str, int] = {}        # deposited local -> where its deposit is
         # Warps: a thread's lane in its warp and its warp's index, as spelled or held in locals.
-        self.in_warp = {f"{t}{op}" for t in self.lanes for op in ("%32", "&31", "%warpSize", "&(warpSize-1)")}
-        self.warp_of = {f"{t}{op}" for t in self.lanes for op in ("/32", ">>5", "/warpSize")}
+        warp_lanes = self.lanes if dim == "x" else set()      # warps run along x
+        self.in_warp = {f"{t}{op}" for t in warp_lanes for op in ("%32", "&31", "%warpSize", "&(warpSize-1)")}
+        self.warp_of = {f"{t}{op}" for t in warp_lanes for op in ("/32", ">>5", "/warpSize")}
         self.warp_locals: set[Node] = set()
         for statement in self.statements:
             declared = self.declared(statement)
@@ -205,8 +218,8 @@ class _Folding:
                     raise _NotATree                 # something between a deposit and its tree
             elif statement in self.chunk_found:
                 self.drop(statement)
-            elif self.strided_loop(statement) or self.chunk_loop(statement):
-                self.strided.append(statement)
+            elif self.strided_loop(statement) or self.chunk_loop(statement) or self.guarded_walk(statement):
+                self.walking.append(statement)
             elif self.lane_zero(statement):
                 pass
             else:
@@ -222,26 +235,26 @@ class _Folding:
     def lane_declared(self, statement: Node) -> str | None:
         """`T tid = threadIdx.x;`, the local never assigned: its name."""
         declared = self.declared(statement)
-        if declared is None or self.squeezed(declared[1]) != "threadIdx.x":
+        if declared is None or self.squeezed(declared[1]) != f"threadIdx.{self.dim}":
             return None
         name = declared[0]
         return None if any(self.assigns(n, name) for n in self.view.descendants(self.view.body)) else name
 
     def shared_declared(self, statement: Node) -> None:
-        """`__shared__ T name[N];` or `__shared__ T name;`: recorded as a shared array or scalar."""
+        """`__shared__ T name[N];` (`name[N][M]` along y) or `__shared__ T name;`: recorded as a shared array or
+        scalar."""
         if statement.type != "declaration" or \
                 not any(self.text(c) == "__shared__" for c in statement.children if c.type == "type_qualifier"):
             return
         declarator = statement.child_by_field_name("declarator")
         if len(statement.children_by_field_name("declarator")) != 1:
             raise _NotATree                         # several names
-        if declarator.type == "identifier":
-            self.scalars[self.text(declarator)] = statement
-        elif declarator.type == "array_declarator" and declarator.child_by_field_name("declarator").type == \
-                "identifier":
-            self.shared[self.text(declarator.child_by_field_name("declarator"))] = statement
-        else:
-            raise _NotATree                         # an initialized or a multi-dimensional one
+        dimensions = 0
+        while declarator.type == "array_declarator":
+            declarator, dimensions = declarator.child_by_field_name("declarator"), dimensions + 1
+        if declarator.type != "identifier" or dimensions > (1 if self.dim == "x" else 2):
+            raise _NotATree                         # an initialized one, or more dimensions than the block's
+        (self.shared if dimensions else self.scalars)[self.text(declarator)] = statement
 
     def barrier(self, statement: Node) -> bool:
         return self.squeezed(statement) == "__syncthreads();"
@@ -274,7 +287,7 @@ class _Folding:
         s, start = counted[0], self.squeezed(counted[1])
         condition = self.squeezed(statement.child_by_field_name("condition"))
         update = self.squeezed(statement.child_by_field_name("update"))
-        if (start in ("blockDim.x/2", "blockDim.x>>1") or self.number(start) == self.width // 2) and \
+        if (start in (f"{self.size}/2", f"{self.size}>>1") or self.number(start) == self.width // 2) and \
                 condition in [t.format(s=s) for t in _TESTS] and update in [h.format(s=s) for h in _HALVINGS]:
             guard_forms = _HALVING_GUARDS
         elif start == "1" and condition.startswith(f"{s}<") and self.block_size(condition[len(s) + 1:]) and \
@@ -305,14 +318,13 @@ class _Folding:
     def combine(self, statement: Node, s: str) -> tuple[str, str]:
         """`arr[tid] += arr[tid + s];` (or `=` with `+`, `fmaxf`, ...): the array and the kind of its combination."""
         written = self.squeezed(statement)
-        for array in self.deposited:
-            for lane in self.lanes:
-                mine, theirs = f"{array}[{lane}]", f"{array}[{lane}+{s}]"
-                if written in (f"{mine}+={theirs};", f"{mine}={mine}+{theirs};", f"{mine}={theirs}+{mine};"):
-                    return array, "+"
-                for function, kind in _UPDATES.items():
-                    if written in (f"{mine}={function}({mine},{theirs});", f"{mine}={function}({theirs},{mine});"):
-                        return array, kind
+        for array, lane, column in itertools.product(self.deposited, self.lanes, self.columns):
+            mine, theirs = f"{array}[{lane}]{column}", f"{array}[{lane}+{s}]{column}"
+            if written in (f"{mine}+={theirs};", f"{mine}={mine}+{theirs};", f"{mine}={theirs}+{mine};"):
+                return array, "+"
+            for function, kind in _UPDATES.items():
+                if written in (f"{mine}={function}({mine},{theirs});", f"{mine}={function}({theirs},{mine});"):
+                    return array, kind
         raise _NotATree
 
     # -- warps
@@ -495,7 +507,7 @@ class _Folding:
     def warp_count(self, written: str) -> bool:
         """Whether the text is the block's number of warps (`blockDim.x / 32`, `(blockDim.x + 31) / 32`, ...)."""
         found = re.fullmatch(r"\(?(.+?)(\+31|\+warpSize-1)?\)?(/32|/warpSize|>>5)", written)
-        return found is not None and (found.group(1) == "blockDim.x" or self.number(found.group(1)) == self.width) \
+        return found is not None and (found.group(1) == self.size or self.number(found.group(1)) == self.width) \
             or self.number(written) == self.width // 32
 
     def strided_loop(self, statement: Node) -> bool:
@@ -517,6 +529,7 @@ class _Folding:
         right = update.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (right.start_byte, right.end_byte, "1")]
         self.partitions.add("strides")
+        self.strided.append(statement)
         return True
 
     def check_walk(self, loop: Node, counter: str, bound_read: bool = True) -> None:
@@ -547,9 +560,9 @@ class _Folding:
             if (declared := self.declared(statement)) is not None:
                 values[declared[0]] = (statement, self.squeezed(declared[1]))
         for c, (c_statement, c_value) in values.items():
-            found = re.fullmatch(r"\((.+)\+(blockDim\.x-1|\w+)\)/(blockDim\.x|\w+)", c_value)
+            found = re.fullmatch(rf"\((.+)\+({re.escape(self.size)}-1|\w+)\)/({re.escape(self.size)}|\w+)", c_value)
             if found is None or not self.block_size(found.group(3)) or \
-                    found.group(2) != "blockDim.x-1" and self.number(found.group(2)) != self.width - 1:
+                    found.group(2) != f"{self.size}-1" and self.number(found.group(2)) != self.width - 1:
                 continue
             bound = found.group(1)
             begin = next((b for b, (_, v) in values.items()
@@ -583,16 +596,45 @@ class _Folding:
         value, limit = counted[1], condition.child_by_field_name("right")
         self.found += [(value.start_byte, value.end_byte, "0"), (limit.start_byte, limit.end_byte, f"({bound})")]
         self.partitions.add("chunks")
+        self.strided.append(statement)
+        return True
+
+    def guarded_walk(self, statement: Node) -> bool:
+        """`if (c) for (T j = tid; ...) ...` with no else, c read by every thread alike (`k < D2`): the loop over the
+        thread's elements behind its guard."""
+        if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None:
+            return False
+        then = statement.child_by_field_name("consequence")
+        inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
+            else [then]
+        if len(inner) != 1 or not (self.strided_loop(inner[0]) or self.chunk_loop(inner[0])):
+            return False
+        self.plain(statement.child_by_field_name("condition"))
         return True
 
     def lane_zero(self, statement: Node) -> bool:
-        """`if (tid == 0) S` with no else: S, run once by the one point. S's loops adding up a deposited array
-        (`for (int k = 0; k < W; k++) total += arr[k];`) add its local instead; each array deposited must be so."""
-        if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None or \
-                self.squeezed(statement.child_by_field_name("condition")) not in \
-                [f"({lane}==0)" for lane in self.lanes] + [f"(0=={lane})" for lane in self.lanes]:
+        """`if (tid == 0) S` with no else: S, run once by the one point; `if (tid == 0 && c) S` (c read by every
+        thread alike): `if (c) S`. S's loops adding up a deposited array (`for (int k = 0; k < W; k++) total +=
+        arr[k];`) add its local instead; each array deposited must be so."""
+        if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None:
+            return False
+        condition = statement.child_by_field_name("condition")
+        tests = [test for lane in self.lanes for test in (f"{lane}==0", f"0=={lane}")]
+        conjuncts = self.conjuncts(condition)
+        chosen = [c for c in conjuncts if self.squeezed(c).strip("()") in tests]
+        if len(chosen) != 1:
             return False
         then = statement.child_by_field_name("consequence")
+        if len(conjuncts) > 1:
+            for other in conjuncts:
+                if other is not chosen[0]:
+                    self.plain(other)
+            test = chosen[0]
+            while test.parent.type == "parenthesized_expression":
+                test = test.parent
+            both = test.parent                      # the `&&` joining the test to the rest: the rest alone
+            rest = both.child_by_field_name("right" if both.child_by_field_name("left") == test else "left")
+            self.found.append((both.start_byte, both.end_byte, self.text(rest)))
         inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
             else [then]
         added = {}
@@ -607,9 +649,19 @@ class _Folding:
         if set(added) != set(self.deposited):
             raise _NotATree
         self.deposited = {}
-        self.found.append((statement.start_byte, then.start_byte,
-                           "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
+        if len(conjuncts) == 1:
+            self.found.append((statement.start_byte, then.start_byte,
+                               "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
         return True
+
+    def conjuncts(self, condition: Node) -> list[Node]:
+        """The terms of a condition's `&&` chain (itself alone where it is none), parentheses taken off."""
+        while condition.type in ("parenthesized_expression", "condition_clause") and condition.named_children:
+            condition = condition.named_children[0]
+        if condition.type == "binary_expression" and self.text(condition.child_by_field_name("operator")) == "&&":
+            return self.conjuncts(condition.child_by_field_name("left")) + \
+                self.conjuncts(condition.child_by_field_name("right"))
+        return [condition]
 
     def serial_sum(self, statement: Node) -> tuple[str, str] | None:
         """`for (T k = 0; k < W; k++) q op= arr[k];` over a deposited array, its kind its local's: the array and
@@ -632,8 +684,9 @@ class _Folding:
         for array, local in self.deposited.items():
             if not (self.warp_count(bound) if array in self.warp_arrays else self.block_size(bound)):
                 continue
-            element = f"{array}[{k}]"
-            kind = self.kind_of(update, q, element) if q is not None else None
+            kinds = {self.kind_of(update, q, f"{array}[{k}]{column}") for column in self.columns} - {None} \
+                if q is not None else set()
+            kind = kinds.pop() if len(kinds) == 1 else None
             if kind is not None and kind == self.update_kind(local, self.deposit_at[local]):
                 return array, f"{q} += {local};" if kind == "+" else f"{q} = {kind}({q}, {local});"
         return None
@@ -651,8 +704,7 @@ class _Folding:
                 n.type == "update_expression" and n.child_by_field_name("argument").type != "identifier"
                 for n in self.view.descendants(node)):
             raise _NotATree
-        if any(self.text(n) in self.lanes | self.in_warp | self.warp_of or
-               self.text(n) in ("blockDim", "threadIdx", "__syncthreads") or
+        if any(self.text(n) in self.lanes | self.in_warp | self.warp_of or self.thread_read(n) or
                self.chunk is not None and self.text(n) in self.chunk[:2] or
                not lane_zero and self.text(n) in self.lane0_only
                for n in self.view.descendants(node, "identifier")):
@@ -668,9 +720,12 @@ class _Folding:
                 continue
             if name not in self.shared:
                 continue
-            subscript = reference.parent
-            if name not in self.reduced or subscript is None or subscript.type != "subscript_expression" or \
-                    self.squeezed(subscript) != f"{name}[0]" or self.written(subscript):
+            subscript = reference
+            while subscript.parent is not None and subscript.parent.type == "subscript_expression" and \
+                    subscript.parent.child_by_field_name("argument") == subscript:
+                subscript = subscript.parent        # `arr[0][x]`, the whole element
+            if name not in self.reduced or self.squeezed(subscript) not in \
+                    [f"{name}[0]{column}" for column in self.columns] or self.written(subscript):
                 raise _NotATree
             self.found.append((subscript.start_byte, subscript.end_byte, self.reduced[name]))
 
@@ -705,7 +760,7 @@ class _Folding:
                 if self.text(mention) != local or not self.top_level(mention, local) or statement == declaration or \
                         statement in self.dropped or gathered_at is not None and mention.start_byte >= gathered_at:
                     continue                        # after its gather, the local is the block's total
-                if statement not in self.strided or mention.start_byte > self.deposit_at[local]:
+                if statement not in self.walking or mention.start_byte > self.deposit_at[local]:
                     raise _NotATree                 # read beside its deposit, or updated after it
 
     def update_kind(self, local: str, before: int) -> str | None:
@@ -717,7 +772,7 @@ class _Folding:
             if self.assigned(node) != local or not self.top_level(node, local) or \
                     self.statement_of(node) in self.dropped or node.start_byte >= before:
                 continue
-            if self.statement_of(node) not in self.strided:
+            if self.statement_of(node) not in self.walking:
                 return None
             kinds.add(self.kind_of(node, local))
         return kinds.pop() if len(kinds) == 1 else None
@@ -766,7 +821,7 @@ class _Folding:
             base = bases.get(self.text(node.child_by_field_name("argument")))
             if base is not None and self.written(node):
                 writes.setdefault(base, set()).add(self.squeezed(node))
-                if self.statement_of(node) not in self.strided:
+                if self.statement_of(node) not in self.walking:
                     written_outside.add(base)
         for node in self.view.descendants(self.view.body, "subscript_expression", "identifier"):
             base = bases.get(self.text(node.child_by_field_name("argument")) if node.type == "subscript_expression"
@@ -780,7 +835,7 @@ class _Folding:
                     "init_declarator", "pointer_declarator") or self.declares_pointer(node):
                 continue                            # a pointer local declared from it
             if node.type != "subscript_expression" or base in written_outside or \
-                    self.squeezed(node) not in writes[base] or self.statement_of(node) not in self.strided or \
+                    self.squeezed(node) not in writes[base] or self.statement_of(node) not in self.walking or \
                     len(self.partitions) > 1 or self.names(node.child_by_field_name("indices")) & loop_locals:
                 raise _NotATree                     # (`y[k]`, k a loop's local, may be another element each time)
 
@@ -823,13 +878,25 @@ class _Folding:
         return self.declared(statement.child_by_field_name("initializer")) if statement.type == "for_statement" \
             else None
 
+    def thread_read(self, identifier: Node) -> bool:
+        """Whether an identifier is a barrier, or reads the thread's index or the block's size along the reduced
+        dimension (along x, any: the block has no other)."""
+        field = identifier.parent.child_by_field_name("field") if identifier.parent is not None and \
+            identifier.parent.type == "field_expression" else None
+        return self.text(identifier) == "__syncthreads" or field is not None and \
+            self.text(identifier) in ("threadIdx", "blockDim") and (self.dim == "x" or self.text(field) == self.dim)
+
     def lane_element(self, node: Node) -> str | None:
-        """`arr[tid]` of a shared array: arr."""
+        """`arr[tid]` (`arr[tid][x]` along y) of a shared array: arr."""
         if node.type != "subscript_expression":
             return None
-        array = self.text(node.child_by_field_name("argument"))
+        base = node
+        while base.type == "subscript_expression":
+            base = base.child_by_field_name("argument")
+        array = self.text(base)
         index = self.squeezed(node)[len(array):]
-        return array if array in self.shared and index in [f"[{lane}]" for lane in self.lanes] else None
+        return array if array in self.shared and index in [f"[{lane}]{column}" for lane in self.lanes
+                                                            for column in self.columns] else None
 
     def written(self, node: Node) -> bool:
         """Whether the node is written: assigned, incremented, or an atomic's target."""
@@ -860,7 +927,7 @@ class _Folding:
         return node
 
     def block_size(self, written: str) -> bool:
-        return written == "blockDim.x" or self.number(written) == self.width
+        return written == self.size or self.number(written) == self.width
 
     def number(self, written: str) -> int | None:
         """The value of a number, or a `#define` of one, or either halved (`BLOCK / 2`, `256 >> 1`); None for any

@@ -73,7 +73,8 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     retries += [_bare_blocks_named(plain), _block_strides_named(plain)]
     folded = block_trees_folded(plain)
     if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
-        retries += [folded, _builtin_aliases_inlined(folded), _bare_blocks_named(folded)]
+        retries += [folded, _builtin_aliases_inlined(folded), _builtin_aliases_inlined(folded, ("threadIdx",)),
+                    _bare_blocks_named(folded)]
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]) and \
                 isinstance(lifted := _lifted(again), LoopProgram):
