@@ -360,9 +360,9 @@ class _Folding:
         operands = [right.child_by_field_name("left"), right.child_by_field_name("right")] \
             if right.type == "binary_expression" and self.text(right.child_by_field_name("operator")) == "+" else \
             right.child_by_field_name("arguments").named_children if right.type == "call_expression" else []
-        kind = "+" if operator == "+=" and self.squeezed(right) == shuffle else \
-            ("+" if right.type == "binary_expression" else _UPDATES.get(self.text(right.child_by_field_name("function"))))\
-            if operator == "=" and sorted(self.squeezed(o) for o in operands) == sorted([v, shuffle]) else None
+        combined = operator == "=" and sorted(self.squeezed(o) for o in operands) == sorted([v, shuffle])
+        kind = "+" if operator == "+=" and self.squeezed(right) == shuffle else None if not combined else \
+            "+" if right.type == "binary_expression" else _UPDATES.get(self.text(right.child_by_field_name("function")))
         return (v, kind, _SHUFFLES[self.text(shuffles[0].child_by_field_name("function"))]) if kind else None
 
     def warp_step(self, statement: Node) -> bool:
@@ -403,7 +403,8 @@ class _Folding:
         if left is None or left.type != "subscript_expression" or \
                 self.text(assignment.child_by_field_name("operator")) != "=":
             return False
-        array, value = self.text(left.child_by_field_name("argument")), self.text(assignment.child_by_field_name("right"))
+        array = self.text(left.child_by_field_name("argument"))
+        value = self.text(assignment.child_by_field_name("right"))
         if array not in self.shared or self.squeezed(left)[len(array):] not in [f"[{w}]" for w in self.warp_of] or \
                 value not in self.warp_done or array in self.deposited or value in self.locals_deposited:
             raise _NotATree
@@ -565,14 +566,15 @@ class _Folding:
                     found.group(2) != f"{self.size}-1" and self.number(found.group(2)) != self.width - 1:
                 continue
             bound = found.group(1)
-            begin = next((b for b, (_, v) in values.items()
-                          if v in [f"{lane}*{c}" for lane in self.lanes] + [f"{c}*{lane}" for lane in self.lanes]), None)
+            starts = [f"{lane}*{c}" for lane in self.lanes] + [f"{c}*{lane}" for lane in self.lanes]
+            begin = next((b for b, (_, v) in values.items() if v in starts), None)
             end = next((e for e, (_, v) in values.items()
                         if begin is not None and v in (f"{begin}+{c}", f"min({begin}+{c},{bound})")), None)
             if end is None or any(self.assigned(n) in self.names_in(bound) for n in self.view.descendants()):
                 continue
+            clamp = f"if({end}>{bound})"
             clamps = [n for n in self.statements
-                      if self.squeezed(n) in (f"if({end}>{bound}){end}={bound};", f"if({end}>{bound}){{{end}={bound};}}")]
+                      if self.squeezed(n) in (f"{clamp}{end}={bound};", f"{clamp}{{{end}={bound};}}")]
             if values[end][1] != f"min({begin}+{c},{bound})" and len(clamps) != 1:
                 continue
             self.chunk_found = dict.fromkeys([c_statement, values[begin][0], values[end][0], *clamps])
@@ -815,8 +817,9 @@ class _Folding:
         written_outside: set[str] = set()
         loop_locals = {self.text(n) for loop in self.strided
                        for n in self.view.descendants(loop.child_by_field_name("body"), "identifier")
-                       if n.parent is not None and (n.parent.type == "declaration" or n.parent.type ==
-                                                    "init_declarator" and n.parent.child_by_field_name("declarator") == n)}
+                       if n.parent is not None and (n.parent.type == "declaration" or
+                                                    n.parent.type == "init_declarator" and
+                                                    n.parent.child_by_field_name("declarator") == n)}
         for node in self.view.descendants(self.view.body, "subscript_expression"):
             base = bases.get(self.text(node.child_by_field_name("argument")))
             if base is not None and self.written(node):

@@ -17,9 +17,9 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from optiml_engine.ir.block_trees import block_trees_folded
 from optiml_engine.ir.analysis import (
     constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
+from optiml_engine.ir.block_trees import block_trees_folded
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled

@@ -96,10 +96,10 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
-            _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or _decrementing_whiles(view) or \
-            _post_increments(view) or _chained(view) or _rotated_pointers(view) or _advanced_pointers(view) or \
-            _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or _bumped_pointers(view) or \
-            _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view)
+            _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
+            _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _rotated_pointers(view) or \
+            _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
+            _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)

@@ -376,7 +376,8 @@ def _sum_changed(old: str, new: str) -> str:
     (64, _sum_changed("        yr[j] = xr[j] / total;", "        yr[j] = xr[j] / total;\n"
                       "    for (int j = tid; j < D - 1; j += BLOCK)\n        yr[j] += yr[j + 1];"),
      "reads an element another thread wrote"),
-    (64, _sum_changed("        acc += fabsf(xr[j]);", "    {\n        acc += fabsf(xr[j]);\n        last = xr[j];\n    }")
+    (64, _sum_changed("        acc += fabsf(xr[j]);",
+                      "    {\n        acc += fabsf(xr[j]);\n        last = xr[j];\n    }")
      .replace("float acc = 0.0f;", "float acc = 0.0f, last = 0.0f;").replace("/ total;", "/ total + last;"),
      "a value that differs from thread to thread"),
     (64, _sum_changed("    float total = part[0];", "    float total = part[0];\n    if (tid < 3) yr[0] = total;"),
@@ -387,7 +388,8 @@ def _sum_changed(old: str, new: str) -> str:
                       "        yr[j] = xr[j] / total;\n    }"), "each thread leaves at its own element"),
     (64, _sum_changed("    float total = part[0];", "    float total = part[0];\n    atomicAdd(&stats[0], total);"),
      "every thread adds the total"),
-    (64, _sum_changed("        yr[j] = xr[j] / total;", "    {\n        int k = j;\n        yr[k] = xr[j] / total;\n    }")
+    (64, _sum_changed("        yr[j] = xr[j] / total;",
+                      "    {\n        int k = j;\n        yr[k] = xr[j] / total;\n    }")
      + "\n    for (int j = tid; j < D - 1; j += BLOCK) {\n        int k = j + 1;\n        stats[0] = yr[k];\n    }",
      "the same spelling, another element"),
     (64, SERIAL.replace("    __syncthreads();\n    float mean = mean_sh;", "    float mean = mean_sh;"),
@@ -396,7 +398,8 @@ def _sum_changed(old: str, new: str) -> str:
     (64, INTERLEAVED.replace("tid % (2 * s) == 0", "tid % s == 0"), "an interleaved tree adding partials twice"),
     (64, WARP_SUM.replace("0xffffffff, acc, o", "0x0000ffff, acc, o"), "a shuffle over half a warp"),
     (64, WARP_SUM.replace("(lane < blockDim.x / 32)", "(lane < 1)"), "the first warp gathers one warp's sum"),
-    (64, WARP_REUSED.replace("    __syncthreads();\n    for (int j", "    acc += 1.0f;\n    __syncthreads();\n    for (int j"),
+    (64, WARP_REUSED.replace("    __syncthreads();\n    for (int j",
+                             "    acc += 1.0f;\n    __syncthreads();\n    for (int j"),
      "the gathered total read outside thread 0 (its other lanes hold partial sums)"),
     (64, WARP_XOR.replace("fmaxf(row_max, __shfl_xor_sync", "fmaxf(row_max, __shfl_down_sync"),
      "every thread reads a maximum only lane 0 holds"),
