@@ -470,6 +470,7 @@ class _Folding:
         then = statement.child_by_field_name("consequence")
         inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
             else [then]
+        gathered_before = set(self.gathered)
         for part in inner:
             reduced = self.warp_reduce(part)
             if self.gather(part, first_warp=True):
@@ -479,7 +480,7 @@ class _Folding:
                 if kind != self.gathered[v][0]:
                     raise _NotATree
                 if mode == "xor":
-                    self.lane0_only.discard(v)      # every lane of the first warp holds the total
+                    self.lane0_only.discard(v)      # every lane of the first warp holds the total, in this block
                 self.drop(part)
             elif part.type == "if_statement" and part.child_by_field_name("alternative") is None and \
                     self.squeezed(part.child_by_field_name("condition")) in \
@@ -492,6 +493,8 @@ class _Folding:
                 self.plain(part)
         if self.deposited:
             raise _NotATree                         # a warp's partials not gathered
+        # After the block, the other warps' threads hold their own values: thread 0 alone may read the total.
+        self.lane0_only |= set(self.gathered) - gathered_before
         self.found.append((statement.start_byte, then.start_byte,
                            "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
         return True

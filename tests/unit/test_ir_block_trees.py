@@ -401,6 +401,9 @@ def _sum_changed(old: str, new: str) -> str:
     (64, WARP_REUSED.replace("    __syncthreads();\n    for (int j",
                              "    acc += 1.0f;\n    __syncthreads();\n    for (int j"),
      "the gathered total read outside thread 0 (its other lanes hold partial sums)"),
+    (64, WARP_REUSED.replace("            acc += __shfl_down_sync", "            acc += __shfl_xor_sync")
+     .replace("yr[j] = xr[j] * scale_sh;", "yr[j] = xr[j] * scale_sh * acc;"),
+     "every thread reads a total the first warp alone holds"),
     (64, WARP_XOR.replace("fmaxf(row_max, __shfl_xor_sync", "fmaxf(row_max, __shfl_down_sync"),
      "every thread reads a maximum only lane 0 holds"),
     (64, SERIAL.replace("        scale_sh = rsqrtf(", "        mean_sh = 0.0f;\n    scale_sh = rsqrtf("),
