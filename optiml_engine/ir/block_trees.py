@@ -1,4 +1,4 @@
-"""A block's threads reducing through a shared-memory tree, read as one point walking the whole loop: a rewrite of the
+"""A block's threads reducing through shared memory, read as one point walking the whole loop: a rewrite of the
 kernel's text for the lift alone (lift.py), as `_block_split` is.
 
 The block reduction users write by hand,
@@ -72,6 +72,10 @@ memory as before):
   but never adds to it (an atomicAdd by every thread would add W times what the one point adds once);
 - a kernel that reads no `blockIdx` runs one block at every size; its one point is named by `blockIdx.x` (which
   the lift needs as an index).
+
+A kernel whose threads stride the whole grid cannot be one point a block; where its tree's total is only added to
+memory by thread 0 (`if (tid == 0) atomicAdd(c, cache[0]);`, CUDA by Example's dot product), `block_totals_added`
+has every thread add its own partial instead, and the lift reads the grid-stride sum added atomically it then is.
 """
 
 from __future__ import annotations
@@ -99,6 +103,7 @@ _IDENTITIES |= {"max": _IDENTITIES["fmaxf"], "min": _IDENTITIES["fminf"]}
 _DOUBLING_GUARDS = ("({lane}%(2*{s})==0)", "(({lane}%(2*{s}))==0)", "({lane}%({s}*2)==0)", "(({lane}%({s}*2))==0)",
                     "(({lane}&(2*{s}-1))==0)")
 _HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
+_ZERO = re.compile(r"0+(\.0*)?[fF]?|0?\.0+[fF]?")
 
 
 class _NotATree(Exception):
@@ -131,6 +136,30 @@ def block_trees_folded(candidate: Candidate) -> Candidate:
         replacements.append((view.body.start_byte + 1, view.body.start_byte + 1, f" const int {name} = blockIdx.x;"))
     launch = contract.launch.model_copy(update={"block": ["1"] if dim == "x" else [contract.launch.block[0], "1"]})
     return derived(candidate, view.replaced(replacements), candidate.description, launch)
+
+
+def block_totals_added(candidate: Candidate) -> Candidate:
+    """A block's tree whose total thread 0 adds to memory atomically, `if (tid == 0) atomicAdd(&c[k], arr[0]);`
+    (CUDA by Example's dot product, the threads striding the whole grid): each thread's partial added atomically
+    instead, `atomicAdd(&c[k], p);`, the tree and its barriers dropped: the same sum, reassociated as the atomics
+    already add the blocks' totals. The kernel keeps its threads (its loops are the lift's, a grid-stride sum added
+    atomically). Only where the deposit, one barrier, the tree and thread 0's atomicAdd follow each other in the
+    kernel's body (so nothing assigns the partial between), the partial is a sum from zero, the shared array
+    is the kernel's only shared memory and mentioned nowhere else, and the tree's barriers are the kernel's only ones;
+    the candidate itself otherwise."""
+    view = KernelView.of(candidate)
+    contract = candidate.contract
+    blocks = {tuple(launch.block) + (1,) * (3 - len(launch.block))
+              for launch in (resolve(contract, binding) for binding in [contract.sizes, *contract.checks])}
+    (width, *rest), = blocks if len(blocks) == 1 else {(0, 0, 0)}
+    if rest != [1, 1] or width < 2 or width & (width - 1):
+        return candidate
+    try:
+        folding = _Folding(view, width, "x")
+        replacements = folding.totals_added()
+    except _NotATree:
+        return candidate
+    return derived(candidate, view.replaced(replacements), candidate.description)
 
 
 class _Folding:
@@ -212,6 +241,8 @@ class _Folding:
                 if not synced:
                     raise _NotATree
                 self.drop(statement)
+            elif self.deposited and self.tree_counter(statement):
+                self.drop(statement)
             elif self.deposited:
                 if not (synced and (self.lane_zero(statement) or self.warp_zero(statement) or
                                     self.gather(statement))):
@@ -229,6 +260,47 @@ class _Folding:
         self.check_locals()
         self.check_memory()
         return self.found
+
+    def totals_added(self) -> list[tuple[int, int, str]]:
+        """The replacements of `block_totals_added`; `_NotATree` where its conditions fail."""
+        statements = self.statements
+        found = next((i for i, statement in enumerate(statements[:-3]) if self.deposit(statement)), None)
+        barriers = [n for n in self.view.descendants(self.view.body, "identifier") if self.text(n) == "__syncthreads"]
+        if found is None or len(self.shared) != 1 or self.scalars or len(barriers) != 2:
+            raise _NotATree
+        counters = [statements[found + 2]] if self.tree_counter(statements[found + 2]) else []
+        if found + 4 + len(counters) > len(statements):
+            raise _NotATree
+        deposit, barrier, tree, added = [statements[found], statements[found + 1],
+                                         *statements[found + 2 + len(counters):found + 4 + len(counters)]]
+        (array, local), = self.deposited.items()
+        self.walking = [statement for statement in statements[:found]
+                        if any(self.assigned(n) == local for n in self.view.descendants(statement))]
+        if not self.barrier(barrier) or not self.tree(tree) or self.update_kind(local, deposit.start_byte) != "+" or \
+                added.type != "if_statement" or added.child_by_field_name("alternative") is not None or \
+                self.squeezed(added.child_by_field_name("condition")) not in self.zero_tests(self.lanes):
+            raise _NotATree
+        declared = next((d for statement in statements[:found]
+                         if (d := self.declared(statement)) is not None and d[0] == local), None)
+        then = added.child_by_field_name("consequence")
+        if then.type == "compound_statement" and len(then.named_children) == 1:
+            then = then.named_children[0]
+        call = then.named_children[0] if then.type == "expression_statement" and then.named_children else None
+        arguments = call.child_by_field_name("arguments").named_children \
+            if call is not None and call.type == "call_expression" else []
+        mentions = [n for n in self.view.descendants(self.view.body, "identifier") if self.text(n) == array]
+        own = [n for statement in (self.shared[array], deposit, tree, added)
+               for n in self.view.descendants(statement, "identifier") if self.text(n) == array]
+        if declared is None or not _ZERO.fullmatch(self.squeezed(declared[1])) or len(arguments) != 2 or \
+                self.text(call.child_by_field_name("function")) != "atomicAdd" or \
+                self.squeezed(arguments[1]) != f"{array}[0]" or len(mentions) != len(own) or \
+                any(self.text(n) in self.lanes | {"threadIdx"} for n in self.view.descendants(arguments[0])):
+            raise _NotATree                         # (the target is thread 0's alone: every thread adds there now)
+        return [*((statement.start_byte, statement.end_byte, "\n" * self.text(statement).count("\n"))
+                  for statement in (self.shared[array], deposit, barrier, *counters, tree)),
+                (added.start_byte, then.start_byte,
+                 "\n" * self.text(added)[:then.start_byte - added.start_byte].count("\n")),
+                (arguments[1].start_byte, arguments[1].end_byte, local)]
 
     # -- the statements
 
@@ -278,15 +350,31 @@ class _Folding:
         return True
 
     def tree(self, statement: Node) -> bool:
-        """The halving loop of the module's docstring combining the arrays deposited: they are then reduced."""
-        if statement.type != "for_statement" or not self.deposited:
+        """The halving loop of the module's docstring combining the arrays deposited: they are then reduced. A for
+        loop, or a while loop counting a name the statement before declares (`int i = blockDim.x / 2; while (i !=
+        0) { ...; __syncthreads(); i /= 2; }`, CUDA by Example's), the name unread after it."""
+        if statement.type not in ("for_statement", "while_statement") or not self.deposited:
             return False
-        counted = self.counter(statement)
+        body = statement.child_by_field_name("body")
+        inner = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
+            else [body]
+        if statement.type == "for_statement":
+            counted = self.counter(statement)
+            update = self.squeezed(statement.child_by_field_name("update"))
+        else:
+            counted = self.declared(statement.prev_named_sibling)
+            update = self.squeezed(inner[-1]).rstrip(";") if len(inner) > 1 else ""
+            inner = inner[:-1]
+            if counted is not None and any(self.text(n) == counted[0] for later in self.statements
+                                           if later.start_byte > statement.end_byte
+                                           for n in self.view.descendants(later, "identifier")):
+                raise _NotATree
         if counted is None:
             return False
         s, start = counted[0], self.squeezed(counted[1])
         condition = self.squeezed(statement.child_by_field_name("condition"))
-        update = self.squeezed(statement.child_by_field_name("update"))
+        if statement.type == "while_statement" and condition.startswith("(") and condition.endswith(")"):
+            condition = condition[1:-1]
         if (start in (f"{self.size}/2", f"{self.size}>>1") or self.number(start) == self.width // 2) and \
                 condition in [t.format(s=s) for t in _TESTS] and update in [h.format(s=s) for h in _HALVINGS]:
             guard_forms = _HALVING_GUARDS
@@ -295,9 +383,6 @@ class _Folding:
             guard_forms = _DOUBLING_GUARDS      # interleaved: thread 2ks adds thread 2ks + s's partial
         else:
             return False
-        body = statement.child_by_field_name("body")
-        inner = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
-            else [body]
         guards = [n for n in inner if not self.barrier(n)]
         if len(guards) != 1 or not self.barrier(inner[-1]) or guards[0].type != "if_statement" or \
                 guards[0].child_by_field_name("alternative") is not None or \
@@ -314,6 +399,13 @@ class _Folding:
         self.reduced.update(self.deposited)
         self.deposited = {}
         return True
+
+    def tree_counter(self, statement: Node) -> bool:
+        """`T s = start;` right before a while loop testing s: a tree's counter (`tree` judges the loop)."""
+        declared = self.declared(statement)
+        loop = statement.next_named_sibling
+        return declared is not None and loop is not None and loop.type == "while_statement" and \
+            declared[0] in self.names(loop.child_by_field_name("condition"))
 
     def combine(self, statement: Node, s: str) -> tuple[str, str]:
         """`arr[tid] += arr[tid + s];` (or `=` with `+`, `fmaxf`, ...): the array and the kind of its combination."""
@@ -451,7 +543,7 @@ class _Folding:
         kind = self.update_kind(local, self.deposit_at[local])
         identity = self.squeezed(value.child_by_field_name("alternative"))
         if kind is None or not (identity in _IDENTITIES.get(kind, ()) or
-                                kind == "+" and re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", identity)):
+                                kind == "+" and _ZERO.fullmatch(identity)):
             raise _NotATree
         self.gathered[self.text(target)] = (kind, lane in self.in_warp and tested in self.in_warp)
         self.lane0_only.add(self.text(target))  # until its warp reduction
@@ -757,7 +849,7 @@ class _Folding:
                 raise _NotATree
             declaration = declarator.parent
             value = self.squeezed(declarator.child_by_field_name("value"))
-            if kind == "+" and not re.fullmatch(r"0+(\.0*)?[fF]?|0?\.0+[fF]?", value):
+            if kind == "+" and not _ZERO.fullmatch(value):
                 raise _NotATree
             gathered_at = self.regathered.get(local)
             for mention in self.view.descendants(self.view.body, "identifier"):

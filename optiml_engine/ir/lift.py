@@ -19,7 +19,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
-from optiml_engine.ir.block_trees import block_trees_folded
+from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
@@ -60,7 +60,8 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     is lifted again with its macros expanded and the comparisons its parse took for templates mended (respell.py),
     then with its locals that name builtins inlined too (`_builtin_aliases_inlined`), then with a 1-D block split
     by `%` and `/` read as the 2-D block it stands for (`_block_split`), then with a block reducing through a
-    shared-memory tree read as its one point (block_trees.py); the first refusal stands when none lifts
+    shared-memory tree read as its one point, or its tree's total added atomically read as each thread's partial
+    added (block_trees.py); the first refusal stands when none lifts
     (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
     program = _lifted(candidate)
     if isinstance(program, LoopProgram):
@@ -75,6 +76,9 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
         retries += [folded, _builtin_aliases_inlined(folded), _builtin_aliases_inlined(folded, ("threadIdx",)),
                     _bare_blocks_named(folded)]
+    added = block_totals_added(plain)
+    if added is not plain:      # a block's tree total added atomically: each thread's partial added instead
+        retries += [added, _builtin_aliases_inlined(added)]
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]) and \
                 isinstance(lifted := _lifted(again), LoopProgram):

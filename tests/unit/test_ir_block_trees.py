@@ -259,6 +259,42 @@ CHUNKS = (ROOT / "tests" / "heldout22" / "standardize_global.cu").read_text()
 COLUMNS = (ROOT / "tests" / "heldout23" / "amax_dim1.cu").read_text()
 
 
+# CUDA by Example's dot product, its blocks' totals added atomically: the threads stride the whole grid.
+DOT = """#define THREADS 128
+/* @optiml
+   sizes:   n=16777216
+   check:   n=1; n=7; n=300; n=5000
+   a:       in  float[n]
+   b:       in  float[n]
+   c:       inout float[1] const(0)
+   launch:  grid=min(cdiv(n,128),64) block=128
+   tol:     1e-4
+*/
+__global__ void dot(const float* a, const float* b, float* c, int n)
+{
+    __shared__ float cache[THREADS];
+    int tid = threadIdx.x + blockIdx.x * blockDim.x;
+    int cacheIndex = threadIdx.x;
+    float temp = 0;
+    while (tid < n) {
+        temp += a[tid] * b[tid];
+        tid += blockDim.x * gridDim.x;
+    }
+    cache[cacheIndex] = temp;
+    __syncthreads();
+    int i = blockDim.x / 2;
+    while (i != 0) {
+        if (cacheIndex < i)
+            cache[cacheIndex] += cache[cacheIndex + i];
+        __syncthreads();
+        i /= 2;
+    }
+    if (cacheIndex == 0)
+        atomicAdd(c, cache[0]);
+}
+"""
+
+
 def lifted_equals_kernel(text: str) -> LoopProgram:
     naive = candidate_of("user.cu", text)
     program = lift(naive)
@@ -314,6 +350,25 @@ def test_a_tree_along_y_that_mixes_columns_stays_refused() -> None:
     assert "part[ty + s][tx]" in COLUMNS
     result = lift(candidate_of("user.cu", COLUMNS.replace("part[ty + s][tx]", "part[ty + s][(tx + 1) % 32]")))
     assert isinstance(result, NotLiftable) and "shared" in result.reason, str(result)
+
+
+def test_a_block_total_added_atomically_is_each_threads_partial_added() -> None:
+    """The grid keeps its threads; each adds its partial where thread 0 added the tree's total."""
+    program = lifted_equals_kernel(DOT)
+    assert "atomicAdd" in str(program) and "cache" not in str(program), str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("atomicAdd(c, cache[0]);", "atomicAdd(c + cacheIndex, cache[0]);"), "thread 0's own target"),
+    (("    if (cacheIndex == 0)\n", "    if (cacheIndex == 1)\n"), "thread 1 adds the total"),
+    (("        __syncthreads();\n        i /= 2;", "        i /= 2;"), "a tree without its barriers"),
+    (("    cache[cacheIndex] = temp;", "    cache[cacheIndex] = temp;\n    temp = 0;"), "the partial changed between"),
+    (("float temp = 0;", "float temp = 1;"), "a sum from one is one a thread"),
+])
+def test_a_block_total_that_is_not_every_partial_stays_refused(change, why) -> None:
+    assert change[0] in DOT
+    result = lift(candidate_of("user.cu", DOT.replace(*change)))
+    assert isinstance(result, NotLiftable) and "shared" in result.reason, f"{why}: {result}"
 
 
 def test_the_folded_reduction_schedules_equal_the_program() -> None:
