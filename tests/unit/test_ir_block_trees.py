@@ -295,6 +295,12 @@ __global__ void dot(const float* a, const float* b, float* c, int n)
 """
 
 
+def assert_refused_at_shared_memory(text: str, why: str) -> None:
+    """The kernel is no reduction the fold reads: refused at its shared memory, as before it."""
+    result = lift(candidate_of("user.cu", text))
+    assert isinstance(result, NotLiftable) and "shared" in result.reason, f"{why}: {result}"
+
+
 def lifted_equals_kernel(text: str) -> LoopProgram:
     naive = candidate_of("user.cu", text)
     program = lift(naive)
@@ -335,8 +341,7 @@ def test_contiguous_chunks_are_the_point_walking_the_whole_range() -> None:
 def test_a_chunk_its_bound_does_not_clamp_stays_refused() -> None:
     """Without `if (end > n) end = n;` the last chunks read past n: no point walking [0, n) is that."""
     assert "    if (end > n) end = n;\n" in CHUNKS
-    result = lift(candidate_of("user.cu", CHUNKS.replace("    if (end > n) end = n;\n", "")))
-    assert isinstance(result, NotLiftable) and "shared" in result.reason, str(result)
+    assert_refused_at_shared_memory(CHUNKS.replace("    if (end > n) end = n;\n", ""), "chunks past n")
 
 
 def test_a_tree_along_the_blocks_y_is_each_columns_point() -> None:
@@ -348,8 +353,8 @@ def test_a_tree_along_the_blocks_y_is_each_columns_point() -> None:
 def test_a_tree_along_y_that_mixes_columns_stays_refused() -> None:
     """`part[ty + s][(tx + 1) % 32]` combines another column's partial: no point's own maximum."""
     assert "part[ty + s][tx]" in COLUMNS
-    result = lift(candidate_of("user.cu", COLUMNS.replace("part[ty + s][tx]", "part[ty + s][(tx + 1) % 32]")))
-    assert isinstance(result, NotLiftable) and "shared" in result.reason, str(result)
+    assert_refused_at_shared_memory(COLUMNS.replace("part[ty + s][tx]", "part[ty + s][(tx + 1) % 32]"),
+                                    "another column")
 
 
 def test_a_block_total_added_atomically_is_each_threads_partial_added() -> None:
@@ -367,8 +372,7 @@ def test_a_block_total_added_atomically_is_each_threads_partial_added() -> None:
 ])
 def test_a_block_total_that_is_not_every_partial_stays_refused(change, why) -> None:
     assert change[0] in DOT
-    result = lift(candidate_of("user.cu", DOT.replace(*change)))
-    assert isinstance(result, NotLiftable) and "shared" in result.reason, f"{why}: {result}"
+    assert_refused_at_shared_memory(DOT.replace(*change), why)
 
 
 def test_the_folded_reduction_schedules_equal_the_program() -> None:
@@ -437,5 +441,4 @@ def _sum_changed(old: str, new: str) -> str:
      "a shared scalar every thread writes"),
 ])
 def test_what_is_no_block_tree_reduction_stays_refused(block, body, why) -> None:
-    result = lift(candidate_of("user.cu", ROWS.format(block=block, body=body)))
-    assert isinstance(result, NotLiftable) and "shared" in result.reason, f"{why}: {result}"
+    assert_refused_at_shared_memory(ROWS.format(block=block, body=body), why)
