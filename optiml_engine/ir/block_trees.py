@@ -977,11 +977,13 @@ class _Folding:
             else None
 
     def thread_read(self, identifier: Node) -> bool:
-        """Whether an identifier is a barrier, or reads the thread's index or the block's size along the reduced
-        dimension (along x, any: the block has no other)."""
+        """Whether an identifier is a barrier or a warp intrinsic (those the fold reads are gone before `plain`), or
+        reads the thread's index or the block's size along the reduced dimension (along x, any: the block has no
+        other)."""
         field = identifier.parent.child_by_field_name("field") if identifier.parent is not None and \
             identifier.parent.type == "field_expression" else None
-        return self.text(identifier) == "__syncthreads" or field is not None and \
+        return self.text(identifier) == "__syncthreads" or self.text(identifier).startswith(("__shfl", "__syncwarp")) \
+            or field is not None and \
             self.text(identifier) in ("threadIdx", "blockDim") and (self.dim == "x" or self.text(field) == self.dim)
 
     def lane_element(self, node: Node) -> str | None:
