@@ -1,7 +1,8 @@
-"""A block reducing through a shared-memory tree, lifted as its one point walking the loop whole
-(ir/block_trees.py): each program equals the kernel itself, tree, barriers and all, run by the CPU emulator at every
-check size (rows of one element, rows shorter than the block, rows that end mid-block); each kernel that is not such
-a reduction stays refused at its shared memory."""
+"""A block reducing through shared memory (trees, warp shuffles, thread 0's serial sum), lifted as its one point
+walking the loop whole, and a grid's block totals added atomically lifted as each thread's partial added
+(ir/block_trees.py): each program equals the kernel itself, trees, shuffles, barriers and all, run by the CPU emulator
+at every check size (rows of one element, rows shorter than the block, rows that end mid-block); each kernel that is
+not such a reduction stays refused at its shared memory."""
 
 from __future__ import annotations
 
