@@ -87,7 +87,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
-from optiml_engine.policies.kernel_view import KernelView, derived
+from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
 from optiml_engine.source.contract import resolve
 
 _UPDATES = {"fmaxf": "fmaxf", "fmax": "fmaxf", "max": "max", "fminf": "fminf", "fmin": "fminf", "min": "min"}
@@ -206,7 +206,7 @@ class _Folding:
             declared = self.declared(statement)
             if declared is not None and (value := self.squeezed(declared[1])) in self.in_warp | self.warp_of:
                 name = declared[0]
-                if not any(self.assigns(n, name) for n in self.view.descendants()):
+                if not any(self.assigned(n) == name for n in self.view.descendants()):
                     (self.in_warp if value in self.in_warp else self.warp_of).add(name)
                     self.warp_locals.add(statement)
         self.warp_done: dict[str, str] = {}         # a partial reduced across its warp -> "down" or "xor"
@@ -283,8 +283,7 @@ class _Folding:
         declared = next((d for statement in statements[:found]
                          if (d := self.declared(statement)) is not None and d[0] == local), None)
         then = added.child_by_field_name("consequence")
-        if then.type == "compound_statement" and len(then.named_children) == 1:
-            then = then.named_children[0]
+        then = self.sole(then)
         call = then.named_children[0] if then.type == "expression_statement" and then.named_children else None
         arguments = call.child_by_field_name("arguments").named_children \
             if call is not None and call.type == "call_expression" else []
@@ -310,7 +309,7 @@ class _Folding:
         if declared is None or self.squeezed(declared[1]) != f"threadIdx.{self.dim}":
             return None
         name = declared[0]
-        return None if any(self.assigns(n, name) for n in self.view.descendants(self.view.body)) else name
+        return None if any(self.assigned(n) == name for n in self.view.descendants()) else name
 
     def shared_declared(self, statement: Node) -> None:
         """`__shared__ T name[N];` (`name[N][M]` along y) or `__shared__ T name;`: recorded as a shared array or
@@ -356,8 +355,7 @@ class _Folding:
         if statement.type not in ("for_statement", "while_statement") or not self.deposited:
             return False
         body = statement.child_by_field_name("body")
-        inner = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
-            else [body]
+        inner = self.inside(body)
         if statement.type == "for_statement":
             counted = self.counter(statement)
             update = self.squeezed(statement.child_by_field_name("update"))
@@ -390,8 +388,7 @@ class _Folding:
                 [g.format(lane=lane, s=s) for lane in self.lanes for g in guard_forms]:
             raise _NotATree
         then = guards[0].child_by_field_name("consequence")
-        combines = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
-            else [then]
+        combines = self.inside(then)
         combined = {self.combine(c, s) for c in combines}
         if len(combined) != len(combines) or {array for array, _ in combined} != set(self.deposited) or \
                 any(self.update_kind(self.deposited[array], statement.start_byte) != kind for array, kind in combined):
@@ -430,8 +427,7 @@ class _Folding:
             return None
         o, start = counted[0], self.squeezed(counted[1])
         body = statement.child_by_field_name("body")
-        if body.type == "compound_statement" and len(body.named_children) == 1:
-            body = body.named_children[0]
+        body = self.sole(body)
         if not (start in ("warpSize/2", "warpSize>>1") or self.number(start) == 16) or \
                 self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=o) for t in _TESTS] or \
                 self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=o) for h in _HALVINGS] or \
@@ -487,8 +483,7 @@ class _Folding:
                 self.zero_tests(self.in_warp):
             return False
         then = statement.child_by_field_name("consequence")
-        if then.type == "compound_statement" and len(then.named_children) == 1:
-            then = then.named_children[0]
+        then = self.sole(then)
         assignment = then.named_children[0] if then.type == "expression_statement" and then.named_children else None
         left = assignment.child_by_field_name("left") if assignment is not None and \
             assignment.type == "assignment_expression" else None
@@ -524,9 +519,7 @@ class _Folding:
             return False
         if value is None or value.type != "conditional_expression" or target.type != "identifier":
             return False
-        condition = value.child_by_field_name("condition")
-        while condition.type == "parenthesized_expression":
-            condition = condition.named_children[0]
+        condition = unparenthesized(value.child_by_field_name("condition"))
         if condition.type != "binary_expression" or self.text(condition.child_by_field_name("operator")) != "<":
             return False
         tested = self.squeezed(condition.child_by_field_name("left"))
@@ -560,8 +553,7 @@ class _Folding:
                 not self.warp_zero_test(statement):
             return False
         then = statement.child_by_field_name("consequence")
-        inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
-            else [then]
+        inner = self.inside(then)
         gathered_before = set(self.gathered)
         for part in inner:
             reduced = self.warp_reduce(part)
@@ -702,8 +694,7 @@ class _Folding:
         if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None:
             return False
         then = statement.child_by_field_name("consequence")
-        inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
-            else [then]
+        inner = self.inside(then)
         if len(inner) != 1 or not (self.strided_loop(inner[0]) or self.chunk_loop(inner[0])):
             return False
         self.plain(statement.child_by_field_name("condition"))
@@ -732,8 +723,7 @@ class _Folding:
             both = test.parent                      # the `&&` joining the test to the rest: the rest alone
             rest = both.child_by_field_name("right" if both.child_by_field_name("left") == test else "left")
             self.found.append((both.start_byte, both.end_byte, self.text(rest)))
-        inner = [n for n in then.named_children if n.type != "comment"] if then.type == "compound_statement" \
-            else [then]
+        inner = self.inside(then)
         added = {}
         for part in inner:
             serial = self.serial_sum(part)
@@ -769,8 +759,7 @@ class _Folding:
         k = counted[0]
         condition = self.squeezed(statement.child_by_field_name("condition"))
         body = statement.child_by_field_name("body")
-        if body.type == "compound_statement" and len(body.named_children) == 1:
-            body = body.named_children[0]
+        body = self.sole(body)
         if not condition.startswith(f"{k}<") or \
                 self.squeezed(statement.child_by_field_name("update")) not in (f"{k}++", f"++{k}", f"{k}+=1") or \
                 body.type != "expression_statement" or not body.named_children:
@@ -963,6 +952,16 @@ class _Folding:
             declarator.child_by_field_name("declarator").type == "pointer_declarator" and \
             declarator.parent is not None and declarator.parent.parent == self.view.body
 
+    def inside(self, node: Node) -> list[Node]:
+        """The statements of a block, comments left out, or the one statement a loop or a branch has instead."""
+        return [n for n in node.named_children if n.type != "comment"] if node.type == "compound_statement" \
+            else [node]
+
+    def sole(self, node: Node) -> Node:
+        """A block's one statement, or the node itself (a statement, or a block of several)."""
+        inner = self.inside(node)
+        return inner[0] if len(inner) == 1 else node
+
     def declared(self, statement: Node | None) -> tuple[str, Node] | None:
         """`T name = value;` declaring one plain name: the name and the value's node."""
         declarators = [d for d in statement.named_children if d.type == "init_declarator"] \
@@ -1017,8 +1016,6 @@ class _Folding:
             return self.text(node.child_by_field_name("argument"))
         return None
 
-    def assigns(self, node: Node, name: str) -> bool:
-        return self.assigned(node) == name
 
     def statement_of(self, node: Node) -> Node | None:
         """The kernel body's own statement holding the node."""

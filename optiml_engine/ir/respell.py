@@ -252,8 +252,7 @@ def _reset_counters(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         name = view.text(reset.child_by_field_name("left"))
         condition = loop.child_by_field_name("condition").child_by_field_name("value")
-        declaration = next((d for d in _before(statement) if d.type == "declaration" and
-                            [view.text(t) for t in _declared(d)] == [name]), None)
+        declaration = _declaration_of(view, statement, name)
         later = _after(statement)
         if condition is None or _comparison_of(view, condition) != name or declaration is None or \
                 any(d.type == "declaration" and name in [view.text(t) for t in _declared(d)]
@@ -282,8 +281,7 @@ def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
                 != "=" or init.child_by_field_name("left").type != "identifier":
             continue
         name = view.text(init.child_by_field_name("left"))
-        declaration = next((d for d in _before(loop) if d.type == "declaration" and
-                            [view.text(t) for t in _declared(d)] == [name]), None)
+        declaration = _declaration_of(view, loop, name)
         later = [n for following in _after(loop) for n in view.descendants(following, "identifier")
                  if view.text(n) == name]
         if declaration is None or later and not (
@@ -301,6 +299,12 @@ def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
                 *((n.start_byte, n.end_byte, fresh) for n in view.descendants(loop, "identifier")
                   if view.text(n) == name)]
     return []
+
+
+def _declaration_of(view: KernelView, node: Node, name: str) -> Node | None:
+    """The declaration of `name` alone before the node in its block (`int i;`, `size_t j = 0;`), nearest first."""
+    return next((d for d in _before(node)
+                 if d.type == "declaration" and [view.text(t) for t in _declared(d)] == [name]), None)
 
 
 def _declared(declaration: Node) -> list[Node]:
