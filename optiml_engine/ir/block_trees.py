@@ -110,16 +110,26 @@ class _NotATree(Exception):
     """The kernel is not a block reduction of the module's docstring."""
 
 
+def _shared_and_block(candidate: Candidate) -> tuple[KernelView, tuple[int, int, int]] | None:
+    """The kernel's view and its block's threads along x, y and z (the same at every contract size, or zeros), where
+    it declares shared memory; None where it declares none (most kernels the lift retries: nothing else is done)."""
+    view = KernelView.of(candidate)
+    if not any(view.text(n) == "__shared__" for n in view.descendants(view.body, "type_qualifier")):
+        return None
+    contract = candidate.contract
+    blocks = {tuple(launch.block) + (1,) * (3 - len(launch.block))
+              for launch in (resolve(contract, binding) for binding in [contract.sizes, *contract.checks])}
+    return view, blocks.pop() if len(blocks) == 1 else (0, 0, 0)
+
+
 def block_trees_folded(candidate: Candidate) -> Candidate:
     """The kernel read as its block's one point (the module's docstring), with a launch of blocks of one thread; the
     candidate itself where it is not such a kernel."""
-    view = KernelView.of(candidate)
-    if not any(view.text(n) == "__shared__" for n in view.descendants(view.body, "type_qualifier")):
+    found = _shared_and_block(candidate)
+    if found is None:
         return candidate
+    view, (threads_x, threads_y, threads_z) = found
     contract = candidate.contract
-    launches = [resolve(contract, binding) for binding in [contract.sizes, *contract.checks]]
-    blocks = {tuple(launch.block) + (1,) * (3 - len(launch.block)) for launch in launches}
-    (threads_x, threads_y, threads_z), = blocks if len(blocks) == 1 else {(0, 0, 0)}
     dim, width = ("x", threads_x) if (threads_y, threads_z) == (1, 1) else ("y", threads_y) if threads_z == 1 and \
         any(view.text(n).replace(" ", "") == "threadIdx.y" for n in view.descendants(view.body, "field_expression")) \
         else ("x", 0)
@@ -130,7 +140,9 @@ def block_trees_folded(candidate: Candidate) -> Candidate:
     except _NotATree:
         return candidate
     if not any(view.text(n) == "blockIdx" for n in view.descendants(view.body, "identifier")):
-        if dim == "y" or any(tuple(launch.grid) + (1,) * (3 - len(launch.grid)) != (1, 1, 1) for launch in launches):
+        grids = {tuple(launch.grid) + (1,) * (3 - len(launch.grid))
+                 for launch in (resolve(contract, binding) for binding in [contract.sizes, *contract.checks])}
+        if dim == "y" or grids != {(1, 1, 1)}:
             return candidate
         name = fresh_name("block_x", {view.text(n) for n in view.descendants(view.body, "identifier")})
         replacements.append((view.body.start_byte + 1, view.body.start_byte + 1, f" const int {name} = blockIdx.x;"))
@@ -147,11 +159,10 @@ def block_totals_added(candidate: Candidate) -> Candidate:
     kernel's body (so nothing assigns the partial between), the partial is a sum from zero, the shared array
     is the kernel's only shared memory and mentioned nowhere else, and the tree's barriers are the kernel's only ones;
     the candidate itself otherwise."""
-    view = KernelView.of(candidate)
-    contract = candidate.contract
-    blocks = {tuple(launch.block) + (1,) * (3 - len(launch.block))
-              for launch in (resolve(contract, binding) for binding in [contract.sizes, *contract.checks])}
-    (width, *rest), = blocks if len(blocks) == 1 else {(0, 0, 0)}
+    found = _shared_and_block(candidate)
+    if found is None:
+        return candidate
+    view, (width, *rest) = found
     if rest != [1, 1] or width < 2 or width & (width - 1):
         return candidate
     try:
