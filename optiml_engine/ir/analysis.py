@@ -194,6 +194,26 @@ def statement_exprs(stmt: Stmt) -> list[Expr]:
     return []
 
 
+def body_exprs(body: list[Stmt]) -> list[Expr]:
+    """Every expression the statements hold, loops' and ifs' bodies included."""
+    return [expr for stmt in walk(body) for expr in statement_exprs(stmt)]
+
+
+def conjuncts(cond: Expr) -> list[Expr]:
+    """A condition's terms joined by `&&`."""
+    if isinstance(cond, Binary) and cond.op == "&&":
+        return conjuncts(cond.left) + conjuncts(cond.right)
+    return [cond]
+
+
+def conjunction(terms: list[Expr]) -> Expr | None:
+    """The terms joined by `&&`; None where there are none."""
+    result = None
+    for term in terms:
+        result = term if result is None else Binary(op="&&", left=result, right=term)
+    return result
+
+
 def all_loads(body: list[Stmt]) -> list[Load]:
     return [load for stmt in walk(body) for expr in statement_exprs(stmt) for load in loads(expr)]
 

@@ -110,7 +110,7 @@ class _NotATree(Exception):
     """The kernel is not a block reduction of the module's docstring."""
 
 
-def _shared_and_block(candidate: Candidate) -> tuple[KernelView, tuple[int, int, int]] | None:
+def shared_and_block(candidate: Candidate) -> tuple[KernelView, tuple[int, int, int]] | None:
     """The kernel's view and its block's threads along x, y and z (the same at every contract size, or zeros), where
     it declares shared memory; None where it declares none (most kernels the lift retries: nothing else is done)."""
     view = KernelView.of(candidate)
@@ -125,7 +125,7 @@ def _shared_and_block(candidate: Candidate) -> tuple[KernelView, tuple[int, int,
 def block_trees_folded(candidate: Candidate) -> Candidate:
     """The kernel read as its block's one point (the module's docstring), with a launch of blocks of one thread; the
     candidate itself where it is not such a kernel."""
-    found = _shared_and_block(candidate)
+    found = shared_and_block(candidate)
     if found is None:
         return candidate
     view, (threads_x, threads_y, threads_z) = found
@@ -159,7 +159,7 @@ def block_totals_added(candidate: Candidate) -> Candidate:
     kernel's body (so nothing assigns the partial between), the partial is a sum from zero, the shared array
     is the kernel's only shared memory and mentioned nowhere else, and the tree's barriers are the kernel's only ones;
     the candidate itself otherwise."""
-    found = _shared_and_block(candidate)
+    found = shared_and_block(candidate)
     if found is None:
         return candidate
     view, (width, *rest) = found

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from optiml_engine.ir.analysis import constant, inlined, is_integer_cast, names_of, reduction_update, statement_exprs
+from optiml_engine.ir.analysis import (
+    body_exprs, conjuncts, constant, inlined, is_integer_cast, names_of, reduction_update)
 from optiml_engine.ir.delinearize import bare_index
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import (
@@ -89,8 +90,8 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     if any(not names_of(stop) <= scalars for stop in stops):
         return program
     factors = [inlined(product.left, locals_), inlined(product.right, locals_)]
-    guards = [g for guard in nest.guards for g in _conjuncts(inlined(guard, locals_))]
-    coordinates = _coordinates(program, [*factors, *guards, *(inlined(e, locals_) for e in _exprs(before + after))])
+    guards = [g for guard in nest.guards for g in conjuncts(inlined(guard, locals_))]
+    coordinates = _coordinates(program, [*factors, *guards, *(inlined(e, locals_) for e in body_exprs(before + after))])
     if coordinates is None:
         return program
     placeholders = {coordinate: f"\0{n}" for n, coordinate in enumerate(coordinates)}
@@ -181,16 +182,6 @@ def _other_term(value: Expr, accumulator: str) -> Expr | None:
     if isinstance(value.left, Ref) and value.left.name == accumulator:
         return value.right
     return value.left
-
-
-def _conjuncts(expr: Expr) -> list[Expr]:
-    if isinstance(expr, Binary) and expr.op == "&&":
-        return _conjuncts(expr.left) + _conjuncts(expr.right)
-    return [expr]
-
-
-def _exprs(body: list[Stmt]) -> list[Expr]:
-    return [expr for stmt in walk(body) for expr in statement_exprs(stmt)]
 
 
 # -- coordinates ----------------------------------------------------------------------------------------------

@@ -18,11 +18,13 @@ from typing import Literal
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
+    conjunction, conjuncts, constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
 from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
+from optiml_engine.ir.staged_tiles import staged_tiles_read
+from optiml_engine.ir.untile import tiles_joined
 from optiml_engine.ir.program import (
     ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
     ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, fresh_name, mentions, names_in,
@@ -76,6 +78,9 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
         retries += [folded, _builtin_aliases_inlined(folded), _builtin_aliases_inlined(folded, ("threadIdx",)),
                     _bare_blocks_named(folded)]
+    staged = staged_tiles_read(plain)
+    if staged is not plain:     # shared tiles caching global memory, read through to the loads that filled them
+        retries += [staged, _builtin_aliases_inlined(staged), _bare_blocks_named(staged)]
     added = block_totals_added(plain)
     if added is not plain:      # a block's tree total added atomically: each thread's partial added instead
         retries += [added, _builtin_aliases_inlined(added)]
@@ -353,13 +358,6 @@ def negated(cond: Expr) -> Expr:
     return Unary(op="!", operand=cond)
 
 
-def conjunction(terms: list[Expr]) -> Expr | None:
-    result = None
-    for term in terms:
-        result = term if result is None else Binary(op="&&", left=result, right=term)
-    return result
-
-
 class _Index:
     def __init__(self, name: str, ctype: str, dim: str, node: Node, grid_stride: bool = False,
                  block_only: bool = False, linear_grid: bool = False, thread_only: bool = False):
@@ -471,7 +469,7 @@ class _Lifter:
         uniform = {index.name for index in program.space} | set(self.scalars)
         body = _strided_loops_counted(fold_index_locals(_inductions_substituted(_implied_guards_dropped(program)),
                                                         uniform), program)
-        return program.model_copy(update={"body": body})
+        return program.model_copy(update={"body": tiles_joined(body, names_in(program))})
 
     def split_launch_dims(self) -> None:
         """A launch dimension read as two indices, its block alone and its thread alone (`p = blockIdx.x; ox =
@@ -1490,7 +1488,7 @@ def _implied_guards_dropped(program: LoopProgram) -> list[Stmt]:
         whole, divisor, rest = factors(extents[value.left.name]), factors(value.right), factors(bound)
         return None not in (whole, divisor, rest) and quotient(whole, divisor) == rest
 
-    terms = _conjuncts(last.cond)
+    terms = conjuncts(last.cond)
     kept = [term for term in terms if not implied(term)]
     if len(kept) == len(terms):
         return program.body
@@ -1509,12 +1507,6 @@ def _renamed(body: list[Stmt], names: dict[str, str]) -> list[Stmt]:
         return None
 
     return substituted(statements_replaced(body, renamed), reads)
-
-
-def _conjuncts(cond: Expr) -> list[Expr]:
-    if isinstance(cond, Binary) and cond.op == "&&":
-        return _conjuncts(cond.left) + _conjuncts(cond.right)
-    return [cond]
 
 
 def _strided_loops_counted(body: list[Stmt], program: LoopProgram) -> list[Stmt]:

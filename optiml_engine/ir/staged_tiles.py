@@ -1,0 +1,875 @@
+"""Shared memory used as a cache, read as each thread loading what it reads itself: a rewrite of the kernel's text
+for the lift alone (lift.py), as block_trees.py's is.
+
+The tiled kernels users write by hand stage a tile of global memory in shared memory, wait at a barrier, and read
+the tile in another order, or read each element several times:
+
+    __shared__ float tile[32][33];
+    for (int j = 0; j < 32; j += 8)
+        if (xIndex < cols && yIndex + j < rows) tile[threadIdx.y + j][threadIdx.x] = x[(yIndex + j) * cols + xIndex];
+    __syncthreads();
+    ...
+    y[(yIndex + j) * rows + xIndex] = tile[threadIdx.x][threadIdx.y + j];
+
+Each element of the tile holds what one thread stored in it, so a read of `tile[a][b]` is the value the storing
+thread computed, spelled in the reading thread's terms: the storing thread is found by solving the store's index
+for the element read. The rewrite replaces every read by that value (a global load, guarded as the store was),
+and drops the stores, the barriers and the shared declarations; the kernel left is a plain one, each thread
+reading global memory itself, which the lift reads as any other (the schedules then stage, or not, as they choose).
+
+How the storing thread is found. The store's index is affine in the storing thread's private values (its
+`threadIdx` and the counters of the constant loops around the store): I(p) = A p + c, the coefficients read off
+by evaluating it. Each dimension d of the index has a pivot, a private value with coefficient 1 or -1 there and
+0 in every other dimension; the element e is then stored by g(e): the pivots set to (e_d - c_d) / A[d][pivot],
+every other private value to 0. That is exact where the stored value depends on the private values only through
+the element they store to; this is checked, not assumed: for every storing thread p (all of them, or a sample of
+512), the value at p and at g(I(p)) reduce to the same text once every integer subexpression is evaluated, under
+three random assignments of the other names (sizes, block indices, loop counters). A value that reads a private
+value another way (a thread's own column of a register tile, say) differs there and is refused.
+
+What else must hold (checked by evaluating at every thread of the launch's block, the block the same at every
+contract size; the kernel is left as it is where anything does not hold):
+- every barrier is a statement of a `{ }` block of its own; each shared array is stored to in one stretch between
+  two barriers of one block and read only in the next stretch of the same block; inside a loop that block has a
+  second barrier (so the next turn's stores wait for this turn's reads);
+- a store is `arr[i]...[k] = value;`, alone, inside loops whose bounds evaluate per thread and `if`s; a condition
+  that reads only the thread's private values selects the storing threads, any other is the value's guard (`if
+  (c) arr[i] = v;` stores `c ? v : 0` for the lift: a correct kernel never reads an element its guard left
+  unwritten; `if (c) arr[i] = v; else arr[i] = w;` stores `c ? v : w`);
+- no element is stored twice between two barriers; every read, at every reading thread and at every turn of the
+  constant loops around it, reads an element stored; a read of a one-dimensional array may span several stores
+  (the halos of a stencil's tile), each storing an interval of elements: it reads the interval's value;
+- the names a value reads mean the same where it is read: a local is spelled as its value where the store is
+  (and refused where something else assigns it on the way), unless it is declared once in the kernel's body, with
+  no thread index in its value, and never assigned again;
+- no global memory is both read and written by the kernel (the barriers dropped ordered nothing else), and no
+  atomic is used.
+
+A guard of the store that the read's own `if`s already hold (the same comparison, checked by evaluating both sides
+at every reading thread) is dropped: `if (i < n) y[i] = tile[..]` reads `x[..]`, not `i < n ? x[..] : 0`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from optiml_engine.ir.block_trees import shared_and_block
+from optiml_engine.model import Candidate, OptimlError
+from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
+from optiml_engine.source.expr import evaluate
+
+_PURE = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs", "fmaxf", "fminf", "max", "min",
+         "tanhf", "powf", "sinf", "cosf", "__expf", "__logf", "fmaf", "erff", "__half2float", "__float2half",
+         "__bfloat162float", "__float2bfloat16"}   # calls a sunk statement may make: no memory written
+_CHECKED_THREADS = 512          # storing threads the value's dependence is checked at, at most
+_ITERATIONS = 4096              # turns of a loop around a store or a read, at most
+
+class _NotStaged(Exception):
+    """The kernel's shared memory is not a cache of the module's docstring."""
+
+
+class _Unknown(Exception):
+    """An expression does not evaluate: it reads memory, or a name with no number."""
+
+
+def staged_tiles_read(candidate: Candidate) -> Candidate:
+    """The kernel with its shared tiles read through (the module's docstring); the candidate itself where it has
+    no shared memory or is not such a kernel."""
+    found = shared_and_block(candidate)
+    if found is None or 0 in found[1]:
+        return candidate
+    view, block = found
+    try:
+        replacements = _Staging(view, block).replacements()
+    except (_NotStaged, _Unknown):      # _Unknown: a name read where no number or value is known for it
+        return candidate
+    return derived(candidate, view.replaced(replacements), candidate.description)
+
+
+@dataclass
+class _Scope:
+    """What a local name holds at one point of the kernel: its value's node and the scope that value reads in
+    (spelled as that value), or nothing (a name kept as written)."""
+    values: dict[str, tuple[Node, _Scope]] = field(default_factory=dict)
+    varying: set[str] = field(default_factory=set)     # assigned on the way somewhere no value can be read off
+
+    def child(self) -> _Scope:
+        return _Scope(dict(self.values), set(self.varying))
+
+
+class _RandomNames(dict):
+    """Numbers for the names an expression reads beyond the private ones: drawn once a name, the same for every
+    expression evaluated under it."""
+
+    def __init__(self, seed: int, private: dict[str, int]):
+        super().__init__(private)
+        self.seed = seed
+
+    def __missing__(self, name: str) -> int:
+        # Drawn from the name itself, so that the storer's and the reader's expressions see the same number.
+        self[name] = random.Random(f"{self.seed}:{name}").randrange(1, 1 << 20)
+        return self[name]
+
+
+@dataclass
+class _Store:
+    node: Node                          # the assignment
+    index: list[Node]                   # its subscripts, outermost first
+    guards: list[Node]                  # the comparisons guarding the value (`c ? v : 0`)
+    otherwise: tuple[Node, Node] | None     # an else's condition and assignment (`c ? v : w`)
+    scope: _Scope
+    private: list[str]                  # thread indices, then the counters of the loops around it
+    storers: list[dict[str, int]]       # each storing thread and turn
+    pivots: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # value -> (dimension, sign, offset)
+    elements: set[tuple[int, ...]] = field(default_factory=set)
+
+    @property
+    def checked(self) -> list[Node]:
+        """The expressions the stored value reads private values through."""
+        other = [self.otherwise[0], self.otherwise[1].child_by_field_name("right")] if self.otherwise else []
+        return [self.node.child_by_field_name("right"), *self.guards, *other]
+
+
+class _Staging:
+    def __init__(self, view: KernelView, block: tuple[int, int, int]):
+        self.view = view
+        self.constants: dict[str, int | float] = {f"blockDim.{d}": n for d, n in zip("xyz", block)}
+        for definition in view.descendants(view.document.tree.root_node, "preproc_def"):
+            if definition.child_by_field_name("value") is not None:
+                try:
+                    self.constants[view.text(definition.child_by_field_name("name"))] = evaluate(
+                        view.text(definition.child_by_field_name("value")).strip(), dict(self.constants))
+                except OptimlError:
+                    pass                # a macro that is not a number: a name with none
+        self.threads = [dict(zip(("threadIdx.x", "threadIdx.y", "threadIdx.z"), t))
+                        for t in itertools.product(*(range(n) for n in block))]
+        self.arrays: dict[str, tuple[Node, int]] = {}       # shared array -> its declaration, its rank
+        for statement in view.body.named_children:
+            if statement.type == "declaration" and any(self.text(c) == "__shared__" for c in statement.children):
+                for declarator in statement.children_by_field_name("declarator"):
+                    rank = 0
+                    while declarator.type == "array_declarator":
+                        declarator, rank = declarator.child_by_field_name("declarator"), rank + 1
+                    if rank == 0 or declarator.type != "identifier":
+                        raise _NotStaged        # a shared scalar, or a declarator not plain
+                    self.arrays[self.text(declarator)] = (statement, rank)
+        declarations = [d for d, _ in self.arrays.values()]
+        if not self.arrays or any(self.text(n) == "__shared__" and n.parent not in declarations
+                                  for n in view.descendants(view.body, "type_qualifier")):
+            raise _NotStaged
+        self.barriers = [n for n in view.descendants(view.body, "expression_statement")
+                         if self.text(n).replace(" ", "") == "__syncthreads();"]
+        if any(b.parent.type != "compound_statement" for b in self.barriers) or any(
+                self.text(n.child_by_field_name("function")).startswith("atomic")
+                for n in view.descendants(view.body, "call_expression")):
+            raise _NotStaged
+        self.kept, self.stable = self.kept_locals()
+        self.dropped: set[Node] = set(declarations) | set(self.barriers)
+
+    def text(self, node: Node) -> str:
+        return self.view.text(node)
+
+    # ---------------------------------------------------------------------------------------- the kernel's shape
+
+    def replacements(self) -> list[tuple[int, int, str]]:
+        self.global_memory_one_way()
+        found: list[tuple[int, int, str]] = []
+        self.sunk: tuple[Node, list[tuple[Node, _Scope]]] | None = None    # the stretch the last guard holds over
+        staging: list[tuple[list[_Store], list[Node], Node]] = []
+        for array, (_, rank) in self.arrays.items():
+            stores, reads = self.uses(array, rank)
+            block, segment = self.stretch(stores[0])
+            if not reads or any(self.stretch(s) != (block, segment) for s in stores) or \
+                    any(self.stretch(r) != (block, segment + 1) for r in reads):
+                raise _NotStaged
+            if block.parent.type != "function_definition" and \
+                    sum(1 for b in self.barriers if b.parent == block) < 2:
+                raise _NotStaged        # the next turn's stores would not wait for this turn's reads
+            staging.append((self.stores(array, block, segment), reads, block))
+        found += self.guard_sunk()
+        for staged, reads, block in staging:
+            for read in reads:
+                found.append((read.start_byte, read.end_byte, f"({self.read_through(read, staged, block)})"))
+        self.dead_locals_dropped()
+        return found + [(n.start_byte, n.end_byte, "") for n in self.dropped]
+
+    def guard_sunk(self) -> list[tuple[int, int, str]]:
+        """The kernel's last statement `if (c) S` (no else) made to hold over the statements before it back to the
+        last one assigning a name c reads: `float sum = 0; for (...) sum += ...; if (row < M) C[..] = sum;` becomes
+        `if (row < M) { float sum = 0; for (...) sum += ...; C[..] = sum; }`. The same kernel where those statements
+        write no memory (all they do is then lost where c fails), which the dropped stores make so; the lift then
+        reads c as the points' bounds, and a read's guard that c holds is dropped (`row < M ? A[..] : 0`)."""
+        statements = [s for s in self.view.body.named_children if s.type != "comment" and s not in self.dropped]
+        if not statements or statements[-1].type != "if_statement" or \
+                statements[-1].child_by_field_name("alternative") is not None:
+            return []
+        last = statements[-1]
+        condition = _condition(last)
+        names = {self.text(n) for n in self.view.descendants(condition, "identifier")}
+        first = max((p + 1 for p, s in enumerate(statements[:-1])
+                     if names & (self.assigned_names(s) | set(self.declared_names(s) if s.type == "declaration"
+                                                              else []))), default=0)
+        before = [s for s in self.view.body.named_children if s.type != "comment"][:-1]
+        region = [s for s in before if s.start_byte >= statements[first].start_byte] if first < len(statements) - 1 \
+            else []
+        if not any(s not in self.dropped for s in region) or any(
+                self.writes_memory(s) for s in region if s not in self.dropped):
+            return []
+        scope, _, _ = self.scope_before(last)
+        self.sunk = (region[0], [(c, scope) for c in _conjuncts(condition)])
+        consequence = last.child_by_field_name("consequence")
+        return [(region[0].start_byte, region[0].start_byte, f"if ({self.text(condition)}) {{ "),
+                (last.start_byte, consequence.start_byte, ""), (last.end_byte, last.end_byte, " }")]
+
+    def writes_memory(self, statement: Node) -> bool:
+        return any(n.type == "return_statement" or n.type == "assignment_expression" and
+                   unparenthesized(n.child_by_field_name("left")).type != "identifier" or n.type == "call_expression"
+                   and self.text(n.child_by_field_name("function")) not in _PURE
+                   for n in self.view.descendants(statement) if not any(_inside(n, d) for d in self.dropped))
+
+    def dead_locals_dropped(self) -> None:
+        """Declarations that only the dropped stores read (`int a_col = t * TILE + threadIdx.x;`) are dropped too:
+        left, they would be indices the lift has to read for nothing."""
+        for declaration in self.view.descendants(self.view.body, "declaration"):
+            names = self.declared_names(declaration)
+            if not names or any(_inside(declaration, d) for d in self.dropped) or \
+                    any(self.view.descendants(declaration, "call_expression", "assignment_expression")):
+                continue
+            if not any(self.text(n) in names and not _inside(n, declaration) and
+                       not any(_inside(n, d) for d in self.dropped)
+                       for n in self.view.descendants(self.view.body, "identifier")):
+                self.dropped.add(declaration)
+
+    def global_memory_one_way(self) -> None:
+        """No pointer parameter is both read and written through (a pointer local counts as the parameters its
+        value names)."""
+        parameters = set()
+        for declaration in self.view.descendants(self.view.node.child_by_field_name("declarator"),
+                                                 "parameter_declaration"):
+            declarator = declaration.child_by_field_name("declarator")
+            if declarator is not None and declarator.type == "pointer_declarator":
+                parameters |= {self.text(n) for n in self.view.descendants(declarator, "identifier")}
+        derived_from: dict[str, set[str]] = {}
+        for declarator in self.view.descendants(self.view.body, "init_declarator"):
+            name = declarator.child_by_field_name("declarator")
+            while name.type == "pointer_declarator":
+                name = name.child_by_field_name("declarator")
+            derived_from[self.text(name)] = {self.text(n) for n in self.view.descendants(
+                declarator.child_by_field_name("value"), "identifier")} & parameters
+        written, read = set(), set()
+        for subscript in self.view.descendants(self.view.body, "subscript_expression"):
+            parent = subscript.parent
+            if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == subscript:
+                continue                # the outer subscript of the same access counts it
+            base = self.base(subscript)
+            names = derived_from.get(base, {base} & parameters)
+            target = parent.type == "assignment_expression" and parent.child_by_field_name("left") == subscript
+            (written if target else read).update(names)
+            if target and self.text(parent.child_by_field_name("operator")) != "=":
+                read.update(names)
+        if written & read:
+            raise _NotStaged
+
+    def uses(self, array: str, rank: int) -> tuple[list[Node], list[Node]]:
+        """The array's stores (assignments) and reads (full subscripts)."""
+        stores, reads = [], []
+        declaration = self.arrays[array][0]
+        for name in self.view.descendants(self.view.body, "identifier"):
+            if self.text(name) != array or _inside(name, declaration):
+                continue
+            access, depth = name, 0
+            while True:
+                parent = access.parent
+                if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == access:
+                    depth += 1
+                elif parent.type != "parenthesized_expression":
+                    break
+                access = parent
+            if depth != rank:
+                raise _NotStaged        # the array passed, or indexed partly
+            parent = access.parent
+            if parent.type == "assignment_expression" and parent.child_by_field_name("left") == access:
+                if self.text(parent.child_by_field_name("operator")) != "=" or \
+                        parent.parent.type != "expression_statement":
+                    raise _NotStaged
+                stores.append(parent)
+            elif parent.type in ("update_expression", "pointer_expression"):
+                raise _NotStaged
+            else:
+                reads.append(access)
+        if not stores:
+            raise _NotStaged
+        return stores, reads
+
+    def stretch(self, node: Node) -> tuple[Node, int]:
+        """The `{ }` block holding barriers that `node` is in, and how many of its barriers come before it."""
+        statement = node
+        while True:
+            parent = statement.parent
+            if parent is None or parent.type == "function_definition":
+                raise _NotStaged
+            if parent.type == "compound_statement" and any(b.parent == parent for b in self.barriers):
+                return parent, sum(1 for b in self.barriers if b.parent == parent and b.start_byte < node.start_byte)
+            statement = parent
+
+    # -------------------------------------------------------------------------------------------------- scopes
+
+    def kept_locals(self) -> tuple[set[str], set[str]]:
+        """The locals declared once in the kernel, in its body's own statements, and assigned nowhere else: those
+        whose values read no thread index (through other locals neither), spelled by name wherever read; and the
+        others, spelled by name where the reader's thread indices are the storer's."""
+        declared: dict[str, int] = {}
+        for declaration in self.view.descendants(self.view.body, "declaration"):
+            for name in self.declared_names(declaration):
+                declared[name] = declared.get(name, 0) + 1
+        assigned = self.assigned_names(self.view.body)
+        kept, stable, threaded = set(), set(), set()
+        for statement in self.view.body.named_children:
+            if statement.type != "declaration":
+                continue
+            for declarator in statement.children_by_field_name("declarator"):
+                if declarator.type != "init_declarator":
+                    continue
+                name = self.declared_names(declarator)[0]
+                value = declarator.child_by_field_name("value")
+                reads = {self.text(n) for n in self.view.descendants(value, "identifier")}
+                if declared.get(name) == 1 and name not in assigned:
+                    (stable if "threadIdx" in reads or reads & threaded else kept).add(name)
+                if "threadIdx" in reads or reads & threaded:
+                    threaded.add(name)
+        return kept, stable
+
+    def declared_names(self, node: Node) -> list[str]:
+        declarators = [node] if node.type == "init_declarator" else node.children_by_field_name("declarator")
+        names = []
+        for declarator in declarators:
+            while declarator.type in ("init_declarator", "pointer_declarator", "array_declarator"):
+                declarator = declarator.child_by_field_name("declarator")
+            if declarator.type == "identifier":
+                names.append(self.text(declarator))
+        return names
+
+    def assigned_names(self, node: Node) -> set[str]:
+        names = set()
+        for n in self.view.descendants(node, "assignment_expression", "update_expression"):
+            target = unparenthesized(n.child_by_field_name("left") or n.child_by_field_name("argument"))
+            if target.type == "identifier":
+                names.add(self.text(target))
+        return names
+
+    def absorb(self, statement: Node, scope: _Scope) -> None:
+        """What `statement`, run before, leaves the locals holding."""
+        if statement.type == "declaration":
+            for declarator in statement.children_by_field_name("declarator"):
+                for name in self.declared_names(declarator):
+                    scope.values.pop(name, None)
+                    scope.varying.discard(name)
+                    if declarator.type == "init_declarator" and name not in self.kept:
+                        scope.values[name] = (declarator.child_by_field_name("value"), scope.child())
+                    elif declarator.type != "init_declarator":
+                        scope.varying.add(name)
+            return
+        if statement.type == "expression_statement" and statement.named_children:
+            assignment = unparenthesized(statement.named_children[0])
+            target = assignment.child_by_field_name("left") if assignment.type == "assignment_expression" else None
+            if target is not None and target.type == "identifier" and \
+                    self.text(assignment.child_by_field_name("operator")) == "=":
+                name = self.text(target)
+                scope.varying.discard(name)
+                scope.values[name] = (assignment.child_by_field_name("right"), scope.child())
+                return
+        inner = {n for d in self.view.descendants(statement, "declaration") for n in self.declared_names(d)}
+        for name in self.assigned_names(statement) - inner:
+            scope.values.pop(name, None)
+            scope.varying.add(name)
+
+    def scope_before(self, target: Node, within: Node | None = None,
+                     scope: _Scope | None = None) -> tuple[_Scope, list[tuple[str, Node]], list[tuple[Node, _Scope]]]:
+        """The locals at `target`, the loops around it below `within` (the body by default) with their counters,
+        and the conditions holding there (the `if`s it is in the consequence of, split at `&&`)."""
+        scope = scope or _Scope()
+        path = []
+        node = target
+        while node is not None and node != (within or self.view.body):
+            path.insert(0, node)
+            node = node.parent
+        if node is None:
+            raise _NotStaged
+        parent, loops, conditions = within or self.view.body, [], []
+        for node in path:
+            if parent.type == "compound_statement":
+                for statement in parent.named_children:
+                    if statement == node:
+                        break
+                    if statement.type != "comment":
+                        self.absorb(statement, scope)
+            elif parent.type == "for_statement" and node == parent.child_by_field_name("body"):
+                counter = self.loop_counter(parent)
+                scope = scope.child()
+                scope.values.pop(counter, None)
+                scope.varying.discard(counter)
+                loops.append((counter, parent))
+            elif parent.type == "if_statement" and node == parent.child_by_field_name("consequence"):
+                conditions += [(c, scope) for c in _conjuncts(_condition(parent))]
+            elif parent.type in ("while_statement", "do_statement", "switch_statement", "for_statement"):
+                raise _NotStaged        # a loop whose turns are not enumerated, a switch...
+            elif parent.type not in ("if_statement", "else_clause"):
+                break                   # inside the statement's expressions
+            parent = node
+        return scope, loops, conditions
+
+    def loop_counter(self, loop: Node) -> str:
+        init = loop.child_by_field_name("initializer")
+        if init is None or init.type != "declaration" or len(self.declared_names(init)) != 1 or \
+                self.declared_names(init)[0] in self.assigned_names(loop.child_by_field_name("body")):
+            raise _NotStaged
+        return self.declared_names(init)[0]
+
+    def turns(self, loops: list[tuple[str, Node]], scope: _Scope, numbers: dict[str, int]) -> list[dict[str, int]]:
+        """Each turn of the loops, nested, at one thread: the counters' values."""
+        if not loops:
+            return [{}]
+        (counter, loop), inner = loops[0], loops[1:]
+        init = loop.child_by_field_name("initializer").children_by_field_name("declarator")[0]
+        condition, update = loop.child_by_field_name("condition"), loop.child_by_field_name("update")
+        found = []
+        try:
+            value = self.number(init.child_by_field_name("value"), scope, numbers)
+            for _ in range(_ITERATIONS):
+                here = numbers | {counter: value}
+                if condition is None or not self.number(condition, scope, here):
+                    return found
+                found += [{counter: value} | turn for turn in self.turns(inner, scope, here)]
+                value = self.updated(update, counter, scope, here)
+        except _Unknown:
+            pass
+        raise _NotStaged                # bounds that do not evaluate at a thread, or too many turns
+
+    def updated(self, update: Node | None, counter: str, scope: _Scope, numbers: dict[str, int]) -> int:
+        update = unparenthesized(update) if update is not None else None
+        if update is not None and update.type == "update_expression":
+            return numbers[counter] + (1 if "++" in self.text(update) else -1)
+        if update is not None and update.type == "assignment_expression" and \
+                self.text(update.child_by_field_name("left")) == counter:
+            operator = self.text(update.child_by_field_name("operator"))
+            right = self.number(update.child_by_field_name("right"), scope, numbers)
+            if operator == "=":
+                return right
+            return _arithmetic(operator[:-1], numbers[counter], right)
+        raise _Unknown
+
+    # -------------------------------------------------------------------------------------------------- stores
+
+    def stores(self, array: str, block: Node, segment: int) -> list[_Store]:
+        """The array's stores, solved for their elements; the statements holding them are dropped."""
+        staged: list[_Store] = []
+        statements = [s for s in block.named_children if s.type != "comment"]
+        barriers = [s for s in statements if s in self.barriers]
+        if segment >= len(barriers):
+            raise _NotStaged
+        start = statements.index(barriers[segment - 1]) + 1 if segment else 0
+        for statement in statements[start:statements.index(barriers[segment])]:
+            if statement not in self.dropped and \
+                    any(self.text(n) == array for n in self.view.descendants(statement, "identifier")):
+                scope, _, _ = self.scope_before(statement)
+                self.dropped.add(statement)
+                self.collect(statement, array, scope, [], [], [], staged)
+        elements: dict[tuple[int, ...], int] = {}
+        for position, store in enumerate(staged):
+            self.solve(store)
+            for element in store.elements:
+                if elements.setdefault(element, position) != position:
+                    raise _NotStaged    # stored twice
+        return staged
+
+    def collect(self, node: Node, array: str, scope: _Scope, loops: list[tuple[str, Node]],
+                selecting: list[tuple[Node, bool]], guards: list[Node], staged: list[_Store]) -> None:
+        """The stores under `node`: loops around them, conditions selecting the storers, guards of the value."""
+        if node.type == "comment":
+            return
+        if node.type == "compound_statement":
+            scope = scope.child()
+            for child in node.named_children:
+                self.collect(child, array, scope, loops, selecting, guards, staged)
+        elif node.type == "declaration" and not any(self.view.descendants(node, "subscript_expression")):
+            self.absorb(node, scope)
+        elif node.type == "for_statement":
+            counter = self.loop_counter(node)
+            inner = scope.child()
+            inner.values.pop(counter, None)
+            inner.varying.discard(counter)
+            self.collect(node.child_by_field_name("body"), array, inner, [*loops, (counter, node)], selecting, guards,
+                         staged)
+        elif node.type == "if_statement":
+            condition = _condition(node)
+            consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+            if alternative is not None and alternative.type == "else_clause":
+                alternative = alternative.named_children[0]
+            private = [c for c in _conjuncts(condition) if self.private_only(c, scope, loops)]
+            if alternative is None:
+                self.collect(consequence, array, scope, loops, [*selecting, *((c, True) for c in private)],
+                             [*guards, *(c for c in _conjuncts(condition) if c not in private)], staged)
+            elif len(private) == len(_conjuncts(condition)):
+                self.collect(consequence, array, scope, loops, [*selecting, (condition, True)], guards, staged)
+                self.collect(alternative, array, scope, loops, [*selecting, (condition, False)], guards, staged)
+            else:
+                then, other = self.sole_store(consequence), self.sole_store(alternative)
+                if then is None or other is None or self.index_text(then) != self.index_text(other):
+                    raise _NotStaged
+                zero = other.child_by_field_name("right")
+                zero = zero.type == "number_literal" and _literal(self.text(zero)) == 0
+                if self.base(then.child_by_field_name("left")) == array:    # `else arr[i] = 0;` is a guard's zero
+                    staged.append(self.store(then, scope, loops, selecting, guards + _conjuncts(condition), None)
+                                  if zero else self.store(then, scope, loops, selecting, guards, (condition, other)))
+        elif node.type == "expression_statement":
+            assignment = unparenthesized(node.named_children[0]) if node.named_children else None
+            if assignment is None or assignment.type != "assignment_expression" or \
+                    self.base(assignment.child_by_field_name("left")) not in self.arrays:
+                raise _NotStaged        # anything else in a statement that stores
+            if self.base(assignment.child_by_field_name("left")) == array:
+                staged.append(self.store(assignment, scope, loops, selecting, guards, None))
+        else:
+            raise _NotStaged
+
+    def sole_store(self, node: Node) -> Node | None:
+        while node.type == "compound_statement" and len([c for c in node.named_children if c.type != "comment"]) == 1:
+            node = next(c for c in node.named_children if c.type != "comment")
+        if node.type != "expression_statement" or not node.named_children:
+            return None
+        assignment = unparenthesized(node.named_children[0])
+        return assignment if assignment.type == "assignment_expression" and \
+            self.text(assignment.child_by_field_name("operator")) == "=" and \
+            self.base(assignment.child_by_field_name("left")) in self.arrays else None
+
+    def base(self, access: Node) -> str | None:
+        access = unparenthesized(access)
+        while access.type == "subscript_expression":
+            access = unparenthesized(access.child_by_field_name("argument"))
+        return self.text(access) if access.type == "identifier" else None
+
+    def subscripts(self, access: Node) -> list[Node]:
+        found = []
+        access = unparenthesized(access)
+        while access.type == "subscript_expression":
+            index = access.child_by_field_name("index") or access.child_by_field_name("indices")
+            if index.type == "subscript_argument_list":
+                if len(index.named_children) != 1:
+                    raise _NotStaged
+                index = index.named_children[0]
+            found.insert(0, index)
+            access = unparenthesized(access.child_by_field_name("argument"))
+        return found
+
+    def index_text(self, assignment: Node) -> str:
+        return "][".join(self.text(i).replace(" ", "") for i in self.subscripts(assignment.child_by_field_name("left")))
+
+    def store(self, assignment: Node, scope: _Scope, loops: list[tuple[str, Node]], selecting: list[tuple[Node, bool]],
+              guards: list[Node], otherwise: tuple[Node, Node] | None) -> _Store:
+        private = ["threadIdx.x", "threadIdx.y", "threadIdx.z", *(counter for counter, _ in loops)]
+        storers = []
+        for thread in self.threads:
+            numbers = thread | self.constants
+            for turn in self.turns(loops, scope, numbers):
+                try:
+                    if all(bool(self.number(c, scope, numbers | turn)) == keep for c, keep in selecting):
+                        storers.append(numbers | turn)
+                except _Unknown:
+                    raise _NotStaged from None
+        return _Store(assignment, self.subscripts(assignment.child_by_field_name("left")), guards, otherwise, scope,
+                      private, storers)
+
+    def private_only(self, condition: Node, scope: _Scope, loops: list[tuple[str, Node]]) -> bool:
+        """Whether the condition reads nothing but the thread's private values and numbers."""
+        numbers = {"threadIdx.x": 0, "threadIdx.y": 0, "threadIdx.z": 0} | {c: 0 for c, _ in loops} | self.constants
+        try:
+            self.number(condition, scope, numbers)
+        except _Unknown:
+            return False
+        return True
+
+    def solve(self, store: _Store) -> None:
+        """The store's pivots (the module's docstring), its elements, and the check that the value depends on the
+        storer only through the element."""
+        origin = dict.fromkeys(store.private, 0) | self.constants
+        try:
+            offsets = [self.number(i, store.scope, origin) for i in store.index]
+            coefficients = [{v: self.number(i, store.scope, origin | {v: 1}) - offset for v in store.private}
+                            for i, offset in zip(store.index, offsets)]
+            for storer in store.storers:
+                element = tuple(self.number(i, store.scope, storer) for i in store.index)
+                if element != tuple(o + sum(c[v] * storer[v] for v in store.private)
+                                    for o, c in zip(offsets, coefficients)):
+                    raise _NotStaged    # not affine in the storer
+                store.elements.add(element)
+        except _Unknown:
+            raise _NotStaged from None  # an index reading more than the storer's private values
+        for d, row in enumerate(coefficients):
+            pivot = next((v for v in store.private if row[v] in (1, -1) and
+                          all(other[v] == 0 for e, other in enumerate(coefficients) if e != d)), None)
+            if pivot is None:
+                raise _NotStaged
+            store.pivots[pivot] = (d, row[pivot], offsets[d])
+        sample = store.storers if len(store.storers) <= _CHECKED_THREADS else \
+            random.Random(0).sample(store.storers, _CHECKED_THREADS)
+        for seed in range(3):
+            for storer in sample:
+                solved = self.storer_of(store, [self.number(i, store.scope, storer) for i in store.index])
+                for node in store.checked:
+                    if self.reduced(node, store.scope, _RandomNames(seed, storer)) != \
+                            self.reduced(node, store.scope, _RandomNames(seed, solved)):
+                        raise _NotStaged    # the value reads the storer another way
+
+    def storer_of(self, store: _Store, element: list[int]) -> dict[str, int]:
+        solved = dict.fromkeys(store.private, 0) | self.constants
+        for pivot, (d, sign, offset) in store.pivots.items():
+            solved[pivot] = (element[d] - offset) * sign
+        return solved
+
+    # --------------------------------------------------------------------------------------------------- reads
+
+    def read_through(self, read: Node, staged: list[_Store], block: Node) -> str:
+        """The read spelled as the value its element was stored with."""
+        top = next(s for s in block.named_children if _inside(read, s))
+        scope, _, _ = self.scope_before(top)
+        scope, loops, conditions = self.scope_before(read, top, scope)
+        if self.sunk is not None and read.start_byte >= self.sunk[0].start_byte:
+            conditions = conditions + self.sunk[1]
+        index = self.subscripts(read)
+        readers, touched = [], {}
+        for thread in self.threads:
+            numbers = thread | self.constants
+            for turn in self.turns(loops, scope, numbers):
+                readers.append(numbers | turn)
+                try:
+                    element = tuple(self.number(i, scope, numbers | turn) for i in index)
+                except _Unknown:
+                    raise _NotStaged from None
+                position = next((p for p, s in enumerate(staged) if element in s.elements), None)
+                if position is None:
+                    raise _NotStaged    # an element no thread stored
+                touched[position] = None
+        pieces = sorted(touched, key=lambda p: min(staged[p].elements))
+        if len(pieces) > 1 and len(index) != 1:
+            raise _NotStaged
+        text = ""
+        for position in reversed(pieces):
+            store = staged[position]
+            value = self.value_at(store, index, scope, readers, conditions)
+            low, high = min(store.elements)[0], max(store.elements)[0]
+            if len(pieces) > 1 and len(store.elements) != high - low + 1:
+                raise _NotStaged        # a piece that is not an interval
+            text = f"({self.text(index[0])}) <= {high} ? ({value}) : ({text})" if text else value
+        return text
+
+    def value_at(self, store: _Store, index: list[Node], scope: _Scope, readers: list[dict[str, int]],
+                 conditions: list[tuple[Node, _Scope]]) -> str:
+        """The store's value at the element `index` reads, in the reader's terms: the storer solved for."""
+        substitutions = {pivot: self.text(index[d]) if (sign, offset) == (1, 0) else
+                         f"({self.text(index[d])}) - {offset}" if sign == 1 else f"{offset} - ({self.text(index[d])})"
+                         for pivot, (d, sign, offset) in store.pivots.items()}
+        substitutions |= {v: "0" for v in store.private if v not in substitutions}
+
+        def spelled(node: Node) -> str:
+            return self.spelled(node, store.scope, substitutions)
+
+        value = spelled(store.node.child_by_field_name("right"))
+        if store.otherwise is not None:
+            condition, other = store.otherwise
+            value = f"({spelled(condition)}) ? ({value}) : ({spelled(other.child_by_field_name('right'))})"
+        guards = [g for g in store.guards if not any(self.same_comparison(store, g, c, c_scope, index, scope, readers)
+                                                      for c, c_scope in conditions)]
+        if guards:
+            value = f"({' && '.join(f'({spelled(g)})' for g in guards)}) ? ({value}) : 0"
+        return value
+
+    def same_comparison(self, store: _Store, guard: Node, condition: Node, condition_scope: _Scope, index: list[Node],
+                        scope: _Scope, readers: list[dict[str, int]]) -> bool:
+        """Whether the store's guard, at the element read, is the reader's condition at every reader."""
+        sides = [_comparison(self.text, guard), _comparison(self.text, condition)]
+        if None in sides or sides[0][0] != sides[1][0]:
+            return False
+        sample = readers if len(readers) <= _CHECKED_THREADS else random.Random(0).sample(readers, _CHECKED_THREADS)
+        try:
+            for seed in range(3):
+                for reader in sample:
+                    numbers = _RandomNames(seed, reader)
+                    element = [self.number(i, scope, numbers) for i in index]
+                    solved = _RandomNames(seed, self.storer_of(store, element))
+                    (_, left, right), (_, c_left, c_right) = sides
+                    if self.number(left, store.scope, solved) - self.number(right, store.scope, solved) != \
+                            self.number(c_left, condition_scope, numbers) - self.number(c_right, condition_scope,
+                                                                                       numbers):
+                        return False
+        except _Unknown:
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------------------ expressions
+
+    def binding(self, node: Node, scope: _Scope) -> tuple[Node, _Scope] | None:
+        """The value a local name holds, where `node` is one spelled as its value."""
+        if node.type != "identifier":
+            return None
+        name = self.text(node)
+        if name in scope.varying:
+            raise _Unknown
+        return scope.values.get(name)
+
+    def number(self, node: Node, scope: _Scope, numbers: dict[str, int]) -> int | float:
+        """The expression's value; `_Unknown` where it reads memory, calls, or a name with no number."""
+        kind = node.type
+        if kind == "number_literal":
+            return _literal(self.text(node))
+        if kind == "identifier":
+            bound = self.binding(node, scope)
+            if bound is not None:
+                return self.number(*bound, numbers)
+            return _named(numbers, self.text(node))
+        if kind == "field_expression":
+            return _named(numbers, self.text(node).replace(" ", ""))
+        if kind == "parenthesized_expression":
+            return self.number(unparenthesized(node), scope, numbers)
+        if kind == "cast_expression":
+            value = self.number(node.child_by_field_name("value"), scope, numbers)
+            type_text = self.text(node.child_by_field_name("type"))
+            return float(value) if any(t in type_text for t in ("float", "double")) else int(value)
+        if kind == "binary_expression":
+            operator = self.text(node.child_by_field_name("operator"))
+            left = self.number(node.child_by_field_name("left"), scope, numbers)
+            if operator in ("&&", "||") and bool(left) == (operator == "||"):
+                return int(bool(left))
+            return _arithmetic(operator, left, self.number(node.child_by_field_name("right"), scope, numbers))
+        if kind == "unary_expression":
+            operator = self.text(node.child_by_field_name("operator"))
+            value = self.number(node.child_by_field_name("argument"), scope, numbers)
+            return {"-": -value, "+": value, "!": int(not value)}.get(operator, ~value if operator == "~" else 0)
+        if kind == "conditional_expression":
+            chosen = "consequence" if self.number(node.child_by_field_name("condition"), scope, numbers) else \
+                "alternative"
+            return self.number(node.child_by_field_name(chosen), scope, numbers)
+        raise _Unknown
+
+    def reduced(self, node: Node, scope: _Scope, numbers: dict[str, int]) -> str:
+        """The expression's text with every part that evaluates replaced by its value, locals by theirs."""
+        try:
+            return repr(self.number(node, scope, numbers))
+        except _Unknown:
+            pass
+        bound = self.binding(node, scope) if node.type == "identifier" else None
+        if bound is not None:
+            return self.reduced(*bound, numbers)
+        return self.spliced(node, lambda child: self.reduced(child, scope, numbers))
+
+    def spelled(self, node: Node, scope: _Scope, substitutions: dict[str, str]) -> str:
+        """The expression's text at the reader: locals spelled as their values, private values substituted."""
+        if node.type in ("identifier", "field_expression"):
+            name = self.text(node).replace(" ", "")
+            if name in substitutions:
+                return f"({substitutions[name]})"
+            try:
+                bound = self.binding(node, scope)
+            except _Unknown:
+                raise _NotStaged from None
+            if bound is not None:
+                if name in self.stable and all(substitutions.get(v) == v for v in self.private_read(*bound)):
+                    return name         # the same value at the reader: `row`, spelled so
+                return f"({self.spelled(*bound, substitutions)})"
+            if node.type == "identifier" or name.startswith("threadIdx"):
+                return self.text(node)
+        return self.spliced(node, lambda child: self.spelled(child, scope, substitutions))
+
+    def private_read(self, node: Node, scope: _Scope) -> set[str]:
+        """The thread indices an expression reads, through the locals it reads too."""
+        found = set()
+        for name in self.view.descendants(node, "field_expression", "identifier"):
+            text = self.text(name).replace(" ", "")
+            if text.startswith("threadIdx."):
+                found.add(text)
+            elif name.type == "identifier" and (bound := self.binding(name, scope)) is not None:
+                found |= self.private_read(*bound)
+        return found
+
+    def spliced(self, node: Node, part: Callable[[Node], str]) -> str:
+        children = [c for c in node.named_children if c.type not in ("comment", "field_identifier", "primitive_type",
+                                                                     "type_descriptor", "type_identifier")]
+        if not children:
+            return self.text(node)
+        pieces, cursor = [], node.start_byte
+        for child in children:
+            pieces += [self.view.source[cursor:child.start_byte].decode(), part(child)]
+            cursor = child.end_byte
+        pieces.append(self.view.source[cursor:node.end_byte].decode())
+        return "".join(pieces)
+
+
+def _condition(statement: Node) -> Node:
+    """An `if`'s condition, its parentheses stripped."""
+    clause = statement.child_by_field_name("condition")
+    if clause.type == "condition_clause":
+        clause = clause.child_by_field_name("value") or clause.named_children[-1]
+    return unparenthesized(clause)
+
+
+def _conjuncts(condition: Node) -> list[Node]:
+    condition = unparenthesized(condition)
+    if condition.type == "binary_expression" and condition.child_by_field_name("operator").type == "&&":
+        return _conjuncts(condition.child_by_field_name("left")) + _conjuncts(condition.child_by_field_name("right"))
+    return [condition]
+
+
+def _comparison(text: Callable[[Node], str], node: Node) -> tuple[str, Node, Node] | None:
+    """A comparison as (`<` or `<=` or `==` or `!=`, left, right), `>` and `>=` turned around."""
+    node = unparenthesized(node)
+    if node.type != "binary_expression":
+        return None
+    operator = text(node.child_by_field_name("operator"))
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if operator in (">", ">="):
+        return operator.replace(">", "<"), right, left
+    return (operator, left, right) if operator in ("<", "<=", "==", "!=") else None
+
+
+def _inside(node: Node, ancestor: Node) -> bool:
+    return ancestor.start_byte <= node.start_byte and node.end_byte <= ancestor.end_byte
+
+
+def _named(numbers: dict[str, int], name: str) -> int:
+    try:
+        return numbers[name]
+    except KeyError:
+        raise _Unknown from None
+
+
+def _literal(text: str) -> int | float:
+    text = text.rstrip("uUlL")
+    if text.lower().startswith("0x"):
+        return int(text, 16)
+    if any(c in text for c in ".eEfF"):
+        return float(text.rstrip("fF"))
+    return int(text, 8) if len(text) > 1 and text.startswith("0") else int(text)
+
+
+def _arithmetic(operator: str, a: int | float, b: int | float) -> int | float:
+    """C's binary operators on numbers (integer division and remainder truncate toward zero)."""
+    if operator in ("/", "%") and b == 0:
+        raise _Unknown
+    if operator == "/":
+        return a / b if isinstance(a, float) or isinstance(b, float) else abs(a) // abs(b) * (1 if a * b >= 0 else -1)
+    if operator == "%":
+        return a - b * _arithmetic("/", a, b)
+    operations = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "<<": lambda: a << b,
+                  ">>": lambda: a >> b, "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
+                  "<": lambda: int(a < b), "<=": lambda: int(a <= b), ">": lambda: int(a > b),
+                  ">=": lambda: int(a >= b), "==": lambda: int(a == b), "!=": lambda: int(a != b),
+                  "&&": lambda: int(bool(a) and bool(b)), "||": lambda: int(bool(a) or bool(b))}
+    if operator not in operations:
+        raise _Unknown
+    try:
+        return operations[operator]()
+    except TypeError:
+        raise _Unknown from None
