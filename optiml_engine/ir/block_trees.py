@@ -173,6 +173,58 @@ def block_totals_added(candidate: Candidate) -> Candidate:
     return derived(candidate, view.replaced(replacements), candidate.description)
 
 
+def warp_totals_added(candidate: Candidate) -> Candidate:
+    """A warp's shuffled total that its lane 0 adds to memory atomically, `for (o = 16; o > 0; o >>= 1) p +=
+    __shfl_down_sync(0xffffffff, p, o); if (lane == 0) atomicAdd(c, p / n);`: each thread's own share added
+    instead, `atomicAdd(c, p / n);`, the shuffles dropped: the same sum, reassociated, as the atomics already add the
+    warps' totals in any order (and `p / n`, `p * s` and `s * p` share out over the warp's partials as p does). Only
+    where the block's x extent is a whole number of warps at every contract size, the kernel has no shared memory and
+    no other shuffle, the warp's sum (as block trees read it) and the `if` follow each other in the kernel's body,
+    the added value reads the partial so and the target not at all, and nothing after reads the partial; the
+    candidate itself otherwise."""
+    view = KernelView.of(candidate)
+    contract = candidate.contract
+    widths = {resolve(contract, binding).block[0] for binding in [contract.sizes, *contract.checks]}
+    shuffles = [n for n in view.descendants(view.body, "identifier") if view.text(n) in _SHUFFLES]
+    if any(width % 32 for width in widths) or len(shuffles) != 1 or \
+            any(view.text(n) == "__shared__" for n in view.descendants(view.body, "type_qualifier")):
+        return candidate
+    try:
+        folding = _Folding(view, min(widths), "x")
+        statements = folding.statements
+        at = next(i for i, statement in enumerate(statements[:-1]) if folding.warp_reduce(statement) is not None)
+    except (_NotATree, StopIteration):
+        return candidate
+    partial, kind, _ = folding.warp_reduce(statements[at])
+    added = statements[at + 1]
+    if kind != "+" or added.type != "if_statement" or added.child_by_field_name("alternative") is not None or \
+            folding.squeezed(added.child_by_field_name("condition")) not in folding.zero_tests(folding.in_warp):
+        return candidate
+    then = folding.sole(added.child_by_field_name("consequence"))
+    call = then.named_children[0] if then.type == "expression_statement" and then.named_children else None
+    arguments = call.child_by_field_name("arguments").named_children \
+        if call is not None and call.type == "call_expression" else []
+    if call is None or folding.text(call.child_by_field_name("function")) != "atomicAdd" or len(arguments) != 2 or \
+            partial in folding.names(arguments[0]) or not _shared_out(folding, unparenthesized(arguments[1]), partial) \
+            or any(partial in folding.names(n) for n in statements[at + 2:]):
+        return candidate
+    return derived(candidate, view.replaced([
+        (statements[at].start_byte, statements[at].end_byte, ""), (added.start_byte, then.start_byte, "")]),
+        candidate.description)
+
+
+def _shared_out(folding: _Folding, value: Node, partial: str) -> bool:
+    """Whether the value is the partial, or the partial times or over a factor not reading it."""
+    if value.type == "identifier":
+        return folding.text(value) == partial
+    if value.type != "binary_expression" or folding.text(value.child_by_field_name("operator")) not in ("*", "/"):
+        return False
+    left, right = (unparenthesized(value.child_by_field_name(side)) for side in ("left", "right"))
+    if folding.text(value.child_by_field_name("operator")) == "*" and folding.text(right) == partial:
+        left, right = right, left
+    return left.type == "identifier" and folding.text(left) == partial and partial not in folding.names(right)
+
+
 class _Folding:
     """The replacements that make the kernel its block's one point, found statement by statement; `_NotATree` where
     the kernel is not such."""
@@ -451,7 +503,8 @@ class _Folding:
         if v is None or len(shuffles) != 1:
             return None
         arguments = [self.squeezed(a) for a in shuffles[0].child_by_field_name("arguments").named_children]
-        if len(arguments) not in (3, 4) or arguments[0] not in _FULL_MASKS or arguments[1:3] != [v, o] or \
+        if len(arguments) not in (3, 4) or self.macros.get(arguments[0], arguments[0]) not in _FULL_MASKS or \
+                arguments[1:3] != [v, o] or \
                 arguments[3:] not in ([], ["32"], ["warpSize"]):
             return None
         shuffle, right = self.squeezed(shuffles[0]), update.child_by_field_name("right")

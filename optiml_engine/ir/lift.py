@@ -19,7 +19,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     conjunction, conjuncts, constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
-from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded
+from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded, warp_totals_added
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
@@ -84,6 +84,9 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     added = block_totals_added(plain)
     if added is not plain:      # a block's tree total added atomically: each thread's partial added instead
         retries += [added, _builtin_aliases_inlined(added)]
+    warp_added = warp_totals_added(plain)
+    if warp_added is not plain:     # a warp's shuffled total added atomically: each thread's share added instead
+        retries += [warp_added, _builtin_aliases_inlined(warp_added)]
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]) and \
                 isinstance(lifted := _lifted(again), LoopProgram):
@@ -1593,8 +1596,9 @@ class _Helper:
         `c ? then : otherwise`."""
         statements = [n for n in statements if n.type != "comment"]
         for position, statement in enumerate(statements):
-            if statement.type == "declaration":
-                self.declare(statement)
+            if statement.type in ("declaration", "expression_statement") or statement.type == "if_statement" and \
+                    not any(n.type == "return_statement" for n in self.lifter.view.descendants(statement)):
+                self.run([statement], function)
             elif statement.type == "return_statement" and statement.named_children and \
                     position == len(statements) - 1:
                 return self.value(statement.named_children[0])
@@ -1614,6 +1618,41 @@ class _Helper:
                 raise _Refused(statement, f"{function} has code other than declarations and returns (a branch "
                                           f"that returns) before its return")
         raise _Refused(at, f"{function} does not end with `return value;` on every path")
+
+    def run(self, statements: list[Node], function: str) -> None:
+        """Statements that only declare and assign the helper's locals and parameters (`if (i < 0) i = -i;`): what
+        each then holds, a branch's as `c ? then : before`."""
+        for statement in statements:
+            if statement.type == "comment":
+                continue
+            if statement.type == "declaration":
+                self.declare(statement)
+                continue
+            assignment = statement.named_children[0] if statement.type == "expression_statement" and \
+                statement.named_children else None
+            target = assignment.child_by_field_name("left") if assignment is not None and \
+                assignment.type == "assignment_expression" else None
+            operator = self.lifter.text(assignment.child_by_field_name("operator")) if target is not None else ""
+            if target is not None and target.type == "identifier" and self.lifter.text(target) in self.values and \
+                    operator in ("=", "+=", "-=", "*=", "/="):
+                name, value = self.lifter.text(target), self.value(assignment.child_by_field_name("right"))
+                self.values[name] = value if operator == "=" else \
+                    Binary(op=operator[0], left=self.values[name], right=value)
+            elif statement.type == "if_statement":
+                condition = statement.child_by_field_name("condition")
+                cond = self.value(condition.named_children[0] if condition.type == "condition_clause" else condition)
+                alternative = statement.child_by_field_name("alternative")
+                if alternative is not None and alternative.type == "else_clause":
+                    alternative = alternative.named_children[0]
+                before = dict(self.values)
+                self.run(_branch(statement.child_by_field_name("consequence")), function)
+                then, self.values = self.values, dict(before)
+                self.run(_branch(alternative) if alternative is not None else [], function)
+                self.values = {name: value if then[name] == value else Select(cond=cond, then=then[name], other=value)
+                               for name, value in self.values.items() if name in before}
+            else:
+                raise _Refused(statement, f"{function} has code other than declarations, assignments of its "
+                                          f"locals and returns before its return")
 
     def value(self, node: Node) -> Expr:
         saved = self.lifter.names
