@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -119,6 +120,7 @@ class _RandomNames(dict):
 @dataclass
 class _Store:
     node: Node                          # the assignment
+    value: Node                         # the value it stores (a guard's select taken apart: its `then`)
     index: list[Node]                   # its subscripts, outermost first
     guards: list[Node]                  # the comparisons guarding the value (`c ? v : 0`)
     otherwise: tuple[Node, Node] | None     # an else's condition and assignment (`c ? v : w`)
@@ -126,13 +128,14 @@ class _Store:
     private: list[str]                  # thread indices, then the counters of the loops around it
     storers: list[dict[str, int]]       # each storing thread and turn
     pivots: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # value -> (dimension, sign, offset)
+    fixed: dict[str, int] = field(default_factory=dict)     # the other private values -> the storer's
     elements: set[tuple[int, ...]] = field(default_factory=set)
 
     @property
     def checked(self) -> list[Node]:
         """The expressions the stored value reads private values through."""
         other = [self.otherwise[0], self.otherwise[1].child_by_field_name("right")] if self.otherwise else []
-        return [self.node.child_by_field_name("right"), *self.guards, *other]
+        return [self.value, *self.guards, *other]
 
 
 class _Staging:
@@ -194,7 +197,8 @@ class _Staging:
         found += self.guard_sunk()
         for staged, reads, block in staging:
             for read in reads:
-                found.append((read.start_byte, read.end_byte, f"({self.read_through(read, staged, block)})"))
+                # Twice parenthesized: `(x[i]) + y` would parse as a cast of `+y` to a type `x[i]`.
+                found.append((read.start_byte, read.end_byte, f"(({self.read_through(read, staged, block)}))"))
         self.dead_locals_dropped()
         return found + [(n.start_byte, n.end_byte, "") for n in self.dropped]
 
@@ -521,8 +525,7 @@ class _Staging:
                 then, other = self.sole_store(consequence), self.sole_store(alternative)
                 if then is None or other is None or self.index_text(then) != self.index_text(other):
                     raise _NotStaged
-                zero = other.child_by_field_name("right")
-                zero = zero.type == "number_literal" and _literal(self.text(zero)) == 0
+                zero = _zero(self.text, other.child_by_field_name("right"))
                 if self.base(then.child_by_field_name("left")) == array:    # `else arr[i] = 0;` is a guard's zero
                     staged.append(self.store(then, scope, loops, selecting, guards + _conjuncts(condition), None)
                                   if zero else self.store(then, scope, loops, selecting, guards, (condition, other)))
@@ -531,8 +534,12 @@ class _Staging:
             if assignment is None or assignment.type != "assignment_expression" or \
                     self.base(assignment.child_by_field_name("left")) not in self.arrays:
                 raise _NotStaged        # anything else in a statement that stores
+            value = unparenthesized(assignment.child_by_field_name("right"))
+            if value.type == "conditional_expression" and _zero(self.text, value.child_by_field_name("alternative")):
+                guards = guards + _conjuncts(value.child_by_field_name("condition"))    # `arr[i] = c ? v : 0;`
+                value = value.child_by_field_name("consequence")
             if self.base(assignment.child_by_field_name("left")) == array:
-                staged.append(self.store(assignment, scope, loops, selecting, guards, None))
+                staged.append(self.store(assignment, scope, loops, selecting, guards, None, value))
         else:
             raise _NotStaged
 
@@ -569,7 +576,7 @@ class _Staging:
         return "][".join(self.text(i).replace(" ", "") for i in self.subscripts(assignment.child_by_field_name("left")))
 
     def store(self, assignment: Node, scope: _Scope, loops: list[tuple[str, Node]], selecting: list[tuple[Node, bool]],
-              guards: list[Node], otherwise: tuple[Node, Node] | None) -> _Store:
+              guards: list[Node], otherwise: tuple[Node, Node] | None, value: Node | None = None) -> _Store:
         private = ["threadIdx.x", "threadIdx.y", "threadIdx.z", *(counter for counter, _ in loops)]
         storers = []
         for thread in self.threads:
@@ -580,8 +587,9 @@ class _Staging:
                         storers.append(numbers | turn)
                 except _Unknown:
                     raise _NotStaged from None
-        return _Store(assignment, self.subscripts(assignment.child_by_field_name("left")), guards, otherwise, scope,
-                      private, storers)
+        return _Store(assignment, value or assignment.child_by_field_name("right"),
+                      self.subscripts(assignment.child_by_field_name("left")), guards, otherwise, scope, private,
+                      storers)
 
     def private_only(self, condition: Node, scope: _Scope, loops: list[tuple[str, Node]]) -> bool:
         """Whether the condition reads nothing but the thread's private values and numbers."""
@@ -611,9 +619,14 @@ class _Staging:
         for d, row in enumerate(coefficients):
             pivot = next((v for v in store.private if row[v] in (1, -1) and
                           all(other[v] == 0 for e, other in enumerate(coefficients) if e != d)), None)
-            if pivot is None:
+            if pivot is None and any(row.values()):
                 raise _NotStaged
-            store.pivots[pivot] = (d, row[pivot], offsets[d])
+            if pivot is not None:
+                store.pivots[pivot] = (d, row[pivot], offsets[d])
+        # A private value the element does not tell is the one every storer has (the thread that alone stores a
+        # halo), or 0; the check below refuses where the value then differs.
+        store.fixed = {v: store.storers[0][v] if len({s[v] for s in store.storers}) == 1 else 0
+                       for v in store.private if v not in store.pivots}
         sample = store.storers if len(store.storers) <= _CHECKED_THREADS else \
             random.Random(0).sample(store.storers, _CHECKED_THREADS)
         for seed in range(3):
@@ -625,7 +638,7 @@ class _Staging:
                         raise _NotStaged    # the value reads the storer another way
 
     def storer_of(self, store: _Store, element: list[int]) -> dict[str, int]:
-        solved = dict.fromkeys(store.private, 0) | self.constants
+        solved = dict(store.fixed) | self.constants
         for pivot, (d, sign, offset) in store.pivots.items():
             solved[pivot] = (element[d] - offset) * sign
         return solved
@@ -659,25 +672,46 @@ class _Staging:
         text = ""
         for position in reversed(pieces):
             store = staged[position]
-            value = self.value_at(store, index, scope, readers, conditions)
+            value = self.value_at(store, index, scope, readers, conditions, [c for c, _ in loops])
             low, high = min(store.elements)[0], max(store.elements)[0]
             if len(pieces) > 1 and len(store.elements) != high - low + 1:
                 raise _NotStaged        # a piece that is not an interval
             text = f"({self.text(index[0])}) <= {high} ? ({value}) : ({text})" if text else value
+        return self.as_digits(text, scope)
+
+    def as_digits(self, text: str, scope: _Scope) -> str:
+        """The read's text with the thread and block indices it still reads spelled as digits of the reader's
+        index, `threadIdx.x` as `(i % 64)` and `blockIdx.x` as `(i / 64)`, where a local `i` declared once holds
+        `blockIdx.x * 64 + threadIdx.x` (64 the block's extent): the lift reads builtins only in an index's
+        definition."""
+        for d in "xyz":
+            builtins = re.compile(rf"\b(threadIdx|blockIdx)\s*\.\s*{d}\b")
+            if not builtins.search(text):
+                continue
+            extent = self.constants[f"blockDim.{d}"]
+            index = next((name for name in sorted(self.stable) if name in scope.values and all(
+                self.number(*scope.values[name], _RandomNames(seed, {f"threadIdx.{d}": t, f"blockIdx.{d}": b} |
+                                                              self.constants))
+                == b * extent + t for seed, (t, b) in enumerate([(0, 0), (1, 0), (0, 1), (extent - 1, 5)]))), None)
+            if index is not None:
+                text = builtins.sub(lambda m: f"({index} % {extent})" if m.group(1) == "threadIdx" else
+                                    f"({index} / {extent})", text)
         return text
 
     def value_at(self, store: _Store, index: list[Node], scope: _Scope, readers: list[dict[str, int]],
-                 conditions: list[tuple[Node, _Scope]]) -> str:
+                 conditions: list[tuple[Node, _Scope]], counters: list[str]) -> str:
         """The store's value at the element `index` reads, in the reader's terms: the storer solved for."""
         substitutions = {pivot: self.text(index[d]) if (sign, offset) == (1, 0) else
                          f"({self.text(index[d])}) - {offset}" if sign == 1 else f"{offset} - ({self.text(index[d])})"
                          for pivot, (d, sign, offset) in store.pivots.items()}
-        substitutions |= {v: "0" for v in store.private if v not in substitutions}
+        substitutions |= {v: str(value) for v, value in store.fixed.items()}
+
+        shifts = self.shifts(store, index, scope, readers, counters)
 
         def spelled(node: Node) -> str:
-            return self.spelled(node, store.scope, substitutions)
+            return self.spelled(node, store.scope, substitutions, shifts)
 
-        value = spelled(store.node.child_by_field_name("right"))
+        value = spelled(store.value)
         if store.otherwise is not None:
             condition, other = store.otherwise
             value = f"({spelled(condition)}) ? ({value}) : ({spelled(other.child_by_field_name('right'))})"
@@ -686,6 +720,53 @@ class _Staging:
         if guards:
             value = f"({' && '.join(f'({spelled(g)})' for g in guards)}) ? ({value}) : 0"
         return value
+
+    def shifts(self, store: _Store, index: list[Node], scope: _Scope, readers: list[dict[str, int]],
+               counters: list[str]) -> dict[str, str]:
+        """For each thread index, the storer's (at the element read) less the reader's, spelled where it reads no
+        thread index: `k - 3` where the reader of `tile[threadIdx.x + k]` reads what `tile[threadIdx.x + 3]`'s
+        storer stored."""
+        variables = ["threadIdx.x", "threadIdx.y", "threadIdx.z", *counters]
+        found = {}
+        for thread in variables[:3]:
+            def difference(point: dict[str, int], thread: str = thread) -> int:
+                if thread not in store.pivots:
+                    return store.fixed.get(thread, 0) - point[thread]
+                d, sign, offset = store.pivots[thread]
+                return (self.number(index[d], scope, point) - offset) * sign - point[thread]
+            origin = dict.fromkeys(variables, 0) | self.constants
+            try:
+                base = difference(origin)
+                slopes = {v: difference(origin | {v: 1}) - base for v in variables}
+                if any(slopes[t] for t in variables[:3]) or any(
+                        difference(reader) != base + sum(slopes[v] * reader[v] for v in variables)
+                        for reader in readers):
+                    continue
+            except _Unknown:
+                continue
+            terms = [v if k == 1 else f"{k} * {v}" for v, k in slopes.items() if k] + ([str(base)] if base else [])
+            found[thread] = " + ".join(terms) or "0"
+        return found
+
+    def shifted(self, name: str, bound: tuple[Node, _Scope], shifts: dict[str, str]) -> str | None:
+        """A local affine in the thread indices, at the storer: itself plus its slopes times the shifts (`i + (k -
+        3)`); None where a thread index it reads has no shift or it is not affine in them."""
+        threads = self.private_read(*bound)
+        if not threads <= shifts.keys():
+            return None
+        try:
+            for seed in range(2):
+                numbers = _RandomNames(seed, dict.fromkeys(threads, 1))
+                base = self.number(*bound, numbers)
+                slopes = {t: self.number(*bound, _RandomNames(seed, numbers | {t: 2})) - base for t in threads}
+                far = _RandomNames(seed, numbers | {t: 7 for t in threads})
+                if self.number(*bound, far) != base + 6 * sum(slopes.values()) or \
+                        any(not isinstance(k, int) for k in slopes.values()):
+                    return None
+        except _Unknown:
+            return None
+        terms = [f"({shifts[t]})" if k == 1 else f"{k} * ({shifts[t]})" for t, k in slopes.items() if k]
+        return f"({name} + {' + '.join(terms)})" if terms else name
 
     def same_comparison(self, store: _Store, guard: Node, condition: Node, condition_scope: _Scope, index: list[Node],
                         scope: _Scope, readers: list[dict[str, int]]) -> bool:
@@ -765,8 +846,10 @@ class _Staging:
             return self.reduced(*bound, numbers)
         return self.spliced(node, lambda child: self.reduced(child, scope, numbers))
 
-    def spelled(self, node: Node, scope: _Scope, substitutions: dict[str, str]) -> str:
-        """The expression's text at the reader: locals spelled as their values, private values substituted."""
+    def spelled(self, node: Node, scope: _Scope, substitutions: dict[str, str],
+                shifts: dict[str, str] | None = None) -> str:
+        """The expression's text at the reader: locals spelled as their values (or, read the same way at the
+        reader, by name, shifted), private values substituted."""
         if node.type in ("identifier", "field_expression"):
             name = self.text(node).replace(" ", "")
             if name in substitutions:
@@ -778,10 +861,12 @@ class _Staging:
             if bound is not None:
                 if name in self.stable and all(substitutions.get(v) == v for v in self.private_read(*bound)):
                     return name         # the same value at the reader: `row`, spelled so
-                return f"({self.spelled(*bound, substitutions)})"
+                if name in self.stable and (moved := self.shifted(name, bound, shifts or {})) is not None:
+                    return moved
+                return f"({self.spelled(*bound, substitutions, shifts)})"
             if node.type == "identifier" or name.startswith("threadIdx"):
                 return self.text(node)
-        return self.spliced(node, lambda child: self.spelled(child, scope, substitutions))
+        return self.spliced(node, lambda child: self.spelled(child, scope, substitutions, shifts))
 
     def private_read(self, node: Node, scope: _Scope) -> set[str]:
         """The thread indices an expression reads, through the locals it reads too."""
@@ -832,6 +917,11 @@ def _comparison(text: Callable[[Node], str], node: Node) -> tuple[str, Node, Nod
     if operator in (">", ">="):
         return operator.replace(">", "<"), right, left
     return (operator, left, right) if operator in ("<", "<=", "==", "!=") else None
+
+
+def _zero(text: Callable[[Node], str], node: Node) -> bool:
+    node = unparenthesized(node)
+    return node.type == "number_literal" and _literal(text(node)) == 0
 
 
 def _inside(node: Node, ancestor: Node) -> bool:

@@ -443,3 +443,47 @@ def _sum_changed(old: str, new: str) -> str:
 ])
 def test_what_is_no_block_tree_reduction_stays_refused(block, body, why) -> None:
     assert_refused_at_shared_memory(ROWS.format(block=block, body=body), why)
+
+
+# Binary cross entropy's mean: each warp's terms shuffled into lane 0, which adds them over n atomically.
+WARP_ATOMIC = """#define FULL_MASK 0xffffffff
+/* @optiml
+   sizes:   n=1048576
+   check:   n=1; n=31; n=100; n=1000
+   p:       in  float[n] uniform(0.01,0.99)
+   t:       in  float[n] uniform(0,1)
+   loss:    out float[1]
+   launch:  grid=cdiv(n,{block}) block={block}
+   tol:     1e-4
+*/
+__global__ void bce_mean(const float* p, const float* t, float* loss, int n)
+{{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float term = 0.0f;
+    if (i < n)
+        term = -(t[i] * logf(p[i]) + (1.0f - t[i]) * logf(1.0f - p[i]));
+    for (int offset = 16; offset > 0; offset >>= 1)
+        term += __shfl_down_sync(FULL_MASK, term, offset);
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(loss, term / (float)n);
+}}
+"""
+
+
+def test_a_warp_total_added_atomically_is_each_threads_share_added() -> None:
+    program = lifted_equals_kernel(WARP_ATOMIC.format(block=128))
+    assert "atomicAdd" in str(program) and "shfl" not in str(program), str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("block=128", "block=48"), "a block of one warp and a half"),
+    (("atomicAdd(loss, term / (float)n);", "atomicAdd(loss, term + 1.0f);"), "a value that is no share of the term"),
+    (("if ((threadIdx.x & 31) == 0)", "if ((threadIdx.x & 31) == 1)"), "lane 1 adds"),
+    (("atomicAdd(loss, term / (float)n);", "atomicAdd(loss, term / (float)n);\n    loss[1 + 0 * i] = term;"),
+     "the total read after"),
+])
+def test_a_warp_total_that_is_not_every_share_stays_refused(change, why) -> None:
+    text = WARP_ATOMIC.format(block=128)
+    assert change[0] in text
+    result = lift(candidate_of("user.cu", text.replace(*change)))
+    assert isinstance(result, NotLiftable) and "loop update" in result.reason, f"{why}: {result}"

@@ -509,16 +509,55 @@ __global__ void softplus_map(const float* x, float* y, int n)
 """
 
 
-@pytest.mark.parametrize("text", [BYTE_PITCH, TEMPLATE_BLOCK, RETURNING_HELPER],
-                         ids=["a row found in bytes", "an integer template argument", "a helper returning early"])
+# A mirrored index, its parameter assigned in branches (PyTorch's reflection padding), and a running value.
+ASSIGNING_HELPER = """__device__ int reflect(int i, int n)
+{
+    if (i < 0)
+        i = -i;
+    if (i >= n) {
+        int over = i - (n - 1);
+        i = n - 1 - over;
+    } else
+        i += 0;
+    float unused = 0.0f;
+    unused *= 2.0f;
+    return i;
+}
+
+/* @optiml
+   sizes: n=4096
+   check: n=5; n=1000
+   x: in float[n]
+   y: out float[n+6]
+   launch: grid=cdiv(n+6,256) block=256
+*/
+__global__ void reflect_pad(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n + 6) y[i] = x[reflect(i - 3, n)];
+}
+"""
+
+
+@pytest.mark.parametrize("text", [BYTE_PITCH, TEMPLATE_BLOCK, RETURNING_HELPER, ASSIGNING_HELPER],
+                         ids=["a row found in bytes", "an integer template argument", "a helper returning early",
+                              "a helper assigning in branches"])
 def test_user_spellings_lift_and_equal_the_kernel(text) -> None:
     """A row found by a byte pitch (`(const float*)((const char*)x + r * pitch)`: the offset over the element's
     size), an integer template argument in the index and the body (its instantiation's value), a helper whose
-    branches return (`c ? then : otherwise`): the program equals the user's kernel on the CPU at every check size."""
+    branches return (`c ? then : otherwise`), a helper assigning its parameter and locals in branches (each then
+    `c ? then : before`): the program equals the user's kernel on the CPU at every check size."""
     naive = candidate_of("user.cu", text)
     program = lift(naive)
     assert isinstance(program, LoopProgram), str(program)
     assert_equals_kernel(naive, program, rtol=1e-6)
+
+
+def test_a_helper_with_a_loop_is_refused_located() -> None:
+    text = ASSIGNING_HELPER.replace("    float unused = 0.0f;", "    for (int k = 0; k < 2; ++k) i += 0;")
+    program = lift(candidate_of("user.cu", text))
+    assert isinstance(program, NotLiftable) and "reflect has code other than" in str(program) and \
+        "user.cu:10:" in str(program), str(program)
 
 
 @pytest.mark.parametrize("old, new, reason", [
