@@ -67,9 +67,12 @@ and the lifter refuses the kernel as before.
   read: each read `((c) ? query[(a) + (e)] :
   key[(b) + (e)])`, each statement `x[e] op v;` the `if (c) query[(a) + (e)] op v; else key[(b) + (e)] op v;` it
   is (only one arm runs, so v is evaluated once), the declaration and the `if` emptied.
-- A constant table of numbers declared in the kernel (`const int dr[4] = {-1, 1, 0, 0};`, its size a number or a
-  name defined as one) and only read: each read `dr[e]` the table's entries chosen by e (`e == 0 ? -1 : e == 1 ?
-  1 : ...`), where e assigns and calls nothing.
+- A table declared in the kernel with all its entries (`const int dr[4] = {-1, 1, 0, 0};`, its size a number or a
+  name defined as one, or `float wx[4] = {cubic(t + 1.0f), cubic(t), ...};`) and only read: each read `dr[e]` the
+  table's entries chosen by e (`e == 0 ? -1 : e == 1 ? 1 : ...`), where e assigns and calls nothing. Entries that
+  are not numbers are then computed where read rather than where declared: only where they assign nothing, read no
+  memory, call only functions of the file without pointer parameters or math functions, and read no name assigned
+  after the declaration (so each computes the same value there).
 """
 
 from __future__ import annotations
@@ -84,6 +87,9 @@ from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, bare, derived
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
+_MATH = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs", "fmaxf", "fminf", "max", "min",
+         "tanhf", "tanh", "powf", "pow", "sinf", "cosf", "floorf", "ceilf", "roundf", "erff", "fmaf", "__expf",
+         "__logf", "log1pf", "expm1f"}   # functions of the CUDA math library: no memory written
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _NAME = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")     # a token not a member's (`.x`) nor a number's suffix
@@ -787,22 +793,46 @@ def _count(view: KernelView, written: str) -> int | None:
     return None
 
 
+def _recomputable(view: KernelView, entry: Node, declaration: Node) -> bool:
+    """Whether a table's entry computes the same value wherever the table is read after its declaration (the module's
+    docstring)."""
+    helpers = {view.text(f.child_by_field_name("declarator").child_by_field_name("declarator")): f
+               for f in view.descendants(view.document.tree.root_node, "function_definition")
+               if f.child_by_field_name("declarator").type == "function_declarator"}
+    for node in view.descendants(entry):
+        if node.type in ("assignment_expression", "update_expression", "subscript_expression", "pointer_expression"):
+            return False
+        if node.type == "call_expression":
+            called = view.text(node.child_by_field_name("function"))
+            helper = helpers.get(called)
+            if helper is not None and any(p.child_by_field_name("declarator") is not None and
+                                          p.child_by_field_name("declarator").type == "pointer_declarator"
+                                          for p in view.descendants(helper, "parameter_declaration")) or \
+                    helper is None and called not in _MATH:
+                return False
+    names = {view.text(n) for n in view.descendants(entry, "identifier")}
+    return not any(_assigns(view, n, name) for n in view.descendants(view.body)
+                   if n.start_byte > declaration.end_byte for name in names)
+
+
 def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
     """Each constant table of numbers the kernel declares and only reads (the module's docstring), its reads made
     choices among its entries and its declaration emptied (newlines kept)."""
     found: list[tuple[int, int, str]] = []
     for declaration in view.descendants(view.body, "declaration"):
         declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
-        if "const" not in view.text(declaration).split("=")[0].split() or len(declarators) != 1:
+        if len(declarators) != 1:
             continue
         target, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
         if target.type != "array_declarator" or value is None or value.type != "initializer_list":
             continue
         entries = [view.text(e) for e in value.named_children if e.type != "comment"]
         size = target.child_by_field_name("size")
-        if not entries or not all(_NUMBER.fullmatch(e) for e in entries) or \
+        if not entries or not all(_NUMBER.fullmatch(e) or _recomputable(view, e_node, declaration)
+                                  for e, e_node in zip(entries, value.named_children)) or \
                 size is not None and _count(view, view.text(size).strip()) != len(entries):
             continue                      # `const int t[4] = {1, 2};` holds zeros the list does not show
+        entries = [e if _NUMBER.fullmatch(e) else f"({e})" for e in entries]
         declared = target.child_by_field_name("declarator")
         uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == view.text(declared) and
                 n != declared]

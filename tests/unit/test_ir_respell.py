@@ -340,6 +340,28 @@ def test_a_constant_table_read_by_a_loop_is_its_entries_chosen_by_the_index():
     assert "offsets" not in str(program)
 
 
+# Weights computed once a row (a filter's taps from the row's own values), read by the loop over the taps.
+COMPUTED_TABLE = ("    float a = x[r * cols];\n    float w[3] = {0.25f * a, 0.5f, fminf(a, 0.25f)};\n"
+                  "    for (int c = 0; c < cols; ++c) {\n        float s = 0.0f;\n"
+                  "        for (int k = 0; k < 3; ++k)\n            s += w[k] * x[r * cols + min(c + k, cols - 1)];\n"
+                  "        y[r * cols + c] = s;\n    }")
+
+
+def test_a_table_of_expressions_is_its_entries_computed_where_read():
+    program = lifted_equals_kernel(ROWS.format(defines="", body=COMPUTED_TABLE))
+    assert "w[" not in str(program), str(program)
+
+
+@pytest.mark.parametrize("old, new, why", [
+    ("0.5f, fminf", "0.5f * x[r], fminf", "an entry reading memory"),
+    ("        y[r * cols + c] = s;", "        y[r * cols + c] = s;\n        a = s;", "a name the entries read assigned"),
+])
+def test_a_table_whose_entries_could_change_stays_refused(old, new, why):
+    assert old in COMPUTED_TABLE
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=COMPUTED_TABLE.replace(old, new))))
+    assert isinstance(result, NotLiftable) and "array" in result.reason, f"{why}: {result}"
+
+
 def test_a_table_the_kernel_writes_stays_refused():
     body = ("    int offsets[2] = {0, 1};\n    offsets[1] = 2;\n"
             "    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] + (float)offsets[c % 2];")
