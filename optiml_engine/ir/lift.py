@@ -559,7 +559,7 @@ class _Lifter:
                 continue
             if node.type == "declaration" and self.index_declaration(node):
                 continue
-            if node.type == "declaration" and not self.declares_pointer(node):
+            if node.type == "declaration":     # a pointer's declaration holds no statement: an alias
                 for let in self.declaration(node):
                     prelude.append(let)
                     if let.value is not None and not mentions(let.value, set(self.indices) | self.per_point):

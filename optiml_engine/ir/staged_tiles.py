@@ -199,7 +199,7 @@ class _Staging:
             for read in reads:
                 # Twice parenthesized: `(x[i]) + y` would parse as a cast of `+y` to a type `x[i]`.
                 found.append((read.start_byte, read.end_byte, f"(({self.read_through(read, staged, block)}))"))
-        self.dead_locals_dropped()
+        self.dead_locals_dropped({name for _, _, text in found for name in re.findall(r"[A-Za-z_]\w*", text)})
         return found + [(n.start_byte, n.end_byte, "") for n in self.dropped]
 
     def guard_sunk(self) -> list[tuple[int, int, str]]:
@@ -236,15 +236,16 @@ class _Staging:
                    and self.text(n.child_by_field_name("function")) not in _PURE
                    for n in self.view.descendants(statement) if not any(_inside(n, d) for d in self.dropped))
 
-    def dead_locals_dropped(self) -> None:
+    def dead_locals_dropped(self, read_through: set[str]) -> None:
         """Declarations that only the dropped stores read (`int a_col = t * TILE + threadIdx.x;`) are dropped too:
-        left, they would be indices the lift has to read for nothing."""
+        left, they would be indices the lift has to read for nothing. `read_through`: the names the reads' new
+        text reads."""
         for declaration in self.view.descendants(self.view.body, "declaration"):
             names = self.declared_names(declaration)
             if not names or any(_inside(declaration, d) for d in self.dropped) or \
                     any(self.view.descendants(declaration, "call_expression", "assignment_expression")):
                 continue
-            if not any(self.text(n) in names and not _inside(n, declaration) and
+            if not set(names) & read_through and not any(self.text(n) in names and not _inside(n, declaration) and
                        not any(_inside(n, d) for d in self.dropped)
                        for n in self.view.descendants(self.view.body, "identifier")):
                 self.dropped.add(declaration)

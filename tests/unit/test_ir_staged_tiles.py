@@ -25,25 +25,6 @@ TERNARY = TILED.replace("""        if (row < M && a_col < K)
         else
             As[threadIdx.y][threadIdx.x] = 0.0f;""", """        As[threadIdx.y][threadIdx.x] = (row < M && a_col < K) ? A[row * K + a_col] : 0.0f;""")
 
-REVERSED = """#define BLOCK 128
-/* @optiml
-   sizes:   n=1048576
-   check:   n=128; n=256; n=1280
-   x:       in  float[n]
-   y:       out float[n]
-   launch:  grid=n/128 block=128
-   tol:     1e-6
-*/
-__global__ void reverse_blocks(const float* x, float* y, int n)
-{
-    __shared__ float tile[BLOCK];
-    int i = blockIdx.x * BLOCK + threadIdx.x;
-    tile[threadIdx.x] = x[i];
-    __syncthreads();
-    y[i] = 2.0f * tile[BLOCK - 1 - threadIdx.x];
-}
-"""
-
 # A 3-point stencil over a tile with a one-element halo on each side, loaded by the first and last threads.
 HALO = """#define BLOCK 64
 /* @optiml
@@ -86,7 +67,10 @@ def test_tiles_filled_by_selects_are_the_plain_product_too() -> None:
     assert "?" not in str(program), str(program)
 
 
-@pytest.mark.parametrize("text", [REVERSED, HALO], ids=["reversed", "halo"])
+CONV_HALO = (ROOT / "tests" / "heldout23" / "conv1d_halo.cu").read_text()
+
+
+@pytest.mark.parametrize("text", [HALO, CONV_HALO], ids=["halo", "conv_halo_by_rows"])
 def test_a_tile_read_another_way_is_the_loads_that_filled_it(text) -> None:
     program = lifted_equals_kernel(text)
     assert isinstance(program, LoopProgram) and "tile" not in str(program), str(program)
