@@ -103,6 +103,8 @@ _SHARED_DECLARATION = re.compile(
     r"\b__shared__\s+(?P<type>(?:[A-Za-z_][\w:]*\s+)*?[A-Za-z_][\w:]*)\s+(?P<name>[A-Za-z_]\w*)\s*"
     r"(?P<dims>(?:\[[^\[\];]+\]\s*)*);")
 _SHARED = re.compile(r"\b__shared__\b")
+# `static __shared__` (a helper's block scratch, as CUDA's samples write it): `__shared__` is `static` already.
+_STATIC_SHARED = re.compile(r"\bstatic[ \t]+__shared__\b|\b__shared__[ \t]+static\b")
 _NOT_CODE = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
 _LINE_DIRECTIVE = re.compile(r'^\s*#\s*(?:line\s+)?(\d+)\s+"([^"]*)"')
 _GXX_ERROR = re.compile(r"(?:fatal )?error: (?P<message>.*)$")
@@ -314,7 +316,7 @@ def emulator_source(unit: CompileUnit) -> str:
         raise EmulationError(_unit_location(unit, asm.start()), "inline PTX assembly cannot run on the CPU emulator",
                              "CUDA C++ without asm statements")
     if _cluster_dims(unit, code) is not None:
-        return _with_block_copies(unit, code) + _launcher(unit)
+        return _STATIC_SHARED.sub("__shared__", _with_block_copies(unit, code)) + _launcher(unit)
     pieces, last = [], 0
     for match in _EXTERN_SHARED.finditer(code):
         words = match.group("decl")
@@ -329,7 +331,7 @@ def emulator_source(unit: CompileUnit) -> str:
         pieces.append(f"{element}* const {name} = reinterpret_cast<{element}*>(optiml_dynamic_smem);{newlines}")
         last = match.end()
     pieces.append(unit.text[last:])
-    return "".join(pieces) + _launcher(unit)
+    return _STATIC_SHARED.sub("__shared__", "".join(pieces)) + _launcher(unit)
 
 
 def _launcher(unit: CompileUnit) -> str:

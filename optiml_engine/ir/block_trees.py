@@ -522,7 +522,7 @@ class _Folding:
         first step of a block's reduction), or of the warps' partials gathered (its second)."""
         guarded = statement.type == "if_statement" and statement.child_by_field_name("alternative") is None and \
             self.warp_zero_test(statement)
-        reduced = self.warp_reduce(statement.child_by_field_name("consequence") if guarded else statement)
+        reduced = self.warp_reduce(self.sole(statement.child_by_field_name("consequence")) if guarded else statement)
         if reduced is None:
             return False
         v, kind, mode = reduced
@@ -568,7 +568,8 @@ class _Folding:
     def gather(self, statement: Node, first_warp: bool = False) -> bool:
         """`T v = (lane < NW) ? sh[lane] : identity;` (or an assignment, v the deposited local itself too), sh a
         warp's partials deposited and NW the block's warps: v, once reduced across the warp, holds the block's total;
-        here the deposited local. In the `first_warp` alone, the test may read the thread's index for its lane."""
+        here the deposited local. The test may read the thread's index for its lane (`tid < NW`): in the
+        `first_warp` the same, elsewhere only the first warp then gathers."""
         if statement.type == "declaration":
             declared = self.declared(statement)
             if declared is None:
@@ -592,7 +593,10 @@ class _Folding:
             raise _NotATree
         array = self.text(element.child_by_field_name("argument"))
         lane = self.squeezed(element)[len(array) + 1:-1]
-        if {tested, lane} - (self.in_warp | self.lanes) or tested != lane and not first_warp or \
+        # Every warp gathering with the thread's index tested (`tid < NW`): the first warp gathers (its threads'
+        # indices are their lanes), the others hold the identity, and the flag below says so.
+        if {tested, lane} - (self.in_warp | self.lanes) or tested != lane and not first_warp and \
+                tested not in self.lanes or \
                 array not in self.deposited or array not in self.warp_arrays or \
                 not self.warp_count(self.squeezed(condition.child_by_field_name("right"))):
             raise _NotATree

@@ -84,7 +84,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
-from optiml_engine.policies.kernel_view import KernelView, bare, derived
+from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _MATH = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs", "fmaxf", "fminf", "max", "min",
@@ -103,7 +103,7 @@ def respelled(candidate: Candidate) -> Candidate:
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
-            _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _rotated_pointers(view) or \
+            _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
             _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view)
         if not replacements:
@@ -497,6 +497,59 @@ def _assigns(view: KernelView, node: Node, name: str) -> bool:
     if node.type == "update_expression":
         return view.text(node.child_by_field_name("argument")) == name
     return node.type == "assignment_expression" and view.text(node.child_by_field_name("left")) == name
+
+
+def _copied_through(view: KernelView) -> list[tuple[int, int, str]]:
+    """A local copied into another, worked on there and copied back (`float v = (p); ...; float r = (v); p = r;`, what
+    an inlined helper taking and returning a value leaves, `p = warpReduceSum(p);`): the statements between working
+    on p itself, the copies dropped. Only where those statements do not mention p and nothing after mentions v or r
+    (v holds p's value throughout and p is assigned it at the end, so p holding it throughout is the same). One a
+    round."""
+    for declaration in view.descendants(view.body, "declaration"):
+        copied = _copy_of(view, declaration)
+        if copied is None:
+            continue
+        copy, original = copied
+        between, back, result = [], None, None
+        for statement in _after(declaration):
+            names = {view.text(n) for n in view.descendants(statement, "identifier")}
+            assigned = statement.named_children[0] if statement.type == "expression_statement" and \
+                statement.named_children else None
+            if assigned is not None and assigned.type == "assignment_expression" and \
+                    view.text(assigned.child_by_field_name("operator")) == "=" and \
+                    view.text(assigned.child_by_field_name("left")) == original and \
+                    view.text(unparenthesized(assigned.child_by_field_name("right"))) in {copy, result}:
+                back = statement
+                break
+            returned = _copy_of(view, statement) if statement.type == "declaration" else None
+            if returned is not None and returned[1] == copy and result is None:
+                result = returned[0]
+                between.append(statement)
+                continue
+            if original in names or result is not None:
+                break
+            between.append(statement)
+        if back is None or any(view.text(n) in {copy, result} for following in _after(back)
+                               for n in view.descendants(following, "identifier")):
+            continue
+        renamed = [_in_place(view, n.start_byte, n.end_byte, original) for statement in between
+                   for n in view.descendants(statement, "identifier") if view.text(n) == copy]
+        dropped = [declaration, back] + [s for s in between if s.type == "declaration" and _copy_of(view, s) is not None
+                                         and _copy_of(view, s)[0] == result]
+        kept = [r for r in renamed if not any(d.start_byte <= r[0] < d.end_byte for d in dropped)]
+        return kept + [_in_place(view, d.start_byte, d.end_byte, "") for d in dropped]
+    return []
+
+
+def _copy_of(view: KernelView, declaration: Node) -> tuple[str, str] | None:
+    """`T v = (p);`, p a plain name: (v, p)."""
+    declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+    if len(declarators) != 1 or declarators[0].child_by_field_name("declarator").type != "identifier":
+        return None
+    value = unparenthesized(declarators[0].child_by_field_name("value"))
+    if value.type != "identifier":
+        return None
+    return view.text(declarators[0].child_by_field_name("declarator")), view.text(value)
 
 
 def _chained(view: KernelView) -> list[tuple[int, int, str]]:

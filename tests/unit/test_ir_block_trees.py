@@ -487,3 +487,58 @@ def test_a_warp_total_that_is_not_every_share_stays_refused(change, why) -> None
     assert change[0] in text
     result = lift(candidate_of("user.cu", text.replace(*change)))
     assert isinstance(result, NotLiftable) and "loop update" in result.reason, f"{why}: {result}"
+
+
+# The block reduction of NVIDIA's and PyTorch's samples: helpers shuffling a warp's values and a block's warps'
+# partials, inlined into the kernel (the static shared array and all), each taking and returning the partial.
+HELPERS = """__device__ float warpReduceSum(float val)
+{
+    for (int offset = warpSize / 2; offset > 0; offset /= 2)
+        val += __shfl_down_sync(0xffffffff, val, offset);
+    return val;
+}
+
+__device__ float blockReduceSum(float val)
+{
+    static __shared__ float shared[32];
+    int lane = threadIdx.x % warpSize;
+    int wid = threadIdx.x / warpSize;
+    val = warpReduceSum(val);
+    if (lane == 0) shared[wid] = val;
+    __syncthreads();
+    val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0.0f;
+    if (wid == 0) val = warpReduceSum(val);
+    return val;
+}
+
+/* @optiml
+   sizes:   rows=4096 D=4096
+   check:   rows=1 D=1; rows=3 D=100; rows=2 D=1000
+   x:       in  float[rows*D]
+   y:       out float[rows]
+   launch:  grid=rows block=256
+   tol:     1e-4
+*/
+__global__ void row_sum(const float* x, float* y, int rows, int D)
+{
+    float sum = 0.0f;
+    for (int j = threadIdx.x; j < D; j += blockDim.x)
+        sum += x[blockIdx.x * D + j];
+    sum = blockReduceSum(sum);
+    if (threadIdx.x == 0)
+        y[blockIdx.x] = sum;
+}
+"""
+
+
+def test_a_block_reduction_through_helpers_is_the_point_walking_its_loop_whole() -> None:
+    program = lifted_equals_kernel(HELPERS)
+    assert "shfl" not in str(program) and "threadIdx" not in str(program), str(program)
+
+
+def test_helpers_whose_gather_every_thread_reads_stay_refused() -> None:
+    """Every thread writing the total: only the first warp gathered the partials, the others hold zero."""
+    changed = HELPERS.replace("    if (threadIdx.x == 0)\n        y[blockIdx.x] = sum;", "    y[blockIdx.x] = sum;")
+    assert changed != HELPERS
+    result = lift(candidate_of("user.cu", changed))
+    assert isinstance(result, NotLiftable), str(result)
