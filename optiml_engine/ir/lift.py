@@ -23,7 +23,7 @@ from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded,
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.respell import respelled
-from optiml_engine.ir.staged_tiles import staged_tiles_read
+from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
 from optiml_engine.ir.untile import tiles_joined
 from optiml_engine.ir.program import (
     ArrayParam, Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, NotLiftable,
@@ -81,6 +81,9 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     staged = staged_tiles_read(plain)
     if staged is not plain:     # shared tiles caching global memory, read through to the loads that filled them
         retries += [staged, _builtin_aliases_inlined(staged), _bare_blocks_named(staged)]
+    merged = privatized_merged(plain)
+    if merged is not plain:     # a block's private copy of a histogram: its adds made to the histogram itself
+        retries += [merged, _builtin_aliases_inlined(merged)]
     added = block_totals_added(plain)
     if added is not plain:      # a block's tree total added atomically: each thread's partial added instead
         retries += [added, _builtin_aliases_inlined(added)]

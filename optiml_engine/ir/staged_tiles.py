@@ -117,6 +117,20 @@ class _RandomNames(dict):
         return self[name]
 
 
+def privatized_merged(candidate: Candidate) -> Candidate:
+    """A block's private copy of a small target in shared memory (a privatized histogram), read as the adds going to
+    the target itself (the module's `_Privatized`); the candidate itself where it is not such a kernel."""
+    found = shared_and_block(candidate)
+    if found is None or 0 in found[1]:
+        return candidate
+    view, block = found
+    try:
+        replacements = _Privatized(view, block).replacements()
+    except (_NotStaged, _Unknown):
+        return candidate
+    return derived(candidate, view.replaced(replacements), candidate.description)
+
+
 @dataclass
 class _Store:
     node: Node                          # the assignment
@@ -167,9 +181,7 @@ class _Staging:
             raise _NotStaged
         self.barriers = [n for n in view.descendants(view.body, "expression_statement")
                          if self.text(n).replace(" ", "") == "__syncthreads();"]
-        if any(b.parent.type != "compound_statement" for b in self.barriers) or any(
-                self.text(n.child_by_field_name("function")).startswith("atomic")
-                for n in view.descendants(view.body, "call_expression")):
+        if any(b.parent.type != "compound_statement" for b in self.barriers):
             raise _NotStaged
         self.kept, self.stable = self.kept_locals()
         self.dropped: set[Node] = set(declarations) | set(self.barriers)
@@ -180,6 +192,9 @@ class _Staging:
     # ---------------------------------------------------------------------------------------- the kernel's shape
 
     def replacements(self) -> list[tuple[int, int, str]]:
+        if any(self.text(n.child_by_field_name("function")).startswith("atomic")
+               for n in self.view.descendants(self.view.body, "call_expression")):
+            raise _NotStaged
         self.global_memory_one_way()
         found: list[tuple[int, int, str]] = []
         self.sunk: tuple[Node, list[tuple[Node, _Scope]]] | None = None    # the stretch the last guard holds over
@@ -964,3 +979,139 @@ def _arithmetic(operator: str, a: int | float, b: int | float) -> int | float:
         return operations[operator]()
     except TypeError:
         raise _Unknown from None
+
+
+class _Privatized(_Staging):
+    """`__shared__ int h[N];` zeroed (every element stored 0 by the block, before a barrier), added to atomically
+    (`atomicAdd(&h[e], v);`) between that barrier and the next, and merged after it (`atomicAdd(&hist[k], h[k]);` for
+    every element k once, maybe behind `if (h[k] > 0)` or `!= 0`): the same sums as `atomicAdd(&hist[e], v);` in
+    place of each add to the copy, the zeroing, barriers and merge dropped (integer sums exactly; float sums
+    reassociated, as the atomics already add in any order). Only where the copy is the kernel's only shared memory,
+    the kernel's two barriers are its body's own statements, the merge's target index is the copy's (or it plus a
+    term reading no thread index: a copy a block), nothing else reads the target, and a `> 0` guard skips only
+    zeros (every add a positive number)."""
+
+    def replacements(self) -> list[tuple[int, int, str]]:
+        if len(self.arrays) != 1 or len(self.barriers) != 2 or \
+                any(b.parent != self.view.body for b in self.barriers):
+            raise _NotStaged
+        (array, (declaration, rank)), = self.arrays.items()
+        size = self.view.text(declaration).split("[", 1)[1].split("]", 1)[0] if rank == 1 else ""
+        try:
+            extent = int(evaluate(size, dict(self.constants)))
+        except (OptimlError, ValueError):
+            raise _NotStaged from None
+        statements = [s for s in self.view.body.named_children if s.type != "comment"]
+        first, second = (statements.index(b) for b in self.barriers)
+        zeroing, adding, merging = statements[:first], statements[first + 1:second], statements[second + 1:]
+        # Zeroing: the stores to the copy before the first barrier, each 0, every element once.
+        staged: list[_Store] = []
+        for statement in zeroing:
+            if any(self.text(n) == array for n in self.view.descendants(statement, "identifier")) and \
+                    statement != declaration:
+                scope, _, _ = self.scope_before(statement)
+                self.dropped.add(statement)
+                self.collect(statement, array, scope, [], [], [], staged)
+        zeroed = set()
+        for store in staged:
+            if not _zero(self.text, store.value) or store.guards or store.otherwise:
+                raise _NotStaged
+            self.solve(store)
+            zeroed |= store.elements
+        if zeroed != {(k,) for k in range(extent)} or sum(len(s.storers) for s in staged) != extent:
+            raise _NotStaged
+        # Adding: every other mention of the copy between the barriers is `atomicAdd(&copy[e], v)`.
+        adds, positive = [], True
+        for statement in adding:
+            for name in self.view.descendants(statement, "identifier"):
+                if self.text(name) != array:
+                    continue
+                call = _atomic_on(self, name)
+                if call is None:
+                    raise _NotStaged
+                target, value = call.child_by_field_name("arguments").named_children
+                positive &= value.type == "number_literal" and _literal(self.text(value)) > 0
+                adds.append((call, unparenthesized(unparenthesized(target).child_by_field_name("argument"))))
+        merged = self.merge(merging, array, extent, positive)
+        prefix, target = merged
+        found = [(subscript.child_by_field_name("argument").start_byte,
+                  subscript.child_by_field_name("argument").end_byte, target) for _, subscript in adds]
+        found += [(self.index_of(subscript).start_byte, self.index_of(subscript).start_byte, f"{prefix}(")
+                  for _, subscript in adds if prefix]
+        found += [(self.index_of(subscript).end_byte, self.index_of(subscript).end_byte, ")")
+                  for _, subscript in adds if prefix]
+        return found + [(n.start_byte, n.end_byte, "") for n in self.dropped]
+
+    def merge(self, statements: list[Node], array: str, extent: int, positive: bool) -> tuple[str, str]:
+        """The merge after the second barrier (it is dropped): the term its target index adds to the copy's (`""`
+        where none) and the target's name."""
+        found: list[tuple[str, str]] = []
+        covered: list[tuple[int, ...]] = []
+        for statement in statements:
+            scope, _, _ = self.scope_before(statement)
+            self.dropped.add(statement)
+            node, loops, selecting = statement, [], []
+            while node.type in ("for_statement", "if_statement", "compound_statement"):
+                if node.type == "compound_statement":
+                    inner = [c for c in node.named_children if c.type != "comment"]
+                    if len(inner) != 1:
+                        raise _NotStaged
+                    node = inner[0]
+                elif node.type == "for_statement":
+                    loops.append((self.loop_counter(node), node))
+                    node = node.child_by_field_name("body")
+                else:
+                    if node.child_by_field_name("alternative") is not None:
+                        raise _NotStaged
+                    selecting.append(_condition(node))
+                    node = node.child_by_field_name("consequence")
+            call = unparenthesized(node.named_children[0]) if node.type == "expression_statement" and \
+                node.named_children else None
+            if call is None or call.type != "call_expression" or \
+                    self.text(call.child_by_field_name("function")) != "atomicAdd":
+                raise _NotStaged
+            target, value = call.child_by_field_name("arguments").named_children
+            target = unparenthesized(target)
+            value = unparenthesized(value)
+            if target.type != "pointer_expression" or value.type != "subscript_expression" or \
+                    self.base(value) != array:
+                raise _NotStaged
+            destination = unparenthesized(target.child_by_field_name("argument"))
+            copy_index = self.text(self.subscripts(value)[0]).replace(" ", "")
+            target_index = self.text(self.subscripts(destination)[0]).replace(" ", "") \
+                if destination.type == "subscript_expression" else ""
+            prefix = target_index[:-len(copy_index)] if target_index.endswith(copy_index) else None
+            if prefix is None or prefix and (not prefix.endswith("+") or "threadIdx" in prefix):
+                raise _NotStaged
+            found.append((prefix, self.base(destination)))
+            for condition in selecting:     # skipping zeros only: `copy[k] != 0`, or `> 0` where adds are positive
+                test = self.text(condition).replace(" ", "")
+                if test not in (f"{self.text(value).replace(' ', '')}!=0", f"{self.text(value).replace(' ', '')}>0"
+                                ) or test.endswith(">0") and not positive:
+                    raise _NotStaged
+            for thread in self.threads:
+                numbers = thread | self.constants
+                for turn in self.turns(loops, scope, numbers):
+                    covered.append((self.number(self.subscripts(value)[0], scope, numbers | turn),))
+        if len(set(found)) != 1 or sorted(covered) != [(k,) for k in range(extent)]:
+            raise _NotStaged
+        target_name = found[0][1]
+        if any(self.text(n) == target_name for n in self.view.descendants(self.view.body, "identifier")
+               if not any(_inside(n, d) for d in self.dropped)):
+            raise _NotStaged            # the target read or written elsewhere
+        return found[0]
+
+
+def _atomic_on(staging: _Staging, name: Node) -> Node | None:
+    """The `atomicAdd(&copy[e], v)` call whose target `name` (the copy) is in; None where it is anything else."""
+    subscript = name.parent
+    address = subscript.parent if subscript is not None and subscript.type == "subscript_expression" else None
+    while address is not None and address.type == "parenthesized_expression":
+        address = address.parent
+    arguments = address.parent if address is not None and address.type == "pointer_expression" and \
+        staging.text(address.child_by_field_name("operator")) == "&" else None
+    call = arguments.parent if arguments is not None and arguments.type == "argument_list" else None
+    if call is None or staging.text(call.child_by_field_name("function")) != "atomicAdd" or \
+            arguments.named_children[0] != address or call.parent.type != "expression_statement":
+        return None                     # (an add whose old value is read reads the copy's)
+    return call

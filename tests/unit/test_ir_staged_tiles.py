@@ -126,3 +126,25 @@ def test_a_value_reading_its_storer_apart_from_the_element_is_not_read_through()
     apart = respelled(candidate_of("user.cu", COPIED.replace("+ j) * cols + c];\n    __syncthreads",
                                                              "+ j) * cols + c] + j;\n    __syncthreads")))
     assert apart.unit.text != plain.unit.text and staged_tiles_read(apart) is apart
+
+
+PRIVATE = (ROOT / "tests" / "heldout23" / "histogram_u8.cu").read_text()
+
+
+def test_a_privatized_histogram_is_its_adds_made_to_the_histogram() -> None:
+    program = lifted_equals_kernel(PRIVATE)
+    assert "local_hist" not in str(program) and "atomicAdd(&hist[x[" in str(program), str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("atomicAdd(&local_hist[x[i]], 1);", "atomicAdd(&local_hist[x[i]], -1);"), "a > 0 merge skipping negative bins"),
+    (("    local_hist[threadIdx.x] = 0;\n", "    if (threadIdx.x > 0) local_hist[threadIdx.x] = 0;\n"),
+     "a bin not zeroed"),
+    (("atomicAdd(&hist[threadIdx.x], local_hist[threadIdx.x]);",
+      "atomicAdd(&hist[threadIdx.x], local_hist[(threadIdx.x + 1) % 256]);"), "a bin merged into its neighbour"),
+    (("        atomicAdd(&local_hist[x[i]], 1);", "        atomicAdd(&local_hist[x[i]], hist[0]);"),
+     "the histogram read while added to"),
+])
+def test_a_private_copy_not_merged_as_it_was_added_stays_refused(change, why) -> None:
+    assert change[0] in PRIVATE
+    assert_refused_at_shared_memory(PRIVATE.replace(*change), why)
