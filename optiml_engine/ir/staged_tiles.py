@@ -51,15 +51,16 @@ at every reading thread) is dropped: `if (i < n) y[i] = tile[..]` reads `x[..]`,
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from optiml_engine.ir.block_trees import shared_and_block
+from optiml_engine.ir.kernel_values import (
+    KernelValues, NotRead, RandomNames, Scope, Unknown, comparison, if_condition, inside, literal, node_conjuncts,
+    zero_literal)
 from optiml_engine.model import Candidate, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
 from optiml_engine.source.expr import evaluate
@@ -68,15 +69,6 @@ _PURE = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs
          "tanhf", "powf", "sinf", "cosf", "__expf", "__logf", "fmaf", "erff", "__half2float", "__float2half",
          "__bfloat162float", "__float2bfloat16"}   # calls a sunk statement may make: no memory written
 _CHECKED_THREADS = 512          # storing threads the value's dependence is checked at, at most
-_ITERATIONS = 4096              # turns of a loop around a store or a read, at most
-
-class _NotStaged(Exception):
-    """The kernel's shared memory is not a cache of the module's docstring."""
-
-
-class _Unknown(Exception):
-    """An expression does not evaluate: it reads memory, or a name with no number."""
-
 
 def staged_tiles_read(candidate: Candidate) -> Candidate:
     """The kernel with its shared tiles read through (the module's docstring); the candidate itself where it has
@@ -87,34 +79,9 @@ def staged_tiles_read(candidate: Candidate) -> Candidate:
     view, block = found
     try:
         replacements = _Staging(view, block).replacements()
-    except (_NotStaged, _Unknown):      # _Unknown: a name read where no number or value is known for it
+    except (NotRead, Unknown):      # Unknown: a name read where no number or value is known for it
         return candidate
     return derived(candidate, view.replaced(replacements), candidate.description)
-
-
-@dataclass
-class _Scope:
-    """What a local name holds at one point of the kernel: its value's node and the scope that value reads in
-    (spelled as that value), or nothing (a name kept as written)."""
-    values: dict[str, tuple[Node, _Scope]] = field(default_factory=dict)
-    varying: set[str] = field(default_factory=set)     # assigned on the way somewhere no value can be read off
-
-    def child(self) -> _Scope:
-        return _Scope(dict(self.values), set(self.varying))
-
-
-class _RandomNames(dict):
-    """Numbers for the names an expression reads beyond the private ones: drawn once a name, the same for every
-    expression evaluated under it."""
-
-    def __init__(self, seed: int, private: dict[str, int]):
-        super().__init__(private)
-        self.seed = seed
-
-    def __missing__(self, name: str) -> int:
-        # Drawn from the name itself, so that the storer's and the reader's expressions see the same number.
-        self[name] = random.Random(f"{self.seed}:{name}").randrange(1, 1 << 20)
-        return self[name]
 
 
 def privatized_merged(candidate: Candidate) -> Candidate:
@@ -126,7 +93,7 @@ def privatized_merged(candidate: Candidate) -> Candidate:
     view, block = found
     try:
         replacements = _Privatized(view, block).replacements()
-    except (_NotStaged, _Unknown):
+    except (NotRead, Unknown):
         return candidate
     return derived(candidate, view.replaced(replacements), candidate.description)
 
@@ -138,7 +105,7 @@ class _Store:
     index: list[Node]                   # its subscripts, outermost first
     guards: list[Node]                  # the comparisons guarding the value (`c ? v : 0`)
     otherwise: tuple[Node, Node] | None     # an else's condition and assignment (`c ? v : w`)
-    scope: _Scope
+    scope: Scope
     private: list[str]                  # thread indices, then the counters of the loops around it
     storers: list[dict[str, int]]       # each storing thread and turn
     pivots: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # value -> (dimension, sign, offset)
@@ -152,19 +119,9 @@ class _Store:
         return [self.value, *self.guards, *other]
 
 
-class _Staging:
+class _Staging(KernelValues):
     def __init__(self, view: KernelView, block: tuple[int, int, int]):
-        self.view = view
-        self.constants: dict[str, int | float] = {f"blockDim.{d}": n for d, n in zip("xyz", block)}
-        for definition in view.descendants(view.document.tree.root_node, "preproc_def"):
-            if definition.child_by_field_name("value") is not None:
-                try:
-                    self.constants[view.text(definition.child_by_field_name("name"))] = evaluate(
-                        view.text(definition.child_by_field_name("value")).strip(), dict(self.constants))
-                except OptimlError:
-                    pass                # a macro that is not a number: a name with none
-        self.threads = [dict(zip(("threadIdx.x", "threadIdx.y", "threadIdx.z"), t))
-                        for t in itertools.product(*(range(n) for n in block))]
+        super().__init__(view, block)
         self.arrays: dict[str, tuple[Node, int]] = {}       # shared array -> its declaration, its rank
         for statement in view.body.named_children:
             if statement.type == "declaration" and any(self.text(c) == "__shared__" for c in statement.children):
@@ -173,41 +130,37 @@ class _Staging:
                     while declarator.type == "array_declarator":
                         declarator, rank = declarator.child_by_field_name("declarator"), rank + 1
                     if rank == 0 or declarator.type != "identifier":
-                        raise _NotStaged        # a shared scalar, or a declarator not plain
+                        raise NotRead        # a shared scalar, or a declarator not plain
                     self.arrays[self.text(declarator)] = (statement, rank)
         declarations = [d for d, _ in self.arrays.values()]
         if not self.arrays or any(self.text(n) == "__shared__" and n.parent not in declarations
                                   for n in view.descendants(view.body, "type_qualifier")):
-            raise _NotStaged
+            raise NotRead
         self.barriers = [n for n in view.descendants(view.body, "expression_statement")
                          if self.text(n).replace(" ", "") == "__syncthreads();"]
         if any(b.parent.type != "compound_statement" for b in self.barriers):
-            raise _NotStaged
-        self.kept, self.stable = self.kept_locals()
+            raise NotRead
         self.dropped: set[Node] = set(declarations) | set(self.barriers)
-
-    def text(self, node: Node) -> str:
-        return self.view.text(node)
 
     # ---------------------------------------------------------------------------------------- the kernel's shape
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n.child_by_field_name("function")).startswith("atomic")
                for n in self.view.descendants(self.view.body, "call_expression")):
-            raise _NotStaged
+            raise NotRead
         self.global_memory_one_way()
         found: list[tuple[int, int, str]] = []
-        self.sunk: tuple[Node, list[tuple[Node, _Scope]]] | None = None    # the stretch the last guard holds over
+        self.sunk: tuple[Node, list[tuple[Node, Scope]]] | None = None    # the stretch the last guard holds over
         staging: list[tuple[list[_Store], list[Node], Node]] = []
         for array, (_, rank) in self.arrays.items():
             stores, reads = self.uses(array, rank)
             block, segment = self.stretch(stores[0])
             if not reads or any(self.stretch(s) != (block, segment) for s in stores) or \
                     any(self.stretch(r) != (block, segment + 1) for r in reads):
-                raise _NotStaged
+                raise NotRead
             if block.parent.type != "function_definition" and \
                     sum(1 for b in self.barriers if b.parent == block) < 2:
-                raise _NotStaged        # the next turn's stores would not wait for this turn's reads
+                raise NotRead        # the next turn's stores would not wait for this turn's reads
             staging.append((self.stores(array, block, segment), reads, block))
         found += self.guard_sunk()
         for staged, reads, block in staging:
@@ -228,7 +181,7 @@ class _Staging:
                 statements[-1].child_by_field_name("alternative") is not None:
             return []
         last = statements[-1]
-        condition = _condition(last)
+        condition = if_condition(last)
         names = {self.text(n) for n in self.view.descendants(condition, "identifier")}
         first = max((p + 1 for p, s in enumerate(statements[:-1])
                      if names & (self.assigned_names(s) | set(self.declared_names(s) if s.type == "declaration"
@@ -240,7 +193,7 @@ class _Staging:
                 self.writes_memory(s) for s in region if s not in self.dropped):
             return []
         scope, _, _ = self.scope_before(last)
-        self.sunk = (region[0], [(c, scope) for c in _conjuncts(condition)])
+        self.sunk = (region[0], [(c, scope) for c in node_conjuncts(condition)])
         consequence = last.child_by_field_name("consequence")
         return [(region[0].start_byte, region[0].start_byte, f"if ({self.text(condition)}) {{ "),
                 (last.start_byte, consequence.start_byte, ""), (last.end_byte, last.end_byte, " }")]
@@ -249,7 +202,7 @@ class _Staging:
         return any(n.type == "return_statement" or n.type == "assignment_expression" and
                    unparenthesized(n.child_by_field_name("left")).type != "identifier" or n.type == "call_expression"
                    and self.text(n.child_by_field_name("function")) not in _PURE
-                   for n in self.view.descendants(statement) if not any(_inside(n, d) for d in self.dropped))
+                   for n in self.view.descendants(statement) if not any(inside(n, d) for d in self.dropped))
 
     def dead_locals_dropped(self, read_through: set[str]) -> None:
         """Declarations that only the dropped stores read (`int a_col = t * TILE + threadIdx.x;`) are dropped too:
@@ -257,11 +210,11 @@ class _Staging:
         text reads."""
         for declaration in self.view.descendants(self.view.body, "declaration"):
             names = self.declared_names(declaration)
-            if not names or any(_inside(declaration, d) for d in self.dropped) or \
+            if not names or any(inside(declaration, d) for d in self.dropped) or \
                     any(self.view.descendants(declaration, "call_expression", "assignment_expression")):
                 continue
-            if not set(names) & read_through and not any(self.text(n) in names and not _inside(n, declaration) and
-                       not any(_inside(n, d) for d in self.dropped)
+            if not set(names) & read_through and not any(self.text(n) in names and not inside(n, declaration) and
+                       not any(inside(n, d) for d in self.dropped)
                        for n in self.view.descendants(self.view.body, "identifier")):
                 self.dropped.add(declaration)
 
@@ -293,14 +246,14 @@ class _Staging:
             if target and self.text(parent.child_by_field_name("operator")) != "=":
                 read.update(names)
         if written & read:
-            raise _NotStaged
+            raise NotRead
 
     def uses(self, array: str, rank: int) -> tuple[list[Node], list[Node]]:
         """The array's stores (assignments) and reads (full subscripts)."""
         stores, reads = [], []
         declaration = self.arrays[array][0]
         for name in self.view.descendants(self.view.body, "identifier"):
-            if self.text(name) != array or _inside(name, declaration):
+            if self.text(name) != array or inside(name, declaration):
                 continue
             access, depth = name, 0
             while True:
@@ -311,19 +264,19 @@ class _Staging:
                     break
                 access = parent
             if depth != rank:
-                raise _NotStaged        # the array passed, or indexed partly
+                raise NotRead        # the array passed, or indexed partly
             parent = access.parent
             if parent.type == "assignment_expression" and parent.child_by_field_name("left") == access:
                 if self.text(parent.child_by_field_name("operator")) != "=" or \
                         parent.parent.type != "expression_statement":
-                    raise _NotStaged
+                    raise NotRead
                 stores.append(parent)
             elif parent.type in ("update_expression", "pointer_expression"):
-                raise _NotStaged
+                raise NotRead
             else:
                 reads.append(access)
         if not stores:
-            raise _NotStaged
+            raise NotRead
         return stores, reads
 
     def stretch(self, node: Node) -> tuple[Node, int]:
@@ -332,156 +285,13 @@ class _Staging:
         while True:
             parent = statement.parent
             if parent is None or parent.type == "function_definition":
-                raise _NotStaged
+                raise NotRead
             if parent.type == "compound_statement" and any(b.parent == parent for b in self.barriers):
                 return parent, sum(1 for b in self.barriers if b.parent == parent and b.start_byte < node.start_byte)
             statement = parent
 
     # -------------------------------------------------------------------------------------------------- scopes
 
-    def kept_locals(self) -> tuple[set[str], set[str]]:
-        """The locals declared once in the kernel, in its body's own statements, and assigned nowhere else: those
-        whose values read no thread index (through other locals neither), spelled by name wherever read; and the
-        others, spelled by name where the reader's thread indices are the storer's."""
-        declared: dict[str, int] = {}
-        for declaration in self.view.descendants(self.view.body, "declaration"):
-            for name in self.declared_names(declaration):
-                declared[name] = declared.get(name, 0) + 1
-        assigned = self.assigned_names(self.view.body)
-        kept, stable, threaded = set(), set(), set()
-        for statement in self.view.body.named_children:
-            if statement.type != "declaration":
-                continue
-            for declarator in statement.children_by_field_name("declarator"):
-                if declarator.type != "init_declarator":
-                    continue
-                name = self.declared_names(declarator)[0]
-                value = declarator.child_by_field_name("value")
-                reads = {self.text(n) for n in self.view.descendants(value, "identifier")}
-                if declared.get(name) == 1 and name not in assigned:
-                    (stable if "threadIdx" in reads or reads & threaded else kept).add(name)
-                if "threadIdx" in reads or reads & threaded:
-                    threaded.add(name)
-        return kept, stable
-
-    def declared_names(self, node: Node) -> list[str]:
-        declarators = [node] if node.type == "init_declarator" else node.children_by_field_name("declarator")
-        names = []
-        for declarator in declarators:
-            while declarator.type in ("init_declarator", "pointer_declarator", "array_declarator"):
-                declarator = declarator.child_by_field_name("declarator")
-            if declarator.type == "identifier":
-                names.append(self.text(declarator))
-        return names
-
-    def assigned_names(self, node: Node) -> set[str]:
-        names = set()
-        for n in self.view.descendants(node, "assignment_expression", "update_expression"):
-            target = unparenthesized(n.child_by_field_name("left") or n.child_by_field_name("argument"))
-            if target.type == "identifier":
-                names.add(self.text(target))
-        return names
-
-    def absorb(self, statement: Node, scope: _Scope) -> None:
-        """What `statement`, run before, leaves the locals holding."""
-        if statement.type == "declaration":
-            for declarator in statement.children_by_field_name("declarator"):
-                for name in self.declared_names(declarator):
-                    scope.values.pop(name, None)
-                    scope.varying.discard(name)
-                    if declarator.type == "init_declarator" and name not in self.kept:
-                        scope.values[name] = (declarator.child_by_field_name("value"), scope.child())
-                    elif declarator.type != "init_declarator":
-                        scope.varying.add(name)
-            return
-        if statement.type == "expression_statement" and statement.named_children:
-            assignment = unparenthesized(statement.named_children[0])
-            target = assignment.child_by_field_name("left") if assignment.type == "assignment_expression" else None
-            if target is not None and target.type == "identifier" and \
-                    self.text(assignment.child_by_field_name("operator")) == "=":
-                name = self.text(target)
-                scope.varying.discard(name)
-                scope.values[name] = (assignment.child_by_field_name("right"), scope.child())
-                return
-        inner = {n for d in self.view.descendants(statement, "declaration") for n in self.declared_names(d)}
-        for name in self.assigned_names(statement) - inner:
-            scope.values.pop(name, None)
-            scope.varying.add(name)
-
-    def scope_before(self, target: Node, within: Node | None = None,
-                     scope: _Scope | None = None) -> tuple[_Scope, list[tuple[str, Node]], list[tuple[Node, _Scope]]]:
-        """The locals at `target`, the loops around it below `within` (the body by default) with their counters,
-        and the conditions holding there (the `if`s it is in the consequence of, split at `&&`)."""
-        scope = scope or _Scope()
-        path = []
-        node = target
-        while node is not None and node != (within or self.view.body):
-            path.insert(0, node)
-            node = node.parent
-        if node is None:
-            raise _NotStaged
-        parent, loops, conditions = within or self.view.body, [], []
-        for node in path:
-            if parent.type == "compound_statement":
-                for statement in parent.named_children:
-                    if statement == node:
-                        break
-                    if statement.type != "comment":
-                        self.absorb(statement, scope)
-            elif parent.type == "for_statement" and node == parent.child_by_field_name("body"):
-                counter = self.loop_counter(parent)
-                scope = scope.child()
-                scope.values.pop(counter, None)
-                scope.varying.discard(counter)
-                loops.append((counter, parent))
-            elif parent.type == "if_statement" and node == parent.child_by_field_name("consequence"):
-                conditions += [(c, scope) for c in _conjuncts(_condition(parent))]
-            elif parent.type in ("while_statement", "do_statement", "switch_statement", "for_statement"):
-                raise _NotStaged        # a loop whose turns are not enumerated, a switch...
-            elif parent.type not in ("if_statement", "else_clause"):
-                break                   # inside the statement's expressions
-            parent = node
-        return scope, loops, conditions
-
-    def loop_counter(self, loop: Node) -> str:
-        init = loop.child_by_field_name("initializer")
-        if init is None or init.type != "declaration" or len(self.declared_names(init)) != 1 or \
-                self.declared_names(init)[0] in self.assigned_names(loop.child_by_field_name("body")):
-            raise _NotStaged
-        return self.declared_names(init)[0]
-
-    def turns(self, loops: list[tuple[str, Node]], scope: _Scope, numbers: dict[str, int]) -> list[dict[str, int]]:
-        """Each turn of the loops, nested, at one thread: the counters' values."""
-        if not loops:
-            return [{}]
-        (counter, loop), inner = loops[0], loops[1:]
-        init = loop.child_by_field_name("initializer").children_by_field_name("declarator")[0]
-        condition, update = loop.child_by_field_name("condition"), loop.child_by_field_name("update")
-        found = []
-        try:
-            value = self.number(init.child_by_field_name("value"), scope, numbers)
-            for _ in range(_ITERATIONS):
-                here = numbers | {counter: value}
-                if condition is None or not self.number(condition, scope, here):
-                    return found
-                found += [{counter: value} | turn for turn in self.turns(inner, scope, here)]
-                value = self.updated(update, counter, scope, here)
-        except _Unknown:
-            pass
-        raise _NotStaged                # bounds that do not evaluate at a thread, or too many turns
-
-    def updated(self, update: Node | None, counter: str, scope: _Scope, numbers: dict[str, int]) -> int:
-        update = unparenthesized(update) if update is not None else None
-        if update is not None and update.type == "update_expression":
-            return numbers[counter] + (1 if "++" in self.text(update) else -1)
-        if update is not None and update.type == "assignment_expression" and \
-                self.text(update.child_by_field_name("left")) == counter:
-            operator = self.text(update.child_by_field_name("operator"))
-            right = self.number(update.child_by_field_name("right"), scope, numbers)
-            if operator == "=":
-                return right
-            return _arithmetic(operator[:-1], numbers[counter], right)
-        raise _Unknown
 
     # -------------------------------------------------------------------------------------------------- stores
 
@@ -491,7 +301,7 @@ class _Staging:
         statements = [s for s in block.named_children if s.type != "comment"]
         barriers = [s for s in statements if s in self.barriers]
         if segment >= len(barriers):
-            raise _NotStaged
+            raise NotRead
         start = statements.index(barriers[segment - 1]) + 1 if segment else 0
         for statement in statements[start:statements.index(barriers[segment])]:
             if statement not in self.dropped and \
@@ -504,10 +314,10 @@ class _Staging:
             self.solve(store)
             for element in store.elements:
                 if elements.setdefault(element, position) != position:
-                    raise _NotStaged    # stored twice
+                    raise NotRead    # stored twice
         return staged
 
-    def collect(self, node: Node, array: str, scope: _Scope, loops: list[tuple[str, Node]],
+    def collect(self, node: Node, array: str, scope: Scope, loops: list[tuple[str, Node]],
                 selecting: list[tuple[Node, bool]], guards: list[Node], staged: list[_Store]) -> None:
         """The stores under `node`: loops around them, conditions selecting the storers, guards of the value."""
         if node.type == "comment":
@@ -526,38 +336,38 @@ class _Staging:
             self.collect(node.child_by_field_name("body"), array, inner, [*loops, (counter, node)], selecting, guards,
                          staged)
         elif node.type == "if_statement":
-            condition = _condition(node)
+            condition = if_condition(node)
             consequence, alternative = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
             if alternative is not None and alternative.type == "else_clause":
                 alternative = alternative.named_children[0]
-            private = [c for c in _conjuncts(condition) if self.private_only(c, scope, loops)]
+            private = [c for c in node_conjuncts(condition) if self.private_only(c, scope, loops)]
             if alternative is None:
                 self.collect(consequence, array, scope, loops, [*selecting, *((c, True) for c in private)],
-                             [*guards, *(c for c in _conjuncts(condition) if c not in private)], staged)
-            elif len(private) == len(_conjuncts(condition)):
+                             [*guards, *(c for c in node_conjuncts(condition) if c not in private)], staged)
+            elif len(private) == len(node_conjuncts(condition)):
                 self.collect(consequence, array, scope, loops, [*selecting, (condition, True)], guards, staged)
                 self.collect(alternative, array, scope, loops, [*selecting, (condition, False)], guards, staged)
             else:
                 then, other = self.sole_store(consequence), self.sole_store(alternative)
                 if then is None or other is None or self.index_text(then) != self.index_text(other):
-                    raise _NotStaged
-                zero = _zero(self.text, other.child_by_field_name("right"))
+                    raise NotRead
+                zero = zero_literal(self.text, other.child_by_field_name("right"))
                 if self.base(then.child_by_field_name("left")) == array:    # `else arr[i] = 0;` is a guard's zero
-                    staged.append(self.store(then, scope, loops, selecting, guards + _conjuncts(condition), None)
+                    staged.append(self.store(then, scope, loops, selecting, guards + node_conjuncts(condition), None)
                                   if zero else self.store(then, scope, loops, selecting, guards, (condition, other)))
         elif node.type == "expression_statement":
             assignment = unparenthesized(node.named_children[0]) if node.named_children else None
             if assignment is None or assignment.type != "assignment_expression" or \
                     self.base(assignment.child_by_field_name("left")) not in self.arrays:
-                raise _NotStaged        # anything else in a statement that stores
+                raise NotRead        # anything else in a statement that stores
             value = unparenthesized(assignment.child_by_field_name("right"))
-            if value.type == "conditional_expression" and _zero(self.text, value.child_by_field_name("alternative")):
-                guards = guards + _conjuncts(value.child_by_field_name("condition"))    # `arr[i] = c ? v : 0;`
+            if value.type == "conditional_expression" and zero_literal(self.text, value.child_by_field_name("alternative")):
+                guards = guards + node_conjuncts(value.child_by_field_name("condition"))    # `arr[i] = c ? v : 0;`
                 value = value.child_by_field_name("consequence")
             if self.base(assignment.child_by_field_name("left")) == array:
                 staged.append(self.store(assignment, scope, loops, selecting, guards, None, value))
         else:
-            raise _NotStaged
+            raise NotRead
 
     def sole_store(self, node: Node) -> Node | None:
         while node.type == "compound_statement" and len([c for c in node.named_children if c.type != "comment"]) == 1:
@@ -582,7 +392,7 @@ class _Staging:
             index = access.child_by_field_name("index") or access.child_by_field_name("indices")
             if index.type == "subscript_argument_list":
                 if len(index.named_children) != 1:
-                    raise _NotStaged
+                    raise NotRead
                 index = index.named_children[0]
             found.insert(0, index)
             access = unparenthesized(access.child_by_field_name("argument"))
@@ -591,7 +401,7 @@ class _Staging:
     def index_text(self, assignment: Node) -> str:
         return "][".join(self.text(i).replace(" ", "") for i in self.subscripts(assignment.child_by_field_name("left")))
 
-    def store(self, assignment: Node, scope: _Scope, loops: list[tuple[str, Node]], selecting: list[tuple[Node, bool]],
+    def store(self, assignment: Node, scope: Scope, loops: list[tuple[str, Node]], selecting: list[tuple[Node, bool]],
               guards: list[Node], otherwise: tuple[Node, Node] | None, value: Node | None = None) -> _Store:
         private = ["threadIdx.x", "threadIdx.y", "threadIdx.z", *(counter for counter, _ in loops)]
         storers = []
@@ -601,18 +411,18 @@ class _Staging:
                 try:
                     if all(bool(self.number(c, scope, numbers | turn)) == keep for c, keep in selecting):
                         storers.append(numbers | turn)
-                except _Unknown:
-                    raise _NotStaged from None
+                except Unknown:
+                    raise NotRead from None
         return _Store(assignment, value or assignment.child_by_field_name("right"),
                       self.subscripts(assignment.child_by_field_name("left")), guards, otherwise, scope, private,
                       storers)
 
-    def private_only(self, condition: Node, scope: _Scope, loops: list[tuple[str, Node]]) -> bool:
+    def private_only(self, condition: Node, scope: Scope, loops: list[tuple[str, Node]]) -> bool:
         """Whether the condition reads nothing but the thread's private values and numbers."""
         numbers = {"threadIdx.x": 0, "threadIdx.y": 0, "threadIdx.z": 0} | {c: 0 for c, _ in loops} | self.constants
         try:
             self.number(condition, scope, numbers)
-        except _Unknown:
+        except Unknown:
             return False
         return True
 
@@ -628,15 +438,15 @@ class _Staging:
                 element = tuple(self.number(i, store.scope, storer) for i in store.index)
                 if element != tuple(o + sum(c[v] * storer[v] for v in store.private)
                                     for o, c in zip(offsets, coefficients)):
-                    raise _NotStaged    # not affine in the storer
+                    raise NotRead    # not affine in the storer
                 store.elements.add(element)
-        except _Unknown:
-            raise _NotStaged from None  # an index reading more than the storer's private values
+        except Unknown:
+            raise NotRead from None  # an index reading more than the storer's private values
         for d, row in enumerate(coefficients):
             pivot = next((v for v in store.private if row[v] in (1, -1) and
                           all(other[v] == 0 for e, other in enumerate(coefficients) if e != d)), None)
             if pivot is None and any(row.values()):
-                raise _NotStaged
+                raise NotRead
             if pivot is not None:
                 store.pivots[pivot] = (d, row[pivot], offsets[d])
         # A private value the element does not tell is the one every storer has (the thread that alone stores a
@@ -649,9 +459,9 @@ class _Staging:
             for storer in sample:
                 solved = self.storer_of(store, [self.number(i, store.scope, storer) for i in store.index])
                 for node in store.checked:
-                    if self.reduced(node, store.scope, _RandomNames(seed, storer)) != \
-                            self.reduced(node, store.scope, _RandomNames(seed, solved)):
-                        raise _NotStaged    # the value reads the storer another way
+                    if self.reduced(node, store.scope, RandomNames(seed, storer)) != \
+                            self.reduced(node, store.scope, RandomNames(seed, solved)):
+                        raise NotRead    # the value reads the storer another way
 
     def storer_of(self, store: _Store, element: list[int]) -> dict[str, int]:
         solved = dict(store.fixed) | self.constants
@@ -663,7 +473,7 @@ class _Staging:
 
     def read_through(self, read: Node, staged: list[_Store], block: Node) -> str:
         """The read spelled as the value its element was stored with."""
-        top = next(s for s in block.named_children if _inside(read, s))
+        top = next(s for s in block.named_children if inside(read, s))
         scope, _, _ = self.scope_before(top)
         scope, loops, conditions = self.scope_before(read, top, scope)
         if self.sunk is not None and read.start_byte >= self.sunk[0].start_byte:
@@ -676,26 +486,26 @@ class _Staging:
                 readers.append(numbers | turn)
                 try:
                     element = tuple(self.number(i, scope, numbers | turn) for i in index)
-                except _Unknown:
-                    raise _NotStaged from None
+                except Unknown:
+                    raise NotRead from None
                 position = next((p for p, s in enumerate(staged) if element in s.elements), None)
                 if position is None:
-                    raise _NotStaged    # an element no thread stored
+                    raise NotRead    # an element no thread stored
                 touched[position] = None
         pieces = sorted(touched, key=lambda p: min(staged[p].elements))
         if len(pieces) > 1 and len(index) != 1:
-            raise _NotStaged
+            raise NotRead
         text = ""
         for position in reversed(pieces):
             store = staged[position]
             value = self.value_at(store, index, scope, readers, conditions, [c for c, _ in loops])
             low, high = min(store.elements)[0], max(store.elements)[0]
             if len(pieces) > 1 and len(store.elements) != high - low + 1:
-                raise _NotStaged        # a piece that is not an interval
+                raise NotRead        # a piece that is not an interval
             text = f"({self.text(index[0])}) <= {high} ? ({value}) : ({text})" if text else value
         return self.as_digits(text, scope)
 
-    def as_digits(self, text: str, scope: _Scope) -> str:
+    def as_digits(self, text: str, scope: Scope) -> str:
         """The read's text with the thread and block indices it still reads spelled as digits of the reader's
         index, `threadIdx.x` as `(i % 64)` and `blockIdx.x` as `(i / 64)`, where a local `i` declared once holds
         `blockIdx.x * 64 + threadIdx.x` (64 the block's extent): the lift reads builtins only in an index's
@@ -706,7 +516,7 @@ class _Staging:
                 continue
             extent = self.constants[f"blockDim.{d}"]
             index = next((name for name in sorted(self.stable) if name in scope.values and all(
-                self.number(*scope.values[name], _RandomNames(seed, {f"threadIdx.{d}": t, f"blockIdx.{d}": b} |
+                self.number(*scope.values[name], RandomNames(seed, {f"threadIdx.{d}": t, f"blockIdx.{d}": b} |
                                                               self.constants))
                 == b * extent + t for seed, (t, b) in enumerate([(0, 0), (1, 0), (0, 1), (extent - 1, 5)]))), None)
             if index is not None:
@@ -714,8 +524,8 @@ class _Staging:
                                     f"({index} / {extent})", text)
         return text
 
-    def value_at(self, store: _Store, index: list[Node], scope: _Scope, readers: list[dict[str, int]],
-                 conditions: list[tuple[Node, _Scope]], counters: list[str]) -> str:
+    def value_at(self, store: _Store, index: list[Node], scope: Scope, readers: list[dict[str, int]],
+                 conditions: list[tuple[Node, Scope]], counters: list[str]) -> str:
         """The store's value at the element `index` reads, in the reader's terms: the storer solved for."""
         substitutions = {pivot: self.text(index[d]) if (sign, offset) == (1, 0) else
                          f"({self.text(index[d])}) - {offset}" if sign == 1 else f"{offset} - ({self.text(index[d])})"
@@ -737,7 +547,7 @@ class _Staging:
             value = f"({' && '.join(f'({spelled(g)})' for g in guards)}) ? ({value}) : 0"
         return value
 
-    def shifts(self, store: _Store, index: list[Node], scope: _Scope, readers: list[dict[str, int]],
+    def shifts(self, store: _Store, index: list[Node], scope: Scope, readers: list[dict[str, int]],
                counters: list[str]) -> dict[str, str]:
         """For each thread index, the storer's (at the element read) less the reader's, spelled where it reads no
         thread index: `k - 3` where the reader of `tile[threadIdx.x + k]` reads what `tile[threadIdx.x + 3]`'s
@@ -758,13 +568,13 @@ class _Staging:
                         difference(reader) != base + sum(slopes[v] * reader[v] for v in variables)
                         for reader in readers):
                     continue
-            except _Unknown:
+            except Unknown:
                 continue
             terms = [v if k == 1 else f"{k} * {v}" for v, k in slopes.items() if k] + ([str(base)] if base else [])
             found[thread] = " + ".join(terms) or "0"
         return found
 
-    def shifted(self, name: str, bound: tuple[Node, _Scope], shifts: dict[str, str]) -> str | None:
+    def shifted(self, name: str, bound: tuple[Node, Scope], shifts: dict[str, str]) -> str | None:
         """A local affine in the thread indices, at the storer: itself plus its slopes times the shifts (`i + (k -
         3)`); None where a thread index it reads has no shift or it is not affine in them."""
         threads = self.private_read(*bound)
@@ -772,97 +582,44 @@ class _Staging:
             return None
         try:
             for seed in range(2):
-                numbers = _RandomNames(seed, dict.fromkeys(threads, 1))
+                numbers = RandomNames(seed, dict.fromkeys(threads, 1))
                 base = self.number(*bound, numbers)
-                slopes = {t: self.number(*bound, _RandomNames(seed, numbers | {t: 2})) - base for t in threads}
-                far = _RandomNames(seed, numbers | {t: 7 for t in threads})
+                slopes = {t: self.number(*bound, RandomNames(seed, numbers | {t: 2})) - base for t in threads}
+                far = RandomNames(seed, numbers | {t: 7 for t in threads})
                 if self.number(*bound, far) != base + 6 * sum(slopes.values()) or \
                         any(not isinstance(k, int) for k in slopes.values()):
                     return None
-        except _Unknown:
+        except Unknown:
             return None
         terms = [f"({shifts[t]})" if k == 1 else f"{k} * ({shifts[t]})" for t, k in slopes.items() if k]
         return f"({name} + {' + '.join(terms)})" if terms else name
 
-    def same_comparison(self, store: _Store, guard: Node, condition: Node, condition_scope: _Scope, index: list[Node],
-                        scope: _Scope, readers: list[dict[str, int]]) -> bool:
+    def same_comparison(self, store: _Store, guard: Node, condition: Node, condition_scope: Scope, index: list[Node],
+                        scope: Scope, readers: list[dict[str, int]]) -> bool:
         """Whether the store's guard, at the element read, is the reader's condition at every reader."""
-        sides = [_comparison(self.text, guard), _comparison(self.text, condition)]
+        sides = [comparison(self.text, guard), comparison(self.text, condition)]
         if None in sides or sides[0][0] != sides[1][0]:
             return False
         sample = readers if len(readers) <= _CHECKED_THREADS else random.Random(0).sample(readers, _CHECKED_THREADS)
         try:
             for seed in range(3):
                 for reader in sample:
-                    numbers = _RandomNames(seed, reader)
+                    numbers = RandomNames(seed, reader)
                     element = [self.number(i, scope, numbers) for i in index]
-                    solved = _RandomNames(seed, self.storer_of(store, element))
+                    solved = RandomNames(seed, self.storer_of(store, element))
                     (_, left, right), (_, c_left, c_right) = sides
                     if self.number(left, store.scope, solved) - self.number(right, store.scope, solved) != \
                             self.number(c_left, condition_scope, numbers) - self.number(c_right, condition_scope,
                                                                                        numbers):
                         return False
-        except _Unknown:
+        except Unknown:
             return False
         return True
 
     # ------------------------------------------------------------------------------------------ expressions
 
-    def binding(self, node: Node, scope: _Scope) -> tuple[Node, _Scope] | None:
-        """The value a local name holds, where `node` is one spelled as its value."""
-        if node.type != "identifier":
-            return None
-        name = self.text(node)
-        if name in scope.varying:
-            raise _Unknown
-        return scope.values.get(name)
 
-    def number(self, node: Node, scope: _Scope, numbers: dict[str, int]) -> int | float:
-        """The expression's value; `_Unknown` where it reads memory, calls, or a name with no number."""
-        kind = node.type
-        if kind == "number_literal":
-            return _literal(self.text(node))
-        if kind == "identifier":
-            bound = self.binding(node, scope)
-            if bound is not None:
-                return self.number(*bound, numbers)
-            return _named(numbers, self.text(node))
-        if kind == "field_expression":
-            return _named(numbers, self.text(node).replace(" ", ""))
-        if kind == "parenthesized_expression":
-            return self.number(unparenthesized(node), scope, numbers)
-        if kind == "cast_expression":
-            value = self.number(node.child_by_field_name("value"), scope, numbers)
-            type_text = self.text(node.child_by_field_name("type"))
-            return float(value) if any(t in type_text for t in ("float", "double")) else int(value)
-        if kind == "binary_expression":
-            operator = self.text(node.child_by_field_name("operator"))
-            left = self.number(node.child_by_field_name("left"), scope, numbers)
-            if operator in ("&&", "||") and bool(left) == (operator == "||"):
-                return int(bool(left))
-            return _arithmetic(operator, left, self.number(node.child_by_field_name("right"), scope, numbers))
-        if kind == "unary_expression":
-            operator = self.text(node.child_by_field_name("operator"))
-            value = self.number(node.child_by_field_name("argument"), scope, numbers)
-            return {"-": -value, "+": value, "!": int(not value)}.get(operator, ~value if operator == "~" else 0)
-        if kind == "conditional_expression":
-            chosen = "consequence" if self.number(node.child_by_field_name("condition"), scope, numbers) else \
-                "alternative"
-            return self.number(node.child_by_field_name(chosen), scope, numbers)
-        raise _Unknown
-
-    def reduced(self, node: Node, scope: _Scope, numbers: dict[str, int]) -> str:
-        """The expression's text with every part that evaluates replaced by its value, locals by theirs."""
-        try:
-            return repr(self.number(node, scope, numbers))
-        except _Unknown:
-            pass
-        bound = self.binding(node, scope) if node.type == "identifier" else None
-        if bound is not None:
-            return self.reduced(*bound, numbers)
-        return self.spliced(node, lambda child: self.reduced(child, scope, numbers))
-
-    def spelled(self, node: Node, scope: _Scope, substitutions: dict[str, str],
+    def spelled(self, node: Node, scope: Scope, substitutions: dict[str, str],
                 shifts: dict[str, str] | None = None) -> str:
         """The expression's text at the reader: locals spelled as their values (or, read the same way at the
         reader, by name, shifted), private values substituted."""
@@ -872,8 +629,8 @@ class _Staging:
                 return f"({substitutions[name]})"
             try:
                 bound = self.binding(node, scope)
-            except _Unknown:
-                raise _NotStaged from None
+            except Unknown:
+                raise NotRead from None
             if bound is not None:
                 if name in self.stable and all(substitutions.get(v) == v for v in self.private_read(*bound)):
                     return name         # the same value at the reader: `row`, spelled so
@@ -883,102 +640,6 @@ class _Staging:
             if node.type == "identifier" or name.startswith("threadIdx"):
                 return self.text(node)
         return self.spliced(node, lambda child: self.spelled(child, scope, substitutions, shifts))
-
-    def private_read(self, node: Node, scope: _Scope) -> set[str]:
-        """The thread indices an expression reads, through the locals it reads too."""
-        found = set()
-        for name in self.view.descendants(node, "field_expression", "identifier"):
-            text = self.text(name).replace(" ", "")
-            if text.startswith("threadIdx."):
-                found.add(text)
-            elif name.type == "identifier" and (bound := self.binding(name, scope)) is not None:
-                found |= self.private_read(*bound)
-        return found
-
-    def spliced(self, node: Node, part: Callable[[Node], str]) -> str:
-        children = [c for c in node.named_children if c.type not in ("comment", "field_identifier", "primitive_type",
-                                                                     "type_descriptor", "type_identifier")]
-        if not children:
-            return self.text(node)
-        pieces, cursor = [], node.start_byte
-        for child in children:
-            pieces += [self.view.source[cursor:child.start_byte].decode(), part(child)]
-            cursor = child.end_byte
-        pieces.append(self.view.source[cursor:node.end_byte].decode())
-        return "".join(pieces)
-
-
-def _condition(statement: Node) -> Node:
-    """An `if`'s condition, its parentheses stripped."""
-    clause = statement.child_by_field_name("condition")
-    if clause.type == "condition_clause":
-        clause = clause.child_by_field_name("value") or clause.named_children[-1]
-    return unparenthesized(clause)
-
-
-def _conjuncts(condition: Node) -> list[Node]:
-    condition = unparenthesized(condition)
-    if condition.type == "binary_expression" and condition.child_by_field_name("operator").type == "&&":
-        return _conjuncts(condition.child_by_field_name("left")) + _conjuncts(condition.child_by_field_name("right"))
-    return [condition]
-
-
-def _comparison(text: Callable[[Node], str], node: Node) -> tuple[str, Node, Node] | None:
-    """A comparison as (`<` or `<=` or `==` or `!=`, left, right), `>` and `>=` turned around."""
-    node = unparenthesized(node)
-    if node.type != "binary_expression":
-        return None
-    operator = text(node.child_by_field_name("operator"))
-    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-    if operator in (">", ">="):
-        return operator.replace(">", "<"), right, left
-    return (operator, left, right) if operator in ("<", "<=", "==", "!=") else None
-
-
-def _zero(text: Callable[[Node], str], node: Node) -> bool:
-    node = unparenthesized(node)
-    return node.type == "number_literal" and _literal(text(node)) == 0
-
-
-def _inside(node: Node, ancestor: Node) -> bool:
-    return ancestor.start_byte <= node.start_byte and node.end_byte <= ancestor.end_byte
-
-
-def _named(numbers: dict[str, int], name: str) -> int:
-    try:
-        return numbers[name]
-    except KeyError:
-        raise _Unknown from None
-
-
-def _literal(text: str) -> int | float:
-    text = text.rstrip("uUlL")
-    if text.lower().startswith("0x"):
-        return int(text, 16)
-    if any(c in text for c in ".eEfF"):
-        return float(text.rstrip("fF"))
-    return int(text, 8) if len(text) > 1 and text.startswith("0") else int(text)
-
-
-def _arithmetic(operator: str, a: int | float, b: int | float) -> int | float:
-    """C's binary operators on numbers (integer division and remainder truncate toward zero)."""
-    if operator in ("/", "%") and b == 0:
-        raise _Unknown
-    if operator == "/":
-        return a / b if isinstance(a, float) or isinstance(b, float) else abs(a) // abs(b) * (1 if a * b >= 0 else -1)
-    if operator == "%":
-        return a - b * _arithmetic("/", a, b)
-    operations = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "<<": lambda: a << b,
-                  ">>": lambda: a >> b, "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
-                  "<": lambda: int(a < b), "<=": lambda: int(a <= b), ">": lambda: int(a > b),
-                  ">=": lambda: int(a >= b), "==": lambda: int(a == b), "!=": lambda: int(a != b),
-                  "&&": lambda: int(bool(a) and bool(b)), "||": lambda: int(bool(a) or bool(b))}
-    if operator not in operations:
-        raise _Unknown
-    try:
-        return operations[operator]()
-    except TypeError:
-        raise _Unknown from None
 
 
 class _Privatized(_Staging):
@@ -994,13 +655,13 @@ class _Privatized(_Staging):
     def replacements(self) -> list[tuple[int, int, str]]:
         if len(self.arrays) != 1 or len(self.barriers) != 2 or \
                 any(b.parent != self.view.body for b in self.barriers):
-            raise _NotStaged
+            raise NotRead
         (array, (declaration, rank)), = self.arrays.items()
         size = self.view.text(declaration).split("[", 1)[1].split("]", 1)[0] if rank == 1 else ""
         try:
             extent = int(evaluate(size, dict(self.constants)))
         except (OptimlError, ValueError):
-            raise _NotStaged from None
+            raise NotRead from None
         statements = [s for s in self.view.body.named_children if s.type != "comment"]
         first, second = (statements.index(b) for b in self.barriers)
         zeroing, adding, merging = statements[:first], statements[first + 1:second], statements[second + 1:]
@@ -1014,12 +675,12 @@ class _Privatized(_Staging):
                 self.collect(statement, array, scope, [], [], [], staged)
         zeroed = set()
         for store in staged:
-            if not _zero(self.text, store.value) or store.guards or store.otherwise:
-                raise _NotStaged
+            if not zero_literal(self.text, store.value) or store.guards or store.otherwise:
+                raise NotRead
             self.solve(store)
             zeroed |= store.elements
         if zeroed != {(k,) for k in range(extent)} or sum(len(s.storers) for s in staged) != extent:
-            raise _NotStaged
+            raise NotRead
         # Adding: every other mention of the copy between the barriers is `atomicAdd(&copy[e], v)`.
         adds, positive = [], True
         for statement in adding:
@@ -1028,9 +689,9 @@ class _Privatized(_Staging):
                     continue
                 call = _atomic_on(self, name)
                 if call is None:
-                    raise _NotStaged
+                    raise NotRead
                 target, value = call.child_by_field_name("arguments").named_children
-                positive &= value.type == "number_literal" and _literal(self.text(value)) > 0
+                positive &= value.type == "number_literal" and literal(self.text(value)) > 0
                 adds.append((call, unparenthesized(unparenthesized(target).child_by_field_name("argument"))))
         merged = self.merge(merging, array, extent, positive)
         prefix, target = merged
@@ -1055,50 +716,50 @@ class _Privatized(_Staging):
                 if node.type == "compound_statement":
                     inner = [c for c in node.named_children if c.type != "comment"]
                     if len(inner) != 1:
-                        raise _NotStaged
+                        raise NotRead
                     node = inner[0]
                 elif node.type == "for_statement":
                     loops.append((self.loop_counter(node), node))
                     node = node.child_by_field_name("body")
                 else:
                     if node.child_by_field_name("alternative") is not None:
-                        raise _NotStaged
-                    selecting.append(_condition(node))
+                        raise NotRead
+                    selecting.append(if_condition(node))
                     node = node.child_by_field_name("consequence")
             call = unparenthesized(node.named_children[0]) if node.type == "expression_statement" and \
                 node.named_children else None
             if call is None or call.type != "call_expression" or \
                     self.text(call.child_by_field_name("function")) != "atomicAdd":
-                raise _NotStaged
+                raise NotRead
             target, value = call.child_by_field_name("arguments").named_children
             target = unparenthesized(target)
             value = unparenthesized(value)
             if target.type != "pointer_expression" or value.type != "subscript_expression" or \
                     self.base(value) != array:
-                raise _NotStaged
+                raise NotRead
             destination = unparenthesized(target.child_by_field_name("argument"))
             copy_index = self.text(self.subscripts(value)[0]).replace(" ", "")
             target_index = self.text(self.subscripts(destination)[0]).replace(" ", "") \
                 if destination.type == "subscript_expression" else ""
             prefix = target_index[:-len(copy_index)] if target_index.endswith(copy_index) else None
             if prefix is None or prefix and (not prefix.endswith("+") or "threadIdx" in prefix):
-                raise _NotStaged
+                raise NotRead
             found.append((prefix, self.base(destination)))
             for condition in selecting:     # skipping zeros only: `copy[k] != 0`, or `> 0` where adds are positive
                 test = self.text(condition).replace(" ", "")
                 if test not in (f"{self.text(value).replace(' ', '')}!=0", f"{self.text(value).replace(' ', '')}>0"
                                 ) or test.endswith(">0") and not positive:
-                    raise _NotStaged
+                    raise NotRead
             for thread in self.threads:
                 numbers = thread | self.constants
                 for turn in self.turns(loops, scope, numbers):
                     covered.append((self.number(self.subscripts(value)[0], scope, numbers | turn),))
         if len(set(found)) != 1 or sorted(covered) != [(k,) for k in range(extent)]:
-            raise _NotStaged
+            raise NotRead
         target_name = found[0][1]
         if any(self.text(n) == target_name for n in self.view.descendants(self.view.body, "identifier")
-               if not any(_inside(n, d) for d in self.dropped)):
-            raise _NotStaged            # the target read or written elsewhere
+               if not any(inside(n, d) for d in self.dropped)):
+            raise NotRead            # the target read or written elsewhere
         return found[0]
 
 
