@@ -22,6 +22,7 @@ from optiml_engine.ir.analysis import (
 from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded, warp_totals_added
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
+from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
 from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
 from optiml_engine.ir.untile import tiles_joined
@@ -73,7 +74,7 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     retries = [plain, _builtin_aliases_inlined(plain)]
     if split is not plain:      # its halves named (`int tx = threadIdx.x % 32;`) and the block index apart
         retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
-    retries += [_bare_blocks_named(plain), _block_strides_named(plain)]
+    retries += [_bare_blocks_named(plain), _block_strides_named(plain), _inline_indices_named(plain)]
     folded = block_trees_folded(plain)
     if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
         retries += [folded, _builtin_aliases_inlined(folded), _builtin_aliases_inlined(folded, ("threadIdx",)),
@@ -81,6 +82,12 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     staged = staged_tiles_read(plain)
     if staged is not plain:     # shared tiles caching global memory, read through to the loads that filled them
         retries += [staged, _builtin_aliases_inlined(staged), _bare_blocks_named(staged)]
+    for shared_nothing in (plain, staged):   # turns of the threads made threads, thread dimensions swapped
+        uncoarsened = threads_uncoarsened(shared_nothing)
+        if uncoarsened is not shared_nothing:
+            retries += [uncoarsened, threads_transposed(uncoarsened), _inline_indices_named(uncoarsened)]
+    if staged is not plain:
+        retries.append(threads_transposed(staged))
     merged = privatized_merged(plain)
     if merged is not plain:     # a block's private copy of a histogram: its adds made to the histogram itself
         retries += [merged, _builtin_aliases_inlined(merged)]
@@ -161,6 +168,38 @@ def _bare_blocks_named(candidate: Candidate) -> Candidate:
         declarations.append(f" const int {name} = blockIdx.{dim};")
         replacements += [(node.start_byte, node.end_byte, name) for node in fields
                          if view.text(node) == f"blockIdx.{dim}"]
+    return _named_at_top(candidate, view, declarations, replacements)
+
+
+def _inline_indices_named(candidate: Candidate) -> Candidate:
+    """A thread's global index written out where it is read (`y[blockIdx.x * blockDim.x + threadIdx.x] = ...`, the
+    block size spelled `blockDim.d` or the number the contract launches along d at every size), as a whole
+    expression, and the dimension's thread and block indices read nowhere else: the index named once at the body's
+    top (`const int index_x = blockIdx.x * blockDim.x + threadIdx.x;`, on the brace's line, in the type of a cast
+    around it where one is) and read through that name, which the lift takes as a parallel index. The candidate
+    itself where no dimension is so read."""
+    view = KernelView.of(candidate)
+    lifter = _Lifter(view, candidate)
+    taken = _names_taken(view)
+    declarations, replacements = [], []
+    for dim in "xyz":
+        found = [node for node in view.descendants(view.body, "binary_expression")
+                 if (global_index_dim(node) or lifter.fixed_block_index_dim(node)) == dim and
+                 not (node.parent.type == "init_declarator" and unparenthesized(node.parent.child_by_field_name(
+                     "value")) == node)]
+        found = [node for node in found if not any(other != node and other.start_byte <= node.start_byte and
+                                                   node.end_byte <= other.end_byte for other in found)]
+        builtins = [node for node in view.descendants(view.body, "field_expression")
+                    if view.text(node).replace(" ", "") in (f"threadIdx.{dim}", f"blockIdx.{dim}")]
+        name = f"index_{dim}"
+        if not found or name in taken or any(not any(n.start_byte <= b.start_byte < n.end_byte for n in found)
+                                             for b in builtins):
+            continue
+        casts = {lifter.text(c.child_by_field_name("type")) for n in found
+                 for c in view.descendants(n, "cast_expression")}
+        ctype = casts.pop() if len(casts) == 1 else "int"
+        declarations.append(f" const {ctype} {name} = {view.text(found[0])};")
+        replacements += [(node.start_byte, node.end_byte, name) for node in found]
     return _named_at_top(candidate, view, declarations, replacements)
 
 

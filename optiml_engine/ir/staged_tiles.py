@@ -167,8 +167,9 @@ class _Staging(KernelValues):
             for read in reads:
                 # Twice parenthesized: `(x[i]) + y` would parse as a cast of `+y` to a type `x[i]`.
                 found.append((read.start_byte, read.end_byte, f"(({self.read_through(read, staged, block)}))"))
-        self.dead_locals_dropped({name for _, _, text in found for name in re.findall(r"[A-Za-z_]\w*", text)})
-        return found + [(n.start_byte, n.end_byte, "") for n in self.dropped]
+        self.moved: list[tuple[int, int, str]] = []
+        self.dead_locals_dropped(found)
+        return found + self.moved + [(n.start_byte, n.end_byte, "") for n in self.dropped]
 
     def guard_sunk(self) -> list[tuple[int, int, str]]:
         """The kernel's last statement `if (c) S` (no else) made to hold over the statements before it back to the
@@ -204,19 +205,57 @@ class _Staging(KernelValues):
                    and self.text(n.child_by_field_name("function")) not in _PURE
                    for n in self.view.descendants(statement) if not any(inside(n, d) for d in self.dropped))
 
-    def dead_locals_dropped(self, read_through: set[str]) -> None:
+    def dead_locals_dropped(self, found: list[tuple[int, int, str]]) -> None:
         """Declarations that only the dropped stores read (`int a_col = t * TILE + threadIdx.x;`) are dropped too:
-        left, they would be indices the lift has to read for nothing. `read_through`: the names the reads' new
-        text reads."""
+        left, they would be indices the lift has to read for nothing. `found`: the reads' new texts."""
+        read_through = {name for _, _, text in found for name in re.findall(r"[A-Za-z_]\w*", text)}
         for declaration in self.view.descendants(self.view.body, "declaration"):
             names = self.declared_names(declaration)
             if not names or any(inside(declaration, d) for d in self.dropped) or \
                     any(self.view.descendants(declaration, "call_expression", "assignment_expression")):
                 continue
+            if self.declaration_moved(declaration, names, found):
+                continue
             if not set(names) & read_through and not any(self.text(n) in names and not inside(n, declaration) and
                        not any(inside(n, d) for d in self.dropped)
                        for n in self.view.descendants(self.view.body, "identifier")):
                 self.dropped.add(declaration)
+
+    def declaration_moved(self, declaration: Node, names: list[str], found: list[tuple[int, int, str]]) -> bool:
+        """`int xIndex = a; ... xIndex = b;` where the dropped statements alone read a (the transpose's load
+        indices, set again for its stores): the declaration moved to the assignment, `int xIndex = b;`, where that is
+        the next statement of the block mentioning the name (no read's new text between mentioning it either). The
+        lift reads an index declared once."""
+        if len(names) != 1 or declaration.parent.type != "compound_statement":
+            return False
+        name = names[0]
+        for statement in _siblings_after(declaration):
+            if any(statement.start_byte <= start < statement.end_byte and name in re.findall(r"[A-Za-z_]\w*", text)
+                   for start, _, text in found) and not self.is_assignment_to(statement, name):
+                return False
+            if statement in self.dropped or not any(self.text(n) == name
+                                                    for n in self.view.descendants(statement, "identifier")):
+                continue
+            assignment = statement.named_children[0] if statement.type == "expression_statement" and \
+                statement.named_children else None
+            if assignment is None or assignment.type != "assignment_expression" or \
+                    self.text(assignment.child_by_field_name("left")) != name or \
+                    self.text(assignment.child_by_field_name("operator")) != "=" or \
+                    any(self.text(n) == name for n in self.view.descendants(assignment.child_by_field_name("right"),
+                                                                            "identifier")):
+                return False
+            type_text = self.text(declaration)[:declaration.child_by_field_name("declarator").start_byte -
+                                                declaration.start_byte].strip()
+            self.dropped.add(declaration)
+            self.moved.append((statement.start_byte, statement.start_byte, f"{type_text} "))
+            return True
+        return False
+
+    def is_assignment_to(self, statement: Node, name: str) -> bool:
+        assignment = statement.named_children[0] if statement.type == "expression_statement" and \
+            statement.named_children else None
+        return assignment is not None and assignment.type == "assignment_expression" and \
+            self.text(assignment.child_by_field_name("left")) == name
 
     def global_memory_one_way(self) -> None:
         """No pointer parameter is both read and written through (a pointer local counts as the parameters its
@@ -532,10 +571,10 @@ class _Staging(KernelValues):
                          for pivot, (d, sign, offset) in store.pivots.items()}
         substitutions |= {v: str(value) for v, value in store.fixed.items()}
 
-        shifts = self.shifts(store, index, scope, readers, counters)
+        aliases = self.aliases(store, index, scope, readers, counters)
 
         def spelled(node: Node) -> str:
-            return self.spelled(node, store.scope, substitutions, shifts)
+            return self.spelled(node, store.scope, substitutions, aliases)
 
         value = spelled(store.value)
         if store.otherwise is not None:
@@ -547,52 +586,40 @@ class _Staging(KernelValues):
             value = f"({' && '.join(f'({spelled(g)})' for g in guards)}) ? ({value}) : 0"
         return value
 
-    def shifts(self, store: _Store, index: list[Node], scope: Scope, readers: list[dict[str, int]],
-               counters: list[str]) -> dict[str, str]:
-        """For each thread index, the storer's (at the element read) less the reader's, spelled where it reads no
-        thread index: `k - 3` where the reader of `tile[threadIdx.x + k]` reads what `tile[threadIdx.x + 3]`'s
-        storer stored."""
+    def aliases(self, store: _Store, index: list[Node], scope: Scope, readers: list[dict[str, int]],
+                counters: list[str]) -> dict[str, str]:
+        """The storer's locals that read thread indices, each spelled as a local the reader holds plus a shift in
+        the reader's loop counters where that is its value at every reader: `i + (k - 3)` where the reader of
+        `tile[threadIdx.x + k]` reads what `tile[threadIdx.x + 3]`'s storer computed from its `i`; `yIndex + j`
+        where the storer's `xIndex` was set from other indices. The lift reads thread indices only in an index's
+        definition, and these names are the reader's own."""
         variables = ["threadIdx.x", "threadIdx.y", "threadIdx.z", *counters]
-        found = {}
-        for thread in variables[:3]:
-            def difference(point: dict[str, int], thread: str = thread) -> int:
-                if thread not in store.pivots:
-                    return store.fixed.get(thread, 0) - point[thread]
-                d, sign, offset = store.pivots[thread]
-                return (self.number(index[d], scope, point) - offset) * sign - point[thread]
-            origin = dict.fromkeys(variables, 0) | self.constants
-            try:
-                base = difference(origin)
-                slopes = {v: difference(origin | {v: 1}) - base for v in variables}
-                if any(slopes[t] for t in variables[:3]) or any(
-                        difference(reader) != base + sum(slopes[v] * reader[v] for v in variables)
-                        for reader in readers):
+        sample = readers if len(readers) <= _CHECKED_THREADS else random.Random(0).sample(readers, _CHECKED_THREADS)
+        found: dict[str, str] = {}
+        writers = {name: bound for name, bound in store.scope.values.items() if self.private_read(*bound)}
+        held = {name: bound for name, bound in scope.values.items() if name not in scope.varying and
+                self.private_read(*bound)}
+        for name, bound in writers.items():
+            for alias, alias_bound in sorted(held.items(), key=lambda item: item[0] != name):
+                def difference(point: dict[str, int], seed: int) -> int | float:
+                    numbers = RandomNames(seed, point)
+                    element = [self.number(i, scope, numbers) for i in index]
+                    return self.number(*bound, RandomNames(seed, self.storer_of(store, element))) - \
+                        self.number(*alias_bound, numbers)
+                try:
+                    origin = dict.fromkeys(variables, 0) | self.constants
+                    base = difference(origin, 0)
+                    slopes = {v: difference(origin | {v: 1}, 0) - base for v in variables}
+                    if any(slopes[t] for t in variables[:3]) or any(not isinstance(k, int) for k in slopes.values()) \
+                            or any(difference(reader, seed) != base + sum(slopes[v] * reader[v] for v in variables)
+                                   for seed in range(2) for reader in sample):
+                        continue
+                except Unknown:
                     continue
-            except Unknown:
-                continue
-            terms = [v if k == 1 else f"{k} * {v}" for v, k in slopes.items() if k] + ([str(base)] if base else [])
-            found[thread] = " + ".join(terms) or "0"
+                terms = [v if k == 1 else f"{k} * {v}" for v, k in slopes.items() if k] + ([str(base)] if base else [])
+                found[name] = f"{alias} + ({' + '.join(terms)})" if terms else alias
+                break
         return found
-
-    def shifted(self, name: str, bound: tuple[Node, Scope], shifts: dict[str, str]) -> str | None:
-        """A local affine in the thread indices, at the storer: itself plus its slopes times the shifts (`i + (k -
-        3)`); None where a thread index it reads has no shift or it is not affine in them."""
-        threads = self.private_read(*bound)
-        if not threads <= shifts.keys():
-            return None
-        try:
-            for seed in range(2):
-                numbers = RandomNames(seed, dict.fromkeys(threads, 1))
-                base = self.number(*bound, numbers)
-                slopes = {t: self.number(*bound, RandomNames(seed, numbers | {t: 2})) - base for t in threads}
-                far = RandomNames(seed, numbers | {t: 7 for t in threads})
-                if self.number(*bound, far) != base + 6 * sum(slopes.values()) or \
-                        any(not isinstance(k, int) for k in slopes.values()):
-                    return None
-        except Unknown:
-            return None
-        terms = [f"({shifts[t]})" if k == 1 else f"{k} * ({shifts[t]})" for t, k in slopes.items() if k]
-        return f"({name} + {' + '.join(terms)})" if terms else name
 
     def same_comparison(self, store: _Store, guard: Node, condition: Node, condition_scope: Scope, index: list[Node],
                         scope: Scope, readers: list[dict[str, int]]) -> bool:
@@ -620,9 +647,9 @@ class _Staging(KernelValues):
 
 
     def spelled(self, node: Node, scope: Scope, substitutions: dict[str, str],
-                shifts: dict[str, str] | None = None) -> str:
-        """The expression's text at the reader: locals spelled as their values (or, read the same way at the
-        reader, by name, shifted), private values substituted."""
+                aliases: dict[str, str] | None = None) -> str:
+        """The expression's text at the reader: locals spelled as the reader's locals holding their values (`aliases`)
+        or as their values, private values substituted."""
         if node.type in ("identifier", "field_expression"):
             name = self.text(node).replace(" ", "")
             if name in substitutions:
@@ -632,14 +659,12 @@ class _Staging(KernelValues):
             except Unknown:
                 raise NotRead from None
             if bound is not None:
-                if name in self.stable and all(substitutions.get(v) == v for v in self.private_read(*bound)):
-                    return name         # the same value at the reader: `row`, spelled so
-                if name in self.stable and (moved := self.shifted(name, bound, shifts or {})) is not None:
-                    return moved
-                return f"({self.spelled(*bound, substitutions, shifts)})"
+                if aliases and name in aliases:
+                    return f"({aliases[name]})"
+                return f"({self.spelled(*bound, substitutions, aliases)})"
             if node.type == "identifier" or name.startswith("threadIdx"):
                 return self.text(node)
-        return self.spliced(node, lambda child: self.spelled(child, scope, substitutions, shifts))
+        return self.spliced(node, lambda child: self.spelled(child, scope, substitutions, aliases))
 
 
 class _Privatized(_Staging):
@@ -776,3 +801,11 @@ def _atomic_on(staging: _Staging, name: Node) -> Node | None:
             arguments.named_children[0] != address or call.parent.type != "expression_statement":
         return None                     # (an add whose old value is read reads the copy's)
     return call
+
+
+def _siblings_after(node: Node) -> list[Node]:
+    found, node = [], node.next_named_sibling
+    while node is not None:
+        found.append(node)
+        node = node.next_named_sibling
+    return found

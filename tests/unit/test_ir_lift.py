@@ -553,6 +553,36 @@ def test_user_spellings_lift_and_equal_the_kernel(text) -> None:
     assert_equals_kernel(naive, program, rtol=1e-6)
 
 
+INLINE_INDEX = """/* @optiml
+   sizes: n=4096
+   check: n=1; n=1000
+   x: in float[n]
+   y: out float[n]
+   launch: grid=cdiv(n,128) block=128
+*/
+__global__ void scale(const float* x, float* y, int n)
+{
+    if (blockIdx.x * 128 + threadIdx.x < n)
+        y[blockIdx.x * 128 + threadIdx.x] = 2.0f * x[(blockIdx.x * blockDim.x + threadIdx.x)];
+}
+"""
+
+
+def test_an_index_written_out_where_read_is_the_index() -> None:
+    """`y[blockIdx.x * 128 + threadIdx.x]`, the block size a number or `blockDim.x`: one index, named."""
+    naive = candidate_of("user.cu", INLINE_INDEX)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for index_x in [0, n):", str(program)
+    assert_equals_kernel(naive, program)
+
+
+def test_a_thread_index_read_apart_from_the_written_out_index_stays_refused() -> None:
+    text = INLINE_INDEX.replace("2.0f * x", "(float)threadIdx.x * x")
+    assert text != INLINE_INDEX
+    assert isinstance(lift(candidate_of("user.cu", text)), NotLiftable)
+
+
 def test_a_helper_with_a_loop_is_refused_located() -> None:
     text = ASSIGNING_HELPER.replace("    float unused = 0.0f;", "    for (int k = 0; k < 2; ++k) i += 0;")
     program = lift(candidate_of("user.cu", text))

@@ -148,3 +148,26 @@ def test_a_privatized_histogram_is_its_adds_made_to_the_histogram() -> None:
 def test_a_private_copy_not_merged_as_it_was_added_stays_refused(change, why) -> None:
     assert change[0] in PRIVATE
     assert_refused_at_shared_memory(PRIVATE.replace(*change), why)
+
+
+TRANSPOSE = (ROOT / "tests" / "heldout23" / "transpose_tiled.cu").read_text()
+
+
+def test_the_tiled_transpose_is_the_plain_transpose() -> None:
+    """Read through its tile, its four rows a thread made threads of their own (32 x 32), its thread dimensions
+    swapped so each index is one dimension's: the transpose over [0, rows) x [0, cols) (ir/relabel.py)."""
+    program = lifted_equals_kernel(TRANSPOSE)
+    assert [c_expr(index.upper) for index in program.space] == ["rows", "cols"], str(program)
+    assert "?" not in str(program) and "for" not in str(program).split("\n", 2)[2], str(program)
+
+
+def test_a_copy_through_a_tile_is_the_plain_copy() -> None:
+    program = lifted_equals_kernel(COPIED)
+    assert "tile" not in str(program) and "for" not in str(program).split("\n", 2)[2], str(program)
+
+
+def test_rows_a_thread_reads_apart_from_its_turn_stay_refused() -> None:
+    """A thread's turn j also scaling what it writes: thread t at turn j is not thread t + j at turn 0."""
+    changed = COPIED.replace("= tile[threadIdx.y + j][threadIdx.x];", "= tile[threadIdx.y + j][threadIdx.x] * j;")
+    assert changed != COPIED
+    assert_refused_at_shared_memory(changed, "the turn read apart")
