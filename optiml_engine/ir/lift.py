@@ -126,23 +126,27 @@ def _builtin_aliases_inlined(candidate: Candidate, builtins: tuple[str, ...] = _
     replacements: list[tuple[int, int, str]] = []
     for declaration in view.body.named_children:
         declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
-        if declaration.type != "declaration" or len(declarators) != 1:
+        if declaration.type != "declaration" or not declarators or \
+                len(declarators) != len(declaration.children_by_field_name("declarator")):
             continue
-        value = declarators[0].child_by_field_name("value")
-        builtin = bare(value) if value is not None else None
-        if builtin is None or builtin.type != "field_expression" or \
-                view.text(builtin.child_by_field_name("argument")) not in builtins:
-            continue
-        name = view.text(declarators[0].child_by_field_name("declarator"))
-        uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
-                n.start_byte > declaration.end_byte]
-        written = any(n.parent is not None and (
-            n.parent.type == "update_expression" or n.parent.type == "assignment_expression" and
-            n.parent.child_by_field_name("left") == n) for n in uses)
-        if written or "\n" in view.text(declaration):
-            continue
-        replacements.append((declaration.start_byte, declaration.end_byte, ";"))
-        replacements += [(n.start_byte, n.end_byte, view.text(builtin)) for n in uses]
+        inlined = []                # every declarator an alias (`int tx = threadIdx.x, ty = threadIdx.y;`), or none
+        for declarator in declarators:
+            value = declarator.child_by_field_name("value")
+            builtin = bare(value) if value is not None else None
+            if builtin is None or builtin.type != "field_expression" or \
+                    view.text(builtin.child_by_field_name("argument")) not in builtins:
+                break
+            name = view.text(declarator.child_by_field_name("declarator"))
+            uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
+                    n.start_byte > declaration.end_byte]
+            if any(n.parent is not None and (
+                    n.parent.type == "update_expression" or n.parent.type == "assignment_expression" and
+                    n.parent.child_by_field_name("left") == n) for n in uses):
+                break
+            inlined += [(n.start_byte, n.end_byte, view.text(builtin)) for n in uses]
+        else:
+            if "\n" not in view.text(declaration):
+                replacements += [(declaration.start_byte, declaration.end_byte, ";"), *inlined]
     if not replacements:
         return candidate
     return derived(candidate, view.replaced(replacements), candidate.description)

@@ -596,9 +596,9 @@ class _Staging(KernelValues):
         variables = ["threadIdx.x", "threadIdx.y", "threadIdx.z", *counters]
         sample = readers if len(readers) <= _CHECKED_THREADS else random.Random(0).sample(readers, _CHECKED_THREADS)
         found: dict[str, str] = {}
-        writers = {name: bound for name, bound in store.scope.values.items() if self.private_read(*bound)}
+        writers = {name: bound for name, bound in store.scope.values.items() if self.reads_threads(bound)}
         held = {name: bound for name, bound in scope.values.items() if name not in scope.varying and
-                self.private_read(*bound)}
+                self.reads_threads(bound)}
         for name, bound in writers.items():
             for alias, alias_bound in sorted(held.items(), key=lambda item: item[0] != name):
                 def difference(point: dict[str, int], seed: int) -> int | float:
@@ -620,6 +620,13 @@ class _Staging(KernelValues):
                 found[name] = f"{alias} + ({' + '.join(terms)})" if terms else alias
                 break
         return found
+
+    def reads_threads(self, bound: tuple[Node, Scope]) -> bool:
+        """Whether a local's value reads a thread index (False where it reads a name whose value varies)."""
+        try:
+            return bool(self.private_read(*bound))
+        except Unknown:
+            return False
 
     def same_comparison(self, store: _Store, guard: Node, condition: Node, condition_scope: Scope, index: list[Node],
                         scope: Scope, readers: list[dict[str, int]]) -> bool:

@@ -13,8 +13,9 @@ is one loop over `t * 16 + k`, and the turns past K add zero (every factor is ze
 which the contraction family reads as the product it is. Joined only where the outer loop's only statement is the
 inner loop, both count up by one from zero, the inner a constant C times, and every expression reading either
 counter reads them as one affine `C * t + k` (times a constant, plus what reads neither); the padding is dropped
-only where the joined loop's only statement adds a product each of whose factors is `k < X && ... ? v : 0` and the
-outer loop counted `(X + C - 1) / C` tiles (so the joined loop covers [0, X) and more).
+only where every statement of the joined loop adds zero past X (a local `T a = k < X && ... ? v : 0;`, or a sum
+adding a product one of whose factors is such a local or such a select: zero, times a value read in bounds) and
+the outer loop counted `(X + C - 1) / C` tiles (so the joined loop covers [0, X) and more).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 from optiml_engine.ir.analysis import body_exprs, conjunction, conjuncts, constant, is_zero, linear, polynomial, \
     reduction_update
 from optiml_engine.ir.program import (
-    Assign, Binary, Const, Expr, For, Ref, Select, Stmt, fresh_name, mentions, rewritten, statements_replaced,
+    Assign, Binary, Const, Expr, For, Let, Ref, Select, Stmt, fresh_name, mentions, rewritten, statements_replaced,
     substituted, walk, with_children)
 
 
@@ -62,32 +63,48 @@ def tiles_joined(body: list[Stmt], taken: set[str]) -> list[Stmt]:
 
 
 def _padding_dropped(loop: For, tiles: Expr, width: int) -> For:
-    """The joined loop over [0, X) alone where its turns past X add zero (the module's docstring)."""
-    stmt = loop.body[0] if len(loop.body) == 1 else None
-    update = reduction_update(stmt) if isinstance(stmt, Assign) else None
-    if update is None or update.op != "+":
-        return loop
-    added = stmt.value if stmt.op == "+=" else next(
-        side for side in (stmt.value.left, stmt.value.right) if not (isinstance(side, Ref) and side.name == stmt.name))
-    bounds, kept = [], []
-    for factor in _factors(added):
-        if not isinstance(factor, Select) or not is_zero(factor.other):
-            return loop
-        terms = conjuncts(factor.cond)
+    """The joined loop over [0, X) alone where its turns past X add zero (the module's docstring): each statement a
+    local `T a = k < X && ... ? v : 0;` or a sum `s += f * g * ...` with a factor such a local or such a select."""
+    bounds: list[Expr] = []
+
+    def bounded(select: Expr) -> Expr | None:
+        """The select without its `k < X` term (its then where none is left); None where it is no such select."""
+        if not isinstance(select, Select) or not is_zero(select.other):
+            return None
+        terms = conjuncts(select.cond)
         bound = next((t for t in terms if isinstance(t, Binary) and t.op == "<" and t.left == Ref(name=loop.var)
                       and not mentions(t.right, {loop.var})), None)
         if bound is None:
-            return loop
+            return None
         bounds.append(bound.right)
         rest = [t for t in terms if t is not bound]
-        kept.append(factor.model_copy(update={"cond": conjunction(rest)}) if rest else factor.then)
-    if any(b != bounds[0] for b in bounds) or not _whole_tiles(tiles, bounds[0], width):
+        return select.model_copy(update={"cond": conjunction(rest)}) if rest else select.then
+
+    zeros: set[str] = set()
+    body: list[Stmt] = []
+    for stmt in loop.body:
+        if isinstance(stmt, Let) and stmt.value is not None and (kept := bounded(stmt.value)) is not None:
+            zeros.add(stmt.name)
+            body.append(stmt.model_copy(update={"value": kept}))
+            continue
+        update = reduction_update(stmt) if isinstance(stmt, Assign) else None
+        if update is None or update.op != "+":
+            return loop
+        added = stmt.value if stmt.op == "+=" else next(
+            side for side in (stmt.value.left, stmt.value.right)
+            if not (isinstance(side, Ref) and side.name == stmt.name))
+        factors = [bounded(f) if isinstance(f, Select) else f for f in _factors(added)]
+        if None in factors or not any(isinstance(f, Ref) and f.name in zeros for f in _factors(added)) and \
+                not any(isinstance(f, Select) for f in _factors(added)):
+            return loop
+        product = factors[0]
+        for factor in factors[1:]:
+            product = Binary(op="*", left=product, right=factor)
+        value = product if stmt.op == "+=" else Binary(op="+", left=Ref(name=stmt.name), right=product)
+        body.append(stmt.model_copy(update={"value": value}))
+    if not bounds or any(b != bounds[0] for b in bounds) or not _whole_tiles(tiles, bounds[0], width):
         return loop
-    product = kept[0]
-    for factor in kept[1:]:
-        product = Binary(op="*", left=product, right=factor)
-    value = product if stmt.op == "+=" else Binary(op="+", left=Ref(name=stmt.name), right=product)
-    return loop.model_copy(update={"stop": bounds[0], "body": [stmt.model_copy(update={"value": value})]})
+    return loop.model_copy(update={"stop": bounds[0], "body": body})
 
 
 def _whole_tiles(tiles: Expr, bound: Expr, width: int) -> bool:
