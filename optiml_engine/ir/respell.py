@@ -103,7 +103,8 @@ def respelled(candidate: Candidate) -> Candidate:
         view = KernelView.of(candidate)
         replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
-            _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or _rotated_pointers(view) or \
+            _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or \
+            _vector_locals(view) or _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
             _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view)
         if not replacements:
@@ -550,6 +551,105 @@ def _copy_of(view: KernelView, declaration: Node) -> tuple[str, str] | None:
     if value.type != "identifier":
         return None
     return view.text(declarators[0].child_by_field_name("declarator")), view.text(value)
+
+
+_VECTORS = {f"{element}{count}": (element if element != "uint" else "unsigned int", count)
+            for element in ("float", "double", "int", "uint") for count in (2, 3, 4)}
+_COMPONENTS = "xyzw"
+# `reinterpret_cast<const float4*>(p)[i]` or `((const float4*)p)[i]`, squeezed: the vector type, p and i.
+_VECTOR_ACCESS = re.compile(r"(?:reinterpret_cast<(?:const)?(\w+)\*>\((.+)\)|\(\((?:const)?(\w+)\*\)(.+)\))"
+                            r"\[(.+)\]")
+
+
+def _vector_access(view: KernelView, node: Node) -> tuple[str, str, str] | None:
+    """A vector type's element read through a cast pointer (`reinterpret_cast<const float4*>(p)[i]`): the vector
+    type, the pointer's text and the index's; None for anything else."""
+    if node.type != "subscript_expression":
+        return None
+    squeezed = view.text(node).replace(" ", "").replace("\n", "")
+    found = _VECTOR_ACCESS.fullmatch(squeezed)
+    if found is None:
+        return None
+    vector = found.group(1) or found.group(3)
+    pointer = found.group(2) or found.group(4)
+    return (vector, pointer, found.group(5)) if vector in _VECTORS and pointer.count("(") == pointer.count(")") \
+        else None
+
+
+def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
+    """Vector values (`float4 a = reinterpret_cast<const float4*>(p)[i];`, `make_float4(...)`, a copy of another)
+    read and written by component (`a.x`, `a.x = ...`, `reinterpret_cast<float4*>(q)[i] = a;`): a local per
+    component (`float a_x = p[4 * (i) + 0], ...;`), the vector loads and stores the components' loads and stores
+    (the same elements, read and written once each). A component read straight from a vector load (`...[i].y`) is the
+    element's load. Only where every mention of such a local is so; the kernel as it is otherwise."""
+    taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
+    declared: dict[str, tuple[Node, str, int, list]] = {}    # local -> declaration, element type, count, its parts
+    for declaration in view.descendants(view.body, "declaration"):
+        kind = declaration.child_by_field_name("type")
+        declarators = declaration.children_by_field_name("declarator")
+        if kind is None or view.text(kind) not in _VECTORS or len(declarators) != 1 or \
+                declarators[0].type != "init_declarator" or \
+                declarators[0].child_by_field_name("declarator").type != "identifier":
+            continue
+        element, count = _VECTORS[view.text(kind)]
+        name = view.text(declarators[0].child_by_field_name("declarator"))
+        value = unparenthesized(declarators[0].child_by_field_name("value"))
+        access = _vector_access(view, value)
+        arguments = value.child_by_field_name("arguments") if value.type == "call_expression" else None
+        if access is not None and access[0] == view.text(kind):
+            parts: list = [f"({access[1]})[{count} * ({access[2]}) + {c}]" for c in range(count)]
+        elif arguments is not None and view.text(value.child_by_field_name("function")) == f"make_{view.text(kind)}" \
+                and len(arguments.named_children) == count:
+            parts = list(arguments.named_children)      # spelled below, their own components rewritten
+        elif value.type == "identifier" and view.text(value) in declared:
+            parts = [f"{view.text(value)}_{c}" for c in _COMPONENTS[:count]]
+        else:
+            return []
+        if {f"{name}_{c}" for c in _COMPONENTS[:count]} & taken:
+            return []
+        declared[name] = (declaration, element, count, parts)
+    uses: list[tuple[int, int, str]] = []
+    for node in view.descendants(view.body, "field_expression"):
+        argument, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
+        access = _vector_access(view, unparenthesized(argument))
+        if access is not None and view.text(field) in _COMPONENTS[:_VECTORS[access[0]][1]]:
+            uses.append((node.start_byte, node.end_byte, f"({access[1]})[{_VECTORS[access[0]][1]} * ({access[2]}) + "
+                                                         f"{_COMPONENTS.index(view.text(field))}]"))
+    for identifier in view.descendants(view.body, "identifier"):
+        name = view.text(identifier)
+        if name not in declared or identifier.parent.type == "init_declarator" and \
+                identifier.parent.child_by_field_name("declarator") == identifier:
+            continue
+        parent, count = identifier.parent, declared[name][2]
+        if parent.type == "field_expression" and view.text(parent.child_by_field_name("field")) in _COMPONENTS[:count]:
+            uses.append((parent.start_byte, parent.end_byte, f"{name}_{view.text(parent.child_by_field_name('field'))}"))
+            continue
+        store = parent if parent.type == "assignment_expression" and parent.child_by_field_name("right") == identifier \
+            else None
+        target = _vector_access(view, unparenthesized(store.child_by_field_name("left"))) if store is not None else None
+        if target is not None and view.text(store.child_by_field_name("operator")) == "=" and \
+                _VECTORS.get(target[0], ("", 0))[1] == count and store.parent.type == "expression_statement":
+            uses.append((store.parent.start_byte, store.parent.end_byte, "{ " + " ".join(
+                f"({target[1]})[{count} * ({target[2]}) + {c}] = {name}_{_COMPONENTS[c]};" for c in range(count)) + " }"))
+            continue
+        if parent.type == "init_declarator" and unparenthesized(parent.child_by_field_name("value")) == identifier:
+            continue                    # a copy's value: its declaration is rewritten below
+        return []
+
+    def spelled(part) -> str:
+        if isinstance(part, str):
+            return part
+        inner = [(a - part.start_byte, b - part.start_byte, t) for a, b, t in uses
+                 if part.start_byte <= a and b <= part.end_byte]
+        text = view.text(part)
+        for a, b, t in sorted(inner, reverse=True):
+            text = text[:a] + t + text[b:]
+        return text
+
+    found = [(declaration.start_byte, declaration.end_byte, f"{element} " + ", ".join(
+        f"{name}_{c} = {spelled(p)}" for c, p in zip(_COMPONENTS, parts)) + ";")
+        for name, (declaration, element, count, parts) in declared.items()]
+    return found + [u for u in uses if not any(d[0] <= u[0] and u[1] <= d[1] for d in found)]
 
 
 def _chained(view: KernelView) -> list[tuple[int, int, str]]:

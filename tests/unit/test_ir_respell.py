@@ -601,3 +601,43 @@ def test_a_pointer_chosen_between_two_arrays_reads_and_writes_the_one_chosen():
     for last in ("if (x == q) x[0] = 0.0f;", "x[(int)x[0] % D] = 1.0f;", "x[0]++;"):
         refused = lift(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", last)))
         assert isinstance(refused, NotLiftable), last
+
+
+# Four elements a thread through float4 loads and stores, a scalar tail, and a component read straight off a load.
+VECTORS = """/* @optiml
+   sizes: n=4099
+   check: n=1; n=7; n=1000; n=1030
+   x: in float[n]
+   y: out float[n]
+   launch: grid=cdiv(cdiv(n,4),128) block=128
+*/
+__global__ void scale4(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n / 4) {
+        float4 v = reinterpret_cast<const float4*>(x)[i];
+        float4 w = make_float4(2.0f * v.x, 2.0f * v.y, 2.0f * v.z, v.w + reinterpret_cast<const float4*>(x)[i].x);
+        reinterpret_cast<float4*>(y)[i] = w;
+    }
+    int t = n / 4 * 4 + i;
+    if (t < n)
+        y[t] = 3.0f * x[t];
+}
+"""
+
+
+def test_vector_loads_and_stores_are_their_components():
+    naive = candidate_of("user.cu", VECTORS)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert "float4" not in str(program) and "x[4 * i + 3]" in str(program), str(program)
+    for binding in naive.contract.checks:
+        inputs, expected = run_at(naive, program, binding)
+        assert np.array_equal(run_on_cpu(naive, binding, inputs)["y"], expected["y"]), binding
+
+
+def test_a_vector_passed_whole_stays_refused():
+    text = VECTORS.replace("reinterpret_cast<float4*>(y)[i] = w;", "reinterpret_cast<float4*>(y)[i] = twice(w);")
+    text = "__device__ float4 twice(float4 a) { return make_float4(a.x, a.y, a.z, a.w); }\n" + text
+    result = lift(candidate_of("user.cu", text))
+    assert isinstance(result, NotLiftable), str(result)
