@@ -307,7 +307,7 @@ def if_condition(statement: Node) -> Node:
 def node_conjuncts(condition: Node) -> list[Node]:
     condition = unparenthesized(condition)
     if condition.type == "binary_expression" and condition.child_by_field_name("operator").type == "&&":
-        return node_conjuncts(condition.child_by_field_name("left")) + node_conjuncts(condition.child_by_field_name("right"))
+        return [term for side in ("left", "right") for term in node_conjuncts(condition.child_by_field_name(side))]
     return [condition]
 
 

@@ -1649,16 +1649,11 @@ class _Helper:
                     position == len(statements) - 1:
                 return self.value(statement.named_children[0])
             elif statement.type == "if_statement":
-                condition = statement.child_by_field_name("condition")
-                cond = self.value(condition.named_children[0] if condition.type == "condition_clause" else condition)
-                alternative = statement.child_by_field_name("alternative")
-                if alternative is not None and alternative.type == "else_clause":
-                    alternative = alternative.named_children[0]
+                cond, consequence, alternative = self.branches(statement)
                 declared = dict(self.values)
-                then = self.returned(function, statement, _branch(statement.child_by_field_name("consequence")))
+                then = self.returned(function, statement, consequence)
                 self.values = dict(declared)
-                otherwise = self.returned(function, statement, (_branch(alternative) if alternative is not None
-                                                                else []) + statements[position + 1:])
+                otherwise = self.returned(function, statement, alternative + statements[position + 1:])
                 return Select(cond=cond, then=then, other=otherwise)
             else:
                 raise _Refused(statement, f"{function} has code other than declarations and returns (a branch "
@@ -1685,20 +1680,26 @@ class _Helper:
                 self.values[name] = value if operator == "=" else \
                     Binary(op=operator[0], left=self.values[name], right=value)
             elif statement.type == "if_statement":
-                condition = statement.child_by_field_name("condition")
-                cond = self.value(condition.named_children[0] if condition.type == "condition_clause" else condition)
-                alternative = statement.child_by_field_name("alternative")
-                if alternative is not None and alternative.type == "else_clause":
-                    alternative = alternative.named_children[0]
+                cond, consequence, alternative = self.branches(statement)
                 before = dict(self.values)
-                self.run(_branch(statement.child_by_field_name("consequence")), function)
+                self.run(consequence, function)
                 then, self.values = self.values, dict(before)
-                self.run(_branch(alternative) if alternative is not None else [], function)
+                self.run(alternative, function)
                 self.values = {name: value if then[name] == value else Select(cond=cond, then=then[name], other=value)
                                for name, value in self.values.items() if name in before}
             else:
                 raise _Refused(statement, f"{function} has code other than declarations, assignments of its "
                                           f"locals and returns before its return")
+
+    def branches(self, statement: Node) -> tuple[Expr, list[Node], list[Node]]:
+        """An `if`'s condition, and its two branches' statements (none for a missing else)."""
+        condition = statement.child_by_field_name("condition")
+        cond = self.value(condition.named_children[0] if condition.type == "condition_clause" else condition)
+        alternative = statement.child_by_field_name("alternative")
+        if alternative is not None and alternative.type == "else_clause":
+            alternative = alternative.named_children[0]
+        return cond, _branch(statement.child_by_field_name("consequence")), \
+            _branch(alternative) if alternative is not None else []
 
     def value(self, node: Node) -> Expr:
         saved = self.lifter.names

@@ -5,10 +5,10 @@ transpose, or a kernel written so): any thread may then run any of the kernel's 
 
 - `threads_uncoarsened`: a block of S threads along d each running C / S turns of `for (int j = 0; j < C; j += S)`
   (the CUDA samples' transpose: 32 x 8 threads, four rows each) is a block of C threads along d running one turn
-  each, thread t + j doing what thread t did at turn j (the counter read as 0): exact where the loop's body at thread t and turn j is its
-  body at thread t + j and turn 0, which is checked (the body's reduced text, `kernel_values.py`, at sampled threads
-  and turns under random numbers for the other names), the loop the kernel's last statement and declarations alone
-  before it.
+  each, thread t + j doing what thread t did at turn j (the counter read as 0): exact where the loop's body at
+  thread t and turn j is its body at thread t + j and turn 0, which is checked (the body's reduced text,
+  `kernel_values.py`, at sampled threads and turns under random numbers for the other names), the loop the kernel's
+  last statement and declarations alone before it.
 - `threads_transposed`: threadIdx.x and threadIdx.y swapped, blockDim.x and blockDim.y too, and the launch's block
   with them: the same threads, each named by the other coordinates (a tile's row read along the block's x).
 """
@@ -108,7 +108,8 @@ def threads_transposed(candidate: Candidate) -> Candidate:
                      lambda m: f"{m.group(1)}.{'y' if m.group(2) == 'x' else 'x'}", candidate.unit.text)
     launch = candidate.contract.launch
     sizes = [str(block[1]), str(block[0])] + ([str(block[2])] if block[2] > 1 else [])
-    return _indices_named(derived(candidate, swapped, candidate.description, launch.model_copy(update={"block": sizes})))
+    launch = launch.model_copy(update={"block": sizes})
+    return _indices_named(derived(candidate, swapped, candidate.description, launch))
 
 
 def _indices_named(candidate: Candidate) -> Candidate:

@@ -622,15 +622,16 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         parent, count = identifier.parent, declared[name][2]
         if parent.type == "field_expression" and view.text(parent.child_by_field_name("field")) in _COMPONENTS[:count]:
-            uses.append((parent.start_byte, parent.end_byte, f"{name}_{view.text(parent.child_by_field_name('field'))}"))
+            component = view.text(parent.child_by_field_name("field"))
+            uses.append((parent.start_byte, parent.end_byte, f"{name}_{component}"))
             continue
         store = parent if parent.type == "assignment_expression" and parent.child_by_field_name("right") == identifier \
             else None
         target = _vector_access(view, unparenthesized(store.child_by_field_name("left"))) if store is not None else None
         if target is not None and view.text(store.child_by_field_name("operator")) == "=" and \
                 _VECTORS.get(target[0], ("", 0))[1] == count and store.parent.type == "expression_statement":
-            uses.append((store.parent.start_byte, store.parent.end_byte, "{ " + " ".join(
-                f"({target[1]})[{count} * ({target[2]}) + {c}] = {name}_{_COMPONENTS[c]};" for c in range(count)) + " }"))
+            stores = [f"({target[1]})[{count} * ({target[2]}) + {c}] = {name}_{_COMPONENTS[c]};" for c in range(count)]
+            uses.append((store.parent.start_byte, store.parent.end_byte, "{ " + " ".join(stores) + " }"))
             continue
         if parent.type == "init_declarator" and unparenthesized(parent.child_by_field_name("value")) == identifier:
             continue                    # a copy's value: its declaration is rewritten below

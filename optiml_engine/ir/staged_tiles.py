@@ -21,7 +21,7 @@ How the storing thread is found. The store's index is affine in the storing thre
 `threadIdx` and the counters of the constant loops around the store): I(p) = A p + c, the coefficients read off
 by evaluating it. Each dimension d of the index has a pivot, a private value with coefficient 1 or -1 there and
 0 in every other dimension; the element e is then stored by g(e): the pivots set to (e_d - c_d) / A[d][pivot],
-every other private value to 0. That is exact where the stored value depends on the private values only through
+every other private value to the one all storers share (the thread that alone loads a halo), or 0. That is exact where the stored value depends on the private values only through
 the element they store to; this is checked, not assumed: for every storing thread p (all of them, or a sample of
 512), the value at p and at g(I(p)) reduce to the same text once every integer subexpression is evaluated, under
 three random assignments of the other names (sizes, block indices, loop counters). A value that reads a private
@@ -39,14 +39,23 @@ contract size; the kernel is left as it is where anything does not hold):
 - no element is stored twice between two barriers; every read, at every reading thread and at every turn of the
   constant loops around it, reads an element stored; a read of a one-dimensional array may span several stores
   (the halos of a stencil's tile), each storing an interval of elements: it reads the interval's value;
-- the names a value reads mean the same where it is read: a local is spelled as its value where the store is
-  (and refused where something else assigns it on the way), unless it is declared once in the kernel's body, with
-  no thread index in its value, and never assigned again;
+- the names a value reads mean the same where it is read: a storer's local that reads thread indices is spelled
+  as a local the reader holds plus a shift in the reader's loop counters where that is its value at every reader
+  (`i + (k - 3)`, `yIndex + j`), else as its value where the store is (refused where something else assigns it on
+  the way); a local declared once in the kernel's body with no thread index in its value, never assigned again,
+  keeps its name; thread and block indices left in a read are spelled as digits of a local holding the global index
+  (`i % 64`, `i / 64`);
 - no global memory is both read and written by the kernel (the barriers dropped ordered nothing else), and no
   atomic is used.
 
 A guard of the store that the read's own `if`s already hold (the same comparison, checked by evaluating both sides
-at every reading thread) is dropped: `if (i < n) y[i] = tile[..]` reads `x[..]`, not `i < n ? x[..] : 0`.
+at every reading thread) is dropped: `if (i < n) y[i] = tile[..]` reads `x[..]`, not `i < n ? x[..] : 0`. The
+kernel's last `if` is made to hold over the statements before it that compute what it stores (`guard_sunk`), so
+that its bounds are the points' and the guards of the reads under it are dropped too; declarations only the dropped
+stores read are dropped, and one dead until a later assignment moves there.
+
+`_Privatized` reads the other common use of shared memory that is no reduction tree: a block's private copy of a
+small target (a privatized histogram), its adds made to the target itself.
 """
 
 from __future__ import annotations
@@ -70,15 +79,22 @@ _PURE = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs
          "__bfloat162float", "__float2bfloat16"}   # calls a sunk statement may make: no memory written
 _CHECKED_THREADS = 512          # storing threads the value's dependence is checked at, at most
 
+
 def staged_tiles_read(candidate: Candidate) -> Candidate:
     """The kernel with its shared tiles read through (the module's docstring); the candidate itself where it has
     no shared memory or is not such a kernel."""
+    return _rewritten(candidate, _Staging)
+
+
+def _rewritten(candidate: Candidate, reading: type[_Staging]) -> Candidate:
+    """The kernel rewritten as `reading` reads its shared memory; the candidate itself where it has none or the
+    reading refuses it."""
     found = shared_and_block(candidate)
     if found is None or 0 in found[1]:
         return candidate
     view, block = found
     try:
-        replacements = _Staging(view, block).replacements()
+        replacements = reading(view, block).replacements()
     except (NotRead, Unknown):      # Unknown: a name read where no number or value is known for it
         return candidate
     return derived(candidate, view.replaced(replacements), candidate.description)
@@ -87,15 +103,7 @@ def staged_tiles_read(candidate: Candidate) -> Candidate:
 def privatized_merged(candidate: Candidate) -> Candidate:
     """A block's private copy of a small target in shared memory (a privatized histogram), read as the adds going to
     the target itself (the module's `_Privatized`); the candidate itself where it is not such a kernel."""
-    found = shared_and_block(candidate)
-    if found is None or 0 in found[1]:
-        return candidate
-    view, block = found
-    try:
-        replacements = _Privatized(view, block).replacements()
-    except (NotRead, Unknown):
-        return candidate
-    return derived(candidate, view.replaced(replacements), candidate.description)
+    return _rewritten(candidate, _Privatized)
 
 
 @dataclass
@@ -400,7 +408,8 @@ class _Staging(KernelValues):
                     self.base(assignment.child_by_field_name("left")) not in self.arrays:
                 raise NotRead        # anything else in a statement that stores
             value = unparenthesized(assignment.child_by_field_name("right"))
-            if value.type == "conditional_expression" and zero_literal(self.text, value.child_by_field_name("alternative")):
+            if value.type == "conditional_expression" and \
+                    zero_literal(self.text, value.child_by_field_name("alternative")):
                 guards = guards + node_conjuncts(value.child_by_field_name("condition"))    # `arr[i] = c ? v : 0;`
                 value = value.child_by_field_name("consequence")
             if self.base(assignment.child_by_field_name("left")) == array:

@@ -19,11 +19,12 @@ from tests.unit.test_ir_lift import candidate_of
 
 TILED = (ROOT / "tests" / "heldout23" / "matmul_tiled16.cu").read_text()
 
-# The same product with its tiles filled by selects rather than branches, and a k-tile of 8 in a 16 x 16 block.
+# The same product with its tiles filled by selects rather than branches.
 TERNARY = TILED.replace("""        if (row < M && a_col < K)
             As[threadIdx.y][threadIdx.x] = A[row * K + a_col];
         else
-            As[threadIdx.y][threadIdx.x] = 0.0f;""", """        As[threadIdx.y][threadIdx.x] = (row < M && a_col < K) ? A[row * K + a_col] : 0.0f;""")
+            As[threadIdx.y][threadIdx.x] = 0.0f;""",
+    "        As[threadIdx.y][threadIdx.x] = (row < M && a_col < K) ? A[row * K + a_col] : 0.0f;")
 
 # A 3-point stencil over a tile with a one-element halo on each side, loaded by the first and last threads.
 HALO = """#define BLOCK 64
