@@ -1488,6 +1488,8 @@ class _Lifter:
         if len(params) != len(args) or any(p is None or p.type != "identifier" for p in params):
             raise _Refused(node, f"a call of {function} whose parameters the program cannot bind")
         names = [self.text(p) for p in params]
+        types = {self.text(p): self.type_text(p.parent).replace("const ", "") for p, pointer in zip(params, pointers)
+                 if not pointer}
         taken = self.names | set(self.arrays) | {self.text(n) for n in self.view.descendants(definition, "identifier")}
         values: dict[str, Expr] = {}
         aliases: dict[str, tuple[str, Expr]] = {}
@@ -1506,8 +1508,8 @@ class _Lifter:
         saved = self.aliases
         self.aliases = {**saved, **aliases}
         try:
-            return _Helper(self, values).returned(function, definition,
-                                                  list(definition.child_by_field_name("body").named_children))
+            return _Helper(self, values, types).returned(function, definition,
+                                                         list(definition.child_by_field_name("body").named_children))
         finally:
             self.aliases = saved
 
@@ -1625,14 +1627,15 @@ def _disjunction(terms: list[Expr]) -> Expr:
 class _Helper:
     """Expressions inside a helper: its parameters and locals stand for the caller's expressions."""
 
-    def __init__(self, lifter: _Lifter, values: dict[str, Expr]):
-        self.lifter, self.values = lifter, values
+    def __init__(self, lifter: _Lifter, values: dict[str, Expr], types: dict[str, str]):
+        self.lifter, self.values, self.types = lifter, values, dict(types)    # types: of what may be assigned
 
     def declare(self, node: Node) -> None:
         for declarator in node.named_children:
             if declarator.type == "init_declarator":
                 name = self.lifter.text(declarator.child_by_field_name("declarator"))
                 ctype = self.lifter.type_text(node)
+                self.types[name] = ctype.replace("const ", "")
                 self.values[name] = Cast(ctype=ctype.replace("const ", ""),
                                          operand=self.value(declarator.child_by_field_name("value")))
 
@@ -1677,8 +1680,11 @@ class _Helper:
             if target is not None and target.type == "identifier" and self.lifter.text(target) in self.values and \
                     operator in ("=", "+=", "-=", "*=", "/="):
                 name, value = self.lifter.text(target), self.value(assignment.child_by_field_name("right"))
-                self.values[name] = value if operator == "=" else \
-                    Binary(op=operator[0], left=self.values[name], right=value)
+                if name not in self.types:
+                    raise _Refused(statement, f"{function} assigns {name}, whose type is not known")
+                # Converted to the name's type, as C's assignment does (`int k; k = x * 0.5f;` truncates).
+                self.values[name] = Cast(ctype=self.types[name], operand=value if operator == "=" else
+                                         Binary(op=operator[0], left=self.values[name], right=value))
             elif statement.type == "if_statement":
                 cond, consequence, alternative = self.branches(statement)
                 before = dict(self.values)

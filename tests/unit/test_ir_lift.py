@@ -539,9 +539,35 @@ __global__ void reflect_pad(const float* x, float* y, int n)
 """
 
 
-@pytest.mark.parametrize("text", [BYTE_PITCH, TEMPLATE_BLOCK, RETURNING_HELPER, ASSIGNING_HELPER],
+# A local assigned a float: C converts it to the local's int (the program must truncate as the kernel does).
+TRUNCATING_HELPER = """__device__ float truncated(float v)
+{
+    int k = 0;
+    if (v > 0.0f)
+        k = v * 3.0f;
+    else
+        k -= v;
+    return (float)k;
+}
+
+/* @optiml
+   sizes: n=4096
+   check: n=1; n=1000
+   x: in float[n] normal(0,3)
+   y: out float[n]
+   launch: grid=cdiv(n,256) block=256
+*/
+__global__ void truncate_map(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = truncated(x[i]);
+}
+"""
+
+
+@pytest.mark.parametrize("text", [BYTE_PITCH, TEMPLATE_BLOCK, RETURNING_HELPER, ASSIGNING_HELPER, TRUNCATING_HELPER],
                          ids=["a row found in bytes", "an integer template argument", "a helper returning early",
-                              "a helper assigning in branches"])
+                              "a helper assigning in branches", "a helper's int local assigned floats"])
 def test_user_spellings_lift_and_equal_the_kernel(text) -> None:
     """A row found by a byte pitch (`(const float*)((const char*)x + r * pitch)`: the offset over the element's
     size), an integer template argument in the index and the body (its instantiation's value), a helper whose
