@@ -177,7 +177,8 @@ def warp_totals_added(candidate: Candidate) -> Candidate:
     """A warp's shuffled total that its lane 0 adds to memory atomically, `for (o = 16; o > 0; o >>= 1) p +=
     __shfl_down_sync(0xffffffff, p, o); if (lane == 0) atomicAdd(c, p / n);`: each thread's own share added
     instead, `atomicAdd(c, p / n);`, the shuffles dropped: the same sum, reassociated, as the atomics already add the
-    warps' totals in any order (and `p / n`, `p * s` and `s * p` share out over the warp's partials as p does). Only
+    warps' totals in any order (and `p * s`, `s * p` and, p floating, `p / n` share out over the warp's partials as
+    p does). Only
     where the block's x extent is a whole number of warps at every contract size, the kernel has no shared memory and
     no other shuffle, the warp's sum (as block trees read it) and the `if` follow each other in the kernel's body,
     the added value reads the partial so and the target not at all, and nothing after reads the partial; the
@@ -204,20 +205,27 @@ def warp_totals_added(candidate: Candidate) -> Candidate:
     call = then.named_children[0] if then.type == "expression_statement" and then.named_children else None
     arguments = call.child_by_field_name("arguments").named_children \
         if call is not None and call.type == "call_expression" else []
+    # An integer partial's share over n truncates apart from the total's: division only for a floating partial.
+    declared = next((s for s in statements[:at] if s.type == "declaration" and
+                     (d := folding.declared(s)) is not None and d[0] == partial), None)
+    floating = declared is not None and any(t in folding.text(declared.child_by_field_name("type"))
+                                            for t in ("float", "double", "half", "bfloat16"))
     if call is None or folding.text(call.child_by_field_name("function")) != "atomicAdd" or len(arguments) != 2 or \
-            partial in folding.names(arguments[0]) or not _shared_out(folding, unparenthesized(arguments[1]), partial) \
-            or any(partial in folding.names(n) for n in statements[at + 2:]):
+            partial in folding.names(arguments[0]) or \
+            not _shared_out(folding, unparenthesized(arguments[1]), partial, floating) or \
+            any(partial in folding.names(n) for n in statements[at + 2:]):
         return candidate
     return derived(candidate, view.replaced([
         (statements[at].start_byte, statements[at].end_byte, ""), (added.start_byte, then.start_byte, "")]),
         candidate.description)
 
 
-def _shared_out(folding: _Folding, value: Node, partial: str) -> bool:
-    """Whether the value is the partial, or the partial times or over a factor not reading it."""
+def _shared_out(folding: _Folding, value: Node, partial: str, floating: bool) -> bool:
+    """Whether the value is the partial, or the partial times (or, `floating`, over) a factor not reading it."""
     if value.type == "identifier":
         return folding.text(value) == partial
-    if value.type != "binary_expression" or folding.text(value.child_by_field_name("operator")) not in ("*", "/"):
+    if value.type != "binary_expression" or \
+            folding.text(value.child_by_field_name("operator")) not in (("*", "/") if floating else ("*",)):
         return False
     left, right = (unparenthesized(value.child_by_field_name(side)) for side in ("left", "right"))
     if folding.text(value.child_by_field_name("operator")) == "*" and folding.text(right) == partial:

@@ -503,14 +503,20 @@ def _assigns(view: KernelView, node: Node, name: str) -> bool:
 def _copied_through(view: KernelView) -> list[tuple[int, int, str]]:
     """A local copied into another, worked on there and copied back (`float v = (p); ...; float r = (v); p = r;`, what
     an inlined helper taking and returning a value leaves, `p = warpReduceSum(p);`): the statements between working
-    on p itself, the copies dropped. Only where those statements do not mention p and nothing after mentions v or r
-    (v holds p's value throughout and p is assigned it at the end, so p holding it throughout is the same). One a
-    round."""
+    on p itself, the copies dropped. Only where v and p are declared of one type, those statements do not mention p
+    and nothing after mentions v or r (v holds p's value throughout and p is assigned it at the end, so p holding it
+    throughout is the same). One a round."""
+    types: dict[str, set[str]] = {}         # each name's declared types (several where it is declared apart)
+    for d in view.descendants(view.body, "declaration"):
+        for target in _declared(d) if d.child_by_field_name("type") is not None else []:
+            types.setdefault(view.text(target), set()).add(view.text(d.child_by_field_name("type")))
     for declaration in view.descendants(view.body, "declaration"):
         copied = _copy_of(view, declaration)
         if copied is None:
             continue
         copy, original = copied
+        if len(types.get(copy, ())) != 1 or types.get(copy) != types.get(original):
+            continue                    # (a `double` copy of a float computes in double: not the same)
         between, back, result = [], None, None
         for statement in _after(declaration):
             names = {view.text(n) for n in view.descendants(statement, "identifier")}

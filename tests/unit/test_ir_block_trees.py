@@ -481,6 +481,7 @@ def test_a_warp_total_added_atomically_is_each_threads_share_added() -> None:
     (("if ((threadIdx.x & 31) == 0)", "if ((threadIdx.x & 31) == 1)"), "lane 1 adds"),
     (("atomicAdd(loss, term / (float)n);", "atomicAdd(loss, term / (float)n);\n    loss[1 + 0 * i] = term;"),
      "the total read after"),
+    (("float term = 0.0f;", "int term = 0;"), "an integer total divided: each share would truncate apart"),
 ])
 def test_a_warp_total_that_is_not_every_share_stays_refused(change, why) -> None:
     text = WARP_ATOMIC.format(block=128)
@@ -534,6 +535,13 @@ __global__ void row_sum(const float* x, float* y, int rows, int D)
 def test_a_block_reduction_through_helpers_is_the_point_walking_its_loop_whole() -> None:
     program = lifted_equals_kernel(HELPERS)
     assert "shfl" not in str(program) and "threadIdx" not in str(program), str(program)
+
+
+def test_a_helper_computing_in_another_type_is_not_its_callers_local() -> None:
+    """A warp sum in double of a float partial: the copy is not the partial itself (the sums would round apart)."""
+    changed = HELPERS.replace("__device__ float warpReduceSum(float val)", "__device__ double warpReduceSum(double val)")
+    assert changed != HELPERS
+    assert isinstance(lift(candidate_of("user.cu", changed)), NotLiftable)
 
 
 def test_helpers_whose_gather_every_thread_reads_stay_refused() -> None:
