@@ -8,7 +8,7 @@ transpose, or a kernel written so): any thread may then run any of the kernel's 
   each, thread t + j doing what thread t did at turn j (the counter read as 0): exact where the loop's body at
   thread t and turn j is its body at thread t + j and turn 0, which is checked (the body's reduced text,
   `kernel_values.py`, at sampled threads and turns under random numbers for the other names), the loop the kernel's
-  last statement and declarations alone before it.
+  last statement and declarations alone before it, and the kernel reads no `blockDim.d` (which changes).
 - `threads_transposed`: threadIdx.x and threadIdx.y swapped, blockDim.x and blockDim.y too, and the launch's block
   with them: the same threads, each named by the other coordinates (a tile's row read along the block's x).
 """
@@ -58,6 +58,8 @@ def _uncoarsened(candidate: Candidate, view: KernelView, values: KernelValues, l
         raise NotRead                   # no turns of the block's extent along one dimension
     dim = dims[0]
     extent = block["xyz".index(dim)]
+    if re.search(rf"\bblockDim\s*\.\s*{dim}\b", view.text(view.body)):
+        raise NotRead                   # the block's extent along d is read, and it changes
     if block[0] * block[1] * block[2] * len(turns) > 1024:
         raise NotRead                   # more threads than a block holds
     body = loop.child_by_field_name("body")

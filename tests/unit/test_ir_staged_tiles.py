@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from optiml_engine.ir.printer import c_expr
+from optiml_engine.ir.relabel import threads_uncoarsened
 from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.staged_tiles import staged_tiles_read
 from optiml_engine.ir.program import For, LoopProgram, walk
@@ -165,6 +166,14 @@ def test_the_tiled_transpose_is_the_plain_transpose() -> None:
 def test_a_copy_through_a_tile_is_the_plain_copy() -> None:
     program = lifted_equals_kernel(COPIED)
     assert "tile" not in str(program) and "for" not in str(program).split("\n", 2)[2], str(program)
+
+
+def test_rows_that_read_the_blocks_extent_stay_refused() -> None:
+    """A value scaled by `blockDim.y` (4): made threads of their own, the block's extent would be 32."""
+    changed = COPIED.replace("= tile[threadIdx.y + j][threadIdx.x];", "= tile[threadIdx.y + j][threadIdx.x] * blockDim.y;")
+    assert changed != COPIED
+    plain, scaled = (staged_tiles_read(respelled(candidate_of("user.cu", text))) for text in (COPIED, changed))
+    assert threads_uncoarsened(plain) is not plain and threads_uncoarsened(scaled) is scaled
 
 
 def test_rows_a_thread_reads_apart_from_its_turn_stay_refused() -> None:
