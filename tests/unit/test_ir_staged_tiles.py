@@ -170,7 +170,8 @@ def test_a_copy_through_a_tile_is_the_plain_copy() -> None:
 
 def test_rows_that_read_the_blocks_extent_stay_refused() -> None:
     """A value scaled by `blockDim.y` (4): made threads of their own, the block's extent would be 32."""
-    changed = COPIED.replace("= tile[threadIdx.y + j][threadIdx.x];", "= tile[threadIdx.y + j][threadIdx.x] * blockDim.y;")
+    changed = COPIED.replace("= tile[threadIdx.y + j][threadIdx.x];",
+                             "= tile[threadIdx.y + j][threadIdx.x] * blockDim.y;")
     assert changed != COPIED
     plain, scaled = (staged_tiles_read(respelled(candidate_of("user.cu", text))) for text in (COPIED, changed))
     assert threads_uncoarsened(plain) is not plain and threads_uncoarsened(scaled) is scaled
