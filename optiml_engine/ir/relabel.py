@@ -119,7 +119,7 @@ def _indices_named(candidate: Candidate) -> Candidate:
     blockIdx.y * 32 + threadIdx.y;` is declared once and never assigned, as a staged tile's read spells it) read as
     the index's name: the lift reads thread and block indices only in an index's definition."""
     view = KernelView.of(candidate)
-    values: dict[str, str] = {}
+    values: dict[str, tuple[str, int]] = {}     # an index's value, squeezed -> its name, where its declaration ends
     assigned = {view.text(n.child_by_field_name("left")) for n in view.descendants(view.body, "assignment_expression")}
     for statement in view.body.named_children:
         declarators = statement.children_by_field_name("declarator") if statement.type == "declaration" else []
@@ -127,11 +127,12 @@ def _indices_named(candidate: Candidate) -> Candidate:
             value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
             name = view.text(declarator.child_by_field_name("declarator")) if value is not None else None
             if name is not None and name not in assigned and "threadIdx" in view.text(value):
-                values.setdefault(_squeezed(view.text(value)), name)
+                values.setdefault(_squeezed(view.text(value)), (name, statement.end_byte))
     replacements = []
     for node in view.descendants(view.body, "parenthesized_expression"):
-        name = values.get(_squeezed(view.text(node)[1:-1]))
-        if name is not None and not any(start <= node.start_byte < end for start, end, _ in replacements):
+        name, declared = values.get(_squeezed(view.text(node)[1:-1]), (None, 0))
+        if name is not None and node.start_byte > declared and \
+                not any(start <= node.start_byte < end for start, end, _ in replacements):
             replacements.append((node.start_byte, node.end_byte, name))
     return derived(candidate, view.replaced(replacements), candidate.description) if replacements else candidate
 
