@@ -84,6 +84,7 @@ from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
+from optiml_engine.ir.kernel_values import inside
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
@@ -561,17 +562,31 @@ def _copy_of(view: KernelView, declaration: Node) -> tuple[str, str] | None:
 
 _VECTORS = {f"{element}{count}": (element if element != "uint" else "unsigned int", count)
             for element in ("float", "double", "int", "uint") for count in (2, 3, 4)}
+_VECTORS |= {"__half2": ("__half", 2), "half2": ("half", 2), "__nv_bfloat162": ("__nv_bfloat16", 2)}
+# Calls building a vector from its components, each component converted by the function named (or taken as is).
+_BUILDERS = {**{f"make_{vector}": (vector, "") for vector in _VECTORS},
+             "__floats2half2_rn": ("__half2", "__float2half_rn"), "__halves2half2": ("__half2", ""),
+             "__floats2bfloat162_rn": ("__nv_bfloat162", "__float2bfloat16_rn")}
+# Calls converting a whole vector: (the vector converted, the vector made, the function on each component).
+_CONVERSIONS = {"__half22float2": ("__half2", "float2", "__half2float"),
+                "__bfloat1622float2": ("__nv_bfloat162", "float2", "__bfloat162float")}
 _COMPONENTS = "xyzw"
 # `reinterpret_cast<const float4*>(p)[i]` or `((const float4*)p)[i]`, squeezed: the vector type, p and i.
 _VECTOR_ACCESS = re.compile(r"(?:reinterpret_cast<(?:const)?(\w+)\*>\((.+)\)|\(\((?:const)?(\w+)\*\)(.+)\))"
                             r"\[(.+)\]")
 
 
-def _vector_access(view: KernelView, node: Node) -> tuple[str, str, str] | None:
-    """A vector type's element read through a cast pointer (`reinterpret_cast<const float4*>(p)[i]`): the vector
-    type, the pointer's text and the index's; None for anything else."""
+def _vector_access(view: KernelView, node: Node, pointers: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """A vector type's element read through a cast pointer (`reinterpret_cast<const float4*>(p)[i]`, or `p4[i]`
+    where `pointers` says `p4` holds such a cast of p): the vector type, the pointer's text and the index's; None for
+    anything else."""
     if node.type != "subscript_expression":
         return None
+    base = unparenthesized(node.child_by_field_name("argument"))
+    if base.type == "identifier" and view.text(base) in pointers:
+        index = node.child_by_field_name("indices") or node.child_by_field_name("index")
+        index = index.named_children[0] if index.type == "subscript_argument_list" else index
+        return (*pointers[view.text(base)], view.text(index))
     squeezed = view.text(node).replace(" ", "").replace("\n", "")
     found = _VECTOR_ACCESS.fullmatch(squeezed)
     if found is None:
@@ -589,6 +604,22 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
     (the same elements, read and written once each). A component read straight from a vector load (`...[i].y`) is the
     element's load. Only where every mention of such a local is so; the kernel as it is otherwise."""
     taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
+    # `float4* g4 = reinterpret_cast<float4*>(g);`, never assigned again: g4[i] reads as the cast does.
+    pointers: dict[str, tuple[str, str]] = {}
+    pointer_declarations: dict[str, Node] = {}
+    assigned = {view.text(n.child_by_field_name("left")) for n in view.descendants(view.body, "assignment_expression")}
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = declaration.children_by_field_name("declarator")
+        kind = declaration.child_by_field_name("type")
+        if len(declarators) != 1 or declarators[0].type != "init_declarator" or kind is None or \
+                view.text(kind) not in _VECTORS or declarators[0].child_by_field_name("declarator").type != \
+                "pointer_declarator":
+            continue
+        name = view.text(declarators[0].child_by_field_name("declarator").child_by_field_name("declarator"))
+        cast = _VECTOR_ACCESS.fullmatch(view.text(declarators[0].child_by_field_name("value")).replace(" ", "") + "[0]")
+        if cast is not None and name not in assigned and (cast.group(1) or cast.group(3)) == view.text(kind):
+            pointers[name] = (view.text(kind), cast.group(2) or cast.group(4))
+            pointer_declarations[name] = declaration
     declared: dict[str, tuple[Node, str, int, list]] = {}    # local -> declaration, element type, count, its parts
     for declaration in view.descendants(view.body, "declaration"):
         kind = declaration.child_by_field_name("type")
@@ -600,12 +631,18 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
         element, count = _VECTORS[view.text(kind)]
         name = view.text(declarators[0].child_by_field_name("declarator"))
         value = unparenthesized(declarators[0].child_by_field_name("value"))
-        access = _vector_access(view, value)
+        access = _vector_access(view, value, pointers)
         arguments = value.child_by_field_name("arguments") if value.type == "call_expression" else None
+        function = view.text(value.child_by_field_name("function")) if arguments is not None else ""
+        converted = _vector_access(view, unparenthesized(arguments.named_children[0]), pointers) \
+            if function in _CONVERSIONS and len(arguments.named_children) == 1 else None
         if access is not None and access[0] == view.text(kind):
             parts: list = [f"({access[1]})[{count} * ({access[2]}) + {c}]" for c in range(count)]
-        elif arguments is not None and view.text(value.child_by_field_name("function")) == f"make_{view.text(kind)}" \
-                and len(arguments.named_children) == count:
+        elif converted is not None and _CONVERSIONS[function][:2] == (converted[0], view.text(kind)):
+            parts = [f"{_CONVERSIONS[function][2]}(({converted[1]})[{count} * ({converted[2]}) + {c}])"
+                     for c in range(count)]
+        elif arguments is not None and _BUILDERS.get(function, ("",))[0] == view.text(kind) and \
+                len(arguments.named_children) == count:
             parts = list(arguments.named_children)      # spelled below, their own components rewritten
         elif value.type == "identifier" and view.text(value) in declared:
             parts = [f"{view.text(value)}_{c}" for c in _COMPONENTS[:count]]
@@ -617,7 +654,7 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
     uses: list[tuple[int, int, str]] = []
     for node in view.descendants(view.body, "field_expression"):
         argument, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
-        access = _vector_access(view, unparenthesized(argument))
+        access = _vector_access(view, unparenthesized(argument), pointers)
         if access is not None and view.text(field) in _COMPONENTS[:_VECTORS[access[0]][1]]:
             uses.append((node.start_byte, node.end_byte, f"({access[1]})[{_VECTORS[access[0]][1]} * ({access[2]}) + "
                                                          f"{_COMPONENTS.index(view.text(field))}]"))
@@ -626,6 +663,8 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
         if name not in declared or identifier.parent.type == "init_declarator" and \
                 identifier.parent.child_by_field_name("declarator") == identifier:
             continue
+        if not inside(identifier, declared[name][0].parent) or identifier.start_byte < declared[name][0].end_byte:
+            continue                    # another variable of the name, in a scope of its own
         parent, count = identifier.parent, declared[name][2]
         if parent.type == "field_expression" and view.text(parent.child_by_field_name("field")) in _COMPONENTS[:count]:
             component = view.text(parent.child_by_field_name("field"))
@@ -633,7 +672,8 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         store = parent if parent.type == "assignment_expression" and parent.child_by_field_name("right") == identifier \
             else None
-        target = _vector_access(view, unparenthesized(store.child_by_field_name("left"))) if store is not None else None
+        target = _vector_access(view, unparenthesized(store.child_by_field_name("left")), pointers) \
+            if store is not None else None
         if target is not None and view.text(store.child_by_field_name("operator")) == "=" and \
                 _VECTORS.get(target[0], ("", 0))[1] == count and store.parent.type == "expression_statement":
             stores = [f"({target[1]})[{count} * ({target[2]}) + {c}] = {name}_{_COMPONENTS[c]};" for c in range(count)]
@@ -642,6 +682,28 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
         if parent.type == "init_declarator" and unparenthesized(parent.child_by_field_name("value")) == identifier:
             continue                    # a copy's value: its declaration is rewritten below
         return []
+
+    # A vector stored as built (`reinterpret_cast<__half2*>(y)[i] = __floats2half2_rn(a, b);`): its components'.
+    built = []
+    for store in view.descendants(view.body, "assignment_expression"):
+        target = _vector_access(view, unparenthesized(store.child_by_field_name("left")), pointers)
+        value = unparenthesized(store.child_by_field_name("right"))
+        arguments = value.child_by_field_name("arguments") if value.type == "call_expression" else None
+        function = view.text(value.child_by_field_name("function")) if arguments is not None else ""
+        if target is None or store.parent.type != "expression_statement" or \
+                view.text(store.child_by_field_name("operator")) != "=" or \
+                _BUILDERS.get(function, ("",))[0] != target[0] or \
+                len(arguments.named_children) != _VECTORS[target[0]][1]:
+            continue
+        built.append((store.parent, target, _BUILDERS[function][1], list(arguments.named_children)))
+    for name, declaration in pointer_declarations.items():
+        rewritten = [(a, b) for a, b, _ in uses] + [(s.start_byte, s.end_byte) for s, _, _, _ in built] + \
+            [(d.start_byte, d.end_byte) for d, _, _, _ in declared.values()]
+        uses_left = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
+                     not inside(n, declaration) and not any(a <= n.start_byte < b for a, b in rewritten)]
+        if uses_left:
+            return []                   # the pointer read some other way
+        uses.append((declaration.start_byte, declaration.end_byte, ""))
 
     def spelled(part) -> str:
         if isinstance(part, str):
@@ -656,6 +718,9 @@ def _vector_locals(view: KernelView) -> list[tuple[int, int, str]]:
     found = [(declaration.start_byte, declaration.end_byte, f"{element} " + ", ".join(
         f"{name}_{c} = {spelled(p)}" for c, p in zip(_COMPONENTS, parts)) + ";")
         for name, (declaration, element, count, parts) in declared.items()]
+    found += [(statement.start_byte, statement.end_byte, "{ " + " ".join(
+        f"({target[1]})[{len(parts)} * ({target[2]}) + {c}] = {convert}({spelled(part)});"
+        for c, part in enumerate(parts)) + " }") for statement, target, convert, parts in built]
     return found + [u for u in uses if not any(d[0] <= u[0] and u[1] <= d[1] for d in found)]
 
 

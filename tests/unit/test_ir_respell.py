@@ -641,3 +641,36 @@ def test_a_vector_passed_whole_stays_refused():
     text = "__device__ float4 twice(float4 a) { return make_float4(a.x, a.y, a.z, a.w); }\n" + text
     result = lift(candidate_of("user.cu", text))
     assert isinstance(result, NotLiftable), str(result)
+
+
+# Two halves a thread through a __half2 pointer local, converted to float2 and built back.
+HALVES = """#include <cuda_fp16.h>
+/* @optiml
+   sizes: n=4096
+   check: n=2; n=10; n=1000
+   x: in half[n]
+   y: out half[n]
+   launch: grid=cdiv(n/2,128) block=128
+   tol: 1e-3
+*/
+__global__ void double_halves(const __half* x, __half* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const __half2* x2 = reinterpret_cast<const __half2*>(x);
+    if (i < n / 2) {
+        float2 v = __half22float2(x2[i]);
+        reinterpret_cast<__half2*>(y)[i] = __floats2half2_rn(2.0f * v.x, v.y + 1.0f);
+    }
+}
+"""
+
+
+def test_half2_values_through_a_pointer_local_are_their_components():
+    naive = candidate_of("user.cu", HALVES)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert "reinterpret_cast" not in str(program) and "x[2 * i + 1]" in str(program), str(program)
+    for binding in naive.contract.checks:
+        inputs, expected = run_at(naive, program, binding)
+        assert np.allclose(run_on_cpu(naive, binding, inputs)["y"].astype(np.float32),
+                           expected["y"].astype(np.float32), rtol=1e-3), binding
