@@ -626,16 +626,6 @@ __global__ void scale4(const float* x, float* y, int n)
 """
 
 
-def test_vector_loads_and_stores_are_their_components():
-    naive = candidate_of("user.cu", VECTORS)
-    program = lift(naive)
-    assert isinstance(program, LoopProgram), str(program)
-    assert "float4" not in str(program) and "x[4 * i + 3]" in str(program), str(program)
-    for binding in naive.contract.checks:
-        inputs, expected = run_at(naive, program, binding)
-        assert np.array_equal(run_on_cpu(naive, binding, inputs)["y"], expected["y"]), binding
-
-
 def test_a_vector_passed_whole_stays_refused():
     text = VECTORS.replace("reinterpret_cast<float4*>(y)[i] = w;", "reinterpret_cast<float4*>(y)[i] = twice(w);")
     text = "__device__ float4 twice(float4 a) { return make_float4(a.x, a.y, a.z, a.w); }\n" + text
@@ -665,11 +655,13 @@ __global__ void double_halves(const __half* x, __half* y, int n)
 """
 
 
-def test_half2_values_through_a_pointer_local_are_their_components():
-    naive = candidate_of("user.cu", HALVES)
+@pytest.mark.parametrize("text, element", [(VECTORS, "x[4 * i + 3]"), (HALVES, "x[2 * i + 1]")],
+                         ids=["float4 through casts", "half2 through a pointer local"])
+def test_vector_loads_and_stores_are_their_components(text, element):
+    naive = candidate_of("user.cu", text)
     program = lift(naive)
     assert isinstance(program, LoopProgram), str(program)
-    assert "reinterpret_cast" not in str(program) and "x[2 * i + 1]" in str(program), str(program)
+    assert "reinterpret_cast" not in str(program) and element in str(program), str(program)
     for binding in naive.contract.checks:
         inputs, expected = run_at(naive, program, binding)
         assert np.allclose(run_on_cpu(naive, binding, inputs)["y"].astype(np.float32),
