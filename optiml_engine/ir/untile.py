@@ -11,8 +11,9 @@ is one loop over `t * 16 + k`, and the turns past K add zero (every factor is ze
         sum += A[row * K + k] * B[k * N + col];
 
 which the contraction family reads as the product it is. Joined only where the outer loop's only statement is the
-inner loop, both count up by one from zero, the inner a constant C times, and every expression reading either
-counter reads them as one affine `C * t + k` (times a constant, plus what reads neither); the padding is dropped
+inner loop, both count up from zero, the inner by one a constant C times, the outer by one (tiles counted, read as
+`C * t + k`) or by C (`t0 += C`, read as `t0 + k`), and every expression reading either counter reads them as that
+one affine value (times a constant, plus what reads neither); the padding is dropped
 only where every statement of the joined loop adds zero past X (a local `T a = k < X && ... ? v : 0;`, or a sum
 adding a product one of whose factors is such a local or such a select: zero, times a value read in bounds) and
 the outer loop counted `(X + C - 1) / C` tiles (so the joined loop covers [0, X) and more).
@@ -23,7 +24,7 @@ from __future__ import annotations
 from optiml_engine.ir.analysis import body_exprs, conjunction, conjuncts, constant, is_zero, linear, polynomial, \
     reduction_update
 from optiml_engine.ir.program import (
-    Assign, Binary, Const, Expr, For, Let, Ref, Select, Stmt, fresh_name, mentions, rewritten, statements_replaced,
+    Assign, Binary, Cast, Const, Expr, For, Let, Ref, Select, Stmt, fresh_name, mentions, rewritten, statements_replaced,
     substituted, walk, with_children)
 
 
@@ -34,18 +35,25 @@ def tiles_joined(body: list[Stmt], taken: set[str]) -> list[Stmt]:
             return None
         inner = stmt.body[0]
         width = constant(inner.stop)
-        if width is None or width < 1 or any(constant(e) != value for e, value in (
-                (stmt.start, 0), (stmt.step, 1), (inner.start, 0), (inner.step, 1))):
+        if width is None or width < 1 or constant(stmt.step) not in (1, width) or any(
+                constant(e) != value for e, value in ((stmt.start, 0), (inner.start, 0), (inner.step, 1))):
             return None
+        # Tiles counted (`t < (K + C - 1) / C`, read as `t * C + k`) or stepped over (`t0 < K; t0 += C`, read as
+        # `t0 + k`); the tiles' count either way.
+        per_tile = width if constant(stmt.step) == 1 else 1
+        tiles = stmt.stop if per_tile == width else Binary(
+            op="/", left=Binary(op="+", left=stmt.stop, right=Const(text=str(width - 1))), right=Const(text=str(width)))
         tile, within = stmt.var, inner.var
         joint = fresh_name(within, taken | {s.var for s in walk(body) if isinstance(s, For)})
 
         def combined(expr: Expr) -> Expr:
             if not mentions(expr, {tile, within}):
                 return expr
+            if isinstance(expr, Cast):      # kept: `(size_t)(t0 + k) * O` stays a size_t product
+                return with_children(expr, combined)
             form = linear(expr, {tile, within})
             step = constant(form.get(within, Const(text="0"))) if form is not None else None
-            if step and constant(form.get(tile, Const(text="0"))) == width * step:
+            if step and constant(form.get(tile, Const(text="0"))) == per_tile * step:
                 scaled = Ref(name=joint) if step == 1 else Binary(op="*", left=Const(text=str(step)),
                                                                    right=Ref(name=joint))
                 return scaled if "" not in form else Binary(op="+", left=form[""], right=scaled)
@@ -55,9 +63,9 @@ def tiles_joined(body: list[Stmt], taken: set[str]) -> list[Stmt]:
         if any(mentions(e, {tile, within}) for e in body_exprs(inside)):
             return None                 # a counter read apart from the other
         loop = For(var=within, ctype=inner.ctype, start=Const(text="0"),
-                   stop=Binary(op="*", left=Const(text=str(width)), right=stmt.stop), step=Const(text="1"),
+                   stop=Binary(op="*", left=Const(text=str(width)), right=tiles), step=Const(text="1"),
                    body=substituted(inside, {joint: Ref(name=within)}))
-        return [_padding_dropped(loop, stmt.stop, width)]
+        return [_padding_dropped(loop, tiles, width)]
 
     return statements_replaced(body, joined)
 

@@ -64,6 +64,14 @@ def test_the_tiled_product_is_the_plain_product() -> None:
     assert "contraction" in shape_of(program).families
 
 
+def test_tiles_stepped_over_are_the_plain_product_too() -> None:
+    """`for (t0 = 0; t0 < T; t0 += 16)` reading `t0 + k` (the tiles stepped over rather than counted), the operands
+    transposed (a weight gradient, dy^T x), a size_t index kept so."""
+    program = lifted_equals_kernel((ROOT / "tests" / "heldout26" / "linear_weight_grad_tiled.cu").read_text())
+    assert "?" not in str(program) and "(size_t)k" in str(program), str(program)
+    assert "contraction" in shape_of(program).families
+
+
 def test_tiles_filled_by_selects_are_the_plain_product_too() -> None:
     program = lifted_equals_kernel(TERNARY)
     assert "?" not in str(program), str(program)
