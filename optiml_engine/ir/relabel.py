@@ -90,7 +90,11 @@ def _uncoarsened(candidate: Candidate, view: KernelView, values: KernelValues, l
     launch = candidate.contract.launch
     sizes = [str(n) for n in block]
     sizes["xyz".index(dim)] = str(extent * len(turns))
-    return derived(candidate, view.replaced(replacements), candidate.description,
+    try:
+        text = view.replaced(replacements)
+    except ValueError:
+        raise NotRead from None         # the counter read inside a sum with itself (`j * 2 + j`)
+    return derived(candidate, text, candidate.description,
                    launch.model_copy(update={"block": sizes[:max(len(launch.block), "xyz".index(dim) + 1)]}))
 
 
@@ -146,8 +150,10 @@ def _squeezed(text: str) -> str:
 
 
 def _block(candidate: Candidate, view: KernelView) -> tuple[int, int, int] | None:
-    """The launch's block where it is the same at every contract size and the kernel's threads share nothing."""
-    if _SHARING.search(view.text(view.body)):
+    """The launch's block where it is the same at every contract size and the kernel's threads share nothing (its
+    helpers' neither: the unit's code, comments aside)."""
+    if _SHARING.search(view.text(view.body)) or \
+            _SHARING.search(re.sub(r"//[^\n]*|/\*.*?\*/", "", candidate.unit.text, flags=re.S)):
         return None
     contract = candidate.contract
     blocks = {tuple(launch.block) + (1,) * (3 - len(launch.block))
