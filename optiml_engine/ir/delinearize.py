@@ -17,7 +17,7 @@ from optiml_engine.ir.program import (
     Assign, Binary, Cast, Const, Expr, Let, LoopProgram, ParallelIndex, Ref, Stmt, children, fresh_name, names_in,
     rewritten, substitute, substituted, walk, with_children)
 
-Factors = tuple[str, ...]          # a product of size parameters and integers, as a sorted multiset
+Factors = tuple[str, ...]          # a product of size parameters and one integer (>1), as a sorted multiset
 
 
 def factors(expr: Expr) -> Factors | None:
@@ -26,21 +26,42 @@ def factors(expr: Expr) -> Factors | None:
         return factors(expr.operand)
     if isinstance(expr, Ref):
         return (expr.name,)
-    if isinstance(expr, Const) and expr.text.rstrip("uUlL").isdigit():
-        value = int(expr.text.rstrip("uUlL"))
-        return () if value == 1 else (str(value),)
+    if isinstance(expr, Const) and expr.text.rstrip("uUlL").isdigit() and int(expr.text.rstrip("uUlL")):
+        return _normal((expr.text.rstrip("uUlL"),))
     if isinstance(expr, Binary) and expr.op == "*":
         left, right = factors(expr.left), factors(expr.right)
-        return None if left is None or right is None else tuple(sorted(left + right))
+        return None if left is None or right is None else times(left, right)
     return None
 
 
+def times(left: Factors, right: Factors) -> Factors:
+    return _normal(left + right)
+
+
+def _normal(names: Factors) -> Factors:
+    """The integers among the factors multiplied into one (`4 * H * W` and `2 * W * 2 * H` are one product)."""
+    number = 1
+    for name in names:
+        if name.isdigit():
+            number *= int(name)
+    rest = [name for name in names if not name.isdigit()]
+    return tuple(sorted(rest + ([str(number)] if number != 1 else [])))
+
+
 def quotient(whole: Factors, part: Factors) -> Factors | None:
-    rest = Counter(whole)
-    rest.subtract(Counter(part))
+    whole, part = _normal(whole), _normal(part)
+    number = _number(whole)
+    if number % _number(part):
+        return None
+    rest = Counter(name for name in whole if not name.isdigit())
+    rest.subtract(Counter(name for name in part if not name.isdigit()))
     if any(count < 0 for count in rest.values()):
         return None
-    return tuple(sorted(rest.elements()))
+    return _normal(tuple(rest.elements()) + (str(number // _number(part)),))
+
+
+def _number(names: Factors) -> int:
+    return next((int(name) for name in names if name.isdigit()), 1)
 
 
 def product(names: Factors, ctype: str) -> Expr:
@@ -83,7 +104,7 @@ def _divisor(expr: Expr, index: str) -> Factors | None:
     if not (isinstance(expr, Binary) and expr.op == "/"):
         return None
     outer, inner = factors(expr.right), _divisor(expr.left, index)
-    return None if outer is None or inner is None else tuple(sorted(inner + outer))
+    return None if outer is None or inner is None else times(inner, outer)
 
 
 def _digits(expr: Expr, index: str, found: list) -> bool:
@@ -179,11 +200,11 @@ def _over_digits(program: LoopProgram) -> LoopProgram:
             if following or not above:
                 break
             modulus = min(above, key=len)
-            if any(quotient(d, divisor) is not None and quotient(d, tuple(sorted(divisor + modulus))) is None
+            if any(quotient(d, divisor) is not None and quotient(d, times(divisor, modulus)) is None
                    for d, _ in pairs if d != divisor):
                 break                     # divisors that do not nest: no chain
         chain.append((divisor, modulus))
-        divisor = tuple(sorted(divisor + modulus))
+        divisor = times(divisor, modulus)
     last = quotient(extent, divisor)
     if last is None or not chain:
         return program

@@ -186,6 +186,8 @@ class SchedulePolicy(Policy):
         # thread group of the reduce family may then share it as it chooses.
         # A sum of products whose factors read different coordinates of the point made a matrix product
         # (ir/implicit_gemm.py: a convolution as implicit GEMM): a contraction's tiles may then reuse each value.
+        # Over the digits too: a transposed convolution's `oh / 2` and `oh % 2` are digits of a flat index's digit,
+        # coordinates only once the flat index is taken apart.
         agrees = agrees_at_checks(program, base.contract)
         flat = collapsed(program)
         guarded = guarded_sums(program)
@@ -200,8 +202,10 @@ class SchedulePolicy(Policy):
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
                                        (lanes_folded(program), LANES_FOLDED, "reduce"),
-                                       (implicit_gemm(program), IMPLICIT_GEMM, "contraction")):
-            if rewritten is not program:
+                                       (implicit_gemm(program), IMPLICIT_GEMM, "contraction"),
+                                       *(((implicit_gemm(digits), IMPLICIT_GEMM, "contraction"),)
+                                         if digits is not program else ())):
+            if rewritten is not program and rewritten is not digits:
                 rewritten_shape = shape_of(rewritten)
                 if family in rewritten_shape.families:
                     found.append((family, rewritten, rewritten_shape, why))

@@ -140,3 +140,50 @@ def test_a_sum_that_is_not_a_product_of_two_coordinate_groups_is_left_alone(body
     text = CONV2D.format(P="H", Q="W", launch="grid=cdiv(N*K*H*W,256) block=256", body=body)
     program = lift(candidate_of("other.cu", text))
     assert implicit_gemm(program) is program
+
+
+TRANSPOSED_FLAT = """/* @optiml
+   sizes:  N=4 C=32 K=16 H=64 W=64
+   check:  N=2 C=3 K=5 H=3 W=7; N=1 C=1 K=1 H=1 W=1; N=1 C=9 K=3 H=4 W=33
+   x:      in  float[N*C*H*W]
+   wt:     in  float[C*K*4]
+   y:      out float[N*K*(2*H)*(2*W)]
+   launch: grid=cdiv(N*K*4*H*W,256) block=256
+   tol:    1e-4
+*/
+__global__ void up(const float* x, const float* wt, float* y, int N, int C, int K, int H, int W)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= N * K * 4 * H * W) return;
+    int ox = i % (2 * W), oy = i / (2 * W) % (2 * H), k = i / (4 * H * W) % K, n = i / (4 * H * W * K);
+    float acc = 0.0f;
+    for (int c = 0; c < C; ++c)
+        acc += x[((n * C + c) * H + oy / 2) * W + ox / 2] * wt[((c * K + k) * 2 + oy % 2) * 2 + ox % 2];
+    y[i] = acc;
+}
+"""
+
+
+def test_a_transposed_convolution_is_a_matrix_product_over_the_digits_of_its_flat_index() -> None:
+    """`oy / 2` and `oy % 2` are digits of a digit of the flat index: coordinates only once the flat index is taken
+    apart (ir/delinearize.py). The weight then reads the channel and the two parities, the input the batch and the
+    input pixel; the schedule policy proposes the product's tiles."""
+    from optiml_engine.ir.delinearize import delinearized
+    from optiml_engine.policies.base import PolicyContext
+    from optiml_engine.policies.schedules import SchedulePolicy
+    naive = candidate_of("up.cu", TRANSPOSED_FLAT)
+    program = lift(naive)
+    assert implicit_gemm(program) is program
+    product = implicit_gemm(delinearized(program))
+    shape = shape_of(product)
+    assert "contraction" in shape.families, str(product)
+    schedules = space(shape, "contraction")
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=7)
+        expected = run_on_cpu(naive, binding, inputs)
+        for schedule in (schedules[0], next(s for s in schedules if s.splits > 1)):
+            got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+    edits = SchedulePolicy().propose(naive, PolicyContext())
+    assert any(edit.rule == "schedule_contraction" for edit in edits)
