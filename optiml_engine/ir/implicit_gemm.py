@@ -58,6 +58,9 @@ class _Coordinate:
     significance: int                 # larger: more significant within its index
 
 
+_REASSIGNMENTS = ("=", "+=", "-=", "*=", "/=", "%=")
+
+
 @dataclass(frozen=True)
 class _Nest:
     loops: list[For]
@@ -159,19 +162,29 @@ def _split_body(body: list[Stmt]) -> tuple[list[Let], For, list[Stmt]] | None:
 
 
 def _nest(body: list[Stmt], loops: list[For], lets: dict[str, Expr], guards: list[Expr]) -> _Nest | None:
-    """The nest under `body`: declarations, then one loop, `if` or the update, nothing after it."""
+    """The nest under `body`: declarations, then one loop, `if` or the update, nothing after it. A declaration of
+    the nest may be assigned again before what follows (a transposed convolution's `ih /= stride;` once the `if`
+    has found it a multiple): the guards and the update are read with the values they see, inlined."""
     *declarations, last = body if body else [None]
-    if not all(isinstance(s, Let) and s.value is not None and s.name not in lets for s in declarations):
-        return None
-    lets = {**lets, **{s.name: s.value for s in declarations}}
+    lets = dict(lets)
+    for statement in declarations:
+        if isinstance(statement, Let) and statement.value is not None and statement.name not in lets:
+            lets[statement.name] = statement.value
+        elif isinstance(statement, Assign) and statement.name in lets and statement.op in _REASSIGNMENTS:
+            old = lets[statement.name]
+            value = substitute(statement.value, {statement.name: old})
+            lets[statement.name] = value if statement.op == "=" else \
+                Binary(op=statement.op[:-1], left=old, right=value)
+        else:
+            return None
     if isinstance(last, For):
         if constant(last.start) != 0 or constant(last.step) != 1:
             return None
         return _nest(last.body, [*loops, last], lets, guards)
     if isinstance(last, If) and not last.other:
-        return _nest(last.then, loops, lets, [*guards, last.cond])
+        return _nest(last.then, loops, lets, [*guards, inlined(last.cond, lets)])
     if isinstance(last, Assign) and loops:
-        return _Nest(loops, lets, guards, last)
+        return _Nest(loops, lets, guards, last.model_copy(update={"value": inlined(last.value, lets)}))
     return None
 
 

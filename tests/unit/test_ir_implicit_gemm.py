@@ -16,6 +16,7 @@ from optiml_engine.ir.analysis import loads
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.program import NotLiftable
 from optiml_engine.ir.schedule import shape_of, space
 from optiml_engine.source.contract import resolve
 from tests.unit.test_ir_lift import candidate_of
@@ -164,16 +165,50 @@ __global__ void up(const float* x, const float* wt, float* y, int N, int C, int 
 """
 
 
-def test_a_transposed_convolution_is_a_matrix_product_over_the_digits_of_its_flat_index() -> None:
+TRANSPOSED_GATHER = """/* @optiml
+   sizes:  N=8 C=32 K=16 H=64 W=64 R=3 S=2 P=1
+   check:  N=2 C=3 K=5 H=5 W=7 R=3 S=2 P=1; N=1 C=1 K=1 H=1 W=1 R=1 S=1 P=1; N=1 C=4 K=3 H=6 W=4 R=4 S=3 P=2
+   x:      in  float[N*C*H*W]
+   wt:     in  float[C*K*R*R]
+   y:      out float[N*K*((H-1)*S-2*P+R)*((W-1)*S-2*P+R)]
+   launch: grid=cdiv(N*K*((H-1)*S-2*P+R)*((W-1)*S-2*P+R),256) block=256
+   tol:    1e-4
+*/
+__global__ void up(const float* x, const float* wt, float* y, int N, int C, int K, int H, int W, int R, int S, int P)
+{
+    int OH = (H - 1) * S - 2 * P + R, OW = (W - 1) * S - 2 * P + R;
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= N * K * OH * OW) return;
+    int ow = idx % OW, oh = (idx / OW) % OH, k = (idx / (OW * OH)) % K, n = idx / (OW * OH * K);
+    float sum = 0.0f;
+    for (int c = 0; c < C; c++)
+        for (int r = 0; r < R; r++)
+            for (int s = 0; s < R; s++) {
+                int ih = oh + P - r;
+                int iw = ow + P - s;
+                if (ih % S != 0 || iw % S != 0) continue;
+                ih /= S;
+                iw = iw / S;
+                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                sum += x[((n * C + c) * H + ih) * W + iw] * wt[((c * K + k) * R + r) * R + s];
+            }
+    y[idx] = sum;
+}
+"""
+
+
+@pytest.mark.parametrize("text, over_digits_only", [(TRANSPOSED_FLAT, True), (TRANSPOSED_GATHER, False)])
+def test_a_transposed_convolution_is_a_matrix_product_over_the_digits_of_its_flat_index(text, over_digits_only) -> None:
     """`oy / 2` and `oy % 2` are digits of a digit of the flat index: coordinates only once the flat index is taken
     apart (ir/delinearize.py). The weight then reads the channel and the two parities, the input the batch and the
-    input pixel; the schedule policy proposes the product's tiles."""
+    input pixel; the schedule policy proposes the product's tiles. Written as a gather, the input's row is found by
+    assigning `ih /= S` once the `if` has found it a multiple: the guards and the read see the values they read."""
     from optiml_engine.ir.delinearize import delinearized
     from optiml_engine.policies.base import PolicyContext
     from optiml_engine.policies.schedules import SchedulePolicy
-    naive = candidate_of("up.cu", TRANSPOSED_FLAT)
+    naive = candidate_of("up.cu", text)
     program = lift(naive)
-    assert implicit_gemm(program) is program
+    assert (implicit_gemm(program) is program) == over_digits_only
     product = implicit_gemm(delinearized(program))
     shape = shape_of(product)
     assert "contraction" in shape.families, str(product)
@@ -187,3 +222,16 @@ def test_a_transposed_convolution_is_a_matrix_product_over_the_digits_of_its_fla
             assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
     edits = SchedulePolicy().propose(naive, PolicyContext())
     assert any(edit.rule == "schedule_contraction" for edit in edits)
+
+
+def test_a_local_declared_outside_the_nest_and_assigned_in_it_is_left_alone() -> None:
+    """Only the nest's own declarations are read with their new values: a local of the point assigned inside the
+    nest carries from one iteration to the next."""
+    body = ("int idx = blockIdx.x * blockDim.x + threadIdx.x; if (idx >= N * K * H * W) return; int q = idx % W; "
+            "int p = idx / W % H; int k = idx / W / H % K; int n = idx / W / H / K; float s = 0.0f; int h = p; "
+            "for (int c = 0; c < C; ++c) { h = h + 1; if (h < H) s += x[((n * C + c) * H + h) * W + q] * "
+            "wt[k * C + c]; } y[idx] = s;")
+    text = CONV2D.format(P="H", Q="W", launch="grid=cdiv(N*K*H*W,256) block=256", body=body)
+    program = lift(candidate_of("carried.cu", text))
+    assert not isinstance(program, NotLiftable), program
+    assert implicit_gemm(program) is program
