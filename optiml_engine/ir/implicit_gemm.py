@@ -26,8 +26,8 @@ is not zero). The contraction schedule (schedule.py) then stages
 tiles of both factors in shared memory, each value reused across a tile of outputs.
 
 It applies where the point's code is declarations, one perfect nest of loops from zero by one whose bounds are
-sizes, with declarations and `if`s (no `else`) between them around one `acc += a * b`, then code without loops;
-where every coordinate of the point (a parallel index, or a digit `/` and `%` of a flat one, the digits tiling its
+sizes, with declarations (assigned again there or not) and `if`s (no `else`) between them around one `acc += a * b`,
+then code without loops; where every coordinate of the point (a parallel index, or a digit `/` and `%` of a flat one, the digits tiling its
 extent exactly) is read by at most one of the two factors and each `if` by at most one (an `if` of the loops
 alone guards both: neither factor is read where the nest skips); and where each factor reads at least one
 coordinate. The coordinates neither factor reads go with the factor that reads the innermost one, the
