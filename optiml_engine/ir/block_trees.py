@@ -86,9 +86,10 @@ import re
 from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
-from optiml_engine.model import Candidate
+from optiml_engine.model import Candidate, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
 from optiml_engine.source.contract import resolve
+from optiml_engine.source.expr import evaluate
 
 _UPDATES = {"fmaxf": "fmaxf", "fmax": "fmaxf", "max": "max", "fminf": "fminf", "fmin": "fminf", "min": "min"}
 _HALVINGS = ("{s}>>=1", "{s}/=2", "{s}={s}/2", "{s}={s}>>1")
@@ -102,6 +103,7 @@ _IDENTITIES = {"fmaxf": ("-FLT_MAX", "-INFINITY", "-CUDART_INF_F", "-HUGE_VALF")
 _IDENTITIES |= {"max": _IDENTITIES["fmaxf"], "min": _IDENTITIES["fminf"]}
 _DOUBLING_GUARDS = ("({lane}%(2*{s})==0)", "(({lane}%(2*{s}))==0)", "({lane}%({s}*2)==0)", "(({lane}%({s}*2))==0)",
                     "(({lane}&(2*{s}-1))==0)")
+ROUNDS = 8          # macros expanding into macros (`WARPS` into `THREADS / 32`)
 _HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
 _ZERO = re.compile(r"0+(\.0*)?[fF]?|0?\.0+[fF]?")
 
@@ -206,13 +208,10 @@ def warp_totals_added(candidate: Candidate) -> Candidate:
     arguments = call.child_by_field_name("arguments").named_children \
         if call is not None and call.type == "call_expression" else []
     # An integer partial's share over n truncates apart from the total's: division only for a floating partial.
-    declared = next((s for s in statements[:at] if s.type == "declaration" and
-                     (d := folding.declared(s)) is not None and d[0] == partial), None)
-    floating = declared is not None and any(t in folding.text(declared.child_by_field_name("type"))
-                                            for t in ("float", "double", "half", "bfloat16"))
+    floating = _floating(folding, statements[:at], partial)
     if call is None or folding.text(call.child_by_field_name("function")) != "atomicAdd" or len(arguments) != 2 or \
             partial in folding.names(arguments[0]) or \
-            not _shared_out(folding, unparenthesized(arguments[1]), partial, floating) or \
+            _shared_out(folding, unparenthesized(arguments[1]), partial, floating) is None or \
             any(partial in folding.names(n) for n in statements[at + 2:]):
         return candidate
     return derived(candidate, view.replaced([
@@ -220,17 +219,29 @@ def warp_totals_added(candidate: Candidate) -> Candidate:
         candidate.description)
 
 
-def _shared_out(folding: _Folding, value: Node, partial: str, floating: bool) -> bool:
-    """Whether the value is the partial, or the partial times (or, `floating`, over) a factor not reading it."""
-    if value.type == "identifier":
-        return folding.text(value) == partial
+def _shared_out(folding: _Folding, value: Node, partial: str, floating: bool) -> Node | None:
+    """The partial's node where the value is the partial (`p`, or a tree's `arr[0]`: `partial` as squeezed), or the
+    partial times (or, `floating`, over) a factor every thread holds alike (reading only the kernel's parameters
+    that nothing assigns, and macros); None otherwise."""
+    if folding.squeezed(value) == partial:
+        return value
     if value.type != "binary_expression" or \
             folding.text(value.child_by_field_name("operator")) not in (("*", "/") if floating else ("*",)):
-        return False
+        return None
     left, right = (unparenthesized(value.child_by_field_name(side)) for side in ("left", "right"))
-    if folding.text(value.child_by_field_name("operator")) == "*" and folding.text(right) == partial:
+    if folding.text(value.child_by_field_name("operator")) == "*" and folding.squeezed(right) == partial:
         left, right = right, left
-    return left.type == "identifier" and folding.text(left) == partial and partial not in folding.names(right)
+    assigned = {folding.assigned(n) for n in folding.view.descendants(folding.view.body)}
+    alike = {p.name for p in folding.view.kernel.params} - assigned | set(folding.macros)
+    return left if folding.squeezed(left) == partial and folding.names(right) <= alike else None
+
+
+def _floating(folding: _Folding, statements: list[Node], local: str) -> bool:
+    """Whether the local is declared among the statements with a floating type."""
+    declared = next((s for s in statements if s.type == "declaration" and
+                     (d := folding.declared(s)) is not None and d[0] == local), None)
+    return declared is not None and any(t in folding.text(declared.child_by_field_name("type"))
+                                        for t in ("float", "double", "half", "bfloat16"))
 
 
 class _Folding:
@@ -361,16 +372,18 @@ class _Folding:
         mentions = [n for n in self.view.descendants(self.view.body, "identifier") if self.text(n) == array]
         own = [n for statement in (self.shared[array], deposit, tree, added)
                for n in self.view.descendants(statement, "identifier") if self.text(n) == array]
-        if declared is None or not _ZERO.fullmatch(self.squeezed(declared[1])) or len(arguments) != 2 or \
-                self.text(call.child_by_field_name("function")) != "atomicAdd" or \
-                self.squeezed(arguments[1]) != f"{array}[0]" or len(mentions) != len(own) or \
+        # The total may be shared out (`arr[0] / n`): each thread adds its partial's share, as warp totals do.
+        total = _shared_out(self, unparenthesized(arguments[1]), f"{array}[0]",
+                            _floating(self, statements[:found], local)) if len(arguments) == 2 else None
+        if declared is None or not _ZERO.fullmatch(self.squeezed(declared[1])) or total is None or \
+                self.text(call.child_by_field_name("function")) != "atomicAdd" or len(mentions) != len(own) or \
                 any(self.text(n) in self.lanes | {"threadIdx"} for n in self.view.descendants(arguments[0])):
             raise _NotATree                         # (the target is thread 0's alone: every thread adds there now)
         return [*((statement.start_byte, statement.end_byte, "\n" * self.text(statement).count("\n"))
                   for statement in (self.shared[array], deposit, barrier, *counters, tree)),
                 (added.start_byte, then.start_byte,
                  "\n" * self.text(added)[:then.start_byte - added.start_byte].count("\n")),
-                (arguments[1].start_byte, arguments[1].end_byte, local)]
+                (total.start_byte, total.end_byte, local)]
 
     # -- the statements
 
@@ -1103,14 +1116,26 @@ class _Folding:
         return written == self.size or self.number(written) == self.width
 
     def number(self, written: str) -> int | None:
-        """The value of a number, or a `#define` of one, or either halved (`BLOCK / 2`, `256 >> 1`); None for any
-        other text."""
-        expanded = re.sub(r"[A-Za-z_]\w*", lambda m: self.macros.get(m.group(0), m.group(0)), written)
+        """The value of a number, or a `#define` of one, or either halved (`BLOCK / 2`, `256 >> 1`), or integer
+        arithmetic of those (`#define WARPS (THREADS / 32)`); None for any other text."""
+        expanded = written
+        for _ in range(ROUNDS):
+            expanded, before = re.sub(r"[A-Za-z_]\w*", lambda m: self.macros.get(m.group(0), m.group(0)),
+                                      expanded), expanded
+            if expanded == before:
+                break
         found = _HALF.fullmatch(expanded.replace(" ", ""))
-        if found is None:
+        if found is not None:
+            value = int(found.group(1))
+            return value if found.group(2) is None else value // 2
+        if re.fullmatch(r"[\d\s()+\-*/]+", expanded) is None:
             return None
-        value = int(found.group(1))
-        return value if found.group(2) is None else value // 2
+        try:
+            value = evaluate(expanded, {})
+        except (OptimlError, ZeroDivisionError):
+            return None
+        return value if isinstance(value, int) else None
+
     def names_in(self, written: str) -> set[str]:
         return set(re.findall(r"[A-Za-z_]\w*", written))
 

@@ -726,19 +726,24 @@ class _Lifter:
         """`blockIdx.d * 16 + threadIdx.d` where the contract launches blocks of exactly 16 along d at every size:
         the global index with the block size written as a number (or a `#define` of one), as users often do."""
         for thread, block, size in sum_of_product(node):
-            dim, size = builtin_dim(thread, "threadIdx"), bare(size)
-            written = self.text(size)
-            if size.type == "identifier" and written in self.macros:     # `#define THREADS 256`
-                written = self.text(self.macros[written].child_by_field_name("value")).strip()
-            elif size.type == "identifier" and written in self.template_ints:     # `template <int BLOCK>`
-                written = self.template_ints[written]
-            elif size.type != "number_literal":
-                continue
-            digits = written.rstrip("uUlL")
-            if dim is not None and builtin_dim(block, "blockIdx") == dim and digits.isdigit() and \
-                    self.block_size_is(dim, int(digits)):
+            dim = builtin_dim(thread, "threadIdx")
+            if dim is not None and builtin_dim(block, "blockIdx") == dim and self.fixed_block_size(size, dim):
                 return dim
         return None
+
+    def fixed_block_size(self, size: Node, dim: str) -> bool:
+        """Whether the node is a number (or a `#define` or template argument of one) the contract launches as the
+        block's threads along d at every size."""
+        size = bare(size)
+        written = self.text(size)
+        if size.type == "identifier" and written in self.macros:     # `#define THREADS 256`
+            written = self.text(self.macros[written].child_by_field_name("value")).strip()
+        elif size.type == "identifier" and written in self.template_ints:     # `template <int BLOCK>`
+            written = self.template_ints[written]
+        elif size.type != "number_literal":
+            return False
+        digits = written.rstrip("uUlL")
+        return digits.isdigit() and self.block_size_is(dim, int(digits))
 
     def block_size_is(self, dim: str, threads: int) -> bool:
         contract = self.candidate.contract
@@ -757,7 +762,7 @@ class _Lifter:
         declarators = [d for d in init.named_children if d.type == "init_declarator"]
         if len(declarators) != 1 or (value := declarators[0].child_by_field_name("value")) is None:
             return False
-        dim = global_index_dim(value)
+        dim = global_index_dim(value) or self.fixed_block_index_dim(value)
         start = self.indices.get(self.text(bare(value)))
         if dim is None and start is not None and not start.block_only and not start.thread_only and \
                 not start.grid_stride and start.upper is None:
@@ -786,7 +791,8 @@ class _Lifter:
         if stride.type != "binary_expression" or stride.child_by_field_name("operator").type != "*":
             return False
         a, b = stride.child_by_field_name("left"), stride.child_by_field_name("right")
-        return any(builtin_dim(p, "blockDim") == dim == builtin_dim(q, "gridDim") for p, q in ((a, b), (b, a)))
+        return any((builtin_dim(p, "blockDim") == dim or self.fixed_block_size(p, dim)) and
+                   builtin_dim(q, "gridDim") == dim for p, q in ((a, b), (b, a)))
 
     def increment(self, update: Node, name: str) -> Node | str | None:
         """The step of `name++`, `++name`, `name += s`, `name = name + s`: "1" or the step's node."""

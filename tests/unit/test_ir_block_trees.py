@@ -376,6 +376,38 @@ def test_a_block_total_that_is_not_every_partial_stays_refused(change, why) -> N
     assert_refused_at_shared_memory(DOT.replace(*change), why)
 
 
+# The block's size as the macro the launch uses, in the index and in the grid's stride, and the block's total shared
+# out over n (a mean) as thread 0 adds it.
+MEAN = DOT.replace("int tid = threadIdx.x + blockIdx.x * blockDim.x;", "int tid = threadIdx.x + blockIdx.x * THREADS;") \
+    .replace("tid += blockDim.x * gridDim.x;", "tid += gridDim.x * THREADS;").replace(
+        "atomicAdd(c, cache[0]);", "atomicAdd(c, cache[0] / n);")
+
+
+def test_a_block_total_shared_out_is_each_threads_share_added() -> None:
+    program = lifted_equals_kernel(MEAN)
+    assert "atomicAdd(&c[0], a[tid] * b[tid] / n)" in str(program), str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("atomicAdd(c, cache[0] / n);", "atomicAdd(c, cache[0] / temp);"), "a factor each thread holds apart"),
+    (("atomicAdd(c, cache[0] / n);", "atomicAdd(c, cache[0] / cacheIndex);"), "a factor of the thread's index"),
+    (("atomicAdd(c, cache[0] / n);", "atomicAdd(c, cache[0] + n);"), "a value that is no share of the total"),
+    (("float temp = 0;", "int temp = 0;"), "an integer total divided: each share would truncate apart"),
+])
+def test_a_block_total_that_is_not_shared_out_alike_stays_refused(change, why) -> None:
+    assert change[0] in MEAN
+    assert_refused_at_shared_memory(MEAN.replace(*change), why)
+
+
+def test_a_warp_count_may_be_a_macro_of_the_block_macro() -> None:
+    """`#define WARPS (THREADS / 32)` in the gather's test: the block's warps, its macros expanded."""
+    text = ROWS.format(block=64, body=WARP_SUM.replace("lane < blockDim.x / 32", "lane < WARPS"))
+    program = lifted_equals_kernel("#define THREADS 64\n#define WARPS (THREADS / 32)\n" + text)
+    assert "shfl" not in str(program), str(program)
+    assert_refused_at_shared_memory("#define THREADS 64\n#define WARPS (THREADS / 16)\n" + text,
+                                    "a count that is not the block's warps")
+
+
 def test_the_folded_reduction_schedules_equal_the_program() -> None:
     """The reduce family shares the folded loops among a thread group again: its first schedules equal the
     program."""

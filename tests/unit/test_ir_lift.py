@@ -1067,3 +1067,27 @@ def test_a_local_a_loop_steps_is_read_as_what_it_holds() -> None:
     after = lift(candidate_of("user.cu", CUMPROD_MIDDLE.replace("AFTER", "\n    if (j == 0) y[offset - D] = p;")))
     assert isinstance(after, LoopProgram) and \
         [s for s in walk(after.body) if isinstance(s, Assign) and s.name == "offset"], str(after)
+
+
+def test_a_grid_stride_loop_may_spell_the_block_as_the_number_it_launches() -> None:
+    """`i = blockIdx.x * THREADS + threadIdx.x; i += gridDim.x * THREADS` with THREADS the launch's block; another
+    number is a stride that skips threads' points, refused."""
+    text = """#define THREADS 128
+/* @optiml
+   sizes:   n=1048576
+   check:   n=1; n=300; n=70000
+   x:       in  float[n]
+   y:       out float[n]
+   launch:  grid=min(cdiv(n,128),64) block=128
+*/
+__global__ void twice(const float* x, float* y, int n)
+{
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
+        y[i] = 2.0f * x[i];
+}
+"""
+    program = lift(candidate_of("user.cu", text))
+    assert isinstance(program, LoopProgram) and str(program).splitlines()[1] == "parallel for i in [0, n):", \
+        str(program)
+    refused = lift(candidate_of("user.cu", text.replace("#define THREADS 128", "#define THREADS 64")))
+    assert isinstance(refused, NotLiftable), str(refused)
