@@ -1833,23 +1833,78 @@ class _Kernel:
         epilogue = program.body[:position] + [Assign(name=found.accumulator, op="+=",
                                                      value=Ref(name=f"{partial}[{m}][{n}]"))] + \
             program.body[position + 1:]
-        self.lines += [
-            f"{inner}#pragma unroll",
-            f"{inner}for (int {m} = 0; {m} < {per}; ++{m}) {{",
-            f"{inner}    #pragma unroll",
-            f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {{",
-            f"{inner}        const {itype} {i.name} = {i_block} + {owned(m, 'threadIdx.y', threads_y)};",
-            f"{inner}        const {jtype} {j.name} = {j_block} + {owned(n, 'threadIdx.x', threads_x)};",
-            f"{inner}        if ({i.name} < {iupper} && {j.name} < {jupper}) {{",
-            *c_statements(epilogue, inner + "            "),
-            f"{inner}        }}",
-            f"{inner}    }}",
-            f"{inner}}}",
-            f"{indent}}}"]
+        vector_store = self.vector_epilogue(epilogue, j.name, width)
+        if vector_store is None:
+            self.lines += [
+                f"{inner}#pragma unroll",
+                f"{inner}for (int {m} = 0; {m} < {per}; ++{m}) {{",
+                f"{inner}    #pragma unroll",
+                f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {{",
+                f"{inner}        const {itype} {i.name} = {i_block} + {owned(m, 'threadIdx.y', threads_y)};",
+                f"{inner}        const {jtype} {j.name} = {j_block} + {owned(n, 'threadIdx.x', threads_x)};",
+                f"{inner}        if ({i.name} < {iupper} && {j.name} < {jupper}) {{",
+                *c_statements(epilogue, inner + "            "),
+                f"{inner}        }}",
+                f"{inner}    }}",
+                f"{inner}}}"]
+        else:
+            # A group's `width` neighbouring outputs are neighbouring elements of the output: stored as one vector
+            # where the group is inside and aligned, each output's own code run first.
+            store, first_index = vector_store
+            group, first, out = names("group"), names(f"{j.name}_first"), names("outputs")
+            element = program.element_type(store.array)
+            self.lines += [
+                f"{inner}#pragma unroll",
+                f"{inner}for (int {m} = 0; {m} < {per}; ++{m}) {{",
+                f"{inner}    const {itype} {i.name} = {i_block} + {owned(m, 'threadIdx.y', threads_y)};",
+                f"{inner}    #pragma unroll",
+                f"{inner}    for (int {group} = 0; {group} < {per // width}; ++{group}) {{",
+                f"{inner}        const {jtype} {first} = {j_block} + {owned(f'{group} * {width}', 'threadIdx.x', threads_x)};",
+                f"{inner}        if ({i.name} < {iupper} && {first} + {width} <= {jupper} && "
+                f"optiml_aligned(&{store.array}[{c_expr(substitute(first_index, {j.name: Ref(name=first)}))}], "
+                f"{element_bytes(program, store.array) * width})) {{",
+                f"{inner}            optiml_lanes<{element}, {width}> {out};",
+                f"{inner}            #pragma unroll",
+                f"{inner}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+                f"{inner}                const int {n} = {group} * {width} + {lane};",
+                f"{inner}                const {jtype} {j.name} = {first} + {lane};",
+                *c_statements(epilogue[:-1], inner + "                "),
+                f"{inner}                {out}.v[{lane}] = {c_expr(store.value)};",
+                f"{inner}            }}",
+                f"{inner}            *reinterpret_cast<optiml_lanes<{element}, {width}>*>(&{store.array}["
+                f"{c_expr(substitute(first_index, {j.name: Ref(name=first)}))}]) = {out};",
+                f"{inner}        }} else {{",
+                f"{inner}            #pragma unroll",
+                f"{inner}            for (int {lane} = 0; {lane} < {width}; ++{lane}) {{",
+                f"{inner}                const int {n} = {group} * {width} + {lane};",
+                f"{inner}                const {jtype} {j.name} = {first} + {lane};",
+                f"{inner}                if ({i.name} < {iupper} && {j.name} < {jupper}) {{",
+                *c_statements(epilogue, inner + "                    "),
+                f"{inner}                }}",
+                f"{inner}            }}",
+                f"{inner}        }}",
+                f"{inner}    }}",
+                f"{inner}}}"]
+        self.lines += [f"{indent}}}"]
         self.lines += closing
         self.tiled_grid(j_axis, i_axis, tile_j, tile_i)
         if s.splits > 1:
             self.grid.append(self.split_layers(self.tiles_text, self.split_tiles))
+
+    def vector_epilogue(self, epilogue: list[Stmt], j: str, width: int) -> tuple[Store, Expr] | None:
+        """The epilogue's one store and its index (the epilogue's locals inlined) where a group of `width` outputs
+        neighbouring along j may store as one vector: the epilogue ends in a plain store whose index reads j at unit
+        stride, of an element `width` of which make 8 or 16 bytes, after declarations and assignments alone (no
+        loops, branches, atomics or other stores); None otherwise."""
+        *before, store = epilogue
+        if self.schedule.splits > 1 or width < 2 or not isinstance(store, Store) or store.op != "=" or \
+                not all(isinstance(stmt, (Let, Assign)) for stmt in before) or \
+                element_bytes(self.program, store.array) * width not in (8, 16):
+            return None
+        index = inlined(store.index, single_assignments(before))
+        if names_of(index) & {stmt.name for stmt in before} or not unit_stride(index, j):
+            return None
+        return store, index
 
     def tile_range(self, indent: str, rows: tuple[str, str, str, int], columns: tuple[str, str, str, int],
                    range_names: tuple[str, str, str, str]) -> list[str]:

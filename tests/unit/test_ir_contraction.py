@@ -199,3 +199,46 @@ def test_a_batch_of_heads_taken_apart_into_locals_is_a_contraction_equal_to_the_
             want = run_on_cpu(naive, binding, inputs)["out"]
             got = run_on_cpu(emitted, binding, inputs)["out"]
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")
+
+
+EPILOGUE = """/* @optiml
+   sizes:  M=64 N=64 K=32
+   check:  M=64 N=64 K=32; M=40 N=37 K=9; M=3 N=5 K=1
+   A:      in  float[M*K]
+   B:      in  float[K*N]
+   bias:   in  float[N]
+   C:      out float[M*N]
+   launch: grid=(cdiv(N,16),cdiv(M,16)) block=(16,16)
+   tol:    1e-5
+*/
+__global__ void linear_relu(const float* A, const float* B, const float* bias, float* C, int M, int N, int K)
+{
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < M && j < N) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k)
+            acc += A[i * K + k] * B[k * N + j];
+        float v = acc + bias[j];
+        {store}
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("store, vector", [("C[i * N + j] = fmaxf(v, 0.0f);", True),
+                                           ("if (v > 0.0f) C[i * N + j] = v; else C[i * N + j] = 0.0f;", False)])
+def test_outputs_neighbouring_along_the_row_are_stored_as_one_vector_after_their_own_code(store, vector) -> None:
+    """The code after the loop (a bias, a ReLU) runs for each output; a group of neighbours along the row is stored
+    as one vector where it is inside and aligned (rows of 37 are not: each its own store), and where the code ends in
+    a branch each output stores on its own."""
+    naive = original_candidate(CudaDocument(EPILOGUE.replace("{store}", store), "linear_relu.cu"), "linear_relu")
+    program = lift(naive)
+    shape = shape_of(program)
+    emitted = emit(program, shape, SCHEDULES[1], naive)
+    assert ("*reinterpret_cast<optiml_lanes<float, 4>*>(&C[" in emitted.unit.text) == vector, emitted.unit.text
+    for binding in naive.contract.checks:
+        resolved = resolve(naive.contract, binding)
+        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
+        got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=f"at {binding}")
