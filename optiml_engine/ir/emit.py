@@ -1859,7 +1859,8 @@ class _Kernel:
                 f"{inner}    const {itype} {i.name} = {i_block} + {owned(m, 'threadIdx.y', threads_y)};",
                 f"{inner}    #pragma unroll",
                 f"{inner}    for (int {group} = 0; {group} < {per // width}; ++{group}) {{",
-                f"{inner}        const {jtype} {first} = {j_block} + {owned(f'{group} * {width}', 'threadIdx.x', threads_x)};",
+                f"{inner}        const {jtype} {first} = {j_block} + "
+                f"{owned(f'{group} * {width}', 'threadIdx.x', threads_x)};",
                 f"{inner}        if ({i.name} < {iupper} && {first} + {width} <= {jupper} && "
                 f"optiml_aligned(&{store.array}[{c_expr(substitute(first_index, {j.name: Ref(name=first)}))}], "
                 f"{element_bytes(program, store.array) * width})) {{",

@@ -25,26 +25,30 @@ false iterations adding a zero), so every sum is the same sum (for finite inputs
 is not zero). The contraction schedule (schedule.py) then stages
 tiles of both factors in shared memory, each value reused across a tile of outputs.
 
-It applies where the point's code is declarations, one perfect nest of loops from zero by one whose bounds are
+It applies where the point's code is declarations, one perfect nest of loops from constants by one whose bounds are
 sizes, with declarations (assigned again there or not) and `if`s (no `else`) between them around one `acc += a * b`,
-then code without loops; where every coordinate of the point (a parallel index, or a digit `/` and `%` of a flat one, the digits tiling its
-extent exactly) is read by at most one of the two factors and each `if` by at most one (an `if` of the loops
-alone guards both: neither factor is read where the nest skips); and where each factor reads at least one
-coordinate. The coordinates neither factor reads go with the factor that reads the innermost one, the
-column: neighbouring threads then write neighbouring outputs.
+then code without loops; an inner sum weighted, `t = 0; for (...) t += e; acc += a * t;`, is multiplied out into the
+nest first (`acc += a * e`, the sum reassociated), and a product of more than two terms is two factors where its
+terms reading coordinates fall in two groups that share none (a bilinear form's `x1[n][i] * W[o][i][j] * x2[n][j]`:
+W, and x1 * x2; the product reassociated); where every coordinate of the point (a parallel index, or a digit `/` and
+`%` of a flat one, the digits tiling its extent exactly) is read by at most one of the two factors and each `if` by
+at most one (an `if` of the loops alone guards both: neither factor is read where the nest skips); and where each
+factor reads at least one coordinate. The coordinates neither factor reads go with the factor that reads the
+innermost one, the column: neighbouring threads then write neighbouring outputs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from optiml_engine.ir.analysis import (
-    body_exprs, conjuncts, constant, inlined, is_integer_cast, names_of, reduction_update)
+    body_exprs, conjuncts, constant, inlined, is_integer_cast, is_zero, names_of, reduction_update, statement_exprs)
 from optiml_engine.ir.delinearize import bare_index
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import (
     Assign, Binary, Cast, Const, Expr, For, If, Let, LoopProgram, ParallelIndex, Ref, Select, Stmt,
-    children, fresh_name, names_in, rewritten, substitute, walk, with_children)
+    children, fresh_name, mentions, names_in, rewritten, statements_replaced, substitute, walk, with_children)
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     if split is None:
         return program
     before, nest_loop, after = split
-    nest = _nest([nest_loop], [], {}, [])
+    nest = _nest([_distributed(nest_loop)], [], {}, [])
     if nest is None:
         return program
     update = reduction_update(nest.update)
@@ -89,12 +93,13 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     locals_.update(nest.lets)
     scalars = {p.name for p in program.scalars}
     loop_vars = [loop.var for loop in nest.loops]
-    stops = [inlined(loop.stop, locals_) for loop in nest.loops]
+    # A loop from a constant other than zero (a window's `dy = -1; dy < 2`) counts its extent from its start.
+    stops = [_extent(inlined(loop.stop, locals_), constant(loop.start)) for loop in nest.loops]
     if any(not names_of(stop) <= scalars for stop in stops):
         return program
-    factors = [inlined(product.left, locals_), inlined(product.right, locals_)]
+    terms = _multiplicands(inlined(product, locals_))
     guards = [g for guard in nest.guards for g in conjuncts(inlined(guard, locals_))]
-    coordinates = _coordinates(program, [*factors, *guards, *(inlined(e, locals_) for e in body_exprs(before + after))])
+    coordinates = _coordinates(program, [*terms, *guards, *(inlined(e, locals_) for e in body_exprs(before + after))])
     if coordinates is None:
         return program
     placeholders = {coordinate: f"\0{n}" for n, coordinate in enumerate(coordinates)}
@@ -103,9 +108,10 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
         names = names_of(_as_coordinates(expr, coordinates, {c: Ref(name=p) for c, p in placeholders.items()}))
         return {c for c, p in placeholders.items() if p in names}
 
-    read = [coordinates_of(f) for f in factors]
-    if not read[0] or not read[1] or read[0] & read[1]:
+    factors = _two_factors(terms, coordinates_of)
+    if factors is None:
         return program
+    read = [coordinates_of(f) for f in factors]
     innermost = min((c for c in coordinates if c.index == program.space[-1].name), key=lambda c: c.significance)
     column_side = 0 if innermost in read[0] else 1
     sides = {c: (1 if c in read[column_side] or c not in read[1 - column_side] else 0) for c in coordinates}
@@ -128,7 +134,8 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
                       key=lambda c: ([s.name for s in program.space].index(c.index), -c.significance))
         extents.append(_product([c.extent for c in mine]))
         values.update(zip(mine, _digits(Ref(name=name), [c.extent for c in mine])))
-    loop_values = dict(zip(loop_vars, _digits(Ref(name=step), stops)))
+    loop_values = {loop.var: digit if constant(loop.start) == 0 else Binary(op="+", left=digit, right=loop.start)
+                   for loop, digit in zip(nest.loops, _digits(Ref(name=step), stops))}
 
     def new_terms(expr: Expr) -> Expr:
         return _as_coordinates(expr, coordinates, values)
@@ -148,6 +155,117 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
              ParallelIndex(name=column, ctype=ctype, dim="x", lower=Const(text="0"), upper=extents[1])]
     return program.model_copy(update={"space": space,
                                       "body": rewritten(before, new_terms) + [loop] + rewritten(after, new_terms)})
+
+
+def _extent(stop: Expr, start: int) -> Expr:
+    """The iterations of a loop from the constant `start` by one to `stop`."""
+    if start == 0:
+        return stop
+    if constant(stop) is not None:
+        return Const(text=str(constant(stop) - start))
+    return Binary(op="-", left=stop, right=Const(text=str(start)))
+
+
+def _distributed(stmt: Stmt) -> Stmt:
+    """The nest with an inner sum multiplied out: `T t = 0; for (...) t += e; T r = t; acc += a * r;` (the copy
+    optional, e under the inner loops' `if`s) is `for (...) acc += a * e;` where t and its copies are read nowhere
+    else and nothing the inner loops declare or assign is read by a (`acc += x1[n][i] * (sum over j of W[o][i][j]
+    * x2[n][j])`, a depthwise stencil summed into a pointwise product): the same products, the sum reassociated.
+    Inside a loop or an `if` of the nest, at the level of the update; the statement itself where there is none."""
+    if isinstance(stmt, For):
+        return stmt.model_copy(update={"body": _distributed_body(stmt.body)})
+    if isinstance(stmt, If) and not stmt.other:
+        return stmt.model_copy(update={"then": _distributed_body(stmt.then)})
+    return stmt
+
+
+def _distributed_body(body: list[Stmt]) -> list[Stmt]:
+    if not body:
+        return body
+    *rest, last = body
+    if isinstance(last, (For, If)):
+        return [*rest, _distributed(last)]
+    update = reduction_update(last)
+    if update is None or update.op != "+" or not isinstance(last, Assign):
+        return body
+    term = last.value if last.op == "+=" else _other_term(last.value, last.name)
+    loops = [n for n, stmt in enumerate(rest) if isinstance(stmt, For)]
+    if term is None or len(loops) != 1:
+        return body
+    inner = rest[loops[0]]
+    sums = [n for n, stmt in enumerate(rest[:loops[0]]) if isinstance(stmt, Let) and stmt.value is not None and
+            is_zero(stmt.value) and _sums_into(inner, stmt.name)]
+    if len(sums) != 1:
+        return body
+    total = rest[sums[0]].name
+    copies = {total}
+    for stmt in rest[loops[0] + 1:]:
+        if not (isinstance(stmt, Let) and isinstance(stmt.value, Ref) and stmt.value.name in copies):
+            return body
+        copies.add(stmt.name)
+    terms = _multiplicands(term)
+    summed = [t for t in terms if isinstance(t, Ref) and t.name in copies]
+    others = [t for t in terms if t not in summed]
+    inside = {s.name for s in walk([inner]) if isinstance(s, (Let, Assign))} | \
+        {s.var for s in walk([inner]) if isinstance(s, For)}
+    if len(summed) != 1 or not others or any(mentions(t, copies | inside | {last.name}) for t in others) or \
+            any(mentions(e, copies) for e in body_exprs(rest[:sums[0]] + rest[sums[0] + 1:loops[0]])):
+        return body
+    weight = others[0]
+    for other in others[1:]:
+        weight = Binary(op="*", left=weight, right=other)
+
+    def multiplied(stmt: Stmt) -> list[Stmt] | None:
+        if isinstance(stmt, Assign) and stmt.name == total:
+            added = stmt.value if stmt.op == "+=" else _other_term(stmt.value, total)
+            return [Assign(name=last.name, op="+=", value=Binary(op="*", left=weight, right=added))]
+        return None
+    kept = [stmt for n, stmt in enumerate(rest[:loops[0]]) if n != sums[0]]
+    return [*kept, *statements_replaced([inner], multiplied)]
+
+
+def _sums_into(loop: For, total: str) -> bool:
+    """Whether every statement of the loop naming `total` is `total += e` (or `total = total + e`), e not reading it,
+    at least one."""
+    naming = [s for s in walk([loop]) if any(mentions(e, {total}) for e in statement_exprs(s)) or
+              isinstance(s, (Assign, Let)) and s.name == total]
+    return bool(naming) and all(isinstance(s, Assign) and s.name == total and
+                                (update := reduction_update(s)) is not None and update.op == "+" for s in naming)
+
+
+def _multiplicands(expr: Expr) -> list[Expr]:
+    """The terms of a product (`a * b * c`: a, b, c); any other expression is one."""
+    if isinstance(expr, Binary) and expr.op == "*":
+        return _multiplicands(expr.left) + _multiplicands(expr.right)
+    return [expr]
+
+
+def _two_factors(terms: list[Expr], coordinates_of: Callable[[Expr], set[_Coordinate]]) -> list[Expr] | None:
+    """The product's terms as two factors that read no coordinate in common, each the product of its terms in their
+    order (a term reading no coordinate, a weight of the loop alone, goes with the first): two terms as they are;
+    more only where the terms reading coordinates fall in exactly two groups sharing none (`x1[n][i] * W[o][i][j]
+    * x2[n][j]`: W, and x1 * x2). None where they do not."""
+    groups: list[tuple[set[_Coordinate], list[int]]] = []
+    free: list[int] = []
+    for position, term in enumerate(terms):
+        read = coordinates_of(term)
+        if not read:
+            free.append(position)
+            continue
+        joined = [group for group in groups if group[0] & read]
+        merged = (read.union(*(g[0] for g in joined)), sorted([position, *(p for g in joined for p in g[1])]))
+        groups = [group for group in groups if group not in joined] + [merged]
+    if len(groups) != 2:
+        return None
+    groups.sort(key=lambda group: group[1][0])
+    chosen = [sorted(groups[0][1] + free), groups[1][1]]
+    factors = []
+    for positions in chosen:
+        factor = terms[positions[0]]
+        for position in positions[1:]:
+            factor = Binary(op="*", left=factor, right=terms[position])
+        factors.append(factor)
+    return factors
 
 
 def _split_body(body: list[Stmt]) -> tuple[list[Let], For, list[Stmt]] | None:
@@ -178,7 +296,7 @@ def _nest(body: list[Stmt], loops: list[For], lets: dict[str, Expr], guards: lis
         else:
             return None
     if isinstance(last, For):
-        if constant(last.start) != 0 or constant(last.step) != 1:
+        if constant(last.start) is None or constant(last.step) != 1:
             return None
         return _nest(last.body, [*loops, last], lets, guards)
     if isinstance(last, If) and not last.other:

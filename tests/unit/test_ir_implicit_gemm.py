@@ -235,3 +235,71 @@ def test_a_local_declared_outside_the_nest_and_assigned_in_it_is_left_alone() ->
     program = lift(candidate_of("carried.cu", text))
     assert not isinstance(program, NotLiftable), program
     assert implicit_gemm(program) is program
+
+
+PAIRS = """/* @optiml
+   sizes:   N=2048 I=128 J=256 O=64
+   check:   N=3 I=5 J=7 O=2; N=1 I=1 J=1 O=1; N=33 I=4 J=9 O=17
+   x1:      in  float[N*I]
+   x2:      in  float[N*J]
+   W:       in  float[O*I*J]
+   dw:      in  float[I*3]
+   y:       out float[N*O]
+   launch:  grid=(cdiv(O,32),cdiv(N,8)) block=(32,8)
+   tol:     1e-4
+*/
+__global__ void pairs(const float* x1, const float* x2, const float* W, const float* dw, float* y, int N, int I, int J,
+                      int O)
+{
+    int o = blockIdx.x * blockDim.x + threadIdx.x;
+    int n = blockIdx.y * blockDim.y + threadIdx.y;
+    if (n >= N || o >= O) return;
+    float acc = 0.0f;
+    for (int i = 0; i < I; ++i) {
+        {inner}
+    }
+    y[n * O + o] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("inner", [
+    # Three factors, two of them reading the batch row: W, and x1 * x2.
+    "for (int j = 0; j < J; ++j) acc += x1[n * I + i] * W[(o * I + i) * J + j] * x2[n * J + j];",
+    # nn.Bilinear as users factor it: an inner sum over j multiplied by x1, through a copy.
+    "float t = 0.0f; for (int j = 0; j < J; ++j) t += W[(o * I + i) * J + j] * x2[n * J + j]; float r = t; "
+    "acc += x1[n * I + i] * r;",
+    # A window from -1 (a stencil's taps) summed, then weighted by the output's own weight.
+    "float s = 0.0f; for (int d = -1; d < 2; ++d) { int at = i + d; if (at >= 0 && at < I) "
+    "s += x1[n * I + at] * dw[i * 3 + d + 1]; } acc += W[o * I * J + i] * s;",
+], ids=["three_factors", "inner_sum_multiplied_out", "window_from_minus_one"])
+def test_a_sum_of_products_in_more_than_two_factors_or_an_inner_sum_is_a_matrix_product(inner) -> None:
+    naive = candidate_of("pairs.cu", PAIRS.replace("{inner}", inner))
+    program = lift(naive)
+    product = implicit_gemm(program)
+    shape = shape_of(product)
+    assert "contraction" in shape.families, str(product)
+    assert [type(stmt).__name__ for stmt in product.body[-2:]] == ["For", "Store"], str(product)
+    schedule = space(shape, "contraction")[0]
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=7)
+        expected = run_on_cpu(naive, binding, inputs)
+        got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
+        found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+        assert found.ok, f"{binding}: {found.reason}"
+
+
+@pytest.mark.parametrize("inner, why", [
+    ("float t = 0.0f; for (int j = 0; j < J; ++j) t += W[(o * I + i) * J + j] * x2[n * J + j]; "
+     "acc += x1[n * I + i] * t * t;", "the inner sum squared"),
+    ("float t = 0.0f; for (int j = 0; j < J; ++j) t += W[(o * I + i) * J + j] * x2[n * J + j]; "
+     "acc += x1[n * I + i] * t; acc += t;", "the inner sum read again"),
+    ("float t = 0.0f; float u = 0.0f; for (int j = 0; j < J; ++j) { u = x2[n * J + j]; t += W[(o * I + i) * J + j]; } "
+     "acc += u * t;", "a weight the inner loop assigns"),
+    ("for (int j = 0; j < J; ++j) acc += x1[n * I + i] * W[(o * I + i) * J + j] * x2[(n + o) % N * J + j];",
+     "a factor reading both the batch row and the output channel"),
+])
+def test_an_inner_sum_that_is_not_a_weighted_sum_is_left_alone(inner, why) -> None:
+    program = lift(candidate_of("pairs.cu", PAIRS.replace("{inner}", inner)))
+    assert not isinstance(program, NotLiftable), program
+    assert implicit_gemm(program) is program, why
