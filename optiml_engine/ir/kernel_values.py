@@ -20,6 +20,12 @@ from optiml_engine.source.expr import evaluate
 
 ITERATIONS = 4096               # turns of a loop evaluated, at most
 
+# Functions of the CUDA math library and conversions of narrow floating types: calls that write no memory.
+PURE_FUNCTIONS = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs", "fmaxf", "fminf", "max",
+                  "min", "tanhf", "tanh", "powf", "pow", "sinf", "cosf", "floorf", "ceilf", "roundf", "erff", "fmaf",
+                  "__expf", "__logf", "log1pf", "expm1f", "__half2float", "__float2half", "__bfloat162float",
+                  "__float2bfloat16"}
+
 
 class NotRead(Exception):
     """The kernel is not what a rewrite reads (raised by the rewrites, and by the readings here)."""
@@ -326,6 +332,16 @@ def comparison(text: Callable[[Node], str], node: Node) -> tuple[str, Node, Node
 def zero_literal(text: Callable[[Node], str], node: Node) -> bool:
     node = unparenthesized(node)
     return node.type == "number_literal" and literal(text(node)) == 0
+
+
+def siblings(node: Node, step: str) -> list[Node]:
+    """The statements after `node` in its block (step `next_named_sibling`), or before it, nearest first
+    (`prev_named_sibling`)."""
+    found, sibling = [], getattr(node, step)
+    while sibling is not None:
+        found.append(sibling)
+        sibling = getattr(sibling, step)
+    return found
 
 
 def inside(node: Node, ancestor: Node) -> bool:

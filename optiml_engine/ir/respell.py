@@ -84,13 +84,10 @@ from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
-from optiml_engine.ir.kernel_values import inside
+from optiml_engine.ir.kernel_values import PURE_FUNCTIONS, inside, siblings
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
-_MATH = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs", "fmaxf", "fminf", "max", "min",
-         "tanhf", "tanh", "powf", "pow", "sinf", "cosf", "floorf", "ceilf", "roundf", "erff", "fmaf", "__expf",
-         "__logf", "log1pf", "expm1f"}   # functions of the CUDA math library: no memory written
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _NAME = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")     # a token not a member's (`.x`) nor a number's suffix
@@ -479,20 +476,12 @@ def _comparison_of(view: KernelView, condition: Node) -> str | None:
 
 def _after(node: Node) -> list[Node]:
     """The statements after `node` in its block."""
-    return _siblings(node, "next_named_sibling")
+    return siblings(node, "next_named_sibling")
 
 
 def _before(node: Node) -> list[Node]:
     """The statements before `node` in its block, nearest first."""
-    return _siblings(node, "prev_named_sibling")
-
-
-def _siblings(node: Node, step: str) -> list[Node]:
-    found, sibling = [], getattr(node, step)
-    while sibling is not None:
-        found.append(sibling)
-        sibling = getattr(sibling, step)
-    return found
+    return siblings(node, "prev_named_sibling")
 
 
 def _assigns(view: KernelView, node: Node, name: str) -> bool:
@@ -1033,7 +1022,7 @@ def _recomputable(view: KernelView, entry: Node, declaration: Node) -> bool:
             if helper is not None and any(p.child_by_field_name("declarator") is not None and
                                           p.child_by_field_name("declarator").type == "pointer_declarator"
                                           for p in view.descendants(helper, "parameter_declaration")) or \
-                    helper is None and called not in _MATH:
+                    helper is None and called not in PURE_FUNCTIONS:
                 return False
     names = {view.text(n) for n in view.descendants(entry, "identifier")}
     return not any(_assigns(view, n, name) for n in view.descendants(view.body)

@@ -68,15 +68,12 @@ from tree_sitter import Node
 
 from optiml_engine.ir.block_trees import shared_and_block
 from optiml_engine.ir.kernel_values import (
-    KernelValues, NotRead, RandomNames, Scope, Unknown, comparison, if_condition, inside, literal, node_conjuncts,
-    zero_literal)
+    PURE_FUNCTIONS, KernelValues, NotRead, RandomNames, Scope, Unknown, comparison, if_condition, inside, literal,
+    node_conjuncts, siblings, zero_literal)
 from optiml_engine.model import Candidate, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
 from optiml_engine.source.expr import evaluate
 
-_PURE = {"expf", "exp", "logf", "log", "sqrtf", "sqrt", "rsqrtf", "fabsf", "fabs", "fmaxf", "fminf", "max", "min",
-         "tanhf", "powf", "sinf", "cosf", "__expf", "__logf", "fmaf", "erff", "__half2float", "__float2half",
-         "__bfloat162float", "__float2bfloat16"}   # calls a sunk statement may make: no memory written
 _CHECKED_THREADS = 512          # storing threads the value's dependence is checked at, at most
 
 
@@ -210,7 +207,7 @@ class _Staging(KernelValues):
     def writes_memory(self, statement: Node) -> bool:
         return any(n.type == "return_statement" or n.type == "assignment_expression" and
                    unparenthesized(n.child_by_field_name("left")).type != "identifier" or n.type == "call_expression"
-                   and self.text(n.child_by_field_name("function")) not in _PURE
+                   and self.text(n.child_by_field_name("function")) not in PURE_FUNCTIONS
                    for n in self.view.descendants(statement) if not any(inside(n, d) for d in self.dropped))
 
     def dead_locals_dropped(self, found: list[tuple[int, int, str]]) -> None:
@@ -237,7 +234,7 @@ class _Staging(KernelValues):
         if len(names) != 1 or declaration.parent.type != "compound_statement":
             return False
         name = names[0]
-        for statement in _siblings_after(declaration):
+        for statement in siblings(declaration, "next_named_sibling"):
             if any(statement.start_byte <= start < statement.end_byte and name in re.findall(r"[A-Za-z_]\w*", text)
                    for start, _, text in found) and not self.is_assignment_to(statement, name):
                 return False
@@ -817,11 +814,3 @@ def _atomic_on(staging: _Staging, name: Node) -> Node | None:
             arguments.named_children[0] != address or call.parent.type != "expression_statement":
         return None                     # (an add whose old value is read reads the copy's)
     return call
-
-
-def _siblings_after(node: Node) -> list[Node]:
-    found, node = [], node.next_named_sibling
-    while node is not None:
-        found.append(node)
-        node = node.next_named_sibling
-    return found
