@@ -80,7 +80,7 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     if split is None:
         return program
     before, nest_loop, after = split
-    nest = _nest([_distributed(nest_loop)], [], {}, [])
+    nest = _nest([_distributed(nest_loop)], [], {}, [], set())
     if nest is None:
         return program
     update = reduction_update(nest.update)
@@ -279,16 +279,20 @@ def _split_body(body: list[Stmt]) -> tuple[list[Let], For, list[Stmt]] | None:
     return body[:loops[0]], body[loops[0]], after
 
 
-def _nest(body: list[Stmt], loops: list[For], lets: dict[str, Expr], guards: list[Expr]) -> _Nest | None:
+def _nest(body: list[Stmt], loops: list[For], lets: dict[str, Expr], guards: list[Expr],
+          this_turn: set[str]) -> _Nest | None:
     """The nest under `body`: declarations, then one loop, `if` or the update, nothing after it. A declaration of
     the nest may be assigned again before what follows (a transposed convolution's `ih /= stride;` once the `if`
-    has found it a multiple): the guards and the update are read with the values they see, inlined."""
+    has found it a multiple), where it is declared in the same turn of the innermost loop (`this_turn`: assigned
+    in a loop inside, it would carry from turn to turn): the guards and the update are read with the values they
+    see, inlined."""
     *declarations, last = body if body else [None]
-    lets = dict(lets)
+    lets, this_turn = dict(lets), set(this_turn)
     for statement in declarations:
         if isinstance(statement, Let) and statement.value is not None and statement.name not in lets:
             lets[statement.name] = statement.value
-        elif isinstance(statement, Assign) and statement.name in lets and statement.op in _REASSIGNMENTS:
+            this_turn.add(statement.name)
+        elif isinstance(statement, Assign) and statement.name in this_turn and statement.op in _REASSIGNMENTS:
             old = lets[statement.name]
             value = substitute(statement.value, {statement.name: old})
             lets[statement.name] = value if statement.op == "=" else \
@@ -298,9 +302,9 @@ def _nest(body: list[Stmt], loops: list[For], lets: dict[str, Expr], guards: lis
     if isinstance(last, For):
         if constant(last.start) is None or constant(last.step) != 1:
             return None
-        return _nest(last.body, [*loops, last], lets, guards)
+        return _nest(last.body, [*loops, last], lets, guards, set())
     if isinstance(last, If) and not last.other:
-        return _nest(last.then, loops, lets, [*guards, inlined(last.cond, lets)])
+        return _nest(last.then, loops, lets, [*guards, inlined(last.cond, lets)], this_turn)
     if isinstance(last, Assign) and loops:
         return _Nest(loops, lets, guards, last.model_copy(update={"value": inlined(last.value, lets)}))
     return None

@@ -224,13 +224,18 @@ def test_a_transposed_convolution_is_a_matrix_product_over_the_digits_of_its_fla
     assert any(edit.rule == "schedule_contraction" for edit in edits)
 
 
-def test_a_local_declared_outside_the_nest_and_assigned_in_it_is_left_alone() -> None:
-    """Only the nest's own declarations are read with their new values: a local of the point assigned inside the
-    nest carries from one iteration to the next."""
+@pytest.mark.parametrize("nest", [
+    "int h = p; for (int c = 0; c < C; ++c) { h = h + 1; if (h < H) s += x[((n * C + c) * H + h) * W + q] * "
+    "wt[k * C + c]; }",
+    "for (int c = 0; c < C; ++c) { int h = p; for (int r = 0; r < R; ++r) { h = h + 1; if (h < H) "
+    "s += x[((n * C + c) * H + h) * W + q] * wt[(k * C + c) * R + r]; } }",
+], ids=["declared_before_the_nest", "declared_outside_the_inner_loop"])
+def test_a_local_assigned_in_a_loop_inside_its_declaration_is_left_alone(nest) -> None:
+    """Only a declaration of the same turn of the innermost loop is read with its new value: a local assigned in a
+    loop inside the one that declares it carries from one turn to the next."""
     body = ("int idx = blockIdx.x * blockDim.x + threadIdx.x; if (idx >= N * K * H * W) return; int q = idx % W; "
-            "int p = idx / W % H; int k = idx / W / H % K; int n = idx / W / H / K; float s = 0.0f; int h = p; "
-            "for (int c = 0; c < C; ++c) { h = h + 1; if (h < H) s += x[((n * C + c) * H + h) * W + q] * "
-            "wt[k * C + c]; } y[idx] = s;")
+            "int p = idx / W % H; int k = idx / W / H % K; int n = idx / W / H / K; float s = 0.0f; "
+            + nest + " y[idx] = s;")
     text = CONV2D.format(P="H", Q="W", launch="grid=cdiv(N*K*H*W,256) block=256", body=body)
     program = lift(candidate_of("carried.cu", text))
     assert not isinstance(program, NotLiftable), program
