@@ -221,8 +221,7 @@ def warp_totals_added(candidate: Candidate) -> Candidate:
 
 def _shared_out(folding: _Folding, value: Node, partial: str, floating: bool) -> Node | None:
     """The partial's node where the value is the partial (`p`, or a tree's `arr[0]`: `partial` as squeezed), or the
-    partial times (or, `floating`, over) a factor every thread holds alike (reading only the kernel's parameters
-    that nothing assigns, and macros); None otherwise."""
+    partial times (or, `floating`, over) a factor every thread holds alike (`_alike`); None otherwise."""
     if folding.squeezed(value) == partial:
         return value
     if value.type != "binary_expression" or \
@@ -231,9 +230,14 @@ def _shared_out(folding: _Folding, value: Node, partial: str, floating: bool) ->
     left, right = (unparenthesized(value.child_by_field_name(side)) for side in ("left", "right"))
     if folding.text(value.child_by_field_name("operator")) == "*" and folding.squeezed(right) == partial:
         left, right = right, left
+    return left if folding.squeezed(left) == partial and folding.names(right) <= _alike(folding) else None
+
+
+def _alike(folding: _Folding) -> set[str]:
+    """The names every thread holds alike: the kernel's parameters that nothing assigns, and macros (the factors the
+    lift takes in an atomic's value)."""
     assigned = {folding.assigned(n) for n in folding.view.descendants(folding.view.body)}
-    alike = {p.name for p in folding.view.kernel.params} - assigned | set(folding.macros)
-    return left if folding.squeezed(left) == partial and folding.names(right) <= alike else None
+    return {p.name for p in folding.view.kernel.params} - assigned | set(folding.macros)
 
 
 def _floating(folding: _Folding, statements: list[Node], local: str) -> bool:

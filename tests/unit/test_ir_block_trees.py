@@ -390,6 +390,7 @@ def test_a_block_total_shared_out_is_each_threads_share_added() -> None:
 
 @pytest.mark.parametrize("change, why", [
     (("atomicAdd(c, cache[0] / n);", "atomicAdd(c, cache[0] / temp);"), "a factor each thread holds apart"),
+    (("atomicAdd(c, cache[0] / n);", "atomicAdd(c, cache[0] / (float)tid);"), "a factor of the thread's index"),
     (("atomicAdd(c, cache[0] / n);", "atomicAdd(c, cache[0] / cacheIndex);"), "a factor of the thread's index"),
     (("atomicAdd(c, cache[0] / n);", "atomicAdd(c, cache[0] + n);"), "a value that is no share of the total"),
     (("float temp = 0;", "int temp = 0;"), "an integer total divided: each share would truncate apart"),
