@@ -1618,6 +1618,11 @@ def _breaks(node: Node) -> bool:
         any(_breaks(child) for child in node.named_children)
 
 
+_STATEMENT_KINDS = {"while_statement": "a `while` loop", "for_statement": "a `for` loop", "do_statement": "a `do` loop",
+                    "switch_statement": "a `switch`", "return_statement": "a return before its last statement",
+                    "goto_statement": "a `goto`", "break_statement": "a `break`", "continue_statement": "a `continue`"}
+
+
 def _branch(node: Node) -> list[Node]:
     """A branch's statements: a block's, or the one statement."""
     return list(node.named_children) if node.type == "compound_statement" else [node]
@@ -1665,8 +1670,9 @@ class _Helper:
                 otherwise = self.returned(function, statement, alternative + statements[position + 1:])
                 return Select(cond=cond, then=then, other=otherwise)
             else:
-                raise _Refused(statement, f"{function} has code other than declarations and returns (a branch "
-                                          f"that returns) before its return")
+                found = _STATEMENT_KINDS.get(statement.type, f"a {statement.type.replace('_', ' ')}")
+                raise _Refused(statement, f"{function} has {found} before its return (a helper is read as "
+                                          f"declarations, assignments and branches that assign or return)")
         raise _Refused(at, f"{function} does not end with `return value;` on every path")
 
     def run(self, statements: list[Node], function: str) -> None:

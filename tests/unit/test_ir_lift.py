@@ -1091,3 +1091,28 @@ __global__ void twice(const float* x, float* y, int n)
         str(program)
     refused = lift(candidate_of("user.cu", text.replace("#define THREADS 128", "#define THREADS 64")))
     assert isinstance(refused, NotLiftable), str(refused)
+
+
+def test_a_helper_with_a_while_loop_is_refused_naming_the_loop_at_its_line() -> None:
+    text = """__device__ int next_power(int n)
+{
+    int p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+/* @optiml
+   sizes:   n=1024
+   check:   n=1; n=5
+   y:       out float[n]
+   launch:  grid=cdiv(n,128) block=128
+*/
+__global__ void scaled(float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = (float)next_power(n);
+}
+"""
+    refused = lift(candidate_of("user.cu", text))
+    assert isinstance(refused, NotLiftable) and refused.location.line == 4, str(refused)
+    assert "next_power has a `while` loop before its return" in refused.reason, str(refused)
