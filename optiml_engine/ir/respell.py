@@ -73,6 +73,14 @@ and the lifter refuses the kernel as before.
   are not numbers are then computed where read rather than where declared: only where they assign nothing, read no
   memory, call only functions of the file without pointer parameters or math functions, and read no name assigned
   after the declaration (so each computes the same value there).
+- A loop of constant bounds (numbers or `#define`s of them, at most WRITTEN_OUT turns, counting up by one) whose
+  counter indexes a local array of a constant size (`for (int d = 0; d < HEAD_DIM; ++d) acc[d] = 0.0f;`), its
+  counter assigned nowhere in its body and read nowhere after it, its body without `break`, `continue`, `return`,
+  comments or preprocessor lines but `#pragma unroll`: written out, the body once a turn in braces of its own with
+  the counter a number, on the loop's first line (the compiler's full unrolling).
+- A local array of a constant size used only through subscripts that are constants in its bounds once such loops
+  are written out (`acc[(5)]`, `m[2]`), not `__shared__` nor `static`: a local per element (`T acc_0, acc_1, ...;`,
+  with the initializer's entries and zeros after them where it has one), each subscript its element's local.
 """
 
 from __future__ import annotations
@@ -83,9 +91,10 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
-from optiml_engine.model import Candidate
+from optiml_engine.model import Candidate, OptimlError
 from optiml_engine.ir.kernel_values import PURE_FUNCTIONS, inside, siblings
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
+from optiml_engine.source.expr import evaluate
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
@@ -104,7 +113,8 @@ def respelled(candidate: Candidate) -> Candidate:
             _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or \
             _vector_locals(view) or _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
-            _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view)
+            _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view) or \
+            _array_loops_written_out(view) or _local_arrays_scalarized(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -1070,6 +1080,160 @@ def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
             replacements.append((read.start_byte, read.end_byte, f"({choice})"))
         else:
             found += replacements + [_in_place(view, declaration.start_byte, declaration.end_byte, "")]
+    return found
+
+
+WRITTEN_OUT = 64     # turns of a loop over a local array's elements written out, at most
+
+
+def _local_arrays(view: KernelView) -> dict[str, tuple[Node, int]]:
+    """The kernel's local arrays of one dimension and a constant size (`float acc[HEAD_DIM];`, not `__shared__`),
+    used only through subscripts that read or write an element: name -> (declaration, size)."""
+    found: dict[str, tuple[Node, int]] = {}
+    for declaration in view.descendants(view.body, "declaration"):
+        if any(view.text(c) in ("__shared__", "static", "extern") for c in declaration.children):
+            continue
+        declarators = [d for d in declaration.named_children if d.type in ("array_declarator", "init_declarator")]
+        if len(declarators) != 1:
+            continue
+        target = declarators[0] if declarators[0].type == "array_declarator" else \
+            declarators[0].child_by_field_name("declarator")
+        if target.type != "array_declarator" or target.child_by_field_name("declarator").type != "identifier" or \
+                target.child_by_field_name("size") is None:
+            continue
+        name = view.text(target.child_by_field_name("declarator"))
+        size = _constant(view, view.text(target.child_by_field_name("size")))
+        uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
+                n != target.child_by_field_name("declarator")]
+        if size is None or not 0 < size <= WRITTEN_OUT or name in found or \
+                any(n.parent is None or n.parent.type != "subscript_expression" or
+                    n.parent.child_by_field_name("argument") != n or
+                    len(n.parent.child_by_field_name("indices").named_children) != 1 or
+                    _element_referenced(n.parent) for n in uses):
+            continue
+        found[name] = (declaration, size)
+    return found
+
+
+def _element_referenced(subscript: Node) -> bool:
+    """Whether an element is taken further than its value: its address (`&a[k]`), or subscripted again."""
+    outer = subscript.parent
+    return outer is not None and outer.type in ("pointer_expression", "subscript_expression") and \
+        outer.child_by_field_name("argument") == subscript
+
+
+def _constant(view: KernelView, written: str) -> int | None:
+    """The value of an integer expression of numbers and the file's `#define`s of numbers (`(3) + 1`, `HEAD_DIM -
+    1`); None for any other text, or a division of a negative value."""
+    defined = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
+               for n in view.descendants(view.document.tree.root_node, "preproc_def")
+               if n.child_by_field_name("value") is not None}
+    expanded = written
+    for _ in range(ROUNDS):
+        expanded, before = _TOKEN.sub(lambda m: f"({defined[m.group(0)]})" if m.group(0) in defined else m.group(0),
+                                      expanded), expanded
+        if expanded == before:
+            break
+    expanded = re.sub(r"(?<=\d)[uUlL]+", "", expanded)
+    if not re.fullmatch(r"[\d\s()+\-*/%]+", expanded) or "-" in expanded and re.search(r"[/%]", expanded):
+        return None
+    try:
+        value = evaluate(expanded, {})
+    except (OptimlError, ZeroDivisionError):
+        return None
+    return value if isinstance(value, int) else None
+
+
+def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each loop of constant bounds whose counter indexes a local array (`for (int d = 0; d < HEAD_DIM; ++d) acc[d]
+    = 0.0f;`), written out: its body once for each value of the counter, in order, each copy in braces of its own
+    with the counter a number, on the loop's first line (its newlines kept after). Only a loop counting up by one
+    from a constant to a constant over at most WRITTEN_OUT turns, its counter assigned nowhere in its body and read
+    nowhere after it, its body without `break`, `continue`, `return`, comments or preprocessor lines but `#pragma
+    unroll` (dropped, as the `#pragma unroll` before it)."""
+    arrays = _local_arrays(view)
+    if not arrays:
+        return []
+    for loop in view.descendants(view.body, "for_statement"):
+        init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+        update, body = loop.child_by_field_name("update"), loop.child_by_field_name("body")
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        if len(declarators) != 1 or condition is None or update is None or body is None or \
+                condition.type != "binary_expression" or \
+                view.text(condition.child_by_field_name("left")) != view.text(declarators[0].child_by_field_name(
+                    "declarator")):
+            continue
+        counter = view.text(declarators[0].child_by_field_name("declarator"))
+        start = _constant(view, view.text(declarators[0].child_by_field_name("value")))
+        stop = _constant(view, view.text(condition.child_by_field_name("right")))
+        operator = view.text(condition.child_by_field_name("operator"))
+        if start is None or stop is None or operator not in ("<", "<=") or \
+                not (_counts(view, update, counter) and (update.type == "update_expression" or
+                                                          view.text(update.child_by_field_name("right")) == "1")):
+            continue
+        turns = list(range(start, stop + (operator == "<=")))
+        indexed = any(view.text(subscript.child_by_field_name("argument")) in arrays and
+                      any(view.text(n) == counter
+                          for n in view.descendants(subscript.child_by_field_name("indices"), "identifier"))
+                      for subscript in view.descendants(body, "subscript_expression"))
+        inner = list(view.descendants(body))
+        pragmas = [n for n in inner if n.type.startswith("preproc")]
+        if not indexed or not 0 < len(turns) <= WRITTEN_OUT or \
+                any(n.type in ("break_statement", "continue_statement", "return_statement", "comment") for n in inner) \
+                or any(view.text(n).split() != ["#pragma", "unroll"] for n in pragmas) or \
+                any(_assigns(view, n, counter) for n in inner) or \
+                any(view.text(n) == counter for later in _after(loop) for n in view.descendants(later, "identifier")):
+            continue
+        dropped = [(n.start_byte, n.end_byte) for n in pragmas]
+        copies = []
+        for turn in turns:
+            spans = [(n.start_byte, n.end_byte, f"({turn})") for n in view.descendants(body, "identifier")
+                     if view.text(n) == counter] + [(a, b, "") for a, b in dropped]
+            text, at = "", body.start_byte
+            for a, b, new in sorted(spans):
+                text += view.source[at:a].decode() + new
+                at = b
+            text += view.source[at:body.end_byte].decode()
+            copies.append("{ " + " ".join(text.split("\n")) + " }")
+        before = loop.prev_sibling
+        found = [_in_place(view, loop.start_byte, loop.end_byte, " ".join(copies))]
+        if before is not None and before.type.startswith("preproc") and view.text(before).split() == ["#pragma",
+                                                                                                     "unroll"]:
+            found.append(_in_place(view, before.start_byte, before.end_byte, ""))
+        return found                      # one loop a round: the others' places move
+    return []
+
+
+def _local_arrays_scalarized(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each local array every subscript of which is a constant in its bounds (`acc[(5)]`): one local per element,
+    `T a_0, a_1, ...;` (with the initializer's entries, the missing ones zero as C has them), each subscript the
+    element's local."""
+    found: list[tuple[int, int, str]] = []
+    taken = {view.text(n) for n in view.descendants(view.document.tree.root_node, "identifier")}
+    for name, (declaration, size) in _local_arrays(view).items():
+        uses = [n.parent for n in view.descendants(view.body, "identifier") if view.text(n) == name and
+                n.parent is not None and n.parent.type == "subscript_expression"]
+        at = [_constant(view, view.text(u.child_by_field_name("indices").named_children[0])) for u in uses]
+        if any(k is None or not 0 <= k < size for k in at):
+            continue
+        declarator = next(d for d in declaration.named_children if d.type in ("array_declarator", "init_declarator"))
+        value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+        if value is not None and value.type != "initializer_list":
+            continue
+        entries = [view.text(e) for e in value.named_children if e.type != "comment"] if value is not None else []
+        if len(entries) > size:
+            continue
+        names = []
+        for k in range(size):
+            names.append(fresh_name(f"{name}_{k}", taken))
+            taken.add(names[-1])
+        initial = [f" = {entries[k]}" if k < len(entries) else (" = 0" if value is not None else "")
+                   for k in range(size)]
+        type_text = view.text(declaration)[:declarator.start_byte - declaration.start_byte]
+        found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
+                               f"{type_text}{', '.join(n + i for n, i in zip(names, initial))};"))
+        found += [(u.start_byte, u.end_byte, names[k]) for u, k in zip(uses, at)]
     return found
 
 

@@ -356,10 +356,12 @@ def test_a_table_of_expressions_is_its_entries_computed_where_read():
     ("0.5f, fminf", "0.5f * x[r], fminf", "an entry reading memory"),
     ("        y[r * cols + c] = s;", "        y[r * cols + c] = s;\n        a = s;", "a name the entries read assigned"),
 ])
-def test_a_table_whose_entries_could_change_stays_refused(old, new, why):
+def test_a_table_whose_entries_could_change_is_computed_where_declared(old, new, why):
+    """Entries computed where read could differ from those the declaration computed: the table is then a local per
+    entry, each computed at the declaration (the table's loop written out)."""
     assert old in COMPUTED_TABLE
-    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=COMPUTED_TABLE.replace(old, new))))
-    assert isinstance(result, NotLiftable) and "array" in result.reason, f"{why}: {result}"
+    program = lifted_equals_kernel(ROWS.format(defines="", body=COMPUTED_TABLE.replace(old, new)))
+    assert "w_2 = fminf(a, 0.25f)" in str(program), f"{why}: {program}"
 
 
 def test_a_table_the_kernel_writes_stays_refused():
@@ -369,12 +371,13 @@ def test_a_table_the_kernel_writes_stays_refused():
     assert isinstance(result, NotLiftable) and "array" in result.reason, str(result)
 
 
-def test_a_table_with_fewer_entries_than_its_size_stays_refused():
-    """`{-1, 1}` in a table of 3 leaves a zero the list does not show: not read as the listed entries."""
+def test_a_table_with_fewer_entries_than_its_size_holds_zeros_after_them():
+    """`{-1, 1}` in a table of 3 leaves a zero the list does not show: not read as the listed entries, but as a
+    local per entry, the last zero."""
     body = ("    const int offsets[3] = {-1, 1};\n    for (int c = 1; c < cols - 1; ++c) {\n        float s = 0.0f;\n"
             "        for (int k = 0; k < 3; ++k) s += x[r * cols + c + offsets[k]];\n        y[r * cols + c] = s;\n    }")
-    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
-    assert isinstance(result, NotLiftable) and "array" in result.reason, str(result)
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "s += x[r * cols + c + 0];" in str(program), str(program)
 
 
 def test_a_pointer_the_loop_header_reads_is_not_moved():
@@ -666,3 +669,50 @@ def test_vector_loads_and_stores_are_their_components(text, element):
         inputs, expected = run_at(naive, program, binding)
         assert np.allclose(run_on_cpu(naive, binding, inputs)["y"].astype(np.float32),
                            expected["y"].astype(np.float32), rtol=1e-3), binding
+
+
+# A thread's running values in a local array walked by constant loops (a register tile of 4 columns), and a small
+# matrix read at literal places (a 2 x 2 determinant): one local per element once the loops are written out.
+LOCAL_ARRAYS = {
+    "register_tile": """    #pragma unroll
+    for (int t = 0; t < COLS; ++t)
+        acc[t] = 0.0f;
+    for (int c = 0; c < cols; ++c) {
+        float v = x[r * cols + c];
+        #pragma unroll
+        for (int t = 0; t < COLS; ++t)
+            acc[t] += v * (float)(t + 1);
+    }
+    for (int t = 0; t <= COLS - 1; t++)
+        y[r * cols + t % cols] = acc[t];""",
+    "literal_places": """    acc[0] = x[r * cols];
+    acc[1] = x[r * cols + cols / 2];
+    acc[2] = x[r * cols + cols - 1];
+    acc[3] = acc[0] * acc[2] - acc[1] * acc[1];
+    y[r * cols] = acc[3];""",
+}
+
+
+@pytest.mark.parametrize("body", LOCAL_ARRAYS.values(), ids=LOCAL_ARRAYS.keys())
+def test_a_local_array_at_constant_places_is_a_local_per_element(body) -> None:
+    text = ROWS.format(defines="#define COLS 4", body="    float acc[COLS];\n" + body)
+    program = lifted_equals_kernel(text)
+    assert "acc_3" in str(program) and "acc[" not in str(program), str(program)
+
+
+@pytest.mark.parametrize("replacement", ["acc[r % 4] = acc[0];", "acc[4] = acc[0];", "float* p = acc; p[3] = acc[0];",
+                                         "float* p = &acc[1]; p[2] = acc[0];"],
+                         ids=["a_place_the_code_decides", "past_its_end", "through_a_pointer", "an_element_s_address"])
+def test_a_local_array_read_at_a_place_the_code_decides_or_past_its_end_stays_refused(replacement) -> None:
+    body = "    float acc[COLS];\n" + LOCAL_ARRAYS["literal_places"].replace(
+        "acc[3] = acc[0] * acc[2] - acc[1] * acc[1];", replacement)
+    result = lift(candidate_of("user.cu", ROWS.format(defines="#define COLS 4", body=body)))
+    assert isinstance(result, NotLiftable) and "local array" in result.reason, f"{replacement}: {result}"
+
+
+def test_a_loop_over_a_local_array_that_breaks_stays_refused() -> None:
+    body = ("    float acc[COLS];\n"
+            "    for (int t = 0; t < COLS; ++t) { acc[t] = x[r * cols]; if (acc[t] > 1.0f) break; }\n"
+            "    y[r * cols] = acc[0];")
+    result = lift(candidate_of("user.cu", ROWS.format(defines="#define COLS 4", body=body)))
+    assert isinstance(result, NotLiftable), str(result)
