@@ -23,7 +23,7 @@ from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded,
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
-from optiml_engine.ir.respell import respelled
+from optiml_engine.ir.respell import constant_value, respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
 from optiml_engine.ir.untile import tiles_joined
 from optiml_engine.ir.program import (
@@ -1034,6 +1034,30 @@ class _Lifter:
                                    "qualified_identifier", "template_type") and self.text(child) != "constexpr"]
         return " ".join(words)
 
+    def local_array_refused(self, target: Node) -> str:
+        """Why a local array is refused: the first place it is read or written at an element the code decides as it
+        runs, its index reading a name other than a counter of a loop of constant bounds (a local per element needs
+        every place a constant once such loops are written out)."""
+        name = self.text(target.child_by_field_name("declarator"))
+        counters = set()
+        for loop in self.view.descendants(self.view.body, "for_statement"):
+            init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+            declared = [d for d in init.named_children if d.type == "init_declarator"] \
+                if init is not None and init.type == "declaration" else []
+            if len(declared) == 1 and condition is not None and condition.type == "binary_expression" and \
+                    constant_value(self.view, self.text(declared[0].child_by_field_name("value"))) is not None and \
+                    constant_value(self.view, self.text(condition.child_by_field_name("right"))) is not None:
+                counters.add(self.text(declared[0].child_by_field_name("declarator")))
+        for node in self.view.descendants(self.view.body, "subscript_expression"):
+            argument = node.child_by_field_name("argument")
+            if argument.type == "identifier" and self.text(argument) == name and \
+                    {self.text(n) for n in self.view.descendants(node.child_by_field_name("indices"), "identifier")} - \
+                    counters - set(self.macros):
+                return (f"a local array ('{name}') at an element the code decides as it runs ({self.text(node)}): "
+                        f"it is read as a local per element only where every place is a constant once loops of "
+                        f"constant bounds are written out")
+        return f"a local array ('{name}')"
+
     def declaration(self, node: Node) -> list[Stmt]:
         if any(child.type == "storage_class_specifier" for child in node.children) or "__shared__" in \
                 self.text(node).split("=")[0]:
@@ -1047,7 +1071,7 @@ class _Lifter:
                 else declarator
             value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
             if target.type == "array_declarator":
-                raise _Refused(declarator, "a local array")
+                raise _Refused(declarator, self.local_array_refused(target))
             if target.type == "pointer_declarator":
                 self.alias(declarator, self.text(target.child_by_field_name("declarator")), value)
                 continue

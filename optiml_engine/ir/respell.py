@@ -1102,7 +1102,7 @@ def _local_arrays(view: KernelView) -> dict[str, tuple[Node, int]]:
                 target.child_by_field_name("size") is None:
             continue
         name = view.text(target.child_by_field_name("declarator"))
-        size = _constant(view, view.text(target.child_by_field_name("size")))
+        size = constant_value(view, view.text(target.child_by_field_name("size")))
         uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
                 n != target.child_by_field_name("declarator")]
         if size is None or not 0 < size <= WRITTEN_OUT or name in found or \
@@ -1122,7 +1122,7 @@ def _element_referenced(subscript: Node) -> bool:
         outer.child_by_field_name("argument") == subscript
 
 
-def _constant(view: KernelView, written: str) -> int | None:
+def constant_value(view: KernelView, written: str) -> int | None:
     """The value of an integer expression of numbers and the file's `#define`s of numbers (`(3) + 1`, `HEAD_DIM -
     1`); None for any other text, or a division of a negative value."""
     defined = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
@@ -1165,8 +1165,8 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
                     "declarator")):
             continue
         counter = view.text(declarators[0].child_by_field_name("declarator"))
-        start = _constant(view, view.text(declarators[0].child_by_field_name("value")))
-        stop = _constant(view, view.text(condition.child_by_field_name("right")))
+        start = constant_value(view, view.text(declarators[0].child_by_field_name("value")))
+        stop = constant_value(view, view.text(condition.child_by_field_name("right")))
         operator = view.text(condition.child_by_field_name("operator"))
         if start is None or stop is None or operator not in ("<", "<=") or \
                 not (_counts(view, update, counter) and (update.type == "update_expression" or
@@ -1214,7 +1214,7 @@ def _local_arrays_scalarized(view: KernelView) -> list[tuple[int, int, str]]:
     for name, (declaration, size) in _local_arrays(view).items():
         uses = [n.parent for n in view.descendants(view.body, "identifier") if view.text(n) == name and
                 n.parent is not None and n.parent.type == "subscript_expression"]
-        at = [_constant(view, view.text(u.child_by_field_name("indices").named_children[0])) for u in uses]
+        at = [constant_value(view, view.text(u.child_by_field_name("indices").named_children[0])) for u in uses]
         if any(k is None or not 0 <= k < size for k in at):
             continue
         declarator = next(d for d in declaration.named_children if d.type in ("array_declarator", "init_declarator"))
