@@ -1061,7 +1061,9 @@ class _Lifter:
     def declaration(self, node: Node) -> list[Stmt]:
         if any(child.type == "storage_class_specifier" for child in node.children) or "__shared__" in \
                 self.text(node).split("=")[0]:
-            raise _Refused(node, "a static or __shared__ variable (shared memory)")
+            raise _Refused(node, "a static or __shared__ variable (shared memory), in none of the forms read "
+                                 "through it: a block's reduction tree of one value a thread (sums, maxima, minima), "
+                                 "tiles staged as a cache, or a privatized histogram")
         ctype = self.type_text(node)
         out: list[Stmt] = []
         for declarator in node.named_children:
