@@ -107,6 +107,11 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
 def _lifted(candidate: Candidate) -> LoopProgram | NotLiftable:
     view = KernelView.of(candidate)
     lifter = _Lifter(view, candidate)
+    unread = _unread(view.body)
+    if unread is not None:
+        # The parser recovered from something it could not read (a `#pragma` between a loop's header and its
+        # body reads as a loop with an empty body): a program read from that tree would not be the kernel.
+        return NotLiftable(location=lifter.location(unread), reason="code the parser cannot read here")
     try:
         return lifter.program()
     except _Refused as refused:
@@ -115,6 +120,15 @@ def _lifted(candidate: Candidate) -> LoopProgram | NotLiftable:
         # The bounds could not be evaluated at the contract's sizes (a function the interpreter does not know, a
         # contract value out of range): refused, not guessed.
         return NotLiftable(location=lifter.location(None), reason=f"its bounds cannot be evaluated: {error}")
+
+
+def _unread(node: Node) -> Node | None:
+    """The first node the parser made up or skipped (missing, or an error) under `node`; None where it has none."""
+    if not node.has_error:
+        return None
+    if node.is_missing or node.type == "ERROR":
+        return node
+    return next((found for child in node.children if (found := _unread(child)) is not None), node)
 
 
 def _builtin_aliases_inlined(candidate: Candidate, builtins: tuple[str, ...] = _BUILTINS) -> Candidate:

@@ -3,6 +3,8 @@
 not take apart itself. Each applies only where the conditions said make it exact; otherwise the text is left alone
 and the lifter refuses the kernel as before.
 
+- A `#pragma` line between a loop's or an `if`'s header and its body (`for (...)`, `#pragma unroll`, the inner
+  loop, braces left out), which the parser reads as a header with an empty body: the line emptied, a hint only.
 - Macros: a function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose
   value is not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
   arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
@@ -108,7 +110,8 @@ def respelled(candidate: Candidate) -> Candidate:
     written = candidate
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
-        replacements = _expansions(view) or _comparisons(view) or _casts_to_variables(view) or _while_loops(view) or \
+        replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
+            _casts_to_variables(view) or _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or \
             _vector_locals(view) or _rotated_pointers(view) or \
@@ -149,6 +152,22 @@ def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[st
         if all(_TOKEN.fullmatch(p) for p in parameters) and not re.search(rf"\b{name}\s*\(", value):
             functions[name] = (parameters, value)
     return functions, objects
+
+
+def _pragmas_before_bodies(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `#pragma` line between a loop's or an `if`'s header and its body (`for (...)` then `#pragma unroll`
+    then the inner loop, braces left out), which the parser reads as a header with an empty body and the body as
+    the next statement: the line emptied (a hint to the compiler; its newline kept), so that the body is read as
+    the header's."""
+    found = []
+    for pragma in view.descendants(view.body, "preproc_call"):
+        header = pragma.prev_sibling
+        body = header.child_by_field_name("body") or header.child_by_field_name("consequence") \
+            if header is not None and header.type in ("for_statement", "while_statement", "if_statement") else None
+        if view.text(pragma).split()[:1] == ["#pragma"] and body is not None and \
+                any(n.is_missing for n in view.descendants(body)):
+            found.append(_in_place(view, pragma.start_byte, pragma.end_byte, ""))
+    return found
 
 
 def _expansions(view: KernelView) -> list[tuple[int, int, str]]:
@@ -1152,9 +1171,11 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
     nowhere after it, its body without `break`, `continue`, `return`, comments or preprocessor lines but `#pragma
     unroll` (dropped, as the `#pragma unroll` before it)."""
     arrays = _local_arrays(view)
-    if not arrays:
-        return []
-    for loop in view.descendants(view.body, "for_statement"):
+    found: list[tuple[int, int, str]] = []
+    written: list[Node] = []
+    for loop in view.descendants(view.body, "for_statement") if arrays else []:
+        if any(inside(loop, outer) for outer in written):
+            continue                      # a loop inside one written out: its copies' turn comes next round
         init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
         update, body = loop.child_by_field_name("update"), loop.child_by_field_name("body")
         declarators = [d for d in init.named_children if d.type == "init_declarator"] \
@@ -1196,13 +1217,14 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
                 at = b
             text += view.source[at:body.end_byte].decode()
             copies.append("{ " + " ".join(text.split("\n")) + " }")
+        copies = ["{", *copies, "}"]      # one statement, as the loop was (the body of an `if` or a loop)
         before = loop.prev_sibling
-        found = [_in_place(view, loop.start_byte, loop.end_byte, " ".join(copies))]
+        found.append(_in_place(view, loop.start_byte, loop.end_byte, " ".join(copies)))
         if before is not None and before.type.startswith("preproc") and view.text(before).split() == ["#pragma",
                                                                                                      "unroll"]:
             found.append(_in_place(view, before.start_byte, before.end_byte, ""))
-        return found                      # one loop a round: the others' places move
-    return []
+        written.append(loop)
+    return found
 
 
 def _local_arrays_scalarized(view: KernelView) -> list[tuple[int, int, str]]:

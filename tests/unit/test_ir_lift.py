@@ -1116,3 +1116,41 @@ __global__ void scaled(float* y, int n)
     refused = lift(candidate_of("user.cu", text))
     assert isinstance(refused, NotLiftable) and refused.location.line == 4, str(refused)
     assert "next_power has a `while` loop before its return" in refused.reason, str(refused)
+
+
+PRAGMA_BETWEEN = """/* @optiml
+   sizes:   n=1024
+   check:   n=5; n=1
+   x:       in  float[n*4]
+   y:       out float[n*4]
+   launch:  grid=cdiv(n,128) block=128
+*/
+__global__ void pairs(const float* x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    for (int a = 0; a < 2; ++a)
+        #pragma unroll
+        for (int b = 0; b < 2; ++b)
+            y[i * 4 + a * 2 + b] = x[i * 4 + a * 2 + b] * (float)(a + 1);
+}
+"""
+
+
+def test_a_pragma_between_a_loop_and_its_body_is_read_as_a_hint() -> None:
+    """The parser reads `for (...)` then `#pragma unroll` as a loop with an empty body and the inner loop as the next
+    statement; before, the program was that (a wrong one). The pragma is now dropped and the nest read whole."""
+    naive = candidate_of("user.cu", PRAGMA_BETWEEN)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=3)
+        np.testing.assert_allclose(run_program(program, resolve(naive.contract, binding), naive.contract.arrays,
+                                               inputs)["y"], run_on_cpu(naive, binding, inputs)["y"])
+
+
+def test_code_the_parser_cannot_read_is_refused_where_it_stands() -> None:
+    text = PRAGMA_BETWEEN.replace("        #pragma unroll\n", "").replace("* (float)(a + 1);", "* (float)(a + 1) @;")
+    refused = lift(candidate_of("user.cu", text))
+    assert isinstance(refused, NotLiftable) and refused.reason == "code the parser cannot read here" and \
+        refused.location.line == 14, str(refused)

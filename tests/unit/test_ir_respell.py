@@ -685,6 +685,13 @@ LOCAL_ARRAYS = {
     }
     for (int t = 0; t <= COLS - 1; t++)
         y[r * cols + t % cols] = acc[t];""",
+    "nested_loops": """    #pragma unroll
+    for (int a = 0; a < 2; ++a)
+        #pragma unroll
+        for (int b = 0; b < COLS / 2; ++b)
+            acc[a * (COLS / 2) + b] = x[r * cols + (a + b) % cols];
+    for (int t = 0; t < COLS; ++t)
+        y[r * cols + t % cols] = acc[COLS - 1 - t];""",
     "literal_places": """    acc[0] = x[r * cols];
     acc[1] = x[r * cols + cols / 2];
     acc[2] = x[r * cols + cols - 1];
