@@ -1121,6 +1121,8 @@ def _local_arrays(view: KernelView) -> dict[str, tuple[Node, int]]:
                 target.child_by_field_name("size") is None:
             continue
         name = view.text(target.child_by_field_name("declarator"))
+        if _declarations_of(view, name) != 1:
+            continue                      # a name declared again elsewhere: its places would not be this array's
         size = constant_value(view, view.text(target.child_by_field_name("size")))
         uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
                 n != target.child_by_field_name("declarator")]
@@ -1132,6 +1134,15 @@ def _local_arrays(view: KernelView) -> dict[str, tuple[Node, int]]:
             continue
         found[name] = (declaration, size)
     return found
+
+
+def _declarations_of(view: KernelView, name: str, node: Node | None = None) -> int:
+    """How many times the kernel (its parameters included), or the code under `node`, declares the name."""
+    declared = [n for n in view.descendants(node or view.node, "identifier") if view.text(n) == name and
+                n.parent is not None and n.parent.child_by_field_name("declarator") == n and
+                n.parent.type in ("init_declarator", "array_declarator", "pointer_declarator", "declaration",
+                                  "parameter_declaration")]
+    return len(declared)
 
 
 def _element_referenced(subscript: Node) -> bool:
@@ -1203,7 +1214,7 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
         if not indexed or not 0 < len(turns) <= WRITTEN_OUT or \
                 any(n.type in ("break_statement", "continue_statement", "return_statement", "comment") for n in inner) \
                 or any(view.text(n).split() != ["#pragma", "unroll"] for n in pragmas) or \
-                any(_assigns(view, n, counter) for n in inner) or \
+                any(_assigns(view, n, counter) for n in inner) or _declarations_of(view, counter, body) or \
                 any(view.text(n) == counter for later in _after(loop) for n in view.descendants(later, "identifier")):
             continue
         dropped = [(n.start_byte, n.end_byte) for n in pragmas]

@@ -725,3 +725,11 @@ def test_a_loop_over_a_local_array_that_breaks_stays_refused() -> None:
             "    y[r * cols] = acc[0];")
     result = lift(candidate_of("user.cu", ROWS.format(defines="#define COLS 4", body=body)))
     assert isinstance(result, NotLiftable), str(result)
+
+
+def test_a_local_array_whose_name_is_declared_again_stays_refused() -> None:
+    """An inner block's own `acc` would take the outer array's locals: neither is rewritten."""
+    body = ("    float acc[2];\n    acc[0] = x[r * cols];\n    acc[1] = 0.0f;\n"
+            "    { float acc[2]; acc[0] = 1.0f; acc[1] = acc[0]; }\n    y[r * cols] = acc[0] + acc[1];")
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable) and "local array" in result.reason, str(result)
