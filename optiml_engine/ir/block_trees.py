@@ -152,6 +152,29 @@ def block_trees_folded(candidate: Candidate) -> Candidate:
     return derived(candidate, view.replaced(replacements), candidate.description, launch)
 
 
+def warp_rows_folded(candidate: Candidate) -> Candidate:
+    """A block of warps, one a row (a block of (32, Y) threads: `threadIdx.y` a row, `threadIdx.x` its lane; or of
+    one warp), whose lanes reduce with shuffles alone: each row read as its warp's one point, the lanes' loops walked
+    whole (the module's docstring, along x), threadIdx.y kept; launched with blocks of (1, Y). Only where the kernel
+    has no shared memory and shuffles; the candidate itself otherwise."""
+    view = KernelView.of(candidate)
+    contract = candidate.contract
+    blocks = {tuple(resolve(contract, binding).block) + (1,) * (3 - len(resolve(contract, binding).block))
+              for binding in [contract.sizes, *contract.checks]}
+    if len(blocks) != 1 or any(view.text(n) == "__shared__" for n in view.descendants(view.body, "type_qualifier")):
+        return candidate
+    (threads_x, threads_y, threads_z), = blocks
+    if threads_x != 32 or threads_z != 1 or not any(view.text(n).startswith("__shfl")
+                                                    for n in view.descendants(view.body, "identifier")):
+        return candidate
+    try:
+        replacements = _Folding(view, 32, "x", rows_kept=threads_y > 1).replacements()
+    except _NotATree:
+        return candidate
+    launch = contract.launch.model_copy(update={"block": ["1", str(threads_y)] if threads_y > 1 else ["1"]})
+    return derived(candidate, view.replaced(replacements), candidate.description, launch)
+
+
 def block_totals_added(candidate: Candidate) -> Candidate:
     """A block's tree whose total thread 0 adds to memory atomically, `if (tid == 0) atomicAdd(&c[k], arr[0]);`
     (CUDA by Example's dot product, the threads striding the whole grid): each thread's partial added atomically
@@ -252,8 +275,9 @@ class _Folding:
     """The replacements that make the kernel its block's one point, found statement by statement; `_NotATree` where
     the kernel is not such."""
 
-    def __init__(self, view: KernelView, width: int, dim: str):
-        self.view, self.width, self.dim = view, width, dim
+    def __init__(self, view: KernelView, width: int, dim: str, rows_kept: bool = False):
+        # rows_kept: a block of warps along x, one a row of the block's y; y stays the program's (warp_rows_folded)
+        self.view, self.width, self.dim, self.rows_kept = view, width, dim, rows_kept
         self.size = f"blockDim.{dim}"
         self.statements = [n for n in view.body.named_children if n.type != "comment"]
         self.macros = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
@@ -563,6 +587,13 @@ class _Folding:
         if guarded or v in self.warp_done or self.update_kind(v, statement.start_byte) != kind:
             raise _NotATree
         self.warp_done[v] = mode
+        if self.width == 32 and not self.shared:
+            # A block of one warp a row: its shuffles are the whole reduction, the local the row's total from here
+            # (every lane's for xor, lane 0's for down).
+            self.locals_deposited.add(v)
+            self.deposit_at[v] = self.regathered[v] = statement.start_byte
+            if mode == "down":
+                self.lane0_only.add(v)
         return True
 
     def warp_deposit(self, statement: Node) -> bool:
@@ -1071,12 +1102,13 @@ class _Folding:
     def thread_read(self, identifier: Node) -> bool:
         """Whether an identifier is a barrier or a warp intrinsic (those the fold reads are gone before `plain`), or
         reads the thread's index or the block's size along the reduced dimension (along x, any: the block has no
-        other)."""
+        other, unless its rows are kept)."""
         field = identifier.parent.child_by_field_name("field") if identifier.parent is not None and \
             identifier.parent.type == "field_expression" else None
         return self.text(identifier) == "__syncthreads" or self.text(identifier).startswith(("__shfl", "__syncwarp")) \
             or field is not None and \
-            self.text(identifier) in ("threadIdx", "blockDim") and (self.dim == "x" or self.text(field) == self.dim)
+            self.text(identifier) in ("threadIdx", "blockDim") and \
+            (self.dim == "x" and not self.rows_kept or self.text(field) == self.dim)
 
     def lane_element(self, node: Node) -> str | None:
         """`arr[tid]` (`arr[tid][x]` along y) of a shared array: arr."""

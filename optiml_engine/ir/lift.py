@@ -19,7 +19,8 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     conjunction, conjuncts, constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
-from optiml_engine.ir.block_trees import block_totals_added, block_trees_folded, warp_totals_added
+from optiml_engine.ir.block_trees import (
+    block_totals_added, block_trees_folded, warp_rows_folded, warp_totals_added)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
@@ -64,7 +65,8 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     then with its locals that name builtins inlined too (`_builtin_aliases_inlined`), then with a 1-D block split
     by `%` and `/` read as the 2-D block it stands for (`_block_split`), then with a block reducing through a
     shared-memory tree read as its one point, or its tree's total added atomically read as each thread's partial
-    added (block_trees.py); the first refusal stands when none lifts
+    added, or a warp a row reducing with shuffles read as the row's point (block_trees.py, `_rows_of_warps`); the
+    first refusal stands when none lifts
     (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
     program = _lifted(candidate)
     if isinstance(program, LoopProgram):
@@ -97,6 +99,10 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     warp_added = warp_totals_added(plain)
     if warp_added is not plain:     # a warp's shuffled total added atomically: each thread's share added instead
         retries += [warp_added, _builtin_aliases_inlined(warp_added)]
+    for rows in (plain, _rows_of_warps(plain)):     # a warp a row, reducing with shuffles: the row's one point
+        warps = warp_rows_folded(rows)
+        if warps is not rows:
+            retries += [warps, _builtin_aliases_inlined(warps)]
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]) and \
                 isinstance(lifted := _lifted(again), LoopProgram):
@@ -322,6 +328,85 @@ def _block_split(candidate: Candidate) -> Candidate:
     width = widths.pop()
     launch = contract.launch.model_copy(update={"block": [str(width), str(threads // width)]})
     return derived(candidate, view.replaced(replacements), candidate.description, launch)
+
+
+def _rows_of_warps(candidate: Candidate) -> Candidate:
+    """A 1-D launch whose global index is split into a warp and its lane (`(blockIdx.x * blockDim.x + threadIdx.x)
+    / 32` and `threadIdx.x % 32`, or a local holding the global index read only so) as blocks of (32, T / 32) threads
+    on a grid along y: the warp `blockIdx.y * (T / 32) + threadIdx.y`, the lane `threadIdx.x` (`_block_split`, the
+    block index relabelled y, which a 1-D grid allows: every blockIdx.x and gridDim.x read as along y). The
+    candidate itself where the kernel is not so."""
+    view = KernelView.of(candidate)
+    contract = candidate.contract
+    blocks = {tuple(resolve(contract, binding).block) for binding in [contract.sizes, *contract.checks]}
+    if len(blocks) != 1 or len(contract.launch.grid) != 1:
+        return candidate
+    threads, *others = blocks.pop()
+    macros = {view.text(node.child_by_field_name("name")): view.text(node.child_by_field_name("value")).strip()
+              for node in view.descendants(view.document.tree.root_node, "preproc_def")
+              if node.child_by_field_name("value") is not None}
+    found = _global_index_split(view, threads, macros) if not any(extent != 1 for extent in others) else []
+    if not found:
+        return candidate
+    split = _block_split(derived(candidate, view.replaced(found), candidate.description))
+    if split.contract.launch.block[0] != "32":
+        return candidate
+    view = KernelView.of(split)
+    relabelled = [(n.start_byte, n.end_byte, f"{view.text(n.child_by_field_name('argument'))}.y")
+                  for n in view.descendants(view.body, "field_expression")
+                  if view.text(n).replace(" ", "") in ("blockIdx.x", "gridDim.x")]
+    launch = split.contract.launch.model_copy(update={"grid": ["1", contract.launch.grid[0]]})
+    return derived(split, view.replaced(relabelled), candidate.description, launch)
+
+
+def _global_index_split(view: KernelView, threads: int, macros: dict[str, str]) -> list[tuple[int, int, str]]:
+    """Each `g / W` and `g % W`, g the global index along x as written or a local holding it (declared with it,
+    never assigned, read only so), W a number or a `#define` of one dividing the block's T threads, as
+    `(blockIdx.x * (T / W) + threadIdx.x / W)` and `threadIdx.x % W`; none unless every use of such a local is
+    one."""
+    def width(node: Node) -> int | None:
+        written = view.text(bare(node))
+        written = macros.get(written, written).rstrip("uU")
+        return int(written) if written.isdigit() and int(written) and threads % int(written) == 0 else None
+
+    holders = {}
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+        if len(declarators) == 1 and declarators[0].child_by_field_name("value") is not None and \
+                global_index_dim(declarators[0].child_by_field_name("value")) == "x":
+            holders[view.text(declarators[0].child_by_field_name("declarator"))] = declaration
+    found: list[tuple[int, int, str]] = []
+    split_holders: set[str] = set()
+    for node in view.descendants(view.body, "binary_expression"):
+        left = bare(node.child_by_field_name("left"))
+        if operator(node) not in ("/", "%") or (w := width(node.child_by_field_name("right"))) is None or \
+                not (global_index_dim(left) == "x" or left.type == "identifier" and view.text(left) in holders):
+            continue
+        if left.type == "identifier":
+            split_holders.add(view.text(left))
+        found.append((node.start_byte, node.end_byte, f"(blockIdx.x * {threads // w} + threadIdx.x / {w})"
+                      if operator(node) == "/" else f"threadIdx.x % {w}"))
+    for name in split_holders:
+        declaration = holders[name]
+        uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
+                not declaration.start_byte <= n.start_byte < declaration.end_byte]
+        if any(not _found_at(found, n) for n in uses) or any(_assigned_name(view, n) == name
+                                                            for n in view.descendants(view.body)):
+            return []                     # the global index read whole too: no block split stands for it
+        found.append((declaration.start_byte, declaration.end_byte, "\n" * view.text(declaration).count("\n")))
+    return found
+
+
+def _found_at(found: list[tuple[int, int, str]], node: Node) -> bool:
+    return any(start <= node.start_byte and node.end_byte <= end for start, end, _ in found)
+
+
+def _assigned_name(view: KernelView, node: Node) -> str | None:
+    if node.type == "assignment_expression" and node.child_by_field_name("left").type == "identifier":
+        return view.text(node.child_by_field_name("left"))
+    if node.type == "update_expression" and node.child_by_field_name("argument").type == "identifier":
+        return view.text(node.child_by_field_name("argument"))
+    return None
 
 
 def one(x: int | str) -> Const:

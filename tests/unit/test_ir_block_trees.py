@@ -583,3 +583,63 @@ def test_helpers_whose_gather_every_thread_reads_stay_refused() -> None:
     assert changed != HELPERS
     result = lift(candidate_of("user.cu", changed))
     assert isinstance(result, NotLiftable), str(result)
+
+
+# A warp a row, the row's lanes reducing with shuffles alone: the global index split into the warp and its lane
+# (a 1-D launch), or a 2-D block of warps, or a block of one warp.
+WARP_ROWS = """#define WARP 32
+/* @optiml
+   sizes:   rows=4096 cols=1024
+   check:   rows=1 cols=1; rows=3 cols=5; rows=9 cols=100; rows=17 cols=33
+   x:       in  float[rows*cols] normal(0,3)
+   y:       out float[rows*cols]
+   launch:  {launch}
+   tol:     1e-5
+*/
+__global__ void softmax_warps(const float* x, float* y, int rows, int cols)
+{{
+{index}
+    if (warp >= rows) return;
+    const float* xr = x + (size_t)warp * cols;
+    float m = -INFINITY;
+    for (int c = lane; c < cols; c += WARP) m = fmaxf(m, xr[c]);
+    for (int o = 16; o > 0; o /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, o));
+    float s = 0.f;
+    for (int c = lane; c < cols; c += WARP) s += __expf(xr[c] - m);
+    for (int o = WARP / 2; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffff, s, o);
+    for (int c = lane; c < cols; c += WARP) y[(size_t)warp * cols + c] = __expf(xr[c] - m) / s;
+}}
+"""
+WARP_INDICES = {
+    "global_split": ("grid=cdiv(rows,8) block=256",
+                     "    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / WARP;\n"
+                     "    int lane = threadIdx.x % WARP;"),
+    "global_local_split": ("grid=cdiv(rows,4) block=128",
+                           "    int gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    int warp = gid / 32;\n    int lane = gid % 32;"),
+    "block_of_warps": ("grid=(1,cdiv(rows,8)) block=(32,8)",
+                       "    int warp = blockIdx.y * blockDim.y + threadIdx.y;\n    int lane = threadIdx.x;"),
+    "one_warp_a_block": ("grid=rows block=32", "    int warp = blockIdx.x;\n    int lane = threadIdx.x;"),
+}
+
+
+@pytest.mark.parametrize("launch, index", WARP_INDICES.values(), ids=WARP_INDICES.keys())
+def test_a_warp_a_row_reducing_with_shuffles_is_the_rows_point(launch, index) -> None:
+    program = lifted_equals_kernel(WARP_ROWS.format(launch=launch, index=index))
+    assert len(program.space) == 1 and "shfl" not in str(program) and "lane" not in str(program), str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    ("if (warp >= rows) return;", "if (warp >= rows) return;\n    if (lane == 1) y[(size_t)warp * cols] = 1.0f;"),
+    ("m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, o));", "m = fmaxf(m, __shfl_down_sync(0xffffffff, m, o));"),
+    ("for (int o = 16; o > 0; o /= 2)", "for (int o = 8; o > 0; o /= 2)"),
+    ("int lane = threadIdx.x % WARP;", "int lane = threadIdx.x % WARP;\n    y[warp % cols] = (float)lane;"),
+])
+def test_a_warp_a_row_that_is_not_the_rows_reduction_stays_refused(change, why) -> None:
+    """A store by lane 1 alone; a maximum only lane 0 holds, read by every lane; half a warp's shuffles; the lane
+    read as a value."""
+    launch, index = WARP_INDICES["global_split"]
+    text = WARP_ROWS.format(launch=launch, index=index)
+    assert change in text
+    result = lift(candidate_of("user.cu", text.replace(change, why)))
+    assert isinstance(result, NotLiftable), f"{why}: {result}"
