@@ -24,7 +24,7 @@ from optiml_engine.ir.block_trees import (
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
-from optiml_engine.ir.respell import constant_value, respelled
+from optiml_engine.ir.respell import assigns, constant_value, respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
 from optiml_engine.ir.untile import tiles_joined
 from optiml_engine.ir.program import (
@@ -390,7 +390,7 @@ def _global_index_split(view: KernelView, threads: int, macros: dict[str, str]) 
         declaration = holders[name]
         uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
                 not declaration.start_byte <= n.start_byte < declaration.end_byte]
-        if any(not _found_at(found, n) for n in uses) or any(_assigned_name(view, n) == name
+        if any(not _found_at(found, n) for n in uses) or any(assigns(view, n, name)
                                                             for n in view.descendants(view.body)):
             return []                     # the global index read whole too: no block split stands for it
         found.append((declaration.start_byte, declaration.end_byte, "\n" * view.text(declaration).count("\n")))
@@ -399,14 +399,6 @@ def _global_index_split(view: KernelView, threads: int, macros: dict[str, str]) 
 
 def _found_at(found: list[tuple[int, int, str]], node: Node) -> bool:
     return any(start <= node.start_byte and node.end_byte <= end for start, end, _ in found)
-
-
-def _assigned_name(view: KernelView, node: Node) -> str | None:
-    if node.type == "assignment_expression" and node.child_by_field_name("left").type == "identifier":
-        return view.text(node.child_by_field_name("left"))
-    if node.type == "update_expression" and node.child_by_field_name("argument").type == "identifier":
-        return view.text(node.child_by_field_name("argument"))
-    return None
 
 
 def one(x: int | str) -> Const:

@@ -260,7 +260,7 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
         if update is None or not _counts(view, update, counter) or \
                 any(view.text(n) == counter for n in _after(loop) for n in view.descendants(n, "identifier")) or \
                 any(True for _ in view.descendants(body, "continue_statement")) or \
-                any(_assigns(view, n, counter) for statement in statements[:-1] for n in view.descendants(statement)):
+                any(assigns(view, n, counter) for statement in statements[:-1] for n in view.descendants(statement)):
             continue
         header = f"for ({view.text(declaration).rstrip().rstrip(';')}; {view.text(condition)}; {view.text(update)})"
         found += [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
@@ -383,11 +383,11 @@ def _cached_reads(view: KernelView) -> list[tuple[int, int, str]]:
                  if view.text(n) == name]
         # What the fill reads must hold the same after it: its locals not assigned again.
         later = [n for following in _after(loop) for n in view.descendants(following)]
-        if any(_assigns(view, n, view.text(read)) for n in later
+        if any(assigns(view, n, view.text(read)) for n in later
                for read in view.descendants(value, "identifier") if view.text(read) != counter):
             continue
         if any(n.parent is None or n.parent.type != "subscript_expression" or
-               n.parent.child_by_field_name("argument") != n or _assigns(view, n.parent.parent, view.text(n.parent))
+               n.parent.child_by_field_name("argument") != n or assigns(view, n.parent.parent, view.text(n.parent))
                for n in reads if n.parent.parent is not None):
             continue
         replacements = []
@@ -414,7 +414,7 @@ def _bumped_pointers(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         later = [n for following in _after(statement) for n in view.descendants(following)]
         reads = {view.text(n) for n in view.descendants(step, "identifier")}
-        if pointer in reads or any(_assigns(view, n, name) for n in later for name in reads | {pointer}):
+        if pointer in reads or any(assigns(view, n, name) for n in later for name in reads | {pointer}):
             continue
         return [(n.start_byte, n.end_byte, f"({pointer} + ({view.text(step)}))") for n in later
                 if n.type == "identifier" and view.text(n) == pointer] + \
@@ -477,7 +477,7 @@ def _declaration_before(view: KernelView, loop: Node, counter: str) -> Node | No
         if len(declarators) == 1 and declarators[0].child_by_field_name("declarator").type == "identifier" and \
                 view.text(declarators[0].child_by_field_name("declarator")) == counter:
             read = {view.text(n) for n in view.descendants(declarators[0].child_by_field_name("value"), "identifier")}
-            assigned = any(_assigns(view, n, name) for statement in between for n in view.descendants(statement)
+            assigned = any(assigns(view, n, name) for statement in between for n in view.descendants(statement)
                            for name in read)
             return None if assigned else sibling
         if any(view.text(n) == counter for n in view.descendants(sibling, "identifier")):
@@ -513,7 +513,8 @@ def _before(node: Node) -> list[Node]:
     return siblings(node, "prev_named_sibling")
 
 
-def _assigns(view: KernelView, node: Node, name: str) -> bool:
+def assigns(view: KernelView, node: Node, name: str) -> bool:
+    """Whether the node assigns the name (`name = e`, `name += e`, `name++`)."""
     if node.type == "update_expression":
         return view.text(node.child_by_field_name("argument")) == name
     return node.type == "assignment_expression" and view.text(node.child_by_field_name("left")) == name
@@ -800,7 +801,7 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
         if any(view.text(n) == pointer for n in header):
             continue                      # the header would read the pointer where the body no longer moves it
         if any(True for _ in view.descendants(body, "continue_statement")) or \
-                any(_assigns(view, n, pointer) for statement in statements[:-1]
+                any(assigns(view, n, pointer) for statement in statements[:-1]
                     for n in view.descendants(statement)) or \
                 any(view.text(n) in (pointer, counter) for n in view.descendants(step, "identifier")) or \
                 any(view.text(n) == pointer for following in _after(outer if pointer in nested else loop)
@@ -841,7 +842,7 @@ def _header_advances(view: KernelView) -> list[tuple[int, int, str]]:
                     if sibling.type == "declaration" for d in sibling.named_children
                     if d.type == "init_declarator" and view.text(d.child_by_field_name("declarator")) == local]
         if not declared or any(view.text(n) in (local, counter) for n in view.descendants(step, "identifier")) or \
-                any(_assigns(view, n, local) for n in view.descendants(body)) or \
+                any(assigns(view, n, local) for n in view.descendants(body)) or \
                 any(view.text(n) == local for part in (init, loop.child_by_field_name("condition"))
                     for n in view.descendants(part, "identifier")) or \
                 any(view.text(n) == local for following in _after(loop)
@@ -915,7 +916,7 @@ def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
         counter = view.text(step.child_by_field_name("argument"))
         declaration = _declaration_before(view, loop, counter)
         if declaration is None or any(True for _ in view.descendants(body, "continue_statement")) or \
-                any(_assigns(view, n, counter) for n in view.descendants(body)) or \
+                any(assigns(view, n, counter) for n in view.descendants(body)) or \
                 any(view.text(n) == counter for n in _after(loop) for n in view.descendants(n, "identifier")):
             continue
         (declarator,) = [d for d in declaration.named_children if d.type == "init_declarator"]
@@ -1054,7 +1055,7 @@ def _recomputable(view: KernelView, entry: Node, declaration: Node) -> bool:
                     helper is None and called not in PURE_FUNCTIONS:
                 return False
     names = {view.text(n) for n in view.descendants(entry, "identifier")}
-    return not any(_assigns(view, n, name) for n in view.descendants(view.body)
+    return not any(assigns(view, n, name) for n in view.descendants(view.body)
                    if n.start_byte > declaration.end_byte for name in names)
 
 
@@ -1214,7 +1215,7 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
         if not indexed or not 0 < len(turns) <= WRITTEN_OUT or \
                 any(n.type in ("break_statement", "continue_statement", "return_statement", "comment") for n in inner) \
                 or any(view.text(n).split() != ["#pragma", "unroll"] for n in pragmas) or \
-                any(_assigns(view, n, counter) for n in inner) or _declarations_of(view, counter, body) or \
+                any(assigns(view, n, counter) for n in inner) or _declarations_of(view, counter, body) or \
                 any(view.text(n) == counter for later in _after(loop) for n in view.descendants(later, "identifier")):
             continue
         dropped = [(n.start_byte, n.end_byte) for n in pragmas]
@@ -1422,10 +1423,10 @@ def _rotated_pointers(view: KernelView) -> list[tuple[int, int, str]]:
                 continue
             names, step, replaced = chain
             assigned = [n for n in view.descendants(body, "assignment_expression", "update_expression")
-                        if any(_assigns(view, n, name) for name in names)]
-            if len(assigned) != len(names) or any(_assigns(view, n, name) for sibling in _before(loop)
+                        if any(assigns(view, n, name) for name in names)]
+            if len(assigned) != len(names) or any(assigns(view, n, name) for sibling in _before(loop)
                                                   for n in view.descendants(sibling) for name in names) or \
-                    any(_assigns(view, n, view.text(token)) for n in view.descendants(body)
+                    any(assigns(view, n, view.text(token)) for n in view.descendants(body)
                         for token in view.descendants(step, "identifier")):
                 continue
             return [_in_place(view, statement.start_byte, statement.end_byte, f"{name} += {view.text(step)};")
@@ -1496,7 +1497,7 @@ def _chosen_pointers(view: KernelView) -> list[tuple[int, int, str]]:
         read = {view.text(n) for node in (branch.child_by_field_name("condition"), *(a[2] for a in arms))
                 for n in view.descendants(node, "identifier")}
         nodes = [n for use in uses for n in view.descendants(use)]
-        if any(_assigns(view, n, name) for n in nodes for name in read | {pointer}):
+        if any(assigns(view, n, name) for n in nodes for name in read | {pointer}):
             continue
         mentions = [n for n in nodes if n.type == "identifier" and view.text(n) == pointer]
         subscripts = [n.parent for n in mentions if n.parent.type == "subscript_expression" and
