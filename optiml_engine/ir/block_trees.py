@@ -85,11 +85,11 @@ import re
 
 from tree_sitter import Node
 
+from optiml_engine.ir.kernel_values import integer_value, macros_expanded
 from optiml_engine.ir.program import fresh_name
-from optiml_engine.model import Candidate, OptimlError
+from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
 from optiml_engine.source.contract import resolve
-from optiml_engine.source.expr import evaluate
 
 _UPDATES = {"fmaxf": "fmaxf", "fmax": "fmaxf", "max": "max", "fminf": "fminf", "fmin": "fminf", "min": "min"}
 _HALVINGS = ("{s}>>=1", "{s}/=2", "{s}={s}/2", "{s}={s}>>1")
@@ -103,7 +103,6 @@ _IDENTITIES = {"fmaxf": ("-FLT_MAX", "-INFINITY", "-CUDART_INF_F", "-HUGE_VALF")
 _IDENTITIES |= {"max": _IDENTITIES["fmaxf"], "min": _IDENTITIES["fminf"]}
 _DOUBLING_GUARDS = ("({lane}%(2*{s})==0)", "(({lane}%(2*{s}))==0)", "({lane}%({s}*2)==0)", "(({lane}%({s}*2))==0)",
                     "(({lane}&(2*{s}-1))==0)")
-ROUNDS = 8          # macros expanding into macros (`WARPS` into `THREADS / 32`)
 _HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
 _ZERO = re.compile(r"0+(\.0*)?[fF]?|0?\.0+[fF]?")
 
@@ -1154,23 +1153,12 @@ class _Folding:
     def number(self, written: str) -> int | None:
         """The value of a number, or a `#define` of one, or either halved (`BLOCK / 2`, `256 >> 1`), or integer
         arithmetic of those (`#define WARPS (THREADS / 32)`); None for any other text."""
-        expanded = written
-        for _ in range(ROUNDS):
-            expanded, before = re.sub(r"[A-Za-z_]\w*", lambda m: self.macros.get(m.group(0), m.group(0)),
-                                      expanded), expanded
-            if expanded == before:
-                break
+        expanded = macros_expanded(written, self.macros)
         found = _HALF.fullmatch(expanded.replace(" ", ""))
         if found is not None:
             value = int(found.group(1))
             return value if found.group(2) is None else value // 2
-        if re.fullmatch(r"[\d\s()+\-*/]+", expanded) is None:
-            return None
-        try:
-            value = evaluate(expanded, {})
-        except (OptimlError, ZeroDivisionError):
-            return None
-        return value if isinstance(value, int) else None
+        return integer_value(expanded)
 
     def names_in(self, written: str) -> set[str]:
         return set(re.findall(r"[A-Za-z_]\w*", written))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -332,6 +333,34 @@ def comparison(text: Callable[[Node], str], node: Node) -> tuple[str, Node, Node
 def zero_literal(text: Callable[[Node], str], node: Node) -> bool:
     node = unparenthesized(node)
     return node.type == "number_literal" and literal(text(node)) == 0
+
+
+MACRO_ROUNDS = 8     # macros expanding into macros (`WARPS` into `(THREADS / 32)`)
+
+
+def macros_expanded(written: str, macros: dict[str, str]) -> str:
+    """The text with the object-like macros it names replaced by their values, parenthesized, until none is left
+    (or MACRO_ROUNDS rounds)."""
+    for _ in range(MACRO_ROUNDS):
+        expanded = re.sub(r"[A-Za-z_]\w*", lambda m: f"({macros[m.group(0)]})" if m.group(0) in macros else m.group(0),
+                          written)
+        if expanded == written:
+            break
+        written = expanded
+    return written
+
+
+def integer_value(expanded: str) -> int | None:
+    """The value of an integer expression of numbers alone (`(256 / 32)`, `(3) + 1`, `64 - 1 - (5)`); None for any
+    other text, and for a division or remainder where a value may be negative (C truncates where Python floors)."""
+    expanded = re.sub(r"(?<=\d)[uUlL]+", "", expanded)
+    if not re.fullmatch(r"[\d\s()+\-*/%]+", expanded) or "-" in expanded and re.search(r"[/%]", expanded):
+        return None
+    try:
+        value = evaluate(expanded, {})
+    except (OptimlError, ZeroDivisionError):
+        return None
+    return value if isinstance(value, int) else None
 
 
 def siblings(node: Node, step: str) -> list[Node]:

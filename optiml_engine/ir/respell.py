@@ -93,10 +93,9 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
-from optiml_engine.model import Candidate, OptimlError
-from optiml_engine.ir.kernel_values import PURE_FUNCTIONS, inside, siblings
+from optiml_engine.model import Candidate
+from optiml_engine.ir.kernel_values import PURE_FUNCTIONS, inside, integer_value, macros_expanded, siblings
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
-from optiml_engine.source.expr import evaluate
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
@@ -1159,20 +1158,7 @@ def constant_value(view: KernelView, written: str) -> int | None:
     defined = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
                for n in view.descendants(view.document.tree.root_node, "preproc_def")
                if n.child_by_field_name("value") is not None}
-    expanded = written
-    for _ in range(ROUNDS):
-        expanded, before = _TOKEN.sub(lambda m: f"({defined[m.group(0)]})" if m.group(0) in defined else m.group(0),
-                                      expanded), expanded
-        if expanded == before:
-            break
-    expanded = re.sub(r"(?<=\d)[uUlL]+", "", expanded)
-    if not re.fullmatch(r"[\d\s()+\-*/%]+", expanded) or "-" in expanded and re.search(r"[/%]", expanded):
-        return None
-    try:
-        value = evaluate(expanded, {})
-    except (OptimlError, ZeroDivisionError):
-        return None
-    return value if isinstance(value, int) else None
+    return integer_value(macros_expanded(written, defined))
 
 
 def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
