@@ -3,6 +3,8 @@
 not take apart itself. Each applies only where the conditions said make it exact; otherwise the text is left alone
 and the lifter refuses the kernel as before.
 
+- A declaration of several plain names with values (`int warp = g / 32, lane = g % 32;`), not a loop's header:
+  one declaration a name, in order, on its line.
 - A `#pragma` line between a loop's or an `if`'s header and its body (`for (...)`, `#pragma unroll`, the inner
   loop, braces left out), which the parser reads as a header with an empty body: the line emptied, a hint only.
 - Macros: a function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose
@@ -116,7 +118,7 @@ def respelled(candidate: Candidate) -> Candidate:
             _vector_locals(view) or _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
             _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view) or \
-            _array_loops_written_out(view) or _local_arrays_scalarized(view)
+            _array_loops_written_out(view) or _local_arrays_scalarized(view) or _declarations_split(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -1254,6 +1256,23 @@ def _local_arrays_scalarized(view: KernelView) -> list[tuple[int, int, str]]:
         found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
                                f"{type_text}{', '.join(n + i for n, i in zip(names, initial))};"))
         found += [(u.start_byte, u.end_byte, names[k]) for u, k in zip(uses, at)]
+    return found
+
+
+def _declarations_split(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each declaration of several plain names with values in the kernel's body (`int warp = g / 32, lane = g %
+    32;`), not a loop's header: one declaration a name, in order, on its line (C initializes them in order, each
+    seeing those before)."""
+    found = []
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+        if len(declarators) < 2 or len(declarators) != len(declaration.children_by_field_name("declarator")) or \
+                declaration.parent is None or declaration.parent.type == "for_statement" or \
+                any(d.child_by_field_name("declarator").type != "identifier" for d in declarators):
+            continue
+        type_text = view.text(declaration)[:declarators[0].start_byte - declaration.start_byte]
+        found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
+                               " ".join(f"{type_text}{' '.join(view.text(d).split())};" for d in declarators)))
     return found
 
 

@@ -617,6 +617,9 @@ WARP_INDICES = {
     "global_local_split": ("grid=cdiv(rows,4) block=128",
                            "    int gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
                            "    int warp = gid / 32;\n    int lane = gid % 32;"),
+    "global_local_split_one_declaration": ("grid=cdiv(rows,4) block=128",
+                                           "    int gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                           "    int warp = gid / 32, lane = gid % 32;"),
     "block_of_warps": ("grid=(1,cdiv(rows,8)) block=(32,8)",
                        "    int warp = blockIdx.y * blockDim.y + threadIdx.y;\n    int lane = threadIdx.x;"),
     "one_warp_a_block": ("grid=rows block=32", "    int warp = blockIdx.x;\n    int lane = threadIdx.x;"),
