@@ -1268,8 +1268,9 @@ def _declarations_split(view: KernelView) -> list[tuple[int, int, str]]:
         declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
         if len(declarators) < 2 or len(declarators) != len(declaration.children_by_field_name("declarator")) or \
                 declaration.parent is None or declaration.parent.type == "for_statement" or \
-                any(d.child_by_field_name("declarator").type != "identifier" for d in declarators):
-            continue
+                any(d.child_by_field_name("declarator").type != "identifier" for d in declarators) or \
+                any(n.type == "comment" for d in declarators for n in view.descendants(d)):
+            continue                      # (a comment inside a value would swallow what follows on one line)
         type_text = view.text(declaration)[:declarators[0].start_byte - declaration.start_byte]
         found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
                                " ".join(f"{type_text}{' '.join(view.text(d).split())};" for d in declarators)))
