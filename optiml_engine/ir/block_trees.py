@@ -85,7 +85,7 @@ import re
 
 from tree_sitter import Node
 
-from optiml_engine.ir.kernel_values import integer_value, macros_expanded
+from optiml_engine.ir.kernel_values import file_macros, integer_value, macros_expanded
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
@@ -279,9 +279,7 @@ class _Folding:
         self.view, self.width, self.dim, self.rows_kept = view, width, dim, rows_kept
         self.size = f"blockDim.{dim}"
         self.statements = [n for n in view.body.named_children if n.type != "comment"]
-        self.macros = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
-                       for n in view.descendants(view.document.tree.root_node, "preproc_def")
-                       if n.child_by_field_name("value") is not None}
+        self.macros = file_macros(view)
         self.lanes = {f"threadIdx.{dim}"} | {name for statement in self.statements
                                              if (name := self.lane_declared(statement)) is not None}
         # Along y, each thread's column of the block reduces apart: an array's element is `arr[tid][x]`, x the

@@ -335,6 +335,13 @@ def zero_literal(text: Callable[[Node], str], node: Node) -> bool:
     return node.type == "number_literal" and literal(text(node)) == 0
 
 
+def file_macros(view: KernelView) -> dict[str, str]:
+    """The file's object-like `#define`s with a value: name -> value as written."""
+    return {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
+            for n in view.descendants(view.document.tree.root_node, "preproc_def")
+            if n.child_by_field_name("value") is not None}
+
+
 MACRO_ROUNDS = 8     # macros expanding into macros (`WARPS` into `(THREADS / 32)`)
 
 

@@ -23,6 +23,7 @@ from optiml_engine.ir.block_trees import (
     block_totals_added, block_trees_folded, warp_rows_folded, warp_totals_added)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
+from optiml_engine.ir.kernel_values import file_macros
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
 from optiml_engine.ir.respell import assigns, constant_value, respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
@@ -299,9 +300,7 @@ def _block_split(candidate: Candidate) -> Candidate:
     threads, *others = blocks.pop()
     if any(extent != 1 for extent in others):
         return candidate
-    macros = {view.text(node.child_by_field_name("name")): view.text(node.child_by_field_name("value")).strip()
-              for node in view.descendants(view.document.tree.root_node, "preproc_def")
-              if node.child_by_field_name("value") is not None}
+    macros = file_macros(view)
     replacements: list[tuple[int, int, str]] = []
     widths: set[int] = set()
     for node in view.descendants(view.body, "field_expression"):
@@ -342,9 +341,7 @@ def _rows_of_warps(candidate: Candidate) -> Candidate:
     if len(blocks) != 1 or len(contract.launch.grid) != 1:
         return candidate
     threads, *others = blocks.pop()
-    macros = {view.text(node.child_by_field_name("name")): view.text(node.child_by_field_name("value")).strip()
-              for node in view.descendants(view.document.tree.root_node, "preproc_def")
-              if node.child_by_field_name("value") is not None}
+    macros = file_macros(view)
     found = _global_index_split(view, threads, macros) if not any(extent != 1 for extent in others) else []
     if not found:
         return candidate

@@ -96,7 +96,8 @@ from tree_sitter import Node
 
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
-from optiml_engine.ir.kernel_values import PURE_FUNCTIONS, inside, integer_value, macros_expanded, siblings
+from optiml_engine.ir.kernel_values import (
+    PURE_FUNCTIONS, file_macros, inside, integer_value, macros_expanded, siblings)
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
 
 ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
@@ -1157,10 +1158,7 @@ def _element_referenced(subscript: Node) -> bool:
 def constant_value(view: KernelView, written: str) -> int | None:
     """The value of an integer expression of numbers and the file's `#define`s of numbers (`(3) + 1`, `HEAD_DIM -
     1`); None for any other text, or a division of a negative value."""
-    defined = {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
-               for n in view.descendants(view.document.tree.root_node, "preproc_def")
-               if n.child_by_field_name("value") is not None}
-    return integer_value(macros_expanded(written, defined))
+    return integer_value(macros_expanded(written, file_macros(view)))
 
 
 def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
