@@ -2498,21 +2498,43 @@ class _Staged:
         self.digits = [] if self.width > 1 else \
             _point_digits(self.operand, self.index, loop, {p.name for p in program.scalars})
         self.digit_names = [self.names(f"{self.side}_digit") for _ in self.digits]
+        int_scalars = {p.name for p in program.scalars if p.ctype in ("int", "const int")}
+        # A remainder by sizes is below them: an int, however wide the point it is a digit of (32-bit guards).
+        self.digit_types = ["int" if isinstance(d, Binary) and d.op == "%" and names_of(d.right) <= int_scalars
+                            and constant(d.right) != 0 else self.index_type for d in self.digits]
+        # An implicit GEMM's gather, `x[((n * cin + c) * h + y + kh - 1) * w + x + kw - 1]`, is a sum of a part of
+        # the point alone and a part of the loop alone: the first held per slot (`base`), the second computed once a
+        # step where each thread stages one step of the loop (`loop_fixed`), so that each value costs an add and
+        # its guards, not the index's multiplications and the loop's digits. Only where a warp's piece of a step
+        # still fills whole 32-byte sectors.
+        parts = _separated(self.read.index, loop, self.index) if self.digits and self.read is not None else None
+        group = threads // step if threads % step == 0 else 0
+        self.loop_fixed = parts is not None and group > 0 and (tile * step) % threads == 0 and \
+            (not self.along or tile % group == 0 and group * element_bytes(program, self.read.array) >= 32)
+        self.parts = parts if self.loop_fixed else None
+        self.base = self.names(f"{self.side}_base") if self.parts is not None else None
+        self.scalars = {p.name for p in program.scalars}
 
     def declarations(self, indent: str, loop: str, k_begin: str, thread: str, element: str, slot: str) -> list[str]:
         if self.width == 1:
             lines = [f"{indent}{self.acc_type} {self.registers}[{self.slots}];"]
             if not self.digits:
                 return lines
+            held = self._held(slot)
             return lines + [
                 f"{indent}// This thread's points' index digits, the same every step.",
-                f"{indent}{self.index_type} {', '.join(f'{name}[{self.slots}]' for name in self.digit_names)};",
+                *(f"{indent}{ctype} {name}[{self.slots}];" for ctype, name in zip(self.digit_types,
+                                                                              self.digit_names)),
+                *([f"{indent}long {self.base}[{self.slots}];   // the read's index, its part of the point"]
+                  if self.parts is not None else []),
                 f"{indent}#pragma unroll",
                 f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
                 f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
-                f"{indent}    const {self.index_type} {self.index} = {self.block} + {self._position(element)[0]};",
+                f"{indent}    const {self.index_type} {self.index} = {self.block} + {self._position(element, thread, slot)[0]};",
                 *(f"{indent}    {name}[{slot}] = {c_expr(digit)};" for name, digit in zip(self.digit_names,
                                                                                      self.digits)),
+                *([f"{indent}    {self.base}[{slot}] = {c_expr(held(self.parts[0]))};"]
+                  if self.parts is not None else []),
                 f"{indent}}}"]
         other = loop if self.along else self.index
         origin = {self.index: self.block, loop: k_begin}
@@ -2532,20 +2554,47 @@ class _Staged:
         and loop value."""
         index, block, step = self.index, self.block, self.step
         if self.width == 1:
-            position, step_of = self._position(element)
-            held = dict(zip(self.digits, (f"{name}[{slot}]" for name in self.digit_names)))
+            position, step_of = self._position(element, thread, slot)
+            held = self._held(slot)
+            guard = f"({element} < {self.vectors} && {index} < {self.upper} && {loop} < {k_end})"
+            if self.parts is None:
+                return [f"{indent}#pragma unroll",
+                        f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
+                        f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
+                        f"{indent}    // Along {'its ' + index if self.along else 'the loop'} (the operand's unit "
+                        f"stride).",
+                        f"{indent}    const {self.index_type} {index} = {block} + {position};",
+                        f"{indent}    const {loop_type} {loop} = {first} + {step_of};",
+                        f"{indent}    {self.registers}[{slot}] = {guard} ? ({self.acc_type})"
+                        f"({c_expr(held(self.operand))}) : {zero};",
+                        f"{indent}}}"]
+            # This thread's step of the loop: its digits and its part of the read once, before the slots.
+            offset = self.names(f"{self.side}_offset")
+            read = Load(array=self.read.array, index=Binary(op="+", left=Ref(name=f"{self.base}[{slot}]"),
+                                                             right=Ref(name=offset)))
 
-            def computed(expr: Expr) -> Expr:
-                return Ref(name=held[expr]) if expr in held else with_children(expr, computed)
+            def separated(expr: Expr) -> Expr:
+                return read if expr == self.read else with_children(expr, separated)
+            operand = separated(self.operand)
+            digits = _point_digits(Binary(op=",", left=operand, right=self.parts[1]), loop, index, self.scalars)
+            digit_names = {digit: self.names(f"{self.side}_step_digit") for digit in digits}
 
-            return [f"{indent}#pragma unroll",
-                    f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
-                    f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
-                    f"{indent}    // Along {'its ' + index if self.along else 'the loop'} (the operand's unit stride).",
-                    f"{indent}    const {self.index_type} {index} = {block} + {position};",
+            def stepped(expr: Expr) -> Expr:
+                return Ref(name=digit_names[expr]) if expr in digit_names else with_children(expr, stepped)
+            return [f"{indent}{{",
                     f"{indent}    const {loop_type} {loop} = {first} + {step_of};",
-                    f"{indent}    {self.registers}[{slot}] = ({element} < {self.vectors} && {index} < {self.upper} "
-                    f"&& {loop} < {k_end}) ? ({self.acc_type})({c_expr(computed(self.operand))}) : {zero};",
+                    *(f"{indent}    const {loop_type} {name} = {c_expr(digit)};" for digit, name in
+                      digit_names.items()),
+                    f"{indent}    const long {offset} = {c_expr(stepped(self.parts[1]))};",
+                    f"{indent}    #pragma unroll",
+                    f"{indent}    for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
+                    f"{indent}        const int {element} = {thread} + {slot} * {self.threads};",
+                    f"{indent}        // Along {'its ' + index if self.along else 'the loop'} (the operand's unit "
+                    f"stride).",
+                    f"{indent}        const {self.index_type} {index} = {block} + {position};",
+                    f"{indent}        {self.registers}[{slot}] = {guard} ? ({self.acc_type})"
+                    f"({c_expr(held(stepped(operand)))}) : {zero};",
+                    f"{indent}    }}",
                     f"{indent}}}"]
         width, across = self.width, self.across
         if self.along:
@@ -2589,10 +2638,26 @@ class _Staged:
             f"{indent}    }}",
             f"{indent}}}"]
 
-    def _position(self, element: str) -> tuple[str, str]:
-        """(the point's offset in the tile, the loop's in the step) of a scalar staging slot's element."""
+    def _position(self, element: str, thread: str, slot: str) -> tuple[str, str]:
+        """(the point's offset in the tile, the loop's in the step) of a scalar staging slot's element (`thread` +
+        `slot` * threads). Where each thread stages one step of the loop, the thread's step is `thread / group`
+        and its slots are points `group` apart from `thread % group`: written with the thread, not the element,
+        so that the compiler sees one step for every slot and computes its part of the read once (read along the
+        loop, the same places as `element`'s: consecutive threads take consecutive steps)."""
+        if self.loop_fixed:
+            group = self.threads // self.step
+            return (f"{thread} % {group} + {group} * {slot}", f"{thread} / {group}") if self.along else \
+                (f"{thread} / {self.step} + {group} * {slot}", f"{thread} % {self.step}")
         return (f"{element} % {self.tile}", f"{element} / {self.tile}") if self.along else \
             (f"{element} / {self.step}", f"{element} % {self.step}")
+
+    def _held(self, slot: str) -> Callable[[Expr], Expr]:
+        """An expression with this slot's digits read from their registers."""
+        held = dict(zip(self.digits, (f"{name}[{slot}]" for name in self.digit_names)))
+
+        def computed(expr: Expr) -> Expr:
+            return Ref(name=held[expr]) if expr in held else with_children(expr, computed)
+        return computed
 
     def store(self, indent: str, at: str, thread: str, element: str, slot: str, lane: str) -> list[str]:
         tile_name, registers = self.tile_name, self.registers
@@ -2600,8 +2665,7 @@ class _Staged:
                 f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
                 f"{indent}    const int {element} = {thread} + {slot} * {self.threads};"]
         if self.width == 1:
-            position, step_of = (f"{element} % {self.tile}", f"{element} / {self.tile}") if self.along else \
-                (f"{element} / {self.step}", f"{element} % {self.step}")
+            position, step_of = self._position(element, thread, slot)
             return head + [f"{indent}    if ({element} < {self.vectors}) {tile_name}[{at}][{step_of}][{position}] = "
                            f"{registers}[{slot}];", f"{indent}}}"]
         width, across = self.width, self.across
@@ -2618,6 +2682,57 @@ class _Staged:
                        f"{registers}[{slot}].v[{lane}];",
                        f"{indent}    }}",
                        f"{indent}}}"]
+
+
+SEPARATED_TERMS = 32    # a read's index multiplied out into more terms than this is left as it is
+
+
+def _separated(index: Expr, loop: str, point: str) -> tuple[Expr, Expr] | None:
+    """`index` as (a part reading no `loop`, a part reading no `point`), each a sum of products computed in 64 bits
+    (the index multiplied out, its integer casts dropped: the same value where the original's own arithmetic does
+    not overflow); None where a term reads both, or where there is no part of the loop."""
+    terms = _sum_terms(index)
+    if terms is None or len(terms) > SEPARATED_TERMS:
+        return None
+    parts: tuple[list, list] = ([], [])
+    for sign, factors in terms:
+        reads_loop = any(mentions(f, {loop}) for f in factors)
+        if reads_loop and any(mentions(f, {point}) for f in factors):
+            return None
+        parts[reads_loop].append((sign, factors))
+    if not parts[1]:
+        return None
+
+    def total(part: list) -> Expr:
+        out: Expr | None = None
+        for sign, factors in part:
+            product: Expr = Cast(ctype="long", operand=factors[0])
+            for factor in factors[1:]:
+                product = Binary(op="*", left=product, right=factor)
+            out = (Unary(op="-", operand=product) if sign < 0 else product) if out is None else \
+                Binary(op="+" if sign > 0 else "-", left=out, right=product)
+        return out if out is not None else Cast(ctype="long", operand=Const(text="0"))
+    return total(parts[0]), total(parts[1])
+
+
+def _sum_terms(expr: Expr) -> list[tuple[int, list[Expr]]] | None:
+    """An integer expression multiplied out: (sign, factors) terms, integer casts looked through, anything but `+`,
+    `-` and `*` a factor; None past SEPARATED_TERMS."""
+    if isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        return _sum_terms(expr.operand)
+    if isinstance(expr, Unary) and expr.op in ("-", "+"):
+        inner = _sum_terms(expr.operand)
+        return None if inner is None else [(sign * (-1 if expr.op == "-" else 1), f) for sign, f in inner]
+    if isinstance(expr, Binary) and expr.op in ("+", "-", "*"):
+        left, right = _sum_terms(expr.left), _sum_terms(expr.right)
+        if left is None or right is None:
+            return None
+        if expr.op == "*":
+            out = [(a * b, fa + fb) for a, fa in left for b, fb in right]
+        else:
+            out = left + [(sign * (-1 if expr.op == "-" else 1), f) for sign, f in right]
+        return out if len(out) <= SEPARATED_TERMS else None
+    return [(1, [expr])]
 
 
 def _point_digits(operand: Expr, index: str, loop: str, scalars: set[str]) -> list[Expr]:

@@ -148,7 +148,7 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
             for guard in guarded[side][1:]:
                 condition = Binary(op="&&", left=condition, right=guard)
             operand = Select(cond=condition, then=operand, other=Const(text="0"))
-        operands.append(substitute(new_terms(operand), loop_values))
+        operands.append(_recombined(substitute(new_terms(operand), loop_values), {row, column, step}))
     loop = For(var=step, ctype="int", start=Const(text="0"), stop=_product(stops), step=Const(text="1"),
                body=[Assign(name=accumulator, op="+=", value=Binary(op="*", left=operands[0], right=operands[1]))])
     space = [ParallelIndex(name=row, ctype=ctype, dim="y", lower=Const(text="0"), upper=extents[0]),
@@ -466,3 +466,69 @@ def _digits(index: Expr, extents: list[Expr]) -> list[Expr]:
         value = index if not below else Binary(op="/", left=index, right=_product(below))
         out.append(value if n == 0 else Binary(op="%", left=value, right=extent))
     return out
+
+
+def _recombined(expr: Expr, nonnegative: set[str]) -> Expr:
+    """`expr` with the digits of one index put back together where a factor is laid out along them: `(a + q / (m *
+    r)) * r + q / m % r` is `a * r + q / m` (`q / (m * r) * r + q / m % r` is `q / m`, `q / (m * r) % s * r + q / m
+    % r` is `q / m % (s * r)`; with m = 1, `q % r`, `q`). A
+    convolution's weight read over the collapsed loop, `((co * cin + c_kh_kw / 9) * 3 + c_kh_kw / 3 % 3) * 3 +
+    c_kh_kw % 3`, is then `co * cin * 3 * 3 + c_kh_kw`: one affine index, read along the loop's unit stride in
+    vectors instead of through a chain of divisions each step. Exact for q >= 0 and positive m and r, which the
+    rewrite's own indices and extents are (`nonnegative`: those indices)."""
+    expr = with_children(expr, lambda child: _recombined(child, nonnegative))
+    if not (isinstance(expr, Binary) and expr.op == "+"):
+        return expr
+    for scaled, low in ((expr.left, expr.right), (expr.right, expr.left)):
+        if not (isinstance(scaled, Binary) and scaled.op == "*"):
+            continue
+        for q in nonnegative:
+            digit = _digit(low, q)
+            if digit is None or digit[1] is None:
+                continue
+            divisor, radix = digit
+            whole = Ref(name=q) if not divisor else Binary(op="/", left=Ref(name=q), right=_product(divisor))
+            for high, factor in ((scaled.left, scaled.right), (scaled.right, scaled.left)):
+                if _folded_key(_factors(factor)) != _folded_key(radix):
+                    continue
+                rest = _above(high, q, _folded_key(divisor + radix))
+                if rest is _WHOLE:
+                    return whole
+                if rest is not None:
+                    return Binary(op="+", left=Binary(op="*", left=rest, right=factor), right=whole)
+                higher = _digit(high, q)
+                if higher is not None and higher[1] is not None and \
+                        _folded_key(higher[0]) == _folded_key(divisor + radix):
+                    return Binary(op="%", left=whole, right=_product(higher[1] + radix))
+    return expr
+
+
+_WHOLE = Const(text="0")   # `_above`'s answer where the expression is the digit alone
+
+
+def _above(high: Expr, index: str, divisor: tuple[str, ...]) -> Expr | None:
+    """What `high` adds to `index / divisor` (`_WHOLE` where it is that alone, an integer cast looked through); None
+    where it is no such sum."""
+    if isinstance(high, Cast) and is_integer_cast(high.ctype):
+        inner = _above(high.operand, index, divisor)
+        return inner if inner is None or inner is _WHOLE else Cast(ctype=high.ctype, operand=inner)
+    found = _divided(high, index)
+    if found is not None and found and _folded_key(found) == divisor:
+        return _WHOLE
+    if isinstance(high, Binary) and high.op == "+":
+        for term, rest in ((high.right, high.left), (high.left, high.right)):
+            if _above(term, index, divisor) is _WHOLE:
+                return rest
+    return None
+
+
+def _folded_key(factors: list[Expr]) -> tuple[str, ...]:
+    """A product's factors as a key, its integer constants multiplied into one (`3 * 3 * 3` and `9 * 3` alike)."""
+    number, texts = 1, []
+    for factor in factors:
+        value = constant(factor)
+        if value is None:
+            texts.append(c_expr(factor))
+        else:
+            number *= value
+    return tuple(sorted(texts)) + ((str(number),) if number != 1 else ())
