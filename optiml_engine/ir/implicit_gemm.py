@@ -474,33 +474,57 @@ def _recombined(expr: Expr, nonnegative: set[str]) -> Expr:
     % r` is `q / m % (s * r)`; with m = 1, `q % r`, `q`). A
     convolution's weight read over the collapsed loop, `((co * cin + c_kh_kw / 9) * 3 + c_kh_kw / 3 % 3) * 3 +
     c_kh_kw % 3`, is then `co * cin * 3 * 3 + c_kh_kw`: one affine index, read along the loop's unit stride in
-    vectors instead of through a chain of divisions each step. Exact for q >= 0 and positive m and r, which the
-    rewrite's own indices and extents are (`nonnegative`: those indices)."""
+    vectors instead of through a chain of divisions each step. Exact in C's arithmetic for positive m and r (its
+    division truncates, so `q / m / r` is `q / (m * r)` and `q / r * r + q % r` is q); applied to the rewrite's own
+    indices alone (`nonnegative`), whose extents are sizes, never to a user's expression."""
     expr = with_children(expr, lambda child: _recombined(child, nonnegative))
     if not (isinstance(expr, Binary) and expr.op == "+"):
         return expr
-    for scaled, low in ((expr.left, expr.right), (expr.right, expr.left)):
-        if not (isinstance(scaled, Binary) and scaled.op == "*"):
+    terms, joined_any = _added(expr), False
+    while (pair := next(((i, j, joined) for i, low in enumerate(terms) for j, scaled in enumerate(terms)
+                         if i != j and (joined := _joined(scaled, low, nonnegative)) is not None), None)):
+        i, j, joined = pair
+        terms = [t for n, t in enumerate(terms) if n not in (i, j)] + _added(joined)
+        joined_any = True
+    if not joined_any:
+        return expr
+    out = terms[0]
+    for term in terms[1:]:
+        out = Binary(op="+", left=out, right=term)
+    return out
+
+
+def _added(expr: Expr) -> list[Expr]:
+    """The terms of a sum (`a + b + c`: a, b, c); any other expression is one."""
+    if isinstance(expr, Binary) and expr.op == "+":
+        return _added(expr.left) + _added(expr.right)
+    return [expr]
+
+
+def _joined(scaled: Expr, low: Expr, nonnegative: set[str]) -> Expr | None:
+    """`scaled + low` with `low` a digit of one of the `nonnegative` indices and `scaled` the digits above it times
+    its radix, as one digit (or what else `scaled` adds, times the radix, plus it); None where they are not."""
+    if not (isinstance(scaled, Binary) and scaled.op == "*"):
+        return None
+    for q in nonnegative:
+        digit = _digit(low, q)
+        if digit is None or digit[1] is None:
             continue
-        for q in nonnegative:
-            digit = _digit(low, q)
-            if digit is None or digit[1] is None:
+        divisor, radix = digit
+        whole = Ref(name=q) if not divisor else Binary(op="/", left=Ref(name=q), right=_product(divisor))
+        for high, factor in ((scaled.left, scaled.right), (scaled.right, scaled.left)):
+            if _folded_key(_factors(factor)) != _folded_key(radix):
                 continue
-            divisor, radix = digit
-            whole = Ref(name=q) if not divisor else Binary(op="/", left=Ref(name=q), right=_product(divisor))
-            for high, factor in ((scaled.left, scaled.right), (scaled.right, scaled.left)):
-                if _folded_key(_factors(factor)) != _folded_key(radix):
-                    continue
-                rest = _above(high, q, _folded_key(divisor + radix))
-                if rest is _WHOLE:
-                    return whole
-                if rest is not None:
-                    return Binary(op="+", left=Binary(op="*", left=rest, right=factor), right=whole)
-                higher = _digit(high, q)
-                if higher is not None and higher[1] is not None and \
-                        _folded_key(higher[0]) == _folded_key(divisor + radix):
-                    return Binary(op="%", left=whole, right=_product(higher[1] + radix))
-    return expr
+            rest = _above(high, q, _folded_key(divisor + radix))
+            if rest is _WHOLE:
+                return whole
+            if rest is not None:
+                return Binary(op="+", left=Binary(op="*", left=rest, right=factor), right=whole)
+            higher = _digit(high, q)
+            if higher is not None and higher[1] is not None and \
+                    _folded_key(higher[0]) == _folded_key(divisor + radix):
+                return Binary(op="%", left=whole, right=_product(higher[1] + radix))
+    return None
 
 
 _WHOLE = Const(text="0")   # `_above`'s answer where the expression is the digit alone

@@ -12,11 +12,11 @@ import pytest
 from optiml_engine.gpu.compare import compare
 from optiml_engine.gpu.data import make_inputs
 from optiml_engine.gpu.emulate import run_on_cpu
-from optiml_engine.ir.analysis import loads
+from optiml_engine.ir.analysis import loads, subexpressions
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.lift import lift
-from optiml_engine.ir.program import NotLiftable
+from optiml_engine.ir.program import Binary, NotLiftable
 from optiml_engine.ir.schedule import shape_of, space
 from optiml_engine.source.contract import resolve
 from tests.unit.test_ir_lift import candidate_of
@@ -308,3 +308,125 @@ def test_an_inner_sum_that_is_not_a_weighted_sum_is_left_alone(inner, why) -> No
     program = lift(candidate_of("pairs.cu", PAIRS.replace("{inner}", inner)))
     assert not isinstance(program, NotLiftable), program
     assert implicit_gemm(program) is program, why
+
+
+CONSTANT_TAPS = CONV2D.replace("wt:     in  float[K*C*R*S]", "wt:     in  float[K*C*9]").format(
+    P="H", Q="W", launch="grid=cdiv(N*K*H*W,256) block=256", body="""
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= N * K * H * W) return;
+    int q = idx % W, p = idx / W % H, k = idx / (W * H) % K, n = idx / (W * H * K);
+    float sum = 0.0f;
+    for (int c = 0; c < C; c++)
+        for (int r = 0; r < 3; r++)
+            for (int s = 0; s < 3; s++) {
+                int h = p + r - 1, w = q + s - 1;
+                if (h >= 0 && h < H && w >= 0 && w < W)
+                    sum += x[((n * C + c) * H + h) * W + w] * wt[(k * C + c) * 9 + r * 3 + s];
+            }
+    y[idx] = sum;""")
+
+
+@pytest.mark.parametrize("name, text, weights", [
+    ("flat_same.cu", FLAT_SAME, "wt"), ("conv1d.cu", CONV1D, "w"), ("constant_taps.cu", CONSTANT_TAPS, "wt")])
+def test_a_weight_laid_out_along_the_collapsed_loop_is_read_at_one_affine_index(name, text, weights) -> None:
+    """The collapsed loop's digits put back together: `((k * C + c_r_s / (R * S)) * R + c_r_s / S % R) * S + c_r_s %
+    S` is `k * C * R * S + c_r_s`, and `(k * C + c) * 9 + r * 3 + s` over constant taps too (`c_r_s / 3 % 3 * 3 +
+    c_r_s % 3` is `c_r_s % 9`): no division left, unit stride along the loop, so the weight is staged in vectors."""
+    from optiml_engine.ir.analysis import unit_stride
+    naive = candidate_of(name, text)
+    product = implicit_gemm(lift(naive))
+    shape = shape_of(product)
+    read = next(load for load in loads(shape.contraction.left) if load.array == weights)
+    assert not any(isinstance(e, Binary) and e.op in ("/", "%") for e in subexpressions(read.index)), str(product)
+    assert unit_stride(read.index, shape.contraction.loop.var)
+    inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, naive.contract.checks[0]).lengths, seed=3)
+    expected = run_on_cpu(naive, naive.contract.checks[0], inputs)
+    for schedule in space(shape, "contraction")[:4]:
+        got = run_on_cpu(emit(product, shape, schedule, naive), naive.contract.checks[0], inputs)
+        assert compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol).ok
+
+
+def test_only_the_rewrites_own_digits_are_put_back_together() -> None:
+    """`a / 9 * 3 + a / 3 % 3` is `a / 3` for the rewrite's own indices; a user's own expression is left as written."""
+    from optiml_engine.ir.implicit_gemm import _recombined
+    from optiml_engine.ir.printer import c_expr
+    from optiml_engine.ir.program import Const, Ref
+    a = Ref(name="a")
+    nested = Binary(op="+", left=Binary(op="*", left=Binary(op="/", left=a, right=Const(text="9")),
+                                         right=Const(text="3")),
+                    right=Binary(op="%", left=Binary(op="/", left=a, right=Const(text="3")), right=Const(text="3")))
+    assert c_expr(_recombined(nested, {"a"})) == "a / 3"
+    assert _recombined(nested, {"b"}) == nested
+
+
+NHWC = """/* @optiml
+   sizes:  N=16 H=128 W=128 Cin=32 Cout=32
+   check:  N=1 H=1 W=1 Cin=1 Cout=1; N=2 H=5 W=7 Cin=3 Cout=4; N=1 H=9 W=4 Cin=17 Cout=33
+   x:      in  float[N*H*W*Cin]
+   f:      in  float[3*3*Cin*Cout]
+   y:      out float[N*H*W*Cout]
+   launch: grid=(cdiv(Cout,32),cdiv(W,8),N*H) block=(32,8)
+   tol:    1e-4
+*/
+__global__ void nhwc(const float* x, const float* f, float* y, int N, int H, int W, int Cin, int Cout)
+{
+    int co = blockIdx.x * blockDim.x + threadIdx.x, ow = blockIdx.y * blockDim.y + threadIdx.y;
+    int n = blockIdx.z / H, oh = blockIdx.z % H;
+    if (co >= Cout || ow >= W || n >= N) return;
+    float acc = 0.f;
+    for (int ky = 0; ky < 3; ++ky) {
+        int ih = oh + ky - 1;
+        if (ih < 0 || ih >= H) continue;
+        for (int kx = 0; kx < 3; ++kx) {
+            int iw = ow + kx - 1;
+            if (iw < 0 || iw >= W) continue;
+            for (int ci = 0; ci < Cin; ++ci)
+                acc += x[((n * H + ih) * W + iw) * Cin + ci] * f[((ky * 3 + kx) * Cin + ci) * Cout + co];
+        }
+    }
+    y[((n * H + oh) * W + ow) * Cout + co] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("name, text, split_expected", [
+    ("flat_same.cu", FLAT_SAME, True), ("constant_taps.cu", CONSTANT_TAPS, True), ("nhwc.cu", NHWC, True),
+    # The input's pixel is `(oh + P - r) / S`: a division reading both the point and the loop.
+    ("up.cu", TRANSPOSED_GATHER, False)])
+def test_a_gathered_operand_is_staged_from_a_part_of_the_point_and_a_part_of_the_step(name, text,
+                                                                                      split_expected) -> None:
+    """The input window's index is a sum of a part of the point (held per slot) and a part of the loop (computed
+    once a step where each thread stages one step; read along the point, NCHW, or along the loop, NHWC): the
+    emitted kernel computes the same outputs as the naive one at every check size, for the tiles of the space that
+    take that path. An index no such sum is staged as before."""
+    from optiml_engine.ir.delinearize import delinearized
+    naive = candidate_of(name, text)
+    program = lift(naive)
+    product = implicit_gemm(program) if implicit_gemm(program) is not program else \
+        implicit_gemm(delinearized(program))
+    shape = shape_of(product)
+    emitted = [(s, emit(product, shape, s, naive)) for s in space(shape, "contraction")
+               if s.splits == 1 and s.blocks_per_sm == 1]
+    split = [(s, c) for s, c in emitted if "_offset = " in c.unit.text]
+    assert bool(split) == split_expected
+    for binding in naive.contract.checks if split else ():
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=9)
+        expected = run_on_cpu(naive, binding, inputs)
+        for schedule, candidate in split[:3]:
+            got = run_on_cpu(candidate, binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
+def test_an_index_whose_terms_read_both_the_point_and_the_step_is_not_split() -> None:
+    from optiml_engine.ir.emit import _separated
+    from optiml_engine.ir.printer import c_expr
+    from optiml_engine.ir.program import Const, Ref
+    column, k = Ref(name="column"), Ref(name="k")
+    digit = Binary(op="%", left=column, right=Ref(name="W"))
+    mixed = Binary(op="*", left=Binary(op="+", left=digit, right=k), right=Binary(op="+", left=digit, right=k))
+    assert _separated(mixed, "k", "column") is None
+    affine = Binary(op="-", left=Binary(op="*", left=Binary(op="+", left=digit, right=k), right=Ref(name="C")),
+                    right=Const(text="1"))
+    point, step = _separated(affine, "k", "column")
+    assert (c_expr(point), c_expr(step)) == ("(long)(column % W) * C - (long)1", "(long)k * C")
