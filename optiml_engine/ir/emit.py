@@ -1834,6 +1834,26 @@ class _Kernel:
                                                      value=Ref(name=f"{partial}[{m}][{n}]"))] + \
             program.body[position + 1:]
         vector_store = self.vector_epilogue(epilogue, j.name, width)
+        # The divisions of a column (an implicit GEMM's batch and pixel) computed once for each of the thread's
+        # columns, not again for each of its rows under each output's bounds test, where the compiler keeps them.
+        scalars = {p.name for p in program.scalars}
+        digits = list(dict.fromkeys(digit for stmt in walk(epilogue) for e in statement_exprs(stmt)
+                                    for digit in _point_digits(e, j.name, k.var, scalars)))
+        if digits:
+            held = {digit: names(f"{j.name}_digit") for digit in digits}
+            self.lines += [
+                *(f"{inner}{_digit_type(digit, program, jtype)} {name}[{per}];" for digit, name in held.items()),
+                f"{inner}#pragma unroll",
+                f"{inner}for (int {n} = 0; {n} < {per}; ++{n}) {{",
+                f"{inner}    const {jtype} {j.name} = {j_block} + {owned(n, 'threadIdx.x', threads_x)};",
+                *(f"{inner}    {name}[{n}] = {c_expr(digit)};" for digit, name in held.items()),
+                f"{inner}}}"]
+
+            def from_registers(expr: Expr) -> Expr:
+                return Ref(name=f"{held[expr]}[{n}]") if expr in held else with_children(expr, from_registers)
+            epilogue = rewritten(epilogue, from_registers)
+            if vector_store is not None:
+                vector_store = (rewritten([vector_store[0]], from_registers)[0], vector_store[1])
         if vector_store is None:
             self.lines += [
                 f"{inner}#pragma unroll",
@@ -2498,10 +2518,7 @@ class _Staged:
         self.digits = [] if self.width > 1 else \
             _point_digits(self.operand, self.index, loop, {p.name for p in program.scalars})
         self.digit_names = [self.names(f"{self.side}_digit") for _ in self.digits]
-        int_scalars = {p.name for p in program.scalars if p.ctype in ("int", "const int")}
-        # A remainder by sizes is below them: an int, however wide the point it is a digit of (32-bit guards).
-        self.digit_types = ["int" if isinstance(d, Binary) and d.op == "%" and names_of(d.right) <= int_scalars
-                            and constant(d.right) != 0 else self.index_type for d in self.digits]
+        self.digit_types = [_digit_type(digit, program, self.index_type) for digit in self.digits]
         # An implicit GEMM's gather, `x[((n * cin + c) * h + y + kh - 1) * w + x + kw - 1]`, is a sum of a part of
         # the point alone and a part of the loop alone: the first held per slot (`base`), the second computed once a
         # step where each thread stages one step of the loop (`loop_fixed`), so that each value costs an add and
@@ -2733,6 +2750,14 @@ def _sum_terms(expr: Expr) -> list[tuple[int, list[Expr]]] | None:
             out = left + [(sign * (-1 if expr.op == "-" else 1), f) for sign, f in right]
         return out if len(out) <= SEPARATED_TERMS else None
     return [(1, [expr])]
+
+
+def _digit_type(digit: Expr, program: LoopProgram, index_type: str) -> str:
+    """A remainder by int sizes is below them: an int, however wide the index it is a digit of (32-bit guards and
+    arithmetic); any other digit the index's type."""
+    int_scalars = {p.name for p in program.scalars if p.ctype in ("int", "const int")}
+    return "int" if isinstance(digit, Binary) and digit.op == "%" and names_of(digit.right) <= int_scalars and \
+        constant(digit.right) != 0 else index_type
 
 
 def _point_digits(operand: Expr, index: str, loop: str, scalars: set[str]) -> list[Expr]:
