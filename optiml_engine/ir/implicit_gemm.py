@@ -43,7 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from optiml_engine.ir.analysis import (
-    body_exprs, conjuncts, constant, inlined, is_integer_cast, is_zero, names_of, reduction_update, statement_exprs)
+    body_exprs, conjuncts, constant, inlined, is_integer_cast, is_zero, names_of, polynomial, reduction_update,
+    statement_exprs)
 from optiml_engine.ir.delinearize import bare_index
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import (
@@ -333,7 +334,44 @@ def _factors(expr: Expr) -> list[Expr]:
 
 
 def _key(factors: list[Expr]) -> tuple[str, ...]:
-    return tuple(sorted(c_expr(f) for f in factors))
+    """A product's factors as a key: each spelled one way (`_spelling`), its integer constants multiplied into one
+    (`3 * 3 * 3` and `9 * 3` alike)."""
+    number, texts = 1, []
+    for factor in factors:
+        value = constant(factor)
+        if value is None:
+            texts.append(_spelling(factor))
+        else:
+            number *= value
+    return tuple(sorted(texts)) + ((str(number),) if number != 1 else ())
+
+
+def _spelling(factor: Expr) -> str:
+    """One text for a factor however it is written: its polynomial where it has one (an extent's `D - 2` and a
+    local's `D - 3 + 1` alike), else its C text."""
+    found = polynomial(factor)
+    return repr(sorted(found.items())) if found is not None else c_expr(factor)
+
+
+def _without(factors: list[Expr], removed: list[Expr]) -> list[Expr] | None:
+    """The product `factors` less the product `removed` (matched by `_spelling`, integer constants by division);
+    None where `removed` is not a part of it."""
+    number = 1
+    for factor in factors:
+        number *= constant(factor) if constant(factor) is not None else 1
+    left = [factor for factor in factors if constant(factor) is None]
+    for factor in removed:
+        value = constant(factor)
+        if value is not None:
+            if value == 0 or number % value:
+                return None
+            number //= value
+            continue
+        match = next((f for f in left if _spelling(f) == _spelling(factor)), None)
+        if match is None:
+            return None
+        left.remove(match)
+    return left + ([Const(text=str(number))] if number != 1 else [])
 
 
 def _divided(expr: Expr, index: str) -> list[Expr] | None:
@@ -405,12 +443,9 @@ def _chain(index: ParallelIndex, found: list[tuple[list[Expr], list[Expr] | None
         modulus = exprs[following.pop()]
         chain.append(_Coordinate(index.name, _key(divisor), _product(modulus), len(chain)))
         divisor = divisor + modulus
-    remaining = _factors(index.upper)
-    for text in _key(divisor):
-        match = next((f for f in remaining if c_expr(f) == text), None)
-        if match is None:
-            return None
-        remaining.remove(match)
+    remaining = _without(_factors(index.upper), divisor)
+    if remaining is None:
+        return None
     if not chain or any(d not in {c.divisor for c in chain} | {_key(divisor)} for d in moduli):
         return None
     if remaining:
@@ -513,16 +548,16 @@ def _joined(scaled: Expr, low: Expr, nonnegative: set[str]) -> Expr | None:
         divisor, radix = digit
         whole = Ref(name=q) if not divisor else Binary(op="/", left=Ref(name=q), right=_product(divisor))
         for high, factor in ((scaled.left, scaled.right), (scaled.right, scaled.left)):
-            if _folded_key(_factors(factor)) != _folded_key(radix):
+            if _key(_factors(factor)) != _key(radix):
                 continue
-            rest = _above(high, q, _folded_key(divisor + radix))
+            rest = _above(high, q, _key(divisor + radix))
             if rest is _WHOLE:
                 return whole
             if rest is not None:
                 return Binary(op="+", left=Binary(op="*", left=rest, right=factor), right=whole)
             higher = _digit(high, q)
             if higher is not None and higher[1] is not None and \
-                    _folded_key(higher[0]) == _folded_key(divisor + radix):
+                    _key(higher[0]) == _key(divisor + radix):
                 return Binary(op="%", left=whole, right=_product(higher[1] + radix))
     return None
 
@@ -537,22 +572,10 @@ def _above(high: Expr, index: str, divisor: tuple[str, ...]) -> Expr | None:
         inner = _above(high.operand, index, divisor)
         return inner if inner is None or inner is _WHOLE else Cast(ctype=high.ctype, operand=inner)
     found = _divided(high, index)
-    if found is not None and found and _folded_key(found) == divisor:
+    if found is not None and found and _key(found) == divisor:
         return _WHOLE
     if isinstance(high, Binary) and high.op == "+":
         for term, rest in ((high.right, high.left), (high.left, high.right)):
             if _above(term, index, divisor) is _WHOLE:
                 return rest
     return None
-
-
-def _folded_key(factors: list[Expr]) -> tuple[str, ...]:
-    """A product's factors as a key, its integer constants multiplied into one (`3 * 3 * 3` and `9 * 3` alike)."""
-    number, texts = 1, []
-    for factor in factors:
-        value = constant(factor)
-        if value is None:
-            texts.append(c_expr(factor))
-        else:
-            number *= value
-    return tuple(sorted(texts)) + ((str(number),) if number != 1 else ())

@@ -430,3 +430,43 @@ def test_an_index_whose_terms_read_both_the_point_and_the_step_is_not_split() ->
                     right=Const(text="1"))
     point, step = _separated(affine, "k", "column")
     assert (c_expr(point), c_expr(step)) == ("(long)(column % W) * C - (long)1", "(long)k * C")
+
+
+SPELLED_APART = """/* @optiml
+   sizes:  N=8 C=64 K=128 L=4096
+   check:  N=2 C=3 K=5 L=9; N=1 C=1 K=1 L=3; N=1 C=4 K=7 L=33
+   x:      in  float[N*C*L]
+   w:      in  float[K*C*3]
+   y:      out float[N*K*(L-2)]
+   launch: grid=cdiv(N*K*(L-2),128) block=128
+   tol:    1e-4
+*/
+__global__ void valid(const float* x, const float* w, float* y, int N, int C, int K, int L)
+{
+    const int P = L - 3 + 1;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= N * K * (L - 2)) return;
+    int p = i % P, k = i / P % K, n = i / P / K;
+    float acc = 0.0f;
+    for (int c = 0; c < C; ++c)
+        for (int t = 0; t < 3; ++t)
+            acc += w[(k * C + c) * 3 + t] * x[(n * C + c) * L + p + t];
+    y[i] = acc;
+}
+"""
+
+
+def test_an_extent_and_its_digits_spelled_apart_are_one_coordinate_chain() -> None:
+    """The guard's `N * K * (L - 2)` and the digits' `L - 3 + 1` are one size: the flat index's digits tile its
+    extent, and the product's schedules compute the kernel's outputs."""
+    naive = candidate_of("valid.cu", SPELLED_APART)
+    product = implicit_gemm(lift(naive))
+    shape = shape_of(product)
+    assert "contraction" in shape.families, str(product)
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=4)
+        expected = run_on_cpu(naive, binding, inputs)
+        for schedule in space(shape, "contraction")[:4]:
+            got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
