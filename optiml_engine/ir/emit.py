@@ -2515,8 +2515,8 @@ class _Staged:
         self.across = (tile if self.along else step) // self.width   # vectors along the unit stride
         # A slot's point is the same every step: the divisions of it (an implicit GEMM's batch, row and pixel of a
         # column) computed once, before the loop, not under each step's bounds test, where the compiler keeps them.
-        self.digits = [] if self.width > 1 else \
-            _point_digits(self.operand, self.index, loop, {p.name for p in program.scalars})
+        self.scalars = {p.name for p in program.scalars}
+        self.digits = [] if self.width > 1 else _point_digits(self.operand, self.index, loop, self.scalars)
         self.digit_names = [self.names(f"{self.side}_digit") for _ in self.digits]
         self.digit_types = [_digit_type(digit, program, self.index_type) for digit in self.digits]
         # An implicit GEMM's gather, `x[((n * cin + c) * h + y + kh - 1) * w + x + kw - 1]`, is a sum of a part of
@@ -2530,7 +2530,6 @@ class _Staged:
             (not self.along or tile % group == 0 and group * element_bytes(program, self.read.array) >= 32)
         self.parts = parts if self.loop_fixed else None
         self.base = self.names(f"{self.side}_base") if self.parts is not None else None
-        self.scalars = {p.name for p in program.scalars}
 
     def declarations(self, indent: str, loop: str, k_begin: str, thread: str, element: str, slot: str) -> list[str]:
         if self.width == 1:
@@ -2593,7 +2592,8 @@ class _Staged:
             def separated(expr: Expr) -> Expr:
                 return read if expr == self.read else with_children(expr, separated)
             operand = separated(self.operand)
-            digits = _point_digits(Binary(op=",", left=operand, right=self.parts[1]), loop, index, self.scalars)
+            digits = list(dict.fromkeys(_point_digits(operand, loop, index, self.scalars) +
+                                        _point_digits(self.parts[1], loop, index, self.scalars)))
             digit_names = {digit: self.names(f"{self.side}_step_digit") for digit in digits}
 
             def stepped(expr: Expr) -> Expr:

@@ -503,7 +503,7 @@ def _digits(index: Expr, extents: list[Expr]) -> list[Expr]:
     return out
 
 
-def _recombined(expr: Expr, nonnegative: set[str]) -> Expr:
+def _recombined(expr: Expr, indices: set[str]) -> Expr:
     """`expr` with the digits of one index put back together where a factor is laid out along them: `(a + q / (m *
     r)) * r + q / m % r` is `a * r + q / m` (`q / (m * r) * r + q / m % r` is `q / m`, `q / (m * r) % s * r + q / m
     % r` is `q / m % (s * r)`; with m = 1, `q % r`, `q`). A
@@ -511,13 +511,13 @@ def _recombined(expr: Expr, nonnegative: set[str]) -> Expr:
     c_kh_kw % 3`, is then `co * cin * 3 * 3 + c_kh_kw`: one affine index, read along the loop's unit stride in
     vectors instead of through a chain of divisions each step. Exact in C's arithmetic for positive m and r (its
     division truncates, so `q / m / r` is `q / (m * r)` and `q / r * r + q % r` is q); applied to the rewrite's own
-    indices alone (`nonnegative`), whose extents are sizes, never to a user's expression."""
-    expr = with_children(expr, lambda child: _recombined(child, nonnegative))
+    indices alone (`indices`), whose extents are sizes, never to a user's expression."""
+    expr = with_children(expr, lambda child: _recombined(child, indices))
     if not (isinstance(expr, Binary) and expr.op == "+"):
         return expr
     terms, joined_any = _added(expr), False
     while (pair := next(((i, j, joined) for i, low in enumerate(terms) for j, scaled in enumerate(terms)
-                         if i != j and (joined := _joined(scaled, low, nonnegative)) is not None), None)):
+                         if i != j and (joined := _joined(scaled, low, indices)) is not None), None)):
         i, j, joined = pair
         terms = [t for n, t in enumerate(terms) if n not in (i, j)] + _added(joined)
         joined_any = True
@@ -536,12 +536,12 @@ def _added(expr: Expr) -> list[Expr]:
     return [expr]
 
 
-def _joined(scaled: Expr, low: Expr, nonnegative: set[str]) -> Expr | None:
-    """`scaled + low` with `low` a digit of one of the `nonnegative` indices and `scaled` the digits above it times
+def _joined(scaled: Expr, low: Expr, indices: set[str]) -> Expr | None:
+    """`scaled + low` with `low` a digit of one of the `indices` and `scaled` the digits above it times
     its radix, as one digit (or what else `scaled` adds, times the radix, plus it); None where they are not."""
     if not (isinstance(scaled, Binary) and scaled.op == "*"):
         return None
-    for q in nonnegative:
+    for q in indices:
         digit = _digit(low, q)
         if digit is None or digit[1] is None:
             continue
