@@ -1,7 +1,8 @@
 """CPU evidence for the loop-nest program on a folder of kernels (no GPU): for each kernel, does it lift (or the
 located reason it does not); does the program's NumPy interpreter agree with the kernel itself run on the CPU
-emulator at every check size; which schedule families the program allows; and do those families' default schedules
-compile under NVRTC and agree with the program on the CPU at the smallest check size.
+emulator at every check size; which schedule families the program allows (over its digits too, and as the policy's
+implicit GEMMs); and do those families' default schedules compile under NVRTC and agree with the program they were
+emitted from on the CPU at the smallest check size.
 
     python3 bench/lift_check.py FOLDER [OUT.json]
 """
@@ -25,6 +26,7 @@ from optiml_engine.gpu.data import make_inputs  # noqa: E402
 from optiml_engine.gpu.emulate import run_on_cpu  # noqa: E402
 from optiml_engine.ir.delinearize import delinearized  # noqa: E402
 from optiml_engine.ir.emit import EmitError, emit  # noqa: E402
+from optiml_engine.ir.implicit_gemm import implicit_gemm  # noqa: E402
 from optiml_engine.ir.interpret import run_program  # noqa: E402
 from optiml_engine.ir.lift import lift  # noqa: E402
 from optiml_engine.ir.program import NotLiftable  # noqa: E402
@@ -63,13 +65,20 @@ def check(path: Path) -> dict:
     row["interpreter_mismatch"] = mismatches[:1]
     smallest = min(contract.checks or [contract.sizes], key=lambda b: sum(b.values()))
     schedules = []
-    for over_digits, chosen in ((False, program), (True, delinearized(program))):
-        if over_digits and chosen is program:
+    digits = delinearized(program)
+    # The program, over its digits, and as the policy's implicit GEMMs of both (their contraction schedules alone).
+    versions = {"program": program, "digits": digits, "implicit GEMM": implicit_gemm(program),
+                "implicit GEMM over the digits": implicit_gemm(digits)}
+    seen: list = []
+    for over, chosen in versions.items():
+        if any(chosen is earlier for earlier in seen):     # a rewrite that does not apply returns its input
             continue
+        seen.append(chosen)
         shape = shape_of(chosen)
-        for family in shape.families:
+        for family in shape.families if over in ("program", "digits") else \
+                [f for f in shape.families if f == "contraction"]:
             for schedule in defaults(shape, family):
-                entry = {"schedule": schedule.describe(), "digits": over_digits}
+                entry = {"schedule": schedule.describe(), "over": over}
                 try:
                     emitted = emit(chosen, shape, schedule, naive)
                 except EmitError as error:
@@ -82,7 +91,9 @@ def check(path: Path) -> dict:
                                                                                 contract.arrays, inputs), smallest)
                     entry |= {"agrees": why is None, "why": why}
                 schedules.append(entry)
-    row["families"] = sorted({f for over in (program, delinearized(program)) for f in shape_of(over).families})
+    row["families"] = sorted({f for over in (program, digits) for f in shape_of(over).families} |
+                             {"contraction" for over in list(versions.values())[2:]
+                              if "contraction" in shape_of(over).families})
     row["schedules"] = schedules
     return row
 
