@@ -1849,8 +1849,8 @@ class _Kernel:
                 *(f"{inner}    {name}[{n}] = {c_expr(digit)};" for digit, name in held.items()),
                 f"{inner}}}"]
 
-            def from_registers(expr: Expr) -> Expr:
-                return Ref(name=f"{held[expr]}[{n}]") if expr in held else with_children(expr, from_registers)
+            from_registers = _from_registers({digit: (f"{name}[{n}]", _digit_type(digit, program, jtype))
+                                              for digit, name in held.items()}, jtype)
             epilogue = rewritten(epilogue, from_registers)
             if vector_store is not None:
                 vector_store = (rewritten([vector_store[0]], from_registers)[0], vector_store[1])
@@ -2670,11 +2670,8 @@ class _Staged:
 
     def _held(self, slot: str) -> Callable[[Expr], Expr]:
         """An expression with this slot's digits read from their registers."""
-        held = dict(zip(self.digits, (f"{name}[{slot}]" for name in self.digit_names)))
-
-        def computed(expr: Expr) -> Expr:
-            return Ref(name=held[expr]) if expr in held else with_children(expr, computed)
-        return computed
+        return _from_registers({digit: (f"{name}[{slot}]", ctype) for digit, name, ctype in
+                                zip(self.digits, self.digit_names, self.digit_types)}, self.index_type)
 
     def store(self, indent: str, at: str, thread: str, element: str, slot: str, lane: str) -> list[str]:
         tile_name, registers = self.tile_name, self.registers
@@ -2702,6 +2699,7 @@ class _Staged:
 
 
 SEPARATED_TERMS = 32    # a read's index multiplied out into more terms than this is left as it is
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 
 def _separated(index: Expr, loop: str, point: str) -> tuple[Expr, Expr] | None:
@@ -2750,6 +2748,23 @@ def _sum_terms(expr: Expr) -> list[tuple[int, list[Expr]]] | None:
             out = left + [(sign * (-1 if expr.op == "-" else 1), f) for sign, f in right]
         return out if len(out) <= SEPARATED_TERMS else None
     return [(1, [expr])]
+
+
+def _from_registers(held: dict[Expr, tuple[str, str]], index_type: str) -> Callable[[Expr], Expr]:
+    """Expressions with the given digits read from their registers (digit: (register, its type)). A digit held in a
+    narrower type than its index's is read as it is where it is compared (a window's bounds test, in 32 bits) and
+    widened to the index's type elsewhere, so that the arithmetic it enters (an output's index) is as wide as the
+    program's."""
+    def read(expr: Expr, compared: bool) -> Expr:
+        if isinstance(expr, Cast) and expr.ctype == index_type and expr.operand in held:   # widened already
+            return expr.model_copy(update={"operand": Ref(name=held[expr.operand][0])})
+        if expr in held:
+            name, ctype = held[expr]
+            return Ref(name=name) if compared or ctype == index_type else Cast(ctype=index_type,
+                                                                               operand=Ref(name=name))
+        inside = compared or isinstance(expr, Binary) and expr.op in _COMPARISONS
+        return with_children(expr, lambda child: read(child, inside))
+    return lambda expr: read(expr, False)
 
 
 def _digit_type(digit: Expr, program: LoopProgram, index_type: str) -> str:

@@ -470,3 +470,17 @@ def test_an_extent_and_its_digits_spelled_apart_are_one_coordinate_chain() -> No
             got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
             found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
             assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
+
+def test_a_digit_held_in_32_bits_is_widened_where_it_enters_an_index() -> None:
+    """`column % W` is held as an int (below W): compared as it is (a window's bounds test), widened to the
+    column's type where it is multiplied into an output's index, whose arithmetic stays as wide as the program's."""
+    from optiml_engine.ir.emit import _from_registers
+    from optiml_engine.ir.printer import c_expr
+    from optiml_engine.ir.program import Ref
+    digit = Binary(op="%", left=Ref(name="column"), right=Ref(name="W"))
+    read = _from_registers({digit: ("w_digit[n]", "int")}, "long")
+    index = Binary(op="*", left=digit, right=Ref(name="HC"))
+    test = Binary(op="<", left=Binary(op="+", left=digit, right=Ref(name="kw")), right=Ref(name="W"))
+    assert c_expr(read(index)) == "(long)w_digit[n] * HC"
+    assert c_expr(read(test)) == "w_digit[n] + kw < W"
