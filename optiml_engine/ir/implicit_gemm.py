@@ -58,7 +58,7 @@ class _Coordinate:
     the ends of the digit chain; a parallel index read only whole is one coordinate)."""
 
     index: str
-    divisor: tuple[str, ...]          # the divisor's factors, as C texts
+    divisor: tuple[str, ...]          # the divisor's factors, as `_key` spells them
     extent: Expr
     significance: int                 # larger: more significant within its index
 
@@ -506,10 +506,9 @@ def _digits(index: Expr, extents: list[Expr]) -> list[Expr]:
 def _recombined(expr: Expr, indices: set[str]) -> Expr:
     """`expr` with the digits of one index put back together where a factor is laid out along them: `(a + q / (m *
     r)) * r + q / m % r` is `a * r + q / m` (`q / (m * r) * r + q / m % r` is `q / m`, `q / (m * r) % s * r + q / m
-    % r` is `q / m % (s * r)`; with m = 1, `q % r`, `q`). A
-    convolution's weight read over the collapsed loop, `((co * cin + c_kh_kw / 9) * 3 + c_kh_kw / 3 % 3) * 3 +
-    c_kh_kw % 3`, is then `co * cin * 3 * 3 + c_kh_kw`: one affine index, read along the loop's unit stride in
-    vectors instead of through a chain of divisions each step. Exact in C's arithmetic for positive m and r (its
+    % r` is `q / m % (s * r)`; with m = 1, `q % r`, `q`). A convolution's weight read over the collapsed loop,
+    `((co * cin + c_kh_kw / 9) * 3 + c_kh_kw / 3 % 3) * 3 + c_kh_kw % 3`, is then `co * cin * 3 * 3 + c_kh_kw`: one
+    affine index, read along the loop's unit stride in vectors instead of through a chain of divisions each step. Exact in C's arithmetic for positive m and r (its
     division truncates, so `q / m / r` is `q / (m * r)` and `q / r * r + q % r` is q); applied to the rewrite's own
     indices alone (`indices`), whose extents are sizes, never to a user's expression."""
     expr = with_children(expr, lambda child: _recombined(child, indices))
