@@ -1840,17 +1840,16 @@ class _Kernel:
         digits = list(dict.fromkeys(digit for stmt in walk(epilogue) for e in statement_exprs(stmt)
                                     for digit in _point_digits(e, j.name, k.var, scalars)))
         if digits:
-            held = {digit: names(f"{j.name}_digit") for digit in digits}
+            held = {digit: (names(f"{j.name}_digit"), _digit_type(digit, program, jtype)) for digit in digits}
             self.lines += [
-                *(f"{inner}{_digit_type(digit, program, jtype)} {name}[{per}];" for digit, name in held.items()),
+                *(f"{inner}{ctype} {name}[{per}];" for name, ctype in held.values()),
                 f"{inner}#pragma unroll",
                 f"{inner}for (int {n} = 0; {n} < {per}; ++{n}) {{",
                 f"{inner}    const {jtype} {j.name} = {j_block} + {owned(n, 'threadIdx.x', threads_x)};",
-                *(f"{inner}    {name}[{n}] = {c_expr(digit)};" for digit, name in held.items()),
+                *(f"{inner}    {name}[{n}] = {c_expr(digit)};" for digit, (name, _) in held.items()),
                 f"{inner}}}"]
-
-            from_registers = _from_registers({digit: (f"{name}[{n}]", _digit_type(digit, program, jtype))
-                                              for digit, name in held.items()}, jtype)
+            from_registers = _from_registers({digit: (f"{name}[{n}]", ctype) for digit, (name, ctype) in held.items()},
+                                             jtype)
             epilogue = rewritten(epilogue, from_registers)
             if vector_store is not None:
                 vector_store = (rewritten([vector_store[0]], from_registers)[0], vector_store[1])

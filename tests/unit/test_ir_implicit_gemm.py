@@ -21,6 +21,20 @@ from optiml_engine.ir.schedule import shape_of, space
 from optiml_engine.source.contract import resolve
 from tests.unit.test_ir_lift import candidate_of
 
+
+def assert_schedules_compute_the_kernel(naive, product, schedules, seed: int, bindings=None) -> None:
+    """Each schedule of `product` (emitted once) computes the naive kernel's `y` on the CPU emulator at every check
+    size (or the given ones)."""
+    shape = shape_of(product)
+    emitted = [(schedule, emit(product, shape, schedule, naive)) for schedule in schedules]
+    for binding in naive.contract.checks if bindings is None else bindings:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=seed)
+        expected = run_on_cpu(naive, binding, inputs)
+        for schedule, candidate in emitted:
+            got = run_on_cpu(candidate, binding, inputs)
+            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
+            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+
 CONV2D = """/* @optiml
    sizes:  N=8 C=64 H=56 W=56 K=128 R=3 S=3
    check:  N=2 C=3 H=9 W=7 K=5 R=3 S=3; N=1 C=1 H=1 W=1 K=1 R=1 S=1; N=1 C=2 H=5 W=6 K=70 R=3 S=2
@@ -115,13 +129,7 @@ def test_a_naive_convolution_is_a_matrix_product_its_schedules_compute(name, tex
     schedules = space(shape, "contraction")
     chosen = [schedules[0], next(s for s in schedules if s.blocks_per_sm > 1),
               next(s for s in schedules if s.splits > 1)]
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
-        expected = run_on_cpu(naive, binding, inputs)
-        for schedule in chosen:
-            got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
-            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
-            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+    assert_schedules_compute_the_kernel(naive, product, chosen, seed=5)
 
 
 @pytest.mark.parametrize("body", [
@@ -213,13 +221,8 @@ def test_a_transposed_convolution_is_a_matrix_product_over_the_digits_of_its_fla
     shape = shape_of(product)
     assert "contraction" in shape.families, str(product)
     schedules = space(shape, "contraction")
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=7)
-        expected = run_on_cpu(naive, binding, inputs)
-        for schedule in (schedules[0], next(s for s in schedules if s.splits > 1)):
-            got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
-            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
-            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+    assert_schedules_compute_the_kernel(naive, product, [schedules[0], next(s for s in schedules if s.splits > 1)],
+                                        seed=7)
     edits = SchedulePolicy().propose(naive, PolicyContext())
     assert any(edit.rule == "schedule_contraction" for edit in edits)
 
@@ -285,13 +288,7 @@ def test_a_sum_of_products_in_more_than_two_factors_or_an_inner_sum_is_a_matrix_
     shape = shape_of(product)
     assert "contraction" in shape.families, str(product)
     assert [type(stmt).__name__ for stmt in product.body[-2:]] == ["For", "Store"], str(product)
-    schedule = space(shape, "contraction")[0]
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=7)
-        expected = run_on_cpu(naive, binding, inputs)
-        got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
-        found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
-        assert found.ok, f"{binding}: {found.reason}"
+    assert_schedules_compute_the_kernel(naive, product, space(shape, "contraction")[:1], seed=7)
 
 
 @pytest.mark.parametrize("inner, why", [
@@ -339,11 +336,8 @@ def test_a_weight_laid_out_along_the_collapsed_loop_is_read_at_one_affine_index(
     read = next(load for load in loads(shape.contraction.left) if load.array == weights)
     assert not any(isinstance(e, Binary) and e.op in ("/", "%") for e in subexpressions(read.index)), str(product)
     assert unit_stride(read.index, shape.contraction.loop.var)
-    inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, naive.contract.checks[0]).lengths, seed=3)
-    expected = run_on_cpu(naive, naive.contract.checks[0], inputs)
-    for schedule in space(shape, "contraction")[:4]:
-        got = run_on_cpu(emit(product, shape, schedule, naive), naive.contract.checks[0], inputs)
-        assert compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol).ok
+    assert_schedules_compute_the_kernel(naive, product, space(shape, "contraction")[:4], seed=3,
+                                        bindings=naive.contract.checks[:1])
 
 
 def test_only_the_rewrites_own_digits_are_put_back_together() -> None:
@@ -405,17 +399,10 @@ def test_a_gathered_operand_is_staged_from_a_part_of_the_point_and_a_part_of_the
     product = implicit_gemm(program) if implicit_gemm(program) is not program else \
         implicit_gemm(delinearized(program))
     shape = shape_of(product)
-    emitted = [(s, emit(product, shape, s, naive)) for s in space(shape, "contraction")
-               if s.splits == 1 and s.blocks_per_sm == 1]
-    split = [(s, c) for s, c in emitted if "_offset = " in c.unit.text]
+    split = [s for s in space(shape, "contraction") if s.splits == 1 and s.blocks_per_sm == 1 and
+             "_offset = " in emit(product, shape, s, naive).unit.text]
     assert bool(split) == split_expected
-    for binding in naive.contract.checks if split else ():
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=9)
-        expected = run_on_cpu(naive, binding, inputs)
-        for schedule, candidate in split[:3]:
-            got = run_on_cpu(candidate, binding, inputs)
-            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
-            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+    assert_schedules_compute_the_kernel(naive, product, split[:3], seed=9)
 
 
 def test_an_index_whose_terms_read_both_the_point_and_the_step_is_not_split() -> None:
@@ -463,13 +450,7 @@ def test_an_extent_and_its_digits_spelled_apart_are_one_coordinate_chain() -> No
     product = implicit_gemm(lift(naive))
     shape = shape_of(product)
     assert "contraction" in shape.families, str(product)
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=4)
-        expected = run_on_cpu(naive, binding, inputs)
-        for schedule in space(shape, "contraction")[:4]:
-            got = run_on_cpu(emit(product, shape, schedule, naive), binding, inputs)
-            found = compare(np, "y", got["y"], expected["y"], "float32", naive.contract.tol, naive.contract.atol)
-            assert found.ok, f"{schedule.describe()} at {binding}: {found.reason}"
+    assert_schedules_compute_the_kernel(naive, product, space(shape, "contraction")[:4], seed=4)
 
 
 def test_a_digit_held_in_32_bits_is_widened_where_it_enters_an_index() -> None:
