@@ -2387,6 +2387,32 @@ class _Kernel:
 
     # -- the candidate --------------------------------------------------------------------------------------------
 
+    def as_written(self) -> list[str]:
+        """Where the sizes break the rewrite's assumption (program.py `Assumption`), the program as written: every
+        thread of the grid, whatever its shape, takes the points in turn. Every thread sees the same scalars, so all
+        return together, before any barrier."""
+        if self.program.assumption is None:
+            return []
+        program = self.program.assumption.otherwise
+        names = _Names(program)
+        threads, point, points = names("threads"), names("point"), names("points")
+        extents = [f"max((long long)({c_expr(i.upper)}) - (long long)({c_expr(i.lower)}), 0LL)" for i in program.space]
+        lines = [f"    if (!({c_expr(self.program.assumption.condition)})) {{",
+                 "        // The sizes are not those the schedule's rewrite assumes: the program as written.",
+                 f"        const long long {threads} = (long long)gridDim.x * gridDim.y * gridDim.z * blockDim.x * "
+                 "blockDim.y * blockDim.z;",
+                 f"        const long long {points} = {' * '.join(extents)};",
+                 f"        for (long long {point} = ((long long)(blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + "
+                 "blockIdx.x) * (blockDim.x * blockDim.y * blockDim.z) + (threadIdx.z * blockDim.y + threadIdx.y) * "
+                 f"blockDim.x + threadIdx.x; {point} < {points}; {point} += {threads}) {{"]
+        divisor = ""
+        for index, extent in reversed(list(zip(program.space, extents))):
+            digit = f"{point}{divisor}" if index is program.space[0] else f"{point}{divisor} % {extent}"
+            lines.append(f"            const {_index_type(index, program)} {index.name} = {c_operand(index.lower)} + "
+                         f"({digit});")
+            divisor += f" / {extent}"
+        return lines + [*c_statements(program.body, "            "), "        }", "        return;", "    }"]
+
     def candidate(self) -> Candidate:
         getattr(self, self.schedule.family)()
         view = KernelView.of(self.base)
@@ -2395,7 +2421,7 @@ class _Kernel:
         comment = "".join(line + "\n" for line in self.declarations)
         # Inside the body, the schedule's name moves with the kernel when a later schedule replaces it.
         body = "{\n" + "\n".join([f"    // OptiML schedule of the loop-nest program: {self.schedule.describe()}.",
-                                   *self.lines]) + "\n}"
+                                   *self.as_written(), *self.lines]) + "\n}"
         # The helpers open the unit: above the kernel there may be a template header or an `extern "C"` whose
         # linkage a template may not have.
         bounds = launch_bounds_replacement(view, self.schedule.threads(), self.schedule.blocks_per_sm)

@@ -30,11 +30,18 @@ sizes, with declarations (assigned again there or not) and `if`s (no `else`) bet
 then code without loops; an inner sum weighted, `t = 0; for (...) t += e; acc += a * t;`, is multiplied out into the
 nest first (`acc += a * e`, the sum reassociated), and a product of more than two terms is two factors where its
 terms reading coordinates fall in two groups that share none (a bilinear form's `x1[n][i] * W[o][i][j] * x2[n][j]`:
-W, and x1 * x2; the product reassociated); where every coordinate of the point (a parallel index, or a digit `/` and
-`%` of a flat one, the digits tiling its extent exactly) is read by at most one of the two factors and each `if` by
-at most one (an `if` of the loops alone guards both: neither factor is read where the nest skips); and where each
-factor reads at least one coordinate. The coordinates neither factor reads go with the factor that reads the
+W, and x1 * x2; the product reassociated); where each `if` reads the coordinates of the point (a parallel index,
+or a digit `/` and `%` of a flat one, the digits tiling its extent exactly) of at most one of the two factors (an
+`if` of the loops alone guards both: neither factor is read where the nest skips); and where each factor reads at
+least one coordinate the other does not. The coordinates neither factor reads go with the factor that reads the
 innermost one, the column: neighbouring threads then write neighbouring outputs.
+
+A coordinate both factors read is a batch: a third index over which the products are independent (a batched
+matrix product in one flat index). A grouped convolution's output channel `co` is read whole by the weight and
+as its group `co / (C / G)` by the input; split at that size into the group `co / d` and the place `co % d`,
+the group is a batch and the place a row. The split is exact where d divides the channels' extent: written as
+a factor of it (`oy / 2` of `2 * H`) it always does; otherwise the rewrite carries the assumption `d > 0 &&
+C % d == 0` and the program as written, which the emitted kernel runs where the sizes break it.
 """
 
 from __future__ import annotations
@@ -43,12 +50,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from optiml_engine.ir.analysis import (
-    body_exprs, conjuncts, constant, inlined, is_integer_cast, is_zero, names_of, polynomial, reduction_update,
-    statement_exprs)
+    body_exprs, conjuncts, constant, inlined, is_integer_cast, is_zero, loads, names_of, polynomial,
+    reduction_update, statement_exprs, subexpressions)
 from optiml_engine.ir.delinearize import bare_index
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import (
-    Assign, Binary, Cast, Const, Expr, For, If, Let, LoopProgram, ParallelIndex, Ref, Select, Stmt,
+    Assign, Assumption, Binary, Call, Cast, Const, Expr, For, If, Let, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     children, fresh_name, mentions, names_in, rewritten, statements_replaced, substitute, walk, with_children)
 
 
@@ -60,7 +67,7 @@ class _Coordinate:
     index: str
     divisor: tuple[str, ...]          # the divisor's factors, as `_key` spells them
     extent: Expr
-    significance: int                 # larger: more significant within its index
+    significance: float               # larger: more significant within its index (a group's, between two digits)
 
 
 _REASSIGNMENTS = ("=", "+=", "-=", "*=", "/=", "%=")
@@ -105,41 +112,65 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
         return program
     placeholders = {coordinate: f"\0{n}" for n, coordinate in enumerate(coordinates)}
 
-    def coordinates_of(expr: Expr) -> set[_Coordinate]:
-        names = names_of(_as_coordinates(expr, coordinates, {c: Ref(name=p) for c, p in placeholders.items()}))
-        return {c for c, p in placeholders.items() if p in names}
+    def placed(expr: Expr) -> Expr:
+        return _as_coordinates(expr, coordinates, {c: Ref(name=p) for c, p in placeholders.items()})
 
-    factors = _two_factors(terms, coordinates_of)
+    groups = _groups(terms, placed, coordinates, placeholders, scalars)
+    for coordinate, (divisor, high, low) in groups.items():
+        placeholders[high], placeholders[low] = placeholders[coordinate] + "h", placeholders[coordinate] + "l"
+
+    def regrouped(expr: Expr) -> Expr:
+        return _regrouped(placed(expr), {placeholders[c]: (divisor, placeholders[high], placeholders[low])
+                                         for c, (divisor, high, low) in groups.items()})
+
+    def coordinates_of(expr: Expr) -> set[_Coordinate]:
+        names = names_of(regrouped(expr))
+        return {c for c, p in placeholders.items() if p in names and c not in groups}
+
+    every = [c for c in placeholders if c not in groups]
+    shared = set(every)
+    for term in terms:
+        if coordinates_of(term):
+            shared &= coordinates_of(term)
+    factors = _two_factors(terms, lambda term: coordinates_of(term) - shared)
     if factors is None:
         return program
-    read = [coordinates_of(f) for f in factors]
-    innermost = min((c for c in coordinates if c.index == program.space[-1].name), key=lambda c: c.significance)
+    read = [coordinates_of(f) - shared for f in factors]
+    innermost = min((c for c in every if c.index == program.space[-1].name), key=lambda c: c.significance)
+    if innermost in shared:
+        return program
     column_side = 0 if innermost in read[0] else 1
-    sides = {c: (1 if c in read[column_side] or c not in read[1 - column_side] else 0) for c in coordinates}
+    sides = {c: 2 if c in shared else 1 if c in read[column_side] or c not in read[1 - column_side] else 0
+             for c in every}
     guarded: list[list[Expr]] = [[], []]
     for guard in guards:
-        touched = {sides[c] for c in coordinates_of(guard)}
+        touched = {sides[c] for c in coordinates_of(guard)} - {2}
         if len(touched) > 1:
             return program
-        # A guard of the loop alone skips those iterations for every point: neither factor is read there.
+        # A guard of the loop (or the batch) alone skips those iterations for every point of the batch: neither
+        # factor is read there.
         for side in touched or (0, 1):
             guarded[side].append(guard)
 
     taken = names_in(program)
     row, column, step = fresh_name("row", taken), fresh_name("column", taken), fresh_name("_".join(loop_vars), taken)
+    batch = fresh_name("batch", taken)
     ctype = program.space[-1].ctype
     extents: list[Expr] = []
-    values: dict[_Coordinate, Expr] = {}
-    for side, name in ((0, row), (1, column)):
-        mine = sorted((c for c in coordinates if sides[c] == side),
+    values: dict[str, Expr] = {}
+    for side, name in ((2, batch), (0, row), (1, column)):
+        mine = sorted((c for c in every if sides[c] == side),
                       key=lambda c: ([s.name for s in program.space].index(c.index), -c.significance))
         extents.append(_product([c.extent for c in mine]))
-        values.update(zip(mine, _digits(Ref(name=name), [c.extent for c in mine])))
+        values.update(zip((placeholders[c] for c in mine), _digits(Ref(name=name), [c.extent for c in mine])))
     loop_values = {loop.var: digit if constant(loop.start) == 0 else Binary(op="+", left=digit, right=loop.start)
                    for loop, digit in zip(nest.loops, _digits(Ref(name=step), stops))}
+    for coordinate, (divisor, high, low) in groups.items():
+        values[placeholders[coordinate]] = Binary(op="+", left=Binary(op="*", left=values[placeholders[high]],
+                                                                        right=divisor), right=values[placeholders[low]])
 
     def new_terms(expr: Expr) -> Expr:
-        return _as_coordinates(expr, coordinates, values)
+        return substitute(regrouped(expr), values)
 
     operands = []
     for side, factor in ((0, factors[1 - column_side]), (1, factors[column_side])):
@@ -149,13 +180,78 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
             for guard in guarded[side][1:]:
                 condition = Binary(op="&&", left=condition, right=guard)
             operand = Select(cond=condition, then=operand, other=Const(text="0"))
-        operands.append(_recombined(substitute(new_terms(operand), loop_values), {row, column, step}))
+        operands.append(_recombined(substitute(new_terms(operand), loop_values), {batch, row, column, step}))
     loop = For(var=step, ctype="int", start=Const(text="0"), stop=_product(stops), step=Const(text="1"),
                body=[Assign(name=accumulator, op="+=", value=Binary(op="*", left=operands[0], right=operands[1]))])
-    space = [ParallelIndex(name=row, ctype=ctype, dim="y", lower=Const(text="0"), upper=extents[0]),
-             ParallelIndex(name=column, ctype=ctype, dim="x", lower=Const(text="0"), upper=extents[1])]
-    return program.model_copy(update={"space": space,
-                                      "body": rewritten(before, new_terms) + [loop] + rewritten(after, new_terms)})
+    space = [ParallelIndex(name=row, ctype=ctype, dim="y", lower=Const(text="0"), upper=extents[1]),
+             ParallelIndex(name=column, ctype=ctype, dim="x", lower=Const(text="0"), upper=extents[2])]
+    if shared:
+        space.insert(0, ParallelIndex(name=batch, ctype=ctype, dim="z", lower=Const(text="0"), upper=extents[0]))
+    rewrite = program.model_copy(update={"space": space,
+                                         "body": rewritten(before, new_terms) + [loop] + rewritten(after, new_terms)})
+    # Whole groups: `c / d` is a digit of its own only where d divides c's extent; a factor of the extent as
+    # written (`oy / 2` of `2 * H`) divides it at every size.
+    whole = [Binary(op="&&", left=Binary(op=">", left=divisor, right=Const(text="0")),
+                    right=Binary(op="==", left=Binary(op="%", left=coordinate.extent, right=divisor),
+                                 right=Const(text="0"))) for coordinate, (divisor, _, _) in groups.items()
+             if _without(_factors(coordinate.extent), _factors(divisor)) is None]
+    if not whole:
+        return rewrite
+    condition = whole[0]
+    for more in whole[1:]:
+        condition = Binary(op="&&", left=condition, right=more)
+    return rewrite.model_copy(update={"assumption": Assumption(condition=condition, otherwise=program)})
+
+
+def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list[_Coordinate],
+            placeholders: dict[_Coordinate, str], scalars: set[str]) -> dict[_Coordinate, tuple[Expr, _Coordinate,
+                                                                                              _Coordinate]]:
+    """The coordinates read by more than one term that a term reads divided by a size (a grouped convolution's
+    output channel `co`, its input's group `co / (C / groups)`; a transposed convolution's row `oy` and its
+    `oy / 2`, `oy % 2`): each as (the size d, `c / d`, `c % d`), two coordinates of their own (extents E / d and
+    d, E the coordinate's extent; `E / max(d, 1)` where d is not a factor of E as written, whose launch must not
+    divide by zero). One size per coordinate."""
+    out = {}
+    placed_terms = [placed(term) for term in terms]
+    for coordinate in coordinates:
+        name = placeholders[coordinate]
+        divisors = {}
+        for term in placed_terms:
+            for e in subexpressions(term):
+                if isinstance(e, Binary) and e.op in ("/", "%") and _bare(e.left, name) and \
+                        names_of(e.right) <= scalars and not loads(e.right) and constant(e.right) != 1:
+                    divisors[_spelling(e.right)] = e.right
+        if len(divisors) != 1 or sum(name in names_of(term) for term in placed_terms) < 2:
+            continue
+        divisor = next(iter(divisors.values()))
+        quotient = _without(_factors(coordinate.extent), _factors(divisor))
+        groups = Binary(op="/", left=coordinate.extent, right=Call(function="max", args=[divisor, Const(text="1")]))
+        out[coordinate] = (divisor, _Coordinate(coordinate.index, coordinate.divisor + ("/",) + _key([divisor]),
+                                                groups if quotient is None else _product(quotient),
+                                                coordinate.significance + 0.5),
+                           _Coordinate(coordinate.index, coordinate.divisor + ("%",) + _key([divisor]), divisor,
+                                       coordinate.significance))
+    return out
+
+
+def _bare(expr: Expr, name: str) -> bool:
+    """`name`, integer casts looked through."""
+    while isinstance(expr, Cast) and is_integer_cast(expr.ctype):
+        expr = expr.operand
+    return isinstance(expr, Ref) and expr.name == name
+
+
+def _regrouped(expr: Expr, groups: dict[str, tuple[Expr, str, str]]) -> Expr:
+    """`expr` (coordinates as placeholders) with each grouped coordinate c read as its group and place: `c / d` and
+    `c % d` as the two, c itself as `group * d + place`."""
+    if isinstance(expr, Binary) and expr.op in ("/", "%"):
+        for name, (divisor, high, low) in groups.items():
+            if _bare(expr.left, name) and _spelling(expr.right) == _spelling(divisor):
+                return Ref(name=high if expr.op == "/" else low)
+    if isinstance(expr, Ref) and expr.name in groups:
+        divisor, high, low = groups[expr.name]
+        return Binary(op="+", left=Binary(op="*", left=Ref(name=high), right=divisor), right=Ref(name=low))
+    return with_children(expr, lambda child: _regrouped(child, groups))
 
 
 def _extent(stop: Expr, start: int) -> Expr:
@@ -405,7 +501,8 @@ def _uses(expr: Expr, index: str, found: list) -> None:
 
 def _coordinates(program: LoopProgram, exprs: list[Expr]) -> list[_Coordinate] | None:
     """Every parallel index's coordinates: its digits where the expressions take it apart (each digit on the chain
-    from divisor 1, the chain tiling the index's extent), else the index itself."""
+    from divisor 1, the chain tiling the index's extent), else the index itself; None where an index does not
+    start at 0."""
     out: list[_Coordinate] = []
     for index in program.space:
         if constant(index.lower) != 0:
@@ -413,13 +510,8 @@ def _coordinates(program: LoopProgram, exprs: list[Expr]) -> list[_Coordinate] |
         found: list[tuple[list[Expr], list[Expr] | None]] = []
         for expr in exprs:
             _uses(expr, index.name, found)
-        if not found:
-            out.append(_Coordinate(index.name, (), index.upper, 0))
-            continue
-        chain = _chain(index, found)
-        if chain is None:
-            return None
-        out += chain
+        # Read whole, or through digits off a chain (`c / (C / G)` alone, a group): the index is one coordinate.
+        out += _chain(index, found) or [_Coordinate(index.name, (), index.upper, 0)]
     return out
 
 
@@ -463,17 +555,28 @@ def _as_coordinates(expr: Expr, coordinates: list[_Coordinate], values: dict[_Co
     def rewrite(e: Expr) -> Expr:
         for index, mine in by_index.items():
             digit = _digit(e, index)
-            if digit is not None:
-                divisor = _key(digit[0])
-                position = next(n for n, c in enumerate(mine) if c.divisor == divisor)
-                if digit[1] is not None:
-                    return values[mine[position]]
-                return _packed(mine[position:], values)    # `index / D`: this digit and the more significant ones
+            position = None if digit is None else next(
+                (n for n, c in enumerate(mine) if c.divisor == _key(digit[0]) and
+                 (digit[1] is None or _key(digit[1]) == _key(_factors(c.extent)))), None)
+            if position is not None:
+                # `index / D`: this digit and the more significant ones
+                return _cast_as(e, values[mine[position]] if digit[1] is not None else
+                                _packed(mine[position:], values))
             if bare_index(e, index):
-                return _packed(mine, values)
+                return _cast_as(e, _packed(mine, values))
         return with_children(e, rewrite)
 
     return rewrite(expr)
+
+
+def _cast_as(use: Expr, value: Expr) -> Expr:
+    """`value` in the integer type a use of an index casts it to (`(size_t)b * T`, `(long)i / W`), which the
+    arithmetic around it is computed in."""
+    while not (isinstance(use, Cast) and is_integer_cast(use.ctype)):
+        if not (isinstance(use, Binary) and use.op in ("/", "%")):
+            return value
+        use = use.left
+    return Cast(ctype=use.ctype, operand=value)
 
 
 def _packed(digits: list[_Coordinate], values: dict[_Coordinate, Expr]) -> Expr:

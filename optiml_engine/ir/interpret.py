@@ -444,6 +444,9 @@ def run_program(program: LoopProgram, resolved: ResolvedContract, arrays: list[A
     start poisoned, so that an element the program does not write shows. `exact`: every floating value (arrays,
     scalars, variables) held in double, the kernel's math without its fp32 rounding; the arrays come back in
     double."""
+    if program.assumption is not None and not evaluate_scalar(
+            program, program.assumption.condition, scalar_values(program, resolved)):
+        return run_program(program.assumption.otherwise, resolved, arrays, inputs, exact)
     memory: dict[str, np.ndarray] = {}
     dtypes = {spec.param: exact_type(spec.dtype, exact) for spec in arrays}
     for spec in arrays:

@@ -104,4 +104,7 @@ def program_text(program: LoopProgram) -> str:
     space = ", ".join(f"{i.name} in [{c_expr(i.lower)}, {c_expr(i.upper)})" for i in program.space)
     lines = [f"program {program.kernel}({', '.join(params)})", f"parallel for {space}:"]
     lines += c_statements(program.body, "    ")
+    if program.assumption is not None:
+        lines.append(f"assuming {c_expr(program.assumption.condition)}; elsewhere, as written:")
+        lines += ["    " + line for line in program_text(program.assumption.otherwise).splitlines()]
     return "\n".join(lines)

@@ -58,6 +58,10 @@ class Call(Frozen):
     function: str             # a CUDA math function or intrinsic (expf, fmaxf, __half2float, ...)
     args: list[Expr]
 
+    def __hash__(self) -> int:
+        # A read at a call (`x[min(i, n - 1)]`) is a key like any other read.
+        return hash((self.function, tuple(self.args)))
+
 
 class Select(Frozen):
     kind: Literal["select"] = "select"
@@ -154,6 +158,13 @@ class ScalarParam(Frozen):
     ctype: str
 
 
+class Assumption(Frozen):
+    """What a rewrite of the program assumes of its sizes (`C % (C / groups) == 0`: whole groups), and the program
+    as written, which runs where they do not hold."""
+    condition: Expr                   # over the scalars alone
+    otherwise: LoopProgram
+
+
 class LoopProgram(Frozen):
     kernel: str
     arrays: list[ArrayParam]
@@ -162,6 +173,7 @@ class LoopProgram(Frozen):
     body: list[Stmt]
     types: dict[str, str] = Field(default_factory=dict)   # template type parameter -> C type (the contract's)
     location: Location                # the kernel's definition, for messages
+    assumption: Assumption | None = None
 
     def array(self, name: str) -> ArrayParam:
         return next(a for a in self.arrays if a.name == name)
@@ -297,5 +309,5 @@ def walk(body: list[Stmt]):
             yield from walk(stmt.other)
 
 
-for _model in (Load, Unary, Binary, Call, Select, Cast, For, If):
+for _model in (Load, Unary, Binary, Call, Select, Cast, For, If, Assumption, LoopProgram):
     _model.model_rebuild()

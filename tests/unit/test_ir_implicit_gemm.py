@@ -16,6 +16,7 @@ from optiml_engine.ir.analysis import loads, subexpressions
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import Binary, NotLiftable
 from optiml_engine.ir.schedule import shape_of, space
 from optiml_engine.source.contract import resolve
@@ -205,24 +206,24 @@ __global__ void up(const float* x, const float* wt, float* y, int N, int C, int 
 """
 
 
-@pytest.mark.parametrize("text, over_digits_only", [(TRANSPOSED_FLAT, True), (TRANSPOSED_GATHER, False)])
-def test_a_transposed_convolution_is_a_matrix_product_over_the_digits_of_its_flat_index(text, over_digits_only) -> None:
-    """`oy / 2` and `oy % 2` are digits of a digit of the flat index: coordinates only once the flat index is taken
-    apart (ir/delinearize.py). The weight then reads the channel and the two parities, the input the batch and the
-    input pixel; the schedule policy proposes the product's tiles. Written as a gather, the input's row is found by
-    assigning `ih /= S` once the `if` has found it a multiple: the guards and the read see the values they read."""
+@pytest.mark.parametrize("text", [TRANSPOSED_FLAT, TRANSPOSED_GATHER])
+def test_a_transposed_convolution_is_a_matrix_product_of_its_flat_index_and_over_its_digits(text) -> None:
+    """`oy / 2` and `oy % 2` are digits of a digit of the flat index: two coordinates (`oy` split at the factor 2
+    of its extent `2 * H`), or digits once the flat index is taken apart (ir/delinearize.py). The weight then
+    reads the channel and the two parities, the input the batch and the input pixel; the schedule policy proposes
+    the product's tiles. Written as a gather, the input's row is found by assigning `ih /= S` once the `if` has
+    found it a multiple: the guards and the read see the values they read."""
     from optiml_engine.ir.delinearize import delinearized
     from optiml_engine.policies.base import PolicyContext
     from optiml_engine.policies.schedules import SchedulePolicy
     naive = candidate_of("up.cu", text)
     program = lift(naive)
-    assert (implicit_gemm(program) is program) == over_digits_only
-    product = implicit_gemm(delinearized(program))
-    shape = shape_of(product)
-    assert "contraction" in shape.families, str(product)
-    schedules = space(shape, "contraction")
-    assert_schedules_compute_the_kernel(naive, product, [schedules[0], next(s for s in schedules if s.splits > 1)],
-                                        seed=7)
+    for product in (implicit_gemm(program), implicit_gemm(delinearized(program))):
+        shape = shape_of(product)
+        assert "contraction" in shape.families and product.assumption is None, str(product)
+        schedules = space(shape, "contraction")
+        assert_schedules_compute_the_kernel(naive, product, [schedules[0], next(s for s in schedules
+                                                                                if s.splits > 1)], seed=7)
     edits = SchedulePolicy().propose(naive, PolicyContext())
     assert any(edit.rule == "schedule_contraction" for edit in edits)
 
@@ -465,3 +466,59 @@ def test_a_digit_held_in_32_bits_is_widened_where_it_enters_an_index() -> None:
     test = Binary(op="<", left=Binary(op="+", left=digit, right=Ref(name="kw")), right=Ref(name="W"))
     assert c_expr(read(index)) == "(long)w_digit[n] * HC"
     assert c_expr(read(test)) == "w_digit[n] + kw < W"
+
+
+GROUPED = """/* @optiml
+   sizes:  N=4 C=64 G=4 L=1024 R=64
+   check:  N=2 C=8 G=2 L=9 R=8; N=1 C=6 G=3 L=33 R=6; N=2 C=5 G=2 L=7 R=6; N=1 C=3 G=5 L=4 R=3; N=1 C=1 G=1 L=1 R=1
+   x:      in  float[N*R*(L+2)]
+   w:      in  float[C*(C/G)*3]
+   y:      out float[N*C*L]
+   launch: grid=(cdiv(L,64),N*C) block=64
+   tol:    1e-4
+*/
+__global__ void grouped(const float* x, const float* w, float* y, int N, int C, int G, int L, int R)
+{
+    int l = blockIdx.x * blockDim.x + threadIdx.x;
+    if (l >= L) return;
+    int n = blockIdx.y / C, co = blockIdx.y % C;
+    int cpg = C / G;
+    float acc = 0.0f;
+    for (int ci = 0; ci < cpg; ci++) {
+        int g = co / cpg;
+        for (int k = 0; k < 3; k++)
+            acc += w[((long)co * cpg + ci) * 3 + k] * x[((long)n * R + g * cpg + ci) * (L + 2) + l + k];
+    }
+    y[((long)n * C + co) * L + l] = acc;
+}
+"""
+
+
+def test_a_grouped_convolution_is_a_batch_of_matrix_products_where_its_groups_are_whole() -> None:
+    """The output channel `co` is read by the weight whole and by the input as its group `co / (C / G)`: split at
+    that size, the group is read by both factors (a batch: one product per group) and the channel within it by the
+    weight alone (the rows). The split holds where C / G divides C; at other sizes (C = 5, G = 2: channel 4 is in a
+    third group of one; C = 3, G = 5: no channel per group) the kernel runs the program as written, so every check
+    size's outputs are the naive kernel's. The input is sized for the reach of any group."""
+    naive = candidate_of("grouped.cu", GROUPED)
+    program = lift(naive)
+    product = implicit_gemm(program)
+    shape = shape_of(product)
+    assert "contraction" in shape.families, str(product)
+    assert len(product.space) == 3 and product.assumption.otherwise == program
+    assert str(product).splitlines()[1].startswith("parallel for batch in [0, C / max(C / G, 1)), row in [0, C / G)")
+    schedules = space(shape, "contraction")
+    chosen = [schedules[0], schedules[-1]]
+    assert_schedules_compute_the_kernel(naive, product, chosen, seed=3)
+    # The batched product alone misses channel 4 at C = 5, G = 2.
+    bare = product.model_copy(update={"assumption": None})
+    with pytest.raises(AssertionError, match="'C': 5"):
+        assert_schedules_compute_the_kernel(naive, bare, chosen[:1], seed=3)
+
+
+def test_an_index_cast_wider_is_read_as_wide_in_the_product() -> None:
+    """`(long)n * R` in the program is 64-bit arithmetic: its coordinate's value in the product keeps the cast,
+    so an index past 2^31 elements is computed as the program computes it."""
+    product = implicit_gemm(lift(candidate_of("grouped.cu", GROUPED)))
+    reads = [load for load in loads(product.body[-2].body[0].value) if load.array == "x"]
+    assert "(long)(column / L)" in c_expr(reads[0].index), c_expr(reads[0].index)
