@@ -649,7 +649,8 @@ def _joined(scaled: Expr, low: Expr, indices: set[str]) -> Expr | None:
             continue
         divisor, radix = digit
         whole = Ref(name=q) if not divisor else Binary(op="/", left=Ref(name=q), right=_product(divisor))
-        for high, factor in ((scaled.left, scaled.right), (scaled.right, scaled.left)):
+        factors = _multiplicands(scaled)      # `(a + q / 9) * 3 * 3`: the radix 9 in two factors
+        for high, factor in ((f, _product(factors[:n] + factors[n + 1:])) for n, f in enumerate(factors)):
             if _key(_factors(factor)) != _key(radix):
                 continue
             rest = _above(high, q, _key(divisor + radix))

@@ -202,9 +202,12 @@ class SchedulePolicy(Policy):
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
                                        (lanes_folded(program), LANES_FOLDED, "reduce"),
-                                       (implicit_gemm(program), IMPLICIT_GEMM, "contraction"),
-                                       *(((implicit_gemm(digits), IMPLICIT_GEMM, "contraction"),)
-                                         if digits is not program else ())):
+                                       # Only where the nest is not a contraction already: a batched product's
+                                       # implicit GEMM is itself with its indices renamed.
+                                       *(((implicit_gemm(program), IMPLICIT_GEMM, "contraction"),
+                                          *(((implicit_gemm(digits), IMPLICIT_GEMM, "contraction"),)
+                                            if digits is not program else ()))
+                                         if "contraction" not in shape.families else ())):
             if rewritten is not program and rewritten is not digits:
                 rewritten_shape = shape_of(rewritten)
                 if family in rewritten_shape.families:
