@@ -2396,7 +2396,9 @@ class _Kernel:
         program = self.program.assumption.otherwise
         names = _Names(program)
         threads, point, points = names("threads"), names("point"), names("points")
-        extents = [f"max((long long)({c_expr(i.upper)}) - (long long)({c_expr(i.lower)}), 0LL)" for i in program.space]
+        extents = [f"max((long long)({c_expr(i.upper)})" + (f" - (long long)({c_expr(i.lower)})" if
+                                                             constant(i.lower) != 0 else "") + ", 0LL)"
+                   for i in program.space]
         lines = [f"    if (!({c_expr(self.program.assumption.condition)})) {{",
                  "        // The sizes are not those the schedule's rewrite assumes: the program as written.",
                  f"        const long long {threads} = (long long)gridDim.x * gridDim.y * gridDim.z * blockDim.x * "
@@ -2408,8 +2410,8 @@ class _Kernel:
         divisor = ""
         for index, extent in reversed(list(zip(program.space, extents))):
             digit = f"{point}{divisor}" if index is program.space[0] else f"{point}{divisor} % {extent}"
-            lines.append(f"            const {_index_type(index, program)} {index.name} = {c_operand(index.lower)} + "
-                         f"({digit});")
+            lower = "" if constant(index.lower) == 0 else f"{c_operand(index.lower)} + "
+            lines.append(f"            const {_index_type(index, program)} {index.name} = {lower}({digit});")
             divisor += f" / {extent}"
         return lines + [*c_statements(program.body, "            "), "        }", "        return;", "    }"]
 

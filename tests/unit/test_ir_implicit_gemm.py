@@ -510,6 +510,12 @@ def test_a_grouped_convolution_is_a_batch_of_matrix_products_where_its_groups_ar
     schedules = space(shape, "contraction")
     chosen = [schedules[0], schedules[-1]]
     assert_schedules_compute_the_kernel(naive, product, chosen, seed=3)
+    # The interpreter takes the same branch.
+    from optiml_engine.ir.interpret import run_program
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=2)
+        got = run_program(product, resolve(naive.contract, binding), naive.contract.arrays, inputs)
+        assert compare(np, "y", got["y"], run_on_cpu(naive, binding, inputs)["y"], "float32", 1e-4, 0).ok, binding
     # The batched product alone misses channel 4 at C = 5, G = 2.
     bare = product.model_copy(update={"assumption": None})
     with pytest.raises(AssertionError, match="'C': 5"):
