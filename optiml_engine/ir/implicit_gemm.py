@@ -189,12 +189,12 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
         space.insert(0, ParallelIndex(name=batch, ctype=ctype, dim="z", lower=Const(text="0"), upper=extents[0]))
     rewrite = program.model_copy(update={"space": space,
                                          "body": rewritten(before, new_terms) + [loop] + rewritten(after, new_terms)})
-    # Whole groups: `c / d` is a digit of its own only where d divides c's extent; a factor of the extent as
-    # written (`oy / 2` of `2 * H`) divides it at every size.
-    whole = [Binary(op="&&", left=Binary(op=">", left=divisor, right=Const(text="0")),
-                    right=Binary(op="==", left=Binary(op="%", left=coordinate.extent, right=divisor),
-                                 right=Const(text="0"))) for coordinate, (divisor, _, _) in groups.items()
-             if _without(_factors(coordinate.extent), _factors(divisor)) is None]
+    # Whole groups: `c / d` is a digit of its own only where d is positive and divides c's extent; a constant is
+    # positive (`_groups`), and a factor of the extent as written (`oy / 2` of `2 * H`) divides it at every size.
+    whole = [condition for coordinate, (divisor, _, _) in groups.items() for condition in (
+        Binary(op=">", left=divisor, right=Const(text="0")) if constant(divisor) is None else None,
+        Binary(op="==", left=Binary(op="%", left=coordinate.extent, right=divisor), right=Const(text="0"))
+        if _without(_factors(coordinate.extent), _factors(divisor)) is None else None) if condition is not None]
     if not whole:
         return rewrite
     condition = whole[0]
@@ -210,7 +210,7 @@ def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list
     output channel `co`, its input's group `co / (C / groups)`; a transposed convolution's row `oy` and its
     `oy / 2`, `oy % 2`): each as (the size d, `c / d`, `c % d`), two coordinates of their own (extents E / d and
     d, E the coordinate's extent; `E / max(d, 1)` where d is not a factor of E as written, whose launch must not
-    divide by zero). One size per coordinate."""
+    divide by zero). One size per coordinate; a constant one above 1."""
     out = {}
     placed_terms = [placed(term) for term in terms]
     for coordinate in coordinates:
@@ -219,7 +219,7 @@ def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list
         for term in placed_terms:
             for e in subexpressions(term):
                 if isinstance(e, Binary) and e.op in ("/", "%") and _bare(e.left, name) and \
-                        names_of(e.right) <= scalars and not loads(e.right) and constant(e.right) != 1:
+                        names_of(e.right) <= scalars and not loads(e.right) and (constant(e.right) or 2) > 1:
                     divisors[_spelling(e.right)] = e.right
         if len(divisors) != 1 or sum(name in names_of(term) for term in placed_terms) < 2:
             continue
