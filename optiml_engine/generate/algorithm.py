@@ -80,7 +80,7 @@ def first_kernel(generated: GeneratedKernel, arch: str = "sm_90") -> GeneratedKe
         program, shape = flat, flat_shape     # a reduction over several axes: one loop a thread group shares
     product = implicit_gemm(program)
     product_shape = shape_of(product) if product is not program else shape
-    rows = extent(product, 0, plain.contract)
+    rows = extent(product, len(product.space) - 2, plain.contract)     # a batch of products (groups) outside
     if "contraction" in product_shape.families and "contraction" not in shape.families and rows is not None and \
             evaluate(rows, dict(plain.contract.sizes)) >= FULL_TILE_ROWS:
         program, shape = product, product_shape   # a convolution as a matrix product whose tiles reuse each value
