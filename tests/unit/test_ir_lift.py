@@ -1154,3 +1154,38 @@ def test_code_the_parser_cannot_read_is_refused_where_it_stands() -> None:
     refused = lift(candidate_of("user.cu", text))
     assert isinstance(refused, NotLiftable) and refused.reason == "code the parser cannot read here" and \
         refused.location.line == 14, str(refused)
+
+
+CLAMPED_WINDOW = """/* @optiml
+   sizes:  N=1048576 K=8
+   check:  N=5 K=3; N=1 K=1; N=300 K=7
+   x:      in  float[N]
+   y:      out float[N]
+   launch: grid=cdiv(N,256) block=256
+   tol:    1e-5
+*/
+__global__ void clamp_window(const float* x, float* y, int N, int K)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= N) return;
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k)
+        acc += x[min(i + k, N - 1)];
+    y[i] = acc;
+}
+"""
+
+
+def test_a_read_at_a_clamped_index_in_a_loop_is_a_reduction_whose_schedules_compute_the_kernel() -> None:
+    """`x[min(i + k, N - 1)]`: a read whose index is a call is a key like any other read (the loops' reads are
+    collected into dicts), so the program has a shape and its reduce schedules agree with the kernel."""
+    naive = candidate_of("clamp.cu", CLAMPED_WINDOW)
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "reduce" in shape.families
+    for schedule in defaults(shape, "reduce")[:2]:
+        scheduled = emit(program, shape, schedule, naive)
+        for binding in naive.contract.checks:
+            inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=1)
+            assert np.allclose(run_on_cpu(scheduled, binding, inputs)["y"], run_on_cpu(naive, binding, inputs)["y"],
+                               rtol=1e-5), (schedule.describe(), binding)
