@@ -9,7 +9,7 @@ import pytest
 
 from optiml_engine.diagnosis import Diagnosis, Finding
 from optiml_engine.policies.base import PolicyContext
-from optiml_engine.policies.schedules import SchedulePolicy
+from optiml_engine.policies.schedules import IMPLICIT_GEMM, SchedulePolicy
 from tests.ir_cases import original
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,6 +157,8 @@ def test_matrix_products_in_every_layout_are_contractions() -> None:
         candidate, program = lifted(ROOT / path)
         assert "contraction" in shape_of(program).families, path
         edits = [e for e in SchedulePolicy().propose(candidate, PolicyContext()) if e.rule == "schedule_contraction"]
+        # A product's implicit GEMM is itself renamed: not proposed again.
+        assert not any(IMPLICIT_GEMM in e.description for e in edits), path
         text = edits[0].candidate.unit.text
         for side in (left, right):     # read element by element ("Along") or as vectors ("4 ... along")
             assert f"long {side} (the operand's unit stride)." in text, path
