@@ -15,6 +15,7 @@ from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.analysis import loads, subexpressions
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.implicit_gemm import implicit_gemm
+from optiml_engine.ir.interpret import run_program
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.program import Binary, NotLiftable
@@ -511,7 +512,6 @@ def test_a_grouped_convolution_is_a_batch_of_matrix_products_where_its_groups_ar
     chosen = [schedules[0], schedules[-1]]
     assert_schedules_compute_the_kernel(naive, product, chosen, seed=3)
     # The interpreter takes the same branch.
-    from optiml_engine.ir.interpret import run_program
     for binding in naive.contract.checks:
         inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=2)
         got = run_program(product, resolve(naive.contract, binding), naive.contract.arrays, inputs)
