@@ -50,7 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from optiml_engine.ir.analysis import (
-    body_exprs, conjuncts, constant, inlined, is_integer_cast, is_zero, loads, names_of, polynomial,
+    body_exprs, conjunction, conjuncts, constant, inlined, is_integer_cast, is_zero, loads, names_of, polynomial,
     reduction_update, statement_exprs, subexpressions)
 from optiml_engine.ir.delinearize import bare_index
 from optiml_engine.ir.printer import c_expr
@@ -115,7 +115,7 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     def placed(expr: Expr) -> Expr:
         return _as_coordinates(expr, coordinates, {c: Ref(name=p) for c, p in placeholders.items()})
 
-    groups = _groups(terms, placed, coordinates, placeholders, scalars)
+    groups, assumed = _groups(terms, placed, coordinates, placeholders, scalars)
     for coordinate, (divisor, high, low) in groups.items():
         placeholders[high], placeholders[low] = placeholders[coordinate] + "h", placeholders[coordinate] + "l"
 
@@ -128,10 +128,7 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
         return {c for c, p in placeholders.items() if p in names and c not in groups}
 
     every = [c for c in placeholders if c not in groups]
-    shared = set(every)
-    for term in terms:
-        if coordinates_of(term):
-            shared &= coordinates_of(term)
+    shared = set(every).intersection(*filter(None, (coordinates_of(term) for term in terms)))
     factors = _two_factors(terms, lambda term: coordinates_of(term) - shared)
     if factors is None:
         return program
@@ -165,9 +162,6 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
         values.update(zip((placeholders[c] for c in mine), _digits(Ref(name=name), [c.extent for c in mine])))
     loop_values = {loop.var: digit if constant(loop.start) == 0 else Binary(op="+", left=digit, right=loop.start)
                    for loop, digit in zip(nest.loops, _digits(Ref(name=step), stops))}
-    for coordinate, (divisor, high, low) in groups.items():
-        values[placeholders[coordinate]] = Binary(op="+", left=Binary(op="*", left=values[placeholders[high]],
-                                                                        right=divisor), right=values[placeholders[low]])
 
     def new_terms(expr: Expr) -> Expr:
         return substitute(regrouped(expr), values)
@@ -176,10 +170,7 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     for side, factor in ((0, factors[1 - column_side]), (1, factors[column_side])):
         operand = factor
         if guarded[side]:
-            condition = guarded[side][0]
-            for guard in guarded[side][1:]:
-                condition = Binary(op="&&", left=condition, right=guard)
-            operand = Select(cond=condition, then=operand, other=Const(text="0"))
+            operand = Select(cond=conjunction(guarded[side]), then=operand, other=Const(text="0"))
         operands.append(_recombined(substitute(new_terms(operand), loop_values), {batch, row, column, step}))
     loop = For(var=step, ctype="int", start=Const(text="0"), stop=_product(stops), step=Const(text="1"),
                body=[Assign(name=accumulator, op="+=", value=Binary(op="*", left=operands[0], right=operands[1]))])
@@ -189,56 +180,47 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
         space.insert(0, ParallelIndex(name=batch, ctype=ctype, dim="z", lower=Const(text="0"), upper=extents[0]))
     rewrite = program.model_copy(update={"space": space,
                                          "body": rewritten(before, new_terms) + [loop] + rewritten(after, new_terms)})
-    # Whole groups: `c / d` is a digit of its own only where d is positive and divides c's extent; a constant is
-    # positive (`_groups`), and a factor of the extent as written (`oy / 2` of `2 * H`) divides it at every size.
-    whole = [condition for coordinate, (divisor, _, _) in groups.items() for condition in (
-        Binary(op=">", left=divisor, right=Const(text="0")) if constant(divisor) is None else None,
-        Binary(op="==", left=Binary(op="%", left=coordinate.extent, right=divisor), right=Const(text="0"))
-        if _without(_factors(coordinate.extent), _factors(divisor)) is None else None) if condition is not None]
-    if not whole:
+    if not assumed:
         return rewrite
-    condition = whole[0]
-    for more in whole[1:]:
-        condition = Binary(op="&&", left=condition, right=more)
-    return rewrite.model_copy(update={"assumption": Assumption(condition=condition, otherwise=program)})
+    return rewrite.model_copy(update={"assumption": Assumption(condition=conjunction(assumed), otherwise=program)})
 
 
 def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list[_Coordinate],
-            placeholders: dict[_Coordinate, str], scalars: set[str]) -> dict[_Coordinate, tuple[Expr, _Coordinate,
-                                                                                              _Coordinate]]:
+            placeholders: dict[_Coordinate, str], scalars: set[str]
+            ) -> tuple[dict[_Coordinate, tuple[Expr, _Coordinate, _Coordinate]], list[Expr]]:
     """The coordinates read by more than one term that a term reads divided by a size (a grouped convolution's
     output channel `co`, its input's group `co / (C / groups)`; a transposed convolution's row `oy` and its
     `oy / 2`, `oy % 2`): each as (the size d, `c / d`, `c % d`), two coordinates of their own (extents E / d and
     d, E the coordinate's extent; `E / max(d, 1)` where d is not a factor of E as written, whose launch must not
-    divide by zero). One size per coordinate; a constant one above 1."""
-    out = {}
+    divide by zero). One size per coordinate; a constant one above 1. And what the splits assume: `c / d` is a
+    digit of its own only where d is positive (a constant is) and divides E (a factor of E as written does at every
+    size)."""
+    out, assumed = {}, []
     placed_terms = [placed(term) for term in terms]
     for coordinate in coordinates:
         name = placeholders[coordinate]
         divisors = {}
         for term in placed_terms:
             for e in subexpressions(term):
-                if isinstance(e, Binary) and e.op in ("/", "%") and _bare(e.left, name) and \
+                if isinstance(e, Binary) and e.op in ("/", "%") and bare_index(e.left, name) and \
                         names_of(e.right) <= scalars and not loads(e.right) and (constant(e.right) or 2) > 1:
                     divisors[_spelling(e.right)] = e.right
         if len(divisors) != 1 or sum(name in names_of(term) for term in placed_terms) < 2:
             continue
         divisor = next(iter(divisors.values()))
         quotient = _without(_factors(coordinate.extent), _factors(divisor))
-        groups = Binary(op="/", left=coordinate.extent, right=Call(function="max", args=[divisor, Const(text="1")]))
+        count = Binary(op="/", left=coordinate.extent, right=Call(function="max", args=[divisor, Const(text="1")]))
+        if constant(divisor) is None:
+            assumed.append(Binary(op=">", left=divisor, right=Const(text="0")))
+        if quotient is None:
+            assumed.append(Binary(op="==", left=Binary(op="%", left=coordinate.extent, right=divisor),
+                                  right=Const(text="0")))
         out[coordinate] = (divisor, _Coordinate(coordinate.index, coordinate.divisor + ("/",) + _key([divisor]),
-                                                groups if quotient is None else _product(quotient),
+                                                count if quotient is None else _product(quotient),
                                                 coordinate.significance + 0.5),
                            _Coordinate(coordinate.index, coordinate.divisor + ("%",) + _key([divisor]), divisor,
                                        coordinate.significance))
-    return out
-
-
-def _bare(expr: Expr, name: str) -> bool:
-    """`name`, integer casts looked through."""
-    while isinstance(expr, Cast) and is_integer_cast(expr.ctype):
-        expr = expr.operand
-    return isinstance(expr, Ref) and expr.name == name
+    return out, assumed
 
 
 def _regrouped(expr: Expr, groups: dict[str, tuple[Expr, str, str]]) -> Expr:
@@ -246,7 +228,7 @@ def _regrouped(expr: Expr, groups: dict[str, tuple[Expr, str, str]]) -> Expr:
     `c % d` as the two, c itself as `group * d + place`."""
     if isinstance(expr, Binary) and expr.op in ("/", "%"):
         for name, (divisor, high, low) in groups.items():
-            if _bare(expr.left, name) and _spelling(expr.right) == _spelling(divisor):
+            if bare_index(expr.left, name) and _spelling(expr.right) == _spelling(divisor):
                 return Ref(name=high if expr.op == "/" else low)
     if isinstance(expr, Ref) and expr.name in groups:
         divisor, high, low = groups[expr.name]

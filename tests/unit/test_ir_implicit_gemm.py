@@ -325,12 +325,17 @@ CONSTANT_TAPS = CONV2D.replace("wt:     in  float[K*C*R*S]", "wt:     in  float[
     y[idx] = sum;""")
 
 
+# The radix written as two factors: `(k * C + c) * 3 * 3 + (r * 3 + s)`.
+RADIX_IN_TWO_FACTORS = CONSTANT_TAPS.replace("wt[(k * C + c) * 9 + r * 3 + s]", "wt[(k * C + c) * 3 * 3 + (r * 3 + s)]")
+
+
 @pytest.mark.parametrize("name, text, weights", [
-    ("flat_same.cu", FLAT_SAME, "wt"), ("conv1d.cu", CONV1D, "w"), ("constant_taps.cu", CONSTANT_TAPS, "wt")])
+    ("flat_same.cu", FLAT_SAME, "wt"), ("conv1d.cu", CONV1D, "w"), ("constant_taps.cu", CONSTANT_TAPS, "wt"),
+    ("radix_in_two_factors.cu", RADIX_IN_TWO_FACTORS, "wt")])
 def test_a_weight_laid_out_along_the_collapsed_loop_is_read_at_one_affine_index(name, text, weights) -> None:
     """The collapsed loop's digits put back together: `((k * C + c_r_s / (R * S)) * R + c_r_s / S % R) * S + c_r_s %
     S` is `k * C * R * S + c_r_s`, and `(k * C + c) * 9 + r * 3 + s` over constant taps too (`c_r_s / 3 % 3 * 3 +
-    c_r_s % 3` is `c_r_s % 9`): no division left, unit stride along the loop, so the weight is staged in vectors."""
+    c_r_s % 3` is `c_r_s % 9`), its radix also written `* 3 * 3`: no division left, unit stride along the loop, so the weight is staged in vectors."""
     from optiml_engine.ir.analysis import unit_stride
     naive = candidate_of(name, text)
     product = implicit_gemm(lift(naive))
@@ -528,3 +533,14 @@ def test_an_index_cast_wider_is_read_as_wide_in_the_product() -> None:
     product = implicit_gemm(lift(candidate_of("grouped.cu", GROUPED)))
     reads = [load for load in loads(product.body[-2].body[0].value) if load.array == "x"]
     assert "(long)(column / L)" in c_expr(reads[0].index), c_expr(reads[0].index)
+
+
+@pytest.mark.parametrize("rows, first", [(4, (4, 256)), (16, (16, 128)), (32, (16, 128))])
+def test_a_batch_of_short_products_takes_the_skinny_tile_that_covers_its_rows_first(rows, first) -> None:
+    """Groups of 4 channels (ResNeXt's): a 4-row tile first, not a 16-row one computing mostly past the edge; 16 or
+    32 rows take the 16-row tiles and no 4-row one, which would read each input 4 or 8 times."""
+    from optiml_engine.ir.schedule import defaults
+    product = implicit_gemm(lift(candidate_of("grouped.cu", GROUPED)))
+    chosen = defaults(shape_of(product), "contraction", 16 * rows * 65536, (16, rows, 65536))
+    assert chosen[0].output_tile() == first
+    assert ((4, 256) in [s.output_tile() for s in chosen]) == (rows <= 4)
