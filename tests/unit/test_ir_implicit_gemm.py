@@ -528,11 +528,15 @@ def test_a_grouped_convolution_is_a_batch_of_matrix_products_where_its_groups_ar
 
 
 def test_an_index_cast_wider_is_read_as_wide_in_the_product() -> None:
-    """`(long)n * R` in the program is 64-bit arithmetic: its coordinate's value in the product keeps the cast,
-    so an index past 2^31 elements is computed as the program computes it."""
-    product = implicit_gemm(lift(candidate_of("grouped.cu", GROUPED)))
-    reads = [load for load in loads(product.body[-2].body[0].value) if load.array == "x"]
-    assert "(long)(column / L)" in c_expr(reads[0].index), c_expr(reads[0].index)
+    """`(long)blockIdx.y * L` in the program is 64-bit arithmetic: the index's value in the product, packed from
+    its coordinates, keeps the cast, so an output past 2^31 elements is computed as the program computes it."""
+    from optiml_engine.ir.program import Store
+    wide = GROUPED.replace("y[((long)n * C + co) * L + l] = acc;", "y[(long)blockIdx.y * L + l] = acc;")
+    naive = candidate_of("grouped.cu", wide)
+    product = implicit_gemm(lift(naive))
+    store = next(stmt for stmt in product.body if isinstance(stmt, Store))
+    assert c_expr(store.index).startswith("(long)("), c_expr(store.index)
+    assert_schedules_compute_the_kernel(naive, product, space(shape_of(product), "contraction")[:1], seed=3)
 
 
 @pytest.mark.parametrize("rows, first", [(4, (4, 256)), (16, (16, 128)), (32, (16, 128))])
