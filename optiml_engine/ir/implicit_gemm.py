@@ -84,6 +84,13 @@ class _Nest:
 def implicit_gemm(program: LoopProgram) -> LoopProgram:
     """The program as a 2-D contraction over its coordinates grouped by the factor that reads them, or the program
     itself where its code is not such a sum of products."""
+    found = _implicit_gemm(program, ragged_splits=True)
+    # A split's guard of its points past the end reads the coordinates of both factors where the group and the
+    # place are on different sides: the split assumed whole instead.
+    return found if found is not program else _implicit_gemm(program, ragged_splits=False)
+
+
+def _implicit_gemm(program: LoopProgram, ragged_splits: bool) -> LoopProgram:
     split = _split_body(program.body)
     if split is None:
         return program
@@ -115,7 +122,11 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     def placed(expr: Expr) -> Expr:
         return _as_coordinates(expr, coordinates, {c: Ref(name=p) for c, p in placeholders.items()})
 
-    groups, assumed = _groups(terms, placed, coordinates, placeholders, scalars)
+    whole = {placeholders[c] for c in coordinates
+             if not ragged_splits or any(mentions(placed(load.index), {placeholders[c]}) for e in body_exprs(before)
+                                         for load in loads(inlined(e, locals_)))}
+    groups, assumed, ragged = _groups(terms, placed, coordinates, placeholders, scalars, whole)
+    guards += ragged
     for coordinate, (divisor, high, low) in groups.items():
         placeholders[high], placeholders[low] = placeholders[coordinate] + "h", placeholders[coordinate] + "l"
 
@@ -133,8 +144,11 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     if factors is None:
         return program
     read = [coordinates_of(f) - shared for f in factors]
-    innermost = min((c for c in every if c.index == program.space[-1].name), key=lambda c: c.significance)
-    if innermost in shared:
+    # The column: the innermost index's least significant coordinate outside the batch (a transposed convolution's
+    # column `ow / 2` where its phase `ow % 2` is the batch).
+    innermost = min((c for c in every if c.index == program.space[-1].name and c not in shared),
+                    key=lambda c: c.significance, default=None)
+    if innermost is None:
         return program
     column_side = 0 if innermost in read[0] else 1
     sides = {c: 2 if c in shared else 1 if c in read[column_side] or c not in read[1 - column_side] else 0
@@ -178,24 +192,33 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
              ParallelIndex(name=column, ctype=ctype, dim="x", lower=Const(text="0"), upper=extents[2])]
     if shared:
         space.insert(0, ParallelIndex(name=batch, ctype=ctype, dim="z", lower=Const(text="0"), upper=extents[0]))
+    # A split past the coordinate's end (`o / 2` of an odd extent): the points there compute a product of zeros and
+    # store nothing.
+    after = rewritten(after, new_terms)
+    if ragged:
+        after = [If(cond=new_terms(conjunction(ragged)), then=after)]
     rewrite = program.model_copy(update={"space": space,
-                                         "body": rewritten(before, new_terms) + [loop] + rewritten(after, new_terms)})
+                                         "body": rewritten(before, new_terms) + [loop] + after})
     if not assumed:
         return rewrite
     return rewrite.model_copy(update={"assumption": Assumption(condition=conjunction(assumed), otherwise=program)})
 
 
 def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list[_Coordinate],
-            placeholders: dict[_Coordinate, str], scalars: set[str]
-            ) -> tuple[dict[_Coordinate, tuple[Expr, _Coordinate, _Coordinate]], list[Expr]]:
+            placeholders: dict[_Coordinate, str], scalars: set[str], whole: set[str]
+            ) -> tuple[dict[_Coordinate, tuple[Expr, _Coordinate, _Coordinate]], list[Expr], list[Expr]]:
     """The coordinates read by more than one term that a term reads divided by a size (a grouped convolution's
     output channel `co`, its input's group `co / (C / groups)`; a transposed convolution's row `oy` and its
     `oy / 2`, `oy % 2`): each as (the size d, `c / d`, `c % d`), two coordinates of their own (extents E / d and
     d, E the coordinate's extent; `E / max(d, 1)` where d is not a factor of E as written, whose launch must not
     divide by zero). One size per coordinate; a constant one above 1. And what the splits assume: `c / d` is a
     digit of its own only where d is positive (a constant is) and divides E (a factor of E as written does at every
-    size)."""
-    out, assumed = {}, []
+    size). A constant size that may not divide E (a transposed convolution's output phases, `o % 2` of 2 * L - 1
+    outputs) takes the group's extent up, ceil(E / d), and the split's points past E out by a guard (returned third,
+    over the placeholders): their reads skipped, their code after the loop not run. Only where the code before the
+    loop reads nothing at that coordinate (it runs for every point of the tile), and not for the coordinates in
+    `whole`; there, it assumes E % d == 0."""
+    out, assumed, ragged = {}, [], []
     placed_terms = [placed(term) for term in terms]
     for coordinate in coordinates:
         name = placeholders[coordinate]
@@ -209,10 +232,15 @@ def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list
             continue
         divisor = next(iter(divisors.values()))
         quotient = _without(_factors(coordinate.extent), _factors(divisor))
-        count = Binary(op="/", left=coordinate.extent, right=Call(function="max", args=[divisor, Const(text="1")]))
+        count = Binary(op="/", left=coordinate.extent,
+                       right=divisor if constant(divisor) else Call(function="max", args=[divisor, Const(text="1")]))
         if constant(divisor) is None:
             assumed.append(Binary(op=">", left=divisor, right=Const(text="0")))
-        if quotient is None:
+        if quotient is None and constant(divisor) is not None and name not in whole:
+            count = Binary(op="/", left=Binary(op="+", left=coordinate.extent,
+                                               right=Const(text=str(constant(divisor) - 1))), right=divisor)
+            ragged.append(Binary(op="<", left=Ref(name=name), right=coordinate.extent))
+        elif quotient is None:
             assumed.append(Binary(op="==", left=Binary(op="%", left=coordinate.extent, right=divisor),
                                   right=Const(text="0")))
         out[coordinate] = (divisor, _Coordinate(coordinate.index, coordinate.divisor + ("/",) + _key([divisor]),
@@ -220,7 +248,7 @@ def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list
                                                 coordinate.significance + 0.5),
                            _Coordinate(coordinate.index, coordinate.divisor + ("%",) + _key([divisor]), divisor,
                                        coordinate.significance))
-    return out, assumed
+    return out, assumed, ragged
 
 
 def _regrouped(expr: Expr, groups: dict[str, tuple[Expr, str, str]]) -> Expr:

@@ -33,6 +33,7 @@ from optiml_engine.ir.lift import lift
 from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.online import two_pass_normalizer
+from optiml_engine.ir.phases import phased
 from optiml_engine.ir.unroll import unrolled
 from optiml_engine.ir.welford import shifted_sums
 from optiml_engine.ir.program import LoopProgram, NotLiftable
@@ -60,6 +61,10 @@ LANES_FOLDED = ("of the program with the block's threads that stride one loop ma
                 "that a thread group shares the loop as the schedule chooses")
 IMPLICIT_GEMM = ("of the program as a matrix product: the point's coordinates grouped by the factor that reads "
                  "them, its loops made one (a convolution as implicit GEMM)")
+PHASED = ("of the program with its strided transposed convolution's taps walked by phase: each output visits only "
+          "the taps on its stride, not all of them to skip S - 1 of every S")
+PHASED_PRODUCT = ("of the program with its transposed convolution's taps walked by phase, then as a matrix product "
+                  "per phase: the output's phase a batch, its place a column (a convolution as implicit GEMM)")
 WRITTEN_OUT = ("of the program with its loops of a few constant iterations written out, so that each tap is a read "
                "at a constant offset from the point")
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
@@ -189,6 +194,9 @@ class SchedulePolicy(Policy):
         # Over the digits too: a transposed convolution's `oh / 2` and `oh % 2` are digits of a flat index's digit,
         # coordinates only once the flat index is taken apart.
         agrees = agrees_at_checks(program, base.contract)
+        # A strided transposed convolution's taps walked by phase (ir/phases.py): fewer taps for any schedule, and a
+        # matrix product per phase where every tap was a product of zeros S - 1 times in S.
+        by_phase, digits_by_phase = phased(program), phased(digits)
         flat = collapsed(program)
         guarded = guarded_sums(program)
         hoisted = loop_hoisted(program, agrees) if not {"reduce", "scan", "contraction"} & set(shape.families) \
@@ -202,6 +210,11 @@ class SchedulePolicy(Policy):
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
                                        (lanes_folded(program), LANES_FOLDED, "reduce"),
+                                       *(((by_phase, PHASED, "map"),
+                                          (implicit_gemm(by_phase), PHASED_PRODUCT, "contraction"))
+                                         if by_phase is not program else ()),
+                                       *(((implicit_gemm(digits_by_phase), PHASED_PRODUCT, "contraction"),)
+                                         if digits_by_phase is not digits else ()),
                                        # Only where the nest is not a contraction already: a batched product's
                                        # implicit GEMM is itself with its indices renamed.
                                        *(((implicit_gemm(program), IMPLICIT_GEMM, "contraction"),

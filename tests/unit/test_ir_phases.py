@@ -1,0 +1,124 @@
+"""A strided transposed convolution's taps walked by phase (ir/phases.py): written as a gather that skips the taps off
+the stride (`continue`, a negated test, a dilation coprime to the stride) or as a loop that walks only the useful ones
+from `(o + P) % S`, the rewritten program visits only the taps on the stride, computes what the kernel computes
+(interpreted, at every check size), and is a matrix product per phase (ir/implicit_gemm.py) whose schedules equal
+the naive kernel on the CPU emulator, an odd number of outputs included (the last phase one output short). Loops whose
+every effect is not under the stride's test, or whose stride is not a constant, are left as written."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.data import make_inputs
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.implicit_gemm import implicit_gemm
+from optiml_engine.ir.interpret import run_program
+from optiml_engine.ir.lift import lift
+from optiml_engine.ir.phases import phased
+from optiml_engine.ir.program import For, walk
+from optiml_engine.ir.schedule import shape_of, space
+from optiml_engine.source.contract import resolve
+from tests.unit.test_ir_implicit_gemm import assert_schedules_compute_the_kernel
+from tests.unit.test_ir_lift import candidate_of
+
+UP = """/* @optiml
+   sizes:  N=4 C=64 K=32 L=4096
+   check:  N=2 C=3 K=5 L=7; N=1 C=1 K=1 L=1; N=1 C=4 K=3 L=6
+   x:      in  float[N*C*L]
+   w:      in  float[C*K*{taps}]
+   y:      out float[N*K*({out})]
+   launch: grid=(cdiv({out},128),N*K) block=128
+   tol:    1e-4
+*/
+__global__ void up(const float* x, const float* w, float* y, int N, int C, int K, int L)
+{{
+    int LO = {out};
+    int o = blockIdx.x * blockDim.x + threadIdx.x;
+    if (o >= LO) return;
+    int n = blockIdx.y / K, k = blockIdx.y % K;
+    float acc = 0.0f;
+    for (int c = 0; c < C; ++c) {{
+        {taps_loop}
+    }}
+    y[(n * K + k) * LO + o] = acc;
+}}
+"""
+
+SKIPPED = UP.format(taps=3, out="(L - 1) * 2 - 2 * 1 + 3", taps_loop="""
+        for (int t = 0; t < 3; ++t) {
+            int num = o + 1 - t;
+            if (num < 0 || num % 2 != 0) continue;
+            int i = num / 2;
+            if (i >= L) continue;
+            acc += x[(n * C + c) * L + i] * w[(c * K + k) * 3 + t];
+        }""")
+TESTED = UP.format(taps=4, out="(L - 1) * 2 - 2 * 1 + 4", taps_loop="""
+        for (int t = 0; t < 4; ++t)
+            if ((o + 1 - t) % 2 == 0) {
+                int i = (o + 1 - t) / 2;
+                if (i >= 0 && i < L) acc += w[(c * K + k) * 4 + t] * x[(n * C + c) * L + i];
+            }""")
+DILATED = UP.format(taps=3, out="(L - 1) * 3 - 2 * 2 + 2 * (3 - 1) + 1", taps_loop="""
+        for (int t = 0; t < 3; ++t) {
+            int num = o + 2 - 2 * t;
+            if (num < 0 || num % 3 != 0 || num / 3 >= L) continue;
+            acc += x[(n * C + c) * L + num / 3] * w[(c * K + k) * 3 + t];
+        }""")
+WALKED = UP.format(taps=8, out="(L - 1) * 4 - 2 * 2 + 8", taps_loop="""
+        for (int t = (o + 2) % 4; t < 8; t += 4) {
+            int i = (o + 2 - t) / 4;
+            if (i >= 0 && i < L) acc += x[(n * C + c) * L + i] * w[(c * K + k) * 8 + t];
+        }""")
+
+
+def _loops(program) -> list[For]:
+    return [s for s in walk(program.body) if isinstance(s, For)]
+
+
+@pytest.mark.parametrize("text, taps", [(SKIPPED, 2), (TESTED, 2), (DILATED, 1), (WALKED, 2)],
+                         ids=["skipped_by_continue", "tested", "dilated_coprime", "walked_from_its_phase"])
+def test_a_strided_transposed_convolution_walks_only_its_taps_and_is_a_product_per_phase(text, taps) -> None:
+    """The taps loop runs ceil(K / S) times from 0 for every output, its stride test gone; interpreted, the program
+    computes the kernel's outputs at every check size; as a matrix product its phase `o % S` is the batch, no size
+    assumed (2 L - 1 outputs: the split's points past the end store nothing), and its schedules compute the kernel."""
+    naive = candidate_of("up.cu", text)
+    program = lift(naive)
+    by_phase = phased(program)
+    assert by_phase is not program
+    inner = _loops(by_phase)[-1]
+    assert inner.start.text == "0" and inner.step.text == "1" and inner.stop.text == str(taps), str(by_phase)
+    assert "% 2 != 0" not in str(by_phase) and "% 3 != 0" not in str(by_phase)
+    for seed, binding in enumerate(naive.contract.checks):
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=seed)
+        got = run_program(by_phase, resolve(naive.contract, binding), naive.contract.arrays, inputs)
+        assert compare(np, "y", got["y"], run_on_cpu(naive, binding, inputs)["y"], "float32", 1e-4, 0).ok, binding
+    product = implicit_gemm(by_phase)
+    shape = shape_of(product)
+    assert "contraction" in shape.families and product.assumption is None, str(product)
+    assert str(product).splitlines()[1].startswith("parallel for batch in [0, "), str(product)
+    schedules = space(shape, "contraction")
+    assert_schedules_compute_the_kernel(naive, product, [schedules[0], schedules[-1]], seed=5)
+
+
+@pytest.mark.parametrize("text", [
+    SKIPPED.replace("if (num < 0 || num % 2 != 0) continue;", "calls += 1; if (num < 0 || num % 2 != 0) continue;")
+    .replace("float acc = 0.0f;", "float acc = 0.0f; int calls = 0;").replace("= acc;", "= acc + calls;"),
+    DILATED.replace("2 * t", "3 * t"),
+    SKIPPED.replace("num % 2", "num % K"),
+], ids=["an_effect_outside_the_test", "dilation_sharing_the_stride", "stride_not_constant"])
+def test_a_loop_whose_taps_are_not_all_on_one_constant_stride_is_left_as_written(text) -> None:
+    """A count that every tap adds to, a dilation that meets the stride only at some outputs (3 and 3), a stride
+    the kernel reads from a size: the program is left as it is."""
+    program = lift(candidate_of("up.cu", text))
+    assert phased(program) is program, str(program)
+
+
+def test_the_schedule_policy_proposes_the_product_per_phase() -> None:
+    from optiml_engine.policies.base import PolicyContext
+    from optiml_engine.policies.schedules import PHASED, PHASED_PRODUCT, SchedulePolicy
+    edits = SchedulePolicy().propose(candidate_of("up.cu", SKIPPED), PolicyContext())
+    assert any(edit.rule == "schedule_contraction" and edit.description.endswith(f"({PHASED_PRODUCT})")
+               for edit in edits)
+    assert any(edit.rule == "schedule_map" and edit.description.endswith(f"({PHASED})") for edit in edits)
