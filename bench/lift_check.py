@@ -29,6 +29,7 @@ from optiml_engine.ir.emit import EmitError, emit  # noqa: E402
 from optiml_engine.ir.implicit_gemm import implicit_gemm  # noqa: E402
 from optiml_engine.ir.interpret import run_program  # noqa: E402
 from optiml_engine.ir.lift import lift  # noqa: E402
+from optiml_engine.ir.phases import phased  # noqa: E402
 from optiml_engine.ir.program import NotLiftable  # noqa: E402
 from optiml_engine.ir.schedule import defaults, shape_of  # noqa: E402
 from optiml_engine.source.contract import resolve  # noqa: E402
@@ -66,16 +67,20 @@ def check(path: Path) -> dict:
     smallest = min(contract.checks or [contract.sizes], key=lambda b: sum(b.values()))
     schedules = []
     digits = delinearized(program)
-    # The program, over its digits, and as the policy's implicit GEMMs of both (their contraction schedules alone).
-    versions = {"program": program, "digits": digits, "implicit GEMM": implicit_gemm(program),
-                "implicit GEMM over the digits": implicit_gemm(digits)}
+    # The program, over its digits, with a transposed convolution's taps by phase, and as the policy's implicit
+    # GEMMs of those (their contraction schedules alone).
+    by_phase = phased(program)
+    versions = {"program": program, "digits": digits, "taps by phase": by_phase,
+                "implicit GEMM": implicit_gemm(program), "implicit GEMM over the digits": implicit_gemm(digits),
+                "implicit GEMM by phase": implicit_gemm(by_phase),
+                "implicit GEMM by phase over the digits": implicit_gemm(phased(digits))}
     seen: list = []
     for over, chosen in versions.items():
-        if any(chosen is earlier for earlier in seen):     # a rewrite that does not apply returns its input
+        if str(chosen) in seen:     # a rewrite that does not apply returns its input
             continue
-        seen.append(chosen)
+        seen.append(str(chosen))
         shape = shape_of(chosen)
-        for family in shape.families if over in ("program", "digits") else \
+        for family in shape.families if over in ("program", "digits", "taps by phase") else \
                 [f for f in shape.families if f == "contraction"]:
             for schedule in defaults(shape, family):
                 entry = {"schedule": schedule.describe(), "over": over}
@@ -92,7 +97,7 @@ def check(path: Path) -> dict:
                     entry |= {"agrees": why is None, "why": why}
                 schedules.append(entry)
     row["families"] = sorted({f for over in (program, digits) for f in shape_of(over).families} |
-                             {"contraction" for over in list(versions.values())[2:]
+                             {"contraction" for over in list(versions.values())[3:]
                               if "contraction" in shape_of(over).families})
     row["schedules"] = schedules
     return row

@@ -438,8 +438,8 @@ def fold_index_locals(body: list[Stmt], uniform: set[str]) -> list[Stmt]:
 def _inductions_substituted(body: list[Stmt]) -> list[Stmt]:
     """An integer local stepped by a counted loop (`long offset = b * n + j; for (i = 0; i < n; ++i) { s *= x[offset];
     y[offset] = s; offset += stride; }`), declared before the loop in its block and assigned nowhere but by the
-    loop body's last statement, adding a value the loop does not change, and read nowhere after the loop: read as
-    what it holds at each iteration, `offset + (long)(i - 0) * stride`, the step dropped. Then no value but the
+    loop body's last statement, adding (or subtracting) a value the loop does not change, and read nowhere after the
+    loop: read as what it holds at each iteration, `offset + (long)(i - 0) * stride`, the step dropped. Then no value but the
     loop's own is carried from one iteration to the next (a scan's carried value shows alone), and the local holds
     one expression of the point (fold_index_locals). Loops stepping by one, in the point's code and inside loops."""
     assigned = [stmt for stmt in walk(body) if isinstance(stmt, Assign)]
@@ -451,7 +451,7 @@ def _inductions_substituted(body: list[Stmt]) -> list[Stmt]:
         loop = stmt.model_copy(update={"body": _inductions_substituted(stmt.body)})
         step = loop.body[-1] if loop.body else None
         declared = {s.name: s for s in out if isinstance(s, Let)}
-        local = declared.get(step.name) if isinstance(step, Assign) and step.op == "+=" else None
+        local = declared.get(step.name) if isinstance(step, Assign) and step.op in ("+=", "-=") else None
         changed = {s.name for s in walk(loop.body) if isinstance(s, (Assign, Let))} | {loop.var}
         if local is None or constant(loop.step) != 1 or not is_integer_cast(local.ctype) or \
                 mentions(step.value, changed) or mentions(loop.start, {local.name}) or \
@@ -461,7 +461,7 @@ def _inductions_substituted(body: list[Stmt]) -> list[Stmt]:
             out.append(loop)
             continue
         count = Binary(op="-", left=Ref(name=loop.var), right=loop.start)
-        held = Binary(op="+", left=Ref(name=local.name),
+        held = Binary(op=step.op[0], left=Ref(name=local.name),
                       right=Binary(op="*", left=Cast(ctype=local.ctype, operand=count), right=step.value))
         out.append(loop.model_copy(update={"body": substituted(loop.body[:-1], {local.name: held})}))
     return out

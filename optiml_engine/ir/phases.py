@@ -33,10 +33,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from optiml_engine.ir.analysis import constant, folded, linear, names_of, polynomial, single_assignments
+from optiml_engine.ir.analysis import constant, folded, linear, names_of, names_read, polynomial, single_assignments
 from optiml_engine.ir.program import (
     Binary, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, Unary, fresh_name, names_in, rewritten,
     statements_replaced, walk, with_children)
+
+
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 
 @dataclass(frozen=True)
@@ -195,15 +198,21 @@ def _by_phase(loop: For, stride: _Stride, values: dict[str, Expr], nonnegative: 
     j = Ref(name=tap)
     k = Ref(name=loop.var)
 
+    def multiple(expr: Expr) -> bool:
+        """Whether `expr` is `reach - d * k`: a multiple of the stride at every tap kept."""
+        form = linear(_inlined(expr, values), {loop.var})
+        return form is not None and set(form) == {"", loop.var} and constant(form[loop.var]) == -d and \
+            polynomial(form[""]) is not None and polynomial(form[""]) == polynomial(stride.reach)
+
     def on_stride(expr: Expr) -> Expr:
-        if isinstance(expr, Binary) and expr.op in ("%", "/") and constant(expr.right) == s:
-            form = linear(_inlined(expr.left, values), {loop.var})
-            if form is not None and set(form) == {"", loop.var} and constant(form[loop.var]) == -d and \
-                    polynomial(form[""]) is not None and polynomial(form[""]) == polynomial(stride.reach):
-                return _number(0) if expr.op == "%" else _minus(quotient, _times(_number(d), j))
+        if isinstance(expr, Binary) and expr.op in ("%", "/") and constant(expr.right) == s and multiple(expr.left):
+            return _number(0) if expr.op == "%" else _minus(quotient, _times(_number(d), j))
+        # A multiple's sign is its quotient's: `t < 0` tested on the input's row itself.
+        if isinstance(expr, Binary) and expr.op in _COMPARISONS and folded(expr.right) == 0 and multiple(expr.left):
+            return expr.model_copy(update={"left": _minus(quotient, _times(_number(d), j))})
         return with_children(expr, on_stride)
 
-    body = _decided(rewritten(loop.body, lambda expr: _folded_tests(on_stride(expr))))
+    body = _unread_dropped(_decided(rewritten(loop.body, lambda expr: _folded_tests(on_stride(expr)))))
     stop = loop.stop
     whole = folded(stop) is not None and folded(stop) % s == 0
     taps = _number(folded(stop) // s) if whole else \
@@ -282,3 +291,15 @@ def _decided(body: list[Stmt]) -> list[Stmt]:
             return _decided(stmt.then if _truth(stmt.cond) == "true" else stmt.other)
         return None
     return statements_replaced(body, replace)
+
+
+def _unread_dropped(body: list[Stmt]) -> list[Stmt]:
+    """The statements less the declarations nothing reads any more (`t = o + P - k`, once its tests and quotient
+    are rewritten)."""
+    while True:
+        read = names_read(body)
+        kept = statements_replaced(body, lambda stmt: [] if isinstance(stmt, Let) and stmt.name not in read
+                                   else None)
+        if kept == body:
+            return body
+        body = kept

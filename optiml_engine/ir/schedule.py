@@ -886,8 +886,9 @@ def _window(array: str, index: Expr, variables: set[str], inner: str, uniform: s
 # Grid caps are rendered as blocks per SM times this many SMs (an H100's or H200's): a launch rule is written in
 # contract terms, before any device is known; on another device the cap only changes how many waves the grid makes.
 SM_COUNT = 132
-# contraction: (rows, columns) of output tiles for a short side (4: a grouped convolution's 4 channels a group)
-SKINNY_TILES = ((16, 128), (16, 256), (4, 256), (128, 16))
+# contraction: (rows, columns) of output tiles for a short side (4: a grouped convolution's 4 channels a group; 32:
+# a transposed convolution's 32 output channels a phase)
+SKINNY_TILES = ((16, 128), (16, 256), (4, 256), (32, 128), (128, 16))
 SPLITS = (4, 16, 64)               # reduce: blocks per point, when a point's loop may be shared
 CLUSTERS = (2, 4, 8)               # reduce: blocks of a cluster per point (8: CUDA's portable cluster size)
 CLUSTER_POINTS = 512               # reduce: fewer points than this leave an H100 idle with one block per point
@@ -1063,16 +1064,17 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
     points = space(shape, family)
     if family == "contraction" and extents is not None and len(extents) >= 2:
         rows, columns = extents[-2], extents[-1]
-        short = {side for tile in SKINNY_TILES for side in tile if side < 32}
-
-        def fits(side: int, extent: int) -> bool:
-            """A short side for a short extent: one that covers it, or the longest where none does."""
-            return extent <= 32 and (side >= extent or side == max(short))
+        def fits(tile: tuple[int, int], axis: int, extent: int) -> bool:
+            """A short side for a short extent: the least of the tiles' that covers it (a 16-row product's tile is
+            not 32 rows), or the longest where none does."""
+            short = [t[axis] for t in SKINNY_TILES if t[axis] <= 32]
+            covering = [side for side in short if side >= extent]
+            return tile[axis] in short and extent <= max(short) and \
+                tile[axis] == (min(covering) if covering else max(short))
 
         skinny = [s for s in points if s.splits == 1 and s.items == 4 and
                   s.output_tile() in SKINNY_TILES and s.k_tile == 8 and
-                  (s.output_tile()[0] in short and fits(s.output_tile()[0], rows) or
-                   s.output_tile()[1] in short and fits(s.output_tile()[1], columns))]
+                  (fits(s.output_tile(), 0, rows) or fits(s.output_tile(), 1, columns))]
         skinny.sort(key=lambda s: min(s.output_tile()))      # the least past the edge first
         if skinny:
             return skinny + [s for s in defaults(shape, family, points_at_sizes) if s not in skinny]

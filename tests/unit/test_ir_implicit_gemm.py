@@ -539,10 +539,11 @@ def test_an_index_cast_wider_is_read_as_wide_in_the_product() -> None:
     assert_schedules_compute_the_kernel(naive, product, space(shape_of(product), "contraction")[:1], seed=3)
 
 
-@pytest.mark.parametrize("rows, first", [(4, (4, 256)), (16, (16, 128)), (32, (16, 128))])
+@pytest.mark.parametrize("rows, first", [(4, (4, 256)), (16, (16, 128)), (32, (32, 128)), (24, (32, 128))])
 def test_a_batch_of_short_products_takes_the_skinny_tile_that_covers_its_rows_first(rows, first) -> None:
-    """Groups of 4 channels (ResNeXt's): a 4-row tile first, not a 16-row one computing mostly past the edge; 16 or
-    32 rows take the 16-row tiles and no 4-row one, which would read each input 4 or 8 times."""
+    """Groups of 4 channels (ResNeXt's): a 4-row tile first, not a 16-row one computing mostly past the edge; 16
+    rows take the 16-row tiles, 24 or 32 the 32-row one (a 16-row tile would read each input twice), and none a
+    4-row one, which would read each input 4 or 8 times."""
     from optiml_engine.ir.schedule import defaults
     product = implicit_gemm(lift(candidate_of("grouped.cu", GROUPED)))
     chosen = defaults(shape_of(product), "contraction", 16 * rows * 65536, (16, rows, 65536))

@@ -1069,6 +1069,24 @@ def test_a_local_a_loop_steps_is_read_as_what_it_holds() -> None:
         [s for s in walk(after.body) if isinstance(s, Assign) and s.name == "offset"], str(after)
 
 
+def test_a_local_a_loop_steps_down_is_read_as_what_it_holds() -> None:
+    """A product carried up the middle axis from its last row (`offset -= D` as a reversed loop's last statement):
+    `offset - (long)(i - 0) * D` at each iteration of the loop counted from its start, a scan down columns over the
+    digits; equal to the kernel."""
+    from optiml_engine.ir.delinearize import delinearized
+    from optiml_engine.ir.program import Assign, walk
+    reversed_walk = CUMPROD_MIDDLE.replace("AFTER", "").replace(
+        "long offset = (long)b * L * D + j;", "long offset = ((long)b * L + (L - 1)) * D + j;").replace(
+        "for (int i = 0; i < L; ++i)", "for (int i = L - 1; i >= 0; --i)").replace("offset += D;", "offset -= D;")
+    naive = candidate_of("user.cu", reversed_walk)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert not [s for s in walk(program.body) if isinstance(s, Assign) and s.name == "offset"], str(program)
+    scan = shape_of(delinearized(program)).scan
+    assert scan is not None and scan.across_points and scan.reduction.op == "*"
+    assert_equals_kernel(naive, program)
+
+
 def test_a_grid_stride_loop_may_spell_the_block_as_the_number_it_launches() -> None:
     """`i = blockIdx.x * THREADS + threadIdx.x; i += gridDim.x * THREADS` with THREADS the launch's block; another
     number is a stride that skips threads' points, refused."""
