@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, contract_text, extent, folded,
+    Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, conjunction, conjuncts, constant,
+    contract_text, extent, folded,
     inlined, is_integer_cast, loads, names_of, names_read, names_written, point_dependent, polynomial,
     single_assignments, statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
@@ -2557,6 +2559,12 @@ class _Staged:
             (not self.along or tile % group == 0 and group * element_bytes(program, self.read.array) >= 32)
         self.parts = parts if self.loop_fixed else None
         self.base = self.names(f"{self.side}_base") if self.parts is not None else None
+        # A convolution's padding tests, `0 <= y + kh - 1 < h && 0 <= x + kw - 1 < w`, read the point and the loop's
+        # lowest digits (the taps): tested once per slot for every tap before the loop, into a bit mask, so that a
+        # step tests one bit instead of every bound, and the bounds are not held (`_Window`).
+        self.window = _Window.of(self.operand, loop, self.index, self.scalars) if self.parts is not None else None
+        if self.window is not None:
+            self.mask, self.tap = self.names(f"{self.side}_taps"), self.names(f"{self.side}_tap")
 
     def declarations(self, indent: str, loop: str, k_begin: str, thread: str, element: str, slot: str) -> list[str]:
         if self.width == 1:
@@ -2570,6 +2578,8 @@ class _Staged:
                                                                               self.digit_names)),
                 *([f"{indent}long {self.base}[{self.slots}];   // the read's index, its part of the point"]
                   if self.parts is not None else []),
+                *([f"{indent}{self.window.ctype} {self.mask}[{self.slots}];   // bit t: tap t inside the input"]
+                  if self.window is not None else []),
                 f"{indent}#pragma unroll",
                 f"{indent}for (int {slot} = 0; {slot} < {self.slots}; ++{slot}) {{",
                 f"{indent}    const int {element} = {thread} + {slot} * {self.threads};",
@@ -2578,6 +2588,8 @@ class _Staged:
                                                                                      self.digits)),
                 *([f"{indent}    {self.base}[{slot}] = {c_expr(held(self.parts[0]))};"]
                   if self.parts is not None else []),
+                *(self.window.filled(indent + "    ", f"{self.mask}[{slot}]", self.tap, held, self.names)
+                  if self.window is not None else []),
                 f"{indent}}}"]
         other = loop if self.along else self.index
         origin = {self.index: self.block, loop: k_begin}
@@ -2619,6 +2631,8 @@ class _Staged:
             def separated(expr: Expr) -> Expr:
                 return read if expr == self.read else with_children(expr, separated)
             operand = separated(self.operand)
+            if self.window is not None:
+                operand = self.window.tested(operand, f"({self.mask}[{slot}] >> {self.tap} & 1)")
             digits = list(dict.fromkeys(_point_digits(operand, loop, index, self.scalars) +
                                         _point_digits(self.parts[1], loop, index, self.scalars)))
             digit_names = {digit: self.names(f"{self.side}_step_digit") for digit in digits}
@@ -2627,6 +2641,8 @@ class _Staged:
                 return Ref(name=digit_names[expr]) if expr in digit_names else with_children(expr, stepped)
             return [f"{indent}{{",
                     f"{indent}    const {loop_type} {loop} = {first} + {step_of};",
+                    *([f"{indent}    const int {self.tap} = {c_expr(self.window.tap)};"]
+                      if self.window is not None else []),
                     *(f"{indent}    const {loop_type} {name} = {c_expr(digit)};" for digit, name in
                       digit_names.items()),
                     f"{indent}    const long {offset} = {c_expr(stepped(self.parts[1]))};",
@@ -2726,6 +2742,120 @@ class _Staged:
 
 
 SEPARATED_TERMS = 32    # a read's index multiplied out into more terms than this is left as it is
+WINDOW_TAPS = 64        # a mask of a slot's taps fits a 64-bit word
+
+
+@dataclass(frozen=True)
+class _Window:
+    """The guards of a staged operand that each read its point and one of the loop's lowest digits (`k / 3 % 3`,
+    `k % 3`: a 3 x 3 convolution's taps of the loop over `c * 9 + kh * 3 + kw`, whose padding tests are `0 <= y + kh
+    - 1 < h` and `0 <= x + kw - 1 < w`), the digits one run whose radices' product, the taps, is WINDOW_TAPS at most:
+    each slot's guards for every tap are one mask, filled before the loop, each digit's few values tested and the
+    digits' masks combined (bit t of the whole: every digit of tap t inside); a step reads its tap, `k / lowest %
+    taps`, and the slot's bit."""
+
+    guards: tuple[Expr, ...]
+    tap: Expr                                           # the loop's tap: k / lowest % taps
+    digits: tuple[tuple[Expr, int, tuple[Expr, ...]], ...]   # most significant first: digit, radix, its guards
+    taps: int
+
+    @property
+    def ctype(self) -> str:
+        return "unsigned" if self.taps <= 32 else "unsigned long long"
+
+    @staticmethod
+    def of(operand: Expr, loop: str, point: str, scalars: set[str]) -> _Window | None:
+        guards: dict[Expr, list[Expr]] = {}
+        radices: dict[Expr, tuple[int, int]] = {}
+        for select in (e for e in subexpressions(operand) if isinstance(e, Select)):
+            for guard in conjuncts(select.cond):
+                found = _loop_digits(guard, loop)
+                if found and len(found) == 1 and mentions(guard, {point}) and \
+                        names_of(guard) <= {loop, point} | scalars and not loads(guard):
+                    (digit, radix), = found.items()
+                    radices[digit] = radix
+                    if guard not in guards.setdefault(digit, []):
+                        guards[digit].append(guard)
+        if not guards:
+            return None
+        chain = sorted(set(radices.values()))
+        lowest, taps = chain[0][0], 1
+        run: list[tuple[int, int]] = []
+        for divisor, radix in chain:
+            if divisor != lowest * taps:
+                return None        # not one run of digits
+            run.append((divisor, radix))
+            taps *= radix
+        if taps > WINDOW_TAPS or len(set(radices.values())) != len(radices):
+            return None
+        k = Ref(name=loop)
+        tap = Binary(op="%", left=k if lowest == 1 else Binary(op="/", left=k, right=Const(text=str(lowest))),
+                     right=Const(text=str(taps)))
+        by_place = {place: digit for digit, place in radices.items()}
+        digits = tuple((by_place.get(place, Const(text="0")), place[1], tuple(guards.get(by_place.get(place), [])))
+                       for place in reversed(run))
+        return _Window(tuple(g for found in guards.values() for g in found), tap, digits, taps)
+
+    def filled(self, indent: str, mask: str, index: str, held: Callable[[Expr], Expr], names: _Names) -> list[str]:
+        """The statements setting a slot's mask (its point's digits held): each digit's values tested, bit v for
+        value v (all set for a digit no guard reads), and the digits' masks combined most significant first (the
+        mask so far, over n taps, spread to n * radix: bit i * radix + v set where bit i and the digit's bit v
+        are)."""
+        one = "1u" if self.taps <= 32 else "1ull"
+        digit_taps, before = names("digit_taps"), names("taps_before")
+        lines = []
+        span = 1
+        for position, (digit, radix, guards) in enumerate(self.digits):
+            tests = [c_expr(held(substitute_expr(conjunction(list(guards)), digit, Const(text=str(value)))))
+                     for value in range(radix)] if guards else []
+            bits = " | ".join(f"(({test}) ? {one} << {value} : 0)" for value, test in enumerate(tests)) \
+                if tests else f"({one} << {radix}) - 1"
+            if position == 0:
+                lines.append(f"{indent}{mask} = {bits};")
+            else:
+                lines += [f"{indent}{{",
+                          f"{indent}    const {self.ctype} {digit_taps} = {bits}, {before} = {mask};",
+                          f"{indent}    {mask} = 0;",
+                          f"{indent}    #pragma unroll",
+                          f"{indent}    for (int {index} = 0; {index} < {span}; ++{index}) "
+                          f"{mask} |= ({before} >> {index} & 1) * ({digit_taps} << ({index} * {radix}));",
+                          f"{indent}}}"]
+            span *= radix
+        return lines
+
+    def tested(self, operand: Expr, bit: str) -> Expr:
+        """`operand` with each select's window guards replaced by the slot's bit for the step's tap."""
+        if isinstance(operand, Select):
+            kept = [g for g in conjuncts(operand.cond) if g not in self.guards]
+            if len(kept) < len(conjuncts(operand.cond)):
+                operand = operand.model_copy(update={"cond": conjunction(kept + [Ref(name=bit)])})
+        return with_children(operand, lambda child: self.tested(child, bit))
+
+
+def substitute_expr(expr: Expr, old: Expr, new: Expr) -> Expr:
+    """`expr` with every occurrence of the subexpression `old` replaced by `new`."""
+    return new if expr == old else with_children(expr, lambda child: substitute_expr(child, old, new))
+
+
+def _loop_digits(expr: Expr, loop: str) -> dict[Expr, tuple[int, int]] | None:
+    """Each digit `loop / d % m` (or `loop % m`) of `expr`, d and m constants, as (d, m); None where `expr` reads
+    the loop otherwise (or not at all)."""
+    found: dict[Expr, tuple[int, int]] = {}
+
+    def visit(e: Expr) -> bool:
+        if isinstance(e, Binary) and e.op == "%" and (radix := folded(e.right)) is not None and radix > 0:
+            inner = e.left
+            if isinstance(inner, Ref) and inner.name == loop:
+                found[e] = (1, radix)
+                return True
+            if isinstance(inner, Binary) and inner.op == "/" and isinstance(inner.left, Ref) and \
+                    inner.left.name == loop and (divisor := folded(inner.right)) is not None and divisor > 0:
+                found[e] = (divisor, radix)
+                return True
+        if isinstance(e, Ref) and e.name == loop:
+            return False
+        return all(visit(child) for child in children(e))
+    return found if visit(expr) and found else None
 _COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 

@@ -412,6 +412,32 @@ def test_a_gathered_operand_is_staged_from_a_part_of_the_point_and_a_part_of_the
     assert_schedules_compute_the_kernel(naive, product, split[:3], seed=9)
 
 
+@pytest.mark.parametrize("name, text, masked", [
+    ("constant_taps.cu", CONSTANT_TAPS, True),
+    # Taps of R x S, sizes, and taps that are the loop's digits by the size Cin (`k / Cin % 3`): not digits of
+    # constant radix.
+    ("flat_same.cu", FLAT_SAME, False), ("nhwc.cu", NHWC, False)])
+def test_a_convolutions_padding_is_tested_once_per_slot_and_tap_into_a_mask(name, text, masked) -> None:
+    """The input window's padding tests read the point and the loop's lowest digits of constant radix (its taps):
+    before the loop each slot's tests of every tap fill a mask, each tap digit's values tested and the digits'
+    masks combined, so that a step reads one bit and no bound; at every check size (one pixel, one channel: every
+    tap but the centre padding) the emitted kernel computes the naive one's outputs."""
+    from optiml_engine.ir.delinearize import delinearized
+    naive = candidate_of(name, text)
+    program = lift(naive)
+    product = implicit_gemm(program) if implicit_gemm(program) is not program else \
+        implicit_gemm(delinearized(program))
+    shape = shape_of(product)
+    emitted = {s: emit(product, shape, s, naive).unit.text for s in space(shape, "contraction")
+               if s.splits == 1 and s.blocks_per_sm == 1}
+    with_masks = [s for s, text in emitted.items() if "right_taps[slot] >> right_tap & 1" in text]
+    assert bool(with_masks) == masked
+    for schedule in with_masks:
+        step_loop = emitted[schedule].split("const int right_tap = ")[1]
+        assert ">= H" not in step_loop.split("__syncthreads")[0], schedule.describe()
+    assert_schedules_compute_the_kernel(naive, product, with_masks[:3], seed=11)
+
+
 def test_an_index_whose_terms_read_both_the_point_and_the_step_is_not_split() -> None:
     from optiml_engine.ir.emit import _separated
     from optiml_engine.ir.printer import c_expr
