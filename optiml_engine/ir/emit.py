@@ -17,13 +17,13 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, conjunction, conjuncts, constant,
-    contract_text, extent, folded,
-    inlined, is_integer_cast, loads, names_of, names_read, names_written, point_dependent, polynomial,
-    single_assignments, statement_exprs, stride, subexpressions, unconditional_loads, unit_stride, walk)
+    contract_text, extent, folded, inlined, is_integer_cast, loads, names_of, names_read, names_written,
+    point_dependent, polynomial, single_assignments, statement_exprs, stride, subexpressions, unconditional_loads,
+    unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
 from optiml_engine.ir.vector_groups import (
     comparisons, declared_types, digit_split, evaluated, expanded_reads, index_locals_inlined, lowest_digit,
-    typed_single_assignments, unconditional_reads, uniform_branches)
+    substitute_expr, typed_single_assignments, unconditional_reads, uniform_branches)
 from optiml_engine.ir.printer import c_expr, c_operand, c_statements
 from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
@@ -2830,11 +2830,6 @@ class _Window:
             if len(kept) < len(conjuncts(operand.cond)):
                 operand = operand.model_copy(update={"cond": conjunction(kept + [Ref(name=bit)])})
         return with_children(operand, lambda child: self.tested(child, bit))
-
-
-def substitute_expr(expr: Expr, old: Expr, new: Expr) -> Expr:
-    """`expr` with every occurrence of the subexpression `old` replaced by `new`."""
-    return new if expr == old else with_children(expr, lambda child: substitute_expr(child, old, new))
 
 
 def _loop_digits(expr: Expr, loop: str) -> dict[Expr, tuple[int, int]] | None:

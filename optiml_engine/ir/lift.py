@@ -439,9 +439,10 @@ def _inductions_substituted(body: list[Stmt]) -> list[Stmt]:
     """An integer local stepped by a counted loop (`long offset = b * n + j; for (i = 0; i < n; ++i) { s *= x[offset];
     y[offset] = s; offset += stride; }`), declared before the loop in its block and assigned nowhere but by the
     loop body's last statement, adding (or subtracting) a value the loop does not change, and read nowhere after the
-    loop: read as what it holds at each iteration, `offset + (long)(i - 0) * stride`, the step dropped. Then no value but the
-    loop's own is carried from one iteration to the next (a scan's carried value shows alone), and the local holds
-    one expression of the point (fold_index_locals). Loops stepping by one, in the point's code and inside loops."""
+    loop: read as what it holds at each iteration, `offset + (long)(i - 0) * stride`, the step dropped. Then no
+    value but the loop's own is carried from one iteration to the next (a scan's carried value shows alone), and the
+    local holds one expression of the point (fold_index_locals). Loops stepping by one, in the point's code and
+    inside loops."""
     assigned = [stmt for stmt in walk(body) if isinstance(stmt, Assign)]
     out: list[Stmt] = []
     for position, stmt in enumerate(body):

@@ -14,7 +14,7 @@ visit, in order, the taps k = (o + P) % S + S * j, j = 0, 1, ...: written so,
 
     for (j = 0; j < (K + S - 1) / S; ++j) {
         int k = (o % S + P) % S + S * j;
-        if (k < K) { int t = o + P - k; if (0 == 0) { int i = o / S + (o % S + P) / S - j; ... } }
+        if (k < K) { int i = o / S + (o % S + P) / S - j; ... }
     }
 
 the loop's bounds are the same for every output, its test of the stride is gone, and the output reads its taps and
@@ -23,19 +23,21 @@ column of a matrix product per phase (ir/implicit_gemm.py), whose operands a con
 
 Exact: the iterations removed are those that added nothing; those kept run in the same order, so every sum is the
 same sum. `t % S` is 0 and `t / S` is the quotient above for every tap kept (o + P - k is a multiple of S), in C's
-truncating arithmetic too. A dilation D coprime to S (taps D apart) is the same walk from the tap whose D multiple
-meets the stride, `k = (o + P) * D^-1 % S`. Only where o + P is a sum of parallel indices and constants that cannot be
-negative (the first tap is then the least one of the loop's range) and the loop starts at 0 with step 1, or at
-`(o + P) % S` with step S.
+truncating arithmetic too, and t has the sign of its quotient: the tests folded (`t % S == 0` true), t's own tests
+read the quotient, and t, read no more, dropped. A dilation D coprime to S (taps D apart) is the same walk from the
+tap whose D multiple meets the stride, `k = (o + P) * D^-1 % S`. Only where o + P is a sum of parallel indices and
+constants that cannot be negative (the first tap is then the least one of the loop's range) and the loop starts at
+0 with step 1, or at `(o + P) % S` with step S.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from optiml_engine.ir.analysis import constant, folded, linear, names_of, names_read, polynomial, single_assignments
+from optiml_engine.ir.analysis import (
+    constant, folded, inlined, linear, names_of, names_read, polynomial, single_assignments)
 from optiml_engine.ir.program import (
-    Binary, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, Unary, fresh_name, names_in, rewritten,
+    Assign, Binary, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, Unary, fresh_name, names_in, rewritten,
     statements_replaced, walk, with_children)
 
 
@@ -76,7 +78,7 @@ def phased(program: LoopProgram) -> LoopProgram:
 
 def _walked(loop: For, values: dict[str, Expr]) -> _Stride | None:
     """`for (k = (o + P) % S; k < K; k += S)`: the taps already on the stride."""
-    step, start = constant(loop.step), _inlined(loop.start, values)
+    step, start = constant(loop.step), inlined(loop.start, values)
     if step is None or step < 2 or not (isinstance(start, Binary) and start.op == "%" and
                                         constant(start.right) == step):
         return None
@@ -97,7 +99,7 @@ def _filtered(loop: For, values: dict[str, Expr]) -> _Stride | None:
             return None
         test = rest[0]
         for multiple, stride in _multiples_required(test.cond):
-            found = _on_stride(_inlined(multiple, values), stride, loop)
+            found = _on_stride(inlined(multiple, values), stride, loop)
             if found is not None:
                 return found
         body = test.then
@@ -153,24 +155,9 @@ def _coprime_inverse(dilation: int, stride: int) -> int | None:
 
 def _reads_loop(expr: Expr, loop: For) -> bool:
     """Whether `expr` reads the loop's variable or anything the loop assigns."""
-    assigned = {loop.var} | {s.name for s in walk(loop.body) if isinstance(s, Let)} | \
+    assigned = {loop.var} | {s.name for s in walk(loop.body) if isinstance(s, (Let, Assign))} | \
         {s.var for s in walk(loop.body) if isinstance(s, For)}
     return bool(names_of(expr) & assigned)
-
-
-def _inlined(expr: Expr, values: dict[str, Expr]) -> Expr:
-    for _ in range(len(values) + 1):
-        expanded = _substituted(expr, values)
-        if expanded == expr:
-            return expr
-        expr = expanded
-    return expr
-
-
-def _substituted(expr: Expr, values: dict[str, Expr]) -> Expr:
-    if isinstance(expr, Ref):
-        return values.get(expr.name, expr)
-    return with_children(expr, lambda child: _substituted(child, values))
 
 
 def _nonnegative(expr: Expr, indices: set[str]) -> bool:
@@ -200,7 +187,7 @@ def _by_phase(loop: For, stride: _Stride, values: dict[str, Expr], nonnegative: 
 
     def multiple(expr: Expr) -> bool:
         """Whether `expr` is `reach - d * k`: a multiple of the stride at every tap kept."""
-        form = linear(_inlined(expr, values), {loop.var})
+        form = linear(inlined(expr, values), {loop.var})
         return form is not None and set(form) == {"", loop.var} and constant(form[loop.var]) == -d and \
             polynomial(form[""]) is not None and polynomial(form[""]) == polynomial(stride.reach)
 

@@ -1064,6 +1064,7 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
     points = space(shape, family)
     if family == "contraction" and extents is not None and len(extents) >= 2:
         rows, columns = extents[-2], extents[-1]
+
         def fits(tile: tuple[int, int], axis: int, extent: int) -> bool:
             """A short side for a short extent: the least of the tiles' that covers it (a 16-row product's tile is
             not 32 rows), or the longest where none does."""
