@@ -1,8 +1,9 @@
 """A/B of two engines' emission, in one process on one GPU: the contraction schedules the schedule policy starts
-from (the defaults of the program, else of its implicit GEMM, else over its digits) emitted by this engine and by
+from (the defaults of the program, else of its implicit GEMM with a transposed convolution's taps by phase, else of
+its implicit GEMM, else over its digits) emitted by this engine and by
 another (an older commit's `optiml_engine`, extracted into a folder), each pair verified and timed interleaved by
-the evaluator (candidate = this engine's, incumbent = the other's). The same schedules and launch; only the
-kernels' text differs. Rows are written as they come, so a run cut short keeps what it measured.
+the evaluator (candidate = this engine's, incumbent = the other's). The same schedules; each kernel's text and
+launch rule its engine's. Rows are written as they come, so a run cut short keeps what it measured.
 
     git archive BASE optiml_engine | tar -x -C OLD       # the other engine, once
     python3 bench/emit_ab.py OUT_DIR --old-engine OLD FILE.cu ...
@@ -29,6 +30,7 @@ def emitted(files: list[str]) -> dict[str, list]:
     from optiml_engine.ir.emit import emit
     from optiml_engine.ir.implicit_gemm import implicit_gemm
     from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.phases import phased
     from optiml_engine.ir.schedule import defaults, shape_of
     from optiml_engine.source.parse import CudaDocument
     out = {}
@@ -36,7 +38,8 @@ def emitted(files: list[str]) -> dict[str, list]:
         document = CudaDocument(Path(f).read_text(), f)
         naive = original_candidate(document, document.model.kernels[0].name)
         program = lift(naive)
-        for chosen in (program, implicit_gemm(program), implicit_gemm(delinearized(program))):
+        for chosen in (program, implicit_gemm(phased(program)), implicit_gemm(program),
+                       implicit_gemm(delinearized(program))):
             shape = shape_of(chosen)
             if "contraction" in shape.families:
                 break
@@ -59,7 +62,8 @@ def main() -> int:
         import optiml_engine
         if Path(optiml_engine.__file__).resolve().is_relative_to(ROOT / "optiml_engine"):
             sys.exit("--emit-only: this engine is on the path, not the other one")
-        args.out.write_text(json.dumps({f: [[schedule, candidate.unit.text] for schedule, candidate in pairs]
+        args.out.write_text(json.dumps({f: [[schedule, candidate.unit.text, candidate.contract.model_dump(mode="json")]
+                                             for schedule, candidate in pairs]
                                         for f, pairs in emitted(args.files).items()}))
         return 0
     sys.path.insert(0, str(ROOT))
@@ -80,13 +84,15 @@ def main() -> int:
         for f, schedules in ours.items():
             document = CudaDocument(Path(f).read_text(), f)
             naive = original_candidate(document, document.model.kernels[0].name)
-            for (schedule, new), (their_schedule, their_text) in zip(schedules, theirs.get(f, [])):
+            for (schedule, new), (their_schedule, their_text, their_contract) in zip(schedules, theirs.get(f, [])):
                 if schedule != their_schedule:
                     continue
                 text = new.unit.text
-                old = new.model_copy(update={"unit": new.unit.model_copy(update={"text": their_text})})
+                old = new.model_copy(update={"unit": new.unit.model_copy(update={"text": their_text}),
+                                             "contract": type(new.contract).model_validate(their_contract)})
                 measured = evaluator.evaluate(new, reference=naive, incumbent=old)
-                rows.append({"file": f, "schedule": schedule, "same_text": text == their_text,
+                rows.append({"file": f, "schedule": schedule,
+                             "same_text": text == their_text and new.contract == old.contract,
                              "verdict": measured.verdict,
                              "new_ms": measured.timing.median_ms if measured.timing else None,
                              "old_ms": measured.incumbent_timing.median_ms if measured.incumbent_timing else None})
