@@ -201,6 +201,11 @@ def _implicit_gemm(program: LoopProgram, ragged_splits: bool) -> LoopProgram:
                                          "body": rewritten(before, new_terms) + [loop] + after})
     if not assumed:
         return rewrite
+    # A program that assumes already (a transposed convolution walked by phase, its stride a size): both hold
+    # where the product runs, and the program as first written runs elsewhere.
+    if program.assumption is not None:
+        assumed.insert(0, program.assumption.condition)
+        program = program.assumption.otherwise
     return rewrite.model_copy(update={"assumption": Assumption(condition=conjunction(assumed), otherwise=program)})
 
 
@@ -213,11 +218,10 @@ def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list
     d, E the coordinate's extent; `E / max(d, 1)` where d is not a factor of E as written, whose launch must not
     divide by zero). One size per coordinate; a constant one above 1. And what the splits assume: `c / d` is a
     digit of its own only where d is positive (a constant is) and divides E (a factor of E as written does at every
-    size). A constant size that may not divide E (a transposed convolution's output phases, `o % 2` of 2 * L - 1
-    outputs) takes the group's extent up, ceil(E / d), and the split's points past E out by a guard (returned third,
-    over the placeholders): their reads skipped, their code after the loop not run. Only where the code before the
-    loop reads nothing at that coordinate (it runs for every point of the tile), and not for the coordinates in
-    `whole`; there, it assumes E % d == 0."""
+    size). A constant or a size that may not divide E (a transposed convolution's output phases, `o % 2` of 2 * L - 1
+    outputs) takes the group's extent up, ceil(E / d), and the split's points past E out by a guard (returned third, over the
+    placeholders): their reads skipped, their code after the loop not run. Not for the coordinates in `whole` (the
+    code before the loop reads them: it runs for every point of the tile); there, it assumes E % d == 0."""
     out, assumed, ragged = {}, [], []
     placed_terms = [placed(term) for term in terms]
     for coordinate in coordinates:
@@ -232,13 +236,16 @@ def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list
             continue
         divisor = next(iter(divisors.values()))
         quotient = _without(_factors(coordinate.extent), _factors(divisor))
-        count = Binary(op="/", left=coordinate.extent,
-                       right=divisor if constant(divisor) else Call(function="max", args=[divisor, Const(text="1")]))
+        positive = divisor if constant(divisor) else Call(function="max", args=[divisor, Const(text="1")])
+        count = Binary(op="/", left=coordinate.extent, right=positive)
         if constant(divisor) is None:
             assumed.append(Binary(op=">", left=divisor, right=Const(text="0")))
-        if quotient is None and constant(divisor) is not None and name not in whole:
-            count = Binary(op="/", left=Binary(op="+", left=coordinate.extent,
-                                               right=Const(text=str(constant(divisor) - 1))), right=divisor)
+        # A constant or a size the kernel is passed (a stride) may leave part of a group; a quotient of sizes (a
+        # group's channels, C / G) divides its extent wherever the operator is defined: assumed whole.
+        if quotient is None and name not in whole and isinstance(divisor, (Const, Ref)):
+            less_one = Const(text=str(constant(divisor) - 1)) if constant(divisor) else \
+                Binary(op="-", left=positive, right=Const(text="1"))
+            count = Binary(op="/", left=Binary(op="+", left=coordinate.extent, right=less_one), right=positive)
             ragged.append(Binary(op="<", left=Ref(name=name), right=coordinate.extent))
         elif quotient is None:
             assumed.append(Binary(op="==", left=Binary(op="%", left=coordinate.extent, right=divisor),

@@ -27,7 +27,9 @@ truncating arithmetic too, and t has the sign of its quotient: the tests folded 
 read the quotient, and t, read no more, dropped. A dilation D coprime to S (taps D apart) is the same walk from the
 tap whose D multiple meets the stride, `k = (o + P) * D^-1 % S`. Only where o + P is a sum of parallel indices and
 constants that cannot be negative (the first tap is then the least one of the loop's range) and the loop starts at
-0 with step 1, or at `(o + P) % S` with step S.
+0 with step 1, or at `(o + P) % S` with step S. A stride or a padding the kernel is passed as a size (PyTorch's
+`stride=`, `padding=` arguments) is walked the same way under the assumption `S > 0 && P >= 0` (program.py
+`Assumption`: the program as written runs where it fails); a dilation then is 1.
 """
 
 from __future__ import annotations
@@ -35,9 +37,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from optiml_engine.ir.analysis import (
-    constant, folded, inlined, linear, names_of, names_read, polynomial, single_assignments)
+    conjunction, constant, folded, inlined, linear, names_of, names_read, polynomial, single_assignments)
 from optiml_engine.ir.program import (
-    Assign, Binary, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, Unary, fresh_name, names_in, rewritten,
+    Assign, Assumption, Binary, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, Unary, fresh_name, names_in, rewritten,
     statements_replaced, walk, with_children)
 
 
@@ -49,7 +51,7 @@ class _Stride:
     """A loop's taps on the stride: k with `reach - dilation * k` a multiple of `stride`."""
 
     reach: Expr          # o + P: the output coordinate and the padding, free of the loop
-    stride: int
+    stride: Expr         # a constant above 1, or a size (a scalar parameter; its dilation then 1)
     dilation: int
 
 
@@ -59,7 +61,9 @@ def phased(program: LoopProgram) -> LoopProgram:
     values = single_assignments(program.body)
     nonnegative = {index.name for index in program.space if (folded(index.lower) or 0) >= 0 and
                    folded(index.lower) is not None}
+    scalars = {p.name for p in program.scalars}
     taken = names_in(program)
+    assumed: list[Expr] = []
 
     def replace(stmt: Stmt) -> list[Stmt] | None:
         if not isinstance(stmt, For):
@@ -67,25 +71,47 @@ def phased(program: LoopProgram) -> LoopProgram:
         # Inner loops first (a kernel's row of taps inside its column of them), then this one, whose tests of the
         # stride are then the only ones left.
         stmt = stmt.model_copy(update={"body": statements_replaced(stmt.body, replace)})
-        stride = _walked(stmt, values) or _filtered(stmt, values)
-        if stride is None or not _nonnegative(stride.reach, nonnegative):
+        stride = _walked(stmt, values, scalars) or _filtered(stmt, values, scalars)
+        signs: list[Expr] = []
+        if stride is None or not _nonnegative(stride.reach, nonnegative, scalars, signs):
             return [stmt]
-        return [_by_phase(stmt, stride, values, nonnegative, taken)]
+        if constant(stride.stride) is None:
+            signs.append(Binary(op=">", left=stride.stride, right=_number(0)))
+        assumed.extend(sign for sign in signs if sign not in assumed)
+        return [_by_phase(stmt, stride, values, nonnegative, scalars, taken)]
 
     body = statements_replaced(program.body, replace)
-    return program if body == program.body else program.model_copy(update={"body": body})
+    if body == program.body:
+        return program
+    walked = program.model_copy(update={"body": body})
+    if not assumed:
+        return walked
+    # A stride or a padding that is a size: the walk holds where the stride is positive (0 divides by zero as
+    # written, a negative stride tests the same multiples in the other direction) and the padding is not negative
+    # (the first tap the least of the loop's range); elsewhere the program runs as written.
+    return walked.model_copy(update={"assumption": Assumption(condition=conjunction(assumed), otherwise=program)})
 
 
-def _walked(loop: For, values: dict[str, Expr]) -> _Stride | None:
+def _walked(loop: For, values: dict[str, Expr], scalars: set[str]) -> _Stride | None:
     """`for (k = (o + P) % S; k < K; k += S)`: the taps already on the stride."""
-    step, start = constant(loop.step), inlined(loop.start, values)
-    if step is None or step < 2 or not (isinstance(start, Binary) and start.op == "%" and
-                                        constant(start.right) == step):
+    step, start = _stride_of(inlined(loop.step, values), scalars), inlined(loop.start, values)
+    if step is None or not (isinstance(start, Binary) and start.op == "%" and _same(start.right, step)):
         return None
     return _Stride(start.left, step, 1) if not _reads_loop(start.left, loop) else None
 
 
-def _filtered(loop: For, values: dict[str, Expr]) -> _Stride | None:
+def _stride_of(expr: Expr, scalars: set[str]) -> Expr | None:
+    """A stride: a constant above 1, or a size the kernel is passed."""
+    if (value := constant(expr)) is not None:
+        return expr if value > 1 else None
+    return expr if isinstance(expr, Ref) and expr.name in scalars else None
+
+
+def _same(a: Expr, b: Expr) -> bool:
+    return a == b or constant(a) is not None and constant(a) == constant(b)
+
+
+def _filtered(loop: For, values: dict[str, Expr], scalars: set[str]) -> _Stride | None:
     """`for (k = 0; k < K; ++k)` whose every effect is under a test that `o + P - D * k` is a multiple of S."""
     if constant(loop.start) != 0 or constant(loop.step) != 1:
         return None
@@ -98,24 +124,23 @@ def _filtered(loop: For, values: dict[str, Expr]) -> _Stride | None:
         if len(rest) != 1 or not isinstance(rest[0], If) or rest[0].other:
             return None
         test = rest[0]
-        for multiple, stride in _multiples_required(test.cond):
+        for multiple, stride in _multiples_required(test.cond, scalars):
             found = _on_stride(inlined(multiple, values), stride, loop)
             if found is not None:
                 return found
         body = test.then
 
 
-def _multiples_required(cond: Expr) -> list[tuple[Expr, int]]:
+def _multiples_required(cond: Expr, scalars: set[str]) -> list[tuple[Expr, Expr]]:
     """The (X, S) such that `cond` holds only where X % S == 0: a conjunct `X % S == 0` or `!(X % S)`, or a
-    disjunct `X % S != 0` (or `X % S`) of a negated disjunction, S a constant above 1."""
-    def remainder(expr: Expr) -> tuple[Expr, int] | None:
-        if isinstance(expr, Binary) and expr.op == "%" and (stride := constant(expr.right)) is not None and \
-                stride > 1:
+    disjunct `X % S != 0` (or `X % S`) of a negated disjunction, S a stride (`_stride_of`)."""
+    def remainder(expr: Expr) -> tuple[Expr, Expr] | None:
+        if isinstance(expr, Binary) and expr.op == "%" and (stride := _stride_of(expr.right, scalars)) is not None:
             return expr.left, stride
         return None
 
     if isinstance(cond, Binary) and cond.op == "&&":
-        return _multiples_required(cond.left) + _multiples_required(cond.right)
+        return _multiples_required(cond.left, scalars) + _multiples_required(cond.right, scalars)
     if isinstance(cond, Binary) and cond.op == "==":
         for side, other in ((cond.left, cond.right), (cond.right, cond.left)):
             if constant(other) == 0 and (found := remainder(side)) is not None:
@@ -137,8 +162,9 @@ def _disjuncts(cond: Expr) -> list[Expr]:
     return [cond]
 
 
-def _on_stride(multiple: Expr, stride: int, loop: For) -> _Stride | None:
-    """`reach - D * k` (k the loop's variable, D a constant coprime to the stride) as a _Stride."""
+def _on_stride(multiple: Expr, stride: Expr, loop: For) -> _Stride | None:
+    """`reach - D * k` (k the loop's variable, D a constant coprime to the stride; 1 for a stride that is a size) as
+    a _Stride."""
     form = linear(multiple, {loop.var})
     if form is None or set(form) != {"", loop.var} or (coefficient := constant(form[loop.var])) is None or \
             coefficient >= 0 or _coprime_inverse(-coefficient, stride) is None or _reads_loop(form[""], loop):
@@ -146,9 +172,12 @@ def _on_stride(multiple: Expr, stride: int, loop: For) -> _Stride | None:
     return _Stride(form[""], stride, -coefficient)
 
 
-def _coprime_inverse(dilation: int, stride: int) -> int | None:
+def _coprime_inverse(dilation: int, stride: Expr) -> int | None:
+    """D^-1 modulo the stride; 1 for a dilation of 1; None where there is none (or the stride is a size)."""
+    if dilation == 1:
+        return 1
     try:
-        return pow(dilation, -1, stride)
+        return pow(dilation, -1, constant(stride)) if constant(stride) is not None else None
     except ValueError:
         return None
 
@@ -160,27 +189,33 @@ def _reads_loop(expr: Expr, loop: For) -> bool:
     return bool(names_of(expr) & assigned)
 
 
-def _nonnegative(expr: Expr, indices: set[str]) -> bool:
-    """Whether `expr` is a sum or product of constants at least 0 and parallel indices starting at 0 or above."""
+def _nonnegative(expr: Expr, indices: set[str], scalars: set[str], assumed: list[Expr]) -> bool:
+    """Whether `expr` is a sum or product of constants at least 0, parallel indices starting at 0 or above and
+    sizes, each size's sign then `assumed` (`P >= 0`)."""
     if (value := folded(expr)) is not None:
         return value >= 0
+    if isinstance(expr, Ref) and expr.name in scalars:
+        assumed.append(Binary(op=">=", left=expr, right=_number(0)))
+        return True
     if isinstance(expr, Ref):
         return expr.name in indices
     if isinstance(expr, Binary) and expr.op in ("+", "*"):
-        return _nonnegative(expr.left, indices) and _nonnegative(expr.right, indices)
+        return _nonnegative(expr.left, indices, scalars, assumed) and \
+            _nonnegative(expr.right, indices, scalars, assumed)
     return False
 
 
-def _by_phase(loop: For, stride: _Stride, values: dict[str, Expr], nonnegative: set[str], taken: set[str]) -> For:
+def _by_phase(loop: For, stride: _Stride, values: dict[str, Expr], nonnegative: set[str], scalars: set[str],
+              taken: set[str]) -> For:
     """The loop over the taps of its output's phase: j in [0, ceil(K / S)), k = first + S * j."""
     s, d = stride.stride, stride.dilation
-    place, phase, offset = _digits_of(stride.reach, s, nonnegative)
+    place, phase, offset = _digits_of(stride.reach, s, nonnegative, scalars)
     first = _mod(_times(_plus(phase, offset), _number(_coprime_inverse(d, s))), s)
     # reach - d * first is a multiple of S: its quotient, place + (phase + offset - d * first) / S; undilated,
     # place + (phase + offset) / S (phase + offset less its remainder), and place alone without an offset.
     rest = _plus(phase, offset) if d == 1 else _minus(_plus(phase, offset), _times(_number(d), first))
     quotient = place if d == 1 and folded(offset) == 0 else \
-        _plus(place, Binary(op="/", left=rest, right=_number(s)))
+        _plus(place, Binary(op="/", left=rest, right=s))
     tap = fresh_name(f"{loop.var}_phase", taken)
     j = Ref(name=tap)
     k = Ref(name=loop.var)
@@ -192,7 +227,7 @@ def _by_phase(loop: For, stride: _Stride, values: dict[str, Expr], nonnegative: 
             polynomial(form[""]) is not None and polynomial(form[""]) == polynomial(stride.reach)
 
     def on_stride(expr: Expr) -> Expr:
-        if isinstance(expr, Binary) and expr.op in ("%", "/") and constant(expr.right) == s and multiple(expr.left):
+        if isinstance(expr, Binary) and expr.op in ("%", "/") and _same(expr.right, s) and multiple(expr.left):
             return _number(0) if expr.op == "%" else _minus(quotient, _times(_number(d), j))
         # A multiple's sign is its quotient's: `t < 0` tested on the input's row itself.
         if isinstance(expr, Binary) and expr.op in _COMPARISONS and folded(expr.right) == 0 and multiple(expr.left):
@@ -200,30 +235,27 @@ def _by_phase(loop: For, stride: _Stride, values: dict[str, Expr], nonnegative: 
         return with_children(expr, on_stride)
 
     body = _unread_dropped(_decided(rewritten(loop.body, lambda expr: _folded_tests(on_stride(expr)))))
-    stop = loop.stop
-    whole = folded(stop) is not None and folded(stop) % s == 0
-    taps = _number(folded(stop) // s) if whole else \
-        Binary(op="/", left=_plus(stop, _number(s - 1)), right=_number(s)) if folded(stop) is None else \
-        _number(-(-folded(stop) // s))
-    inner: list[Stmt] = [Let(name=loop.var, ctype=loop.ctype, value=_plus(first, _times(_number(s), j)))]
+    stop, steps = loop.stop, constant(s)
+    whole = folded(stop) is not None and steps is not None and folded(stop) % steps == 0
+    taps = _number(-(-folded(stop) // steps)) if folded(stop) is not None and steps is not None else \
+        Binary(op="/", left=_plus(stop, _minus(s, _number(1)) if steps is None else _number(steps - 1)), right=s)
+    inner: list[Stmt] = [Let(name=loop.var, ctype=loop.ctype, value=_plus(first, _times(s, j)))]
     inner += body if whole else [If(cond=Binary(op="<", left=k, right=stop), then=body)]
     return For(var=tap, ctype=loop.ctype, start=_number(0), stop=taps, step=_number(1), body=inner)
 
 
-def _digits_of(reach: Expr, stride: int, nonnegative: set[str]) -> tuple[Expr, Expr, Expr]:
-    """`reach` as place * S + phase + offset: (place, phase, offset). An index plus a constant, `o + P`, as
-    (o / S, o % S, P): the index's digits, which the matrix product takes as coordinates; anything else whole,
-    (reach / S, reach % S, 0)."""
+def _digits_of(reach: Expr, stride: Expr, nonnegative: set[str], scalars: set[str]) -> tuple[Expr, Expr, Expr]:
+    """`reach` as place * S + phase + offset: (place, phase, offset). An index plus a padding (a constant, or sizes:
+    not negative, as `_nonnegative` found), `o + P`, as (o / S, o % S, P): the index's digits, which the matrix
+    product takes as coordinates; anything else whole, (reach / S, reach % S, 0)."""
     form = linear(reach, nonnegative)
     if form is not None:
         indices = [name for name in form if name]
-        offset = folded(form.get("", _number(0)))
-        if len(indices) == 1 and constant(form[indices[0]]) == 1 and offset is not None and offset >= 0:
+        offset = form.get("", _number(0))
+        if len(indices) == 1 and constant(form[indices[0]]) == 1 and names_of(offset) <= scalars:
             index = Ref(name=indices[0])
-            return Binary(op="/", left=index, right=_number(stride)), \
-                Binary(op="%", left=index, right=_number(stride)), _number(offset)
-    return Binary(op="/", left=reach, right=_number(stride)), Binary(op="%", left=reach, right=_number(stride)), \
-        _number(0)
+            return Binary(op="/", left=index, right=stride), Binary(op="%", left=index, right=stride), offset
+    return Binary(op="/", left=reach, right=stride), Binary(op="%", left=reach, right=stride), _number(0)
 
 
 def _number(value: int) -> Expr:
@@ -242,11 +274,11 @@ def _times(a: Expr, b: Expr) -> Expr:
     return b if folded(a) == 1 else a if folded(b) == 1 else Binary(op="*", left=a, right=b)
 
 
-def _mod(a: Expr, s: int) -> Expr:
+def _mod(a: Expr, s: Expr) -> Expr:
     """`a % s`, without the modulus where `a` is already a remainder by s."""
-    if isinstance(a, Binary) and a.op == "%" and constant(a.right) == s:
+    if isinstance(a, Binary) and a.op == "%" and _same(a.right, s):
         return a
-    return Binary(op="%", left=a, right=_number(s))
+    return Binary(op="%", left=a, right=s)
 
 
 def _folded_tests(expr: Expr) -> Expr:
