@@ -18,7 +18,8 @@ from typing import Literal
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
-    conjunction, conjuncts, constant, is_integer_cast, is_zero, names_of, polynomial, statement_exprs, subexpressions)
+    conjunction, conjuncts, constant, is_integer_cast, is_zero, loads, names_of, polynomial, statement_exprs,
+    subexpressions)
 from optiml_engine.ir.block_trees import (
     block_totals_added, block_trees_folded, warp_rows_folded, warp_totals_added)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
@@ -527,9 +528,10 @@ class _Lifter:
         self.grid_strides: dict[str, str] = {}                # locals holding blockDim.d * gridDim.d -> d
         self.linear_blocks: set[str] = set()                  # locals holding blockIdx.y * gridDim.x + blockIdx.x
         self.macros, self.helpers = self._file_scope()
-        # `template <int BLOCK>`: the contract's instantiation gives each integer argument its value.
+        # `template <int BLOCK>`: the contract's instantiation gives each integer argument its value; a file's
+        # enumerators and `const` / `constexpr` numbers are numbers too.
         self.template_ints = {name: value for name, value in self.candidate.contract.template.items()
-                              if value.isdigit()}
+                              if value.isdigit()} | self._file_constants()
         self.function_macros = {self.text(node.child_by_field_name("name")) for node in
                                 self.view.descendants(self.view.document.tree.root_node, "preproc_function_def")}
 
@@ -568,6 +570,34 @@ class _Lifter:
                 if declarator is not None:
                     helpers[self.text(declarator.child_by_field_name("declarator"))] = node
         return macros, helpers
+
+    def _file_constants(self) -> dict[str, str]:
+        """The file's enumerators (`enum { KSIZE = 3, PAD = 1 };`, each unset one its predecessor's value plus one)
+        and file-scope `const` or `constexpr` integers initialized with a number, as their values' text; an
+        enumerator set to anything but a number ends its enum's."""
+        found: dict[str, str] = {}
+        root = self.view.document.tree.root_node
+        for listing in self.view.descendants(root, "enumerator_list"):
+            value = -1
+            for enumerator in (c for c in listing.named_children if c.type == "enumerator"):
+                written = enumerator.child_by_field_name("value")
+                text = self.text(written).rstrip("uUlL") if written is not None else None
+                if text is not None and not text.isdigit():
+                    break
+                value = int(text) if text is not None else value + 1
+                found[self.text(enumerator.child_by_field_name("name"))] = str(value)
+        for declaration in (c for c in root.named_children if c.type == "declaration"):
+            qualifiers = {self.text(c) for c in declaration.named_children if c.type == "type_qualifier"}
+            kind = declaration.child_by_field_name("type")
+            if not qualifiers & {"const", "constexpr"} or kind is None or \
+                    self.text(kind) not in ("int", "unsigned", "long", "size_t", "int64_t"):
+                continue
+            for init in (c for c in declaration.named_children if c.type == "init_declarator"):
+                value = init.child_by_field_name("value")
+                if value is not None and value.type == "number_literal" and \
+                        self.text(value).rstrip("uUlL").isdigit():
+                    found[self.text(init.child_by_field_name("declarator"))] = self.text(value).rstrip("uUlL")
+        return found
 
     def macro(self, name: str, node: Node) -> Expr:
         text = self.text(self.macros[name].child_by_field_name("value")).strip()
@@ -643,8 +673,11 @@ class _Lifter:
                 return one(node.value)
             if isinstance(node, contract_expr.Name) and node.name in parameters:
                 return Ref(name=parameters[node.name])
-            if isinstance(node, contract_expr.Binary) and node.op in ("+", "-", "*", "/"):
-                return Binary(op=node.op, left=converted(node.left), right=converted(node.right))
+            # `/` and `//` alike: the contract divides integers as C does for the non-negative sizes it deals in.
+            if isinstance(node, contract_expr.Binary) and node.op in ("+", "-", "*", "/", "//", "%"):
+                return Binary(op=node.op[0], left=converted(node.left), right=converted(node.right))
+            if isinstance(node, contract_expr.Call) and node.function in ("min", "max") and len(node.args) == 2:
+                return Call(function=node.function, args=[converted(arg) for arg in node.args])
             if isinstance(node, contract_expr.Call) and node.function == "cdiv" and len(node.args) == 2:
                 a, b = converted(node.args[0]), converted(node.args[1])
                 return Binary(op="/", left=Binary(op="-", left=Binary(op="+", left=a, right=b), right=one(1)),
@@ -706,6 +739,11 @@ class _Lifter:
                 guarded = self.guard(node, nodes[position + 1:])
                 if guarded is not None:
                     return prelude + guarded
+            if node.type in ("if_statement", "expression_statement") and (updated := self.uniform_update(node)):
+                # Declared once, with the value the update leaves: a local every analysis may read through.
+                prelude = [stmt.model_copy(update={"value": self.uniform[stmt.name]})
+                           if isinstance(stmt, Let) and stmt.name in updated else stmt for stmt in prelude]
+                continue
             if node.type == "for_statement" and self.grid_stride(node):
                 rest = [n for n in nodes[position + 1:] if n.type != "comment"]
                 body = node.child_by_field_name("body")
@@ -715,6 +753,41 @@ class _Lifter:
                 return prelude + lifted
             return prelude + self.block(nodes[position:])
         return prelude
+
+    def uniform_update(self, node: Node) -> set[str] | None:
+        """A statement before the point's code that only changes uniform locals from uniform values (`if ((out - 1)
+        * stride >= n + pad) out--;`, PyTorch's ceil-mode rule for an output's extent): the locals it changes, each
+        one's uniform value updated (a conditional one as `cond ? updated : before`), so that a guard's bound reads
+        the extent the code computes. None for anything else (an index's definition, a store, a loop)."""
+        if any(self.view.descendants(node, "for_statement", "while_statement", "do_statement", "return_statement")) or \
+                self.uses_builtins(node):
+            return None
+        try:
+            stmts = self.block([node])
+        except _Refused:
+            return None
+        values = dict(self.uniform)
+
+        def updated(stmt: Stmt) -> Expr | None:
+            if not (isinstance(stmt, Assign) and stmt.name in values and stmt.op in ("=", "+=", "-=", "*=")):
+                return None
+            value = substitute(stmt.value, values)
+            return value if stmt.op == "=" else Binary(op=stmt.op[0], left=values[stmt.name], right=value)
+
+        for stmt in stmts:
+            if isinstance(stmt, If) and not stmt.other and len(stmt.then) == 1 and \
+                    (new := updated(stmt.then[0])) is not None:
+                values[stmt.then[0].name] = Select(cond=substitute(stmt.cond, values), then=new,
+                                                   other=values[stmt.then[0].name])
+            elif (new := updated(stmt)) is not None:
+                values[stmt.name] = new
+            else:
+                return None
+        if any(mentions(value, set(self.indices) | self.per_point) or loads(value) for value in values.values()):
+            return None
+        changed = {name for name, value in values.items() if value != self.uniform.get(name)}
+        self.uniform = values
+        return changed
 
     def sums_into_atomics(self, prelude: list[Stmt], body: list[Stmt], rest: list[Node]) -> list[Stmt]:
         """A grid-stride loop that sums into locals a thread then adds to memory with one atomicAdd each

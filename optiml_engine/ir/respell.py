@@ -42,10 +42,10 @@ and the lifter refuses the kernel as before.
   declared before the loop and mentioned nowhere else in it nor after it: `*(p + (k - (a)))`.
 - `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
   their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
-- A pointer declared in a counted loop's block and advanced by the last statement of its body (`for (int r = a;
-  r < b; ++r) { s += *p; p += cols; }`), where the body has no `continue`, nothing else assigns the pointer and
-  nothing reads it after the loop: read as where it points at each iteration, `(p + (r - a) * (cols))`, the advance
-  dropped. Or declared before a perfect nest of two counted loops stepping by one whose inner bounds read neither
+- A pointer declared in a counted loop's block and advanced by the last (or the first) statement of its body (`for
+  (int r = a; r < b; ++r) { s += *p; p += cols; }`), where the body has no `continue`, nothing else assigns the
+  pointer and nothing reads it after the loop: read as where it points at each iteration, `(p + (long long)(r - a)
+  * (cols))` (`r - a + 1` after a first statement's advance), the advance dropped. Or declared before a perfect nest of two counted loops stepping by one whose inner bounds read neither
   the outer counter nor the pointer (`for (i = a; i < b; ++i) for (j = c; j < d; ++j) { ...; p += s; }`, im2col's
   column pointer): `(p + ((i - a) * (d - c) + (j - c)) * (s))`.
 - A local a counted loop's header advances beside its counter (`for (int t = 0; t < T; ++t, idx += D)`), declared
@@ -781,21 +781,27 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
             if init is not None and init.type == "declaration" else []
         statements = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
             else []
-        if len(declarators) != 1 or not statements or statements[-1].type != "expression_statement" or \
-                not statements[-1].named_children:
+        # The advance last, or first (`for (k = 1; k < K; ++k) { col += P; ... *col ... }`: the body reads the
+        # pointer one step on).
+        advanced = next((statement for statement in statements[-1:] + statements[:1]
+                         if statement.type == "expression_statement" and statement.named_children and
+                         statement.named_children[0].type == "assignment_expression" and
+                         statement.named_children[0].child_by_field_name("operator").type == "+=" and
+                         view.text(statement.named_children[0].child_by_field_name("left")) in pointers | nested),
+                        None)
+        if len(declarators) != 1 or advanced is None:
             continue
         counter = view.text(declarators[0].child_by_field_name("declarator"))
         start = view.text(declarators[0].child_by_field_name("value"))
-        advance = statements[-1].named_children[0]
-        if update is None or not _counts(view, update, counter) or update.type != "update_expression" or \
-                advance.type != "assignment_expression" or advance.child_by_field_name("operator").type != "+=" or \
-                view.text(advance.child_by_field_name("left")) not in pointers | nested:
+        advance = advanced.named_children[0]
+        if update is None or not _counts(view, update, counter) or update.type != "update_expression":
             continue
         pointer, step = view.text(advance.child_by_field_name("left")), advance.child_by_field_name("right")
-        iteration = f"{counter} - ({start})"
+        ahead = " + 1" if advanced is not statements[-1] else ""
+        iteration = f"{counter} - ({start}){ahead}"
         if pointer in nested:
             iteration = _nest_iteration(view, outer, loop, counter, start, pointer)
-            if iteration is None:
+            if iteration is None or ahead:
                 continue
         uses = [n for n in view.descendants(body, "identifier") if view.text(n) == pointer]
         header = [n for part in (init, loop.child_by_field_name("condition"), update) if part is not None
@@ -803,16 +809,17 @@ def _advanced_pointers(view: KernelView) -> list[tuple[int, int, str]]:
         if any(view.text(n) == pointer for n in header):
             continue                      # the header would read the pointer where the body no longer moves it
         if any(True for _ in view.descendants(body, "continue_statement")) or \
-                any(assigns(view, n, pointer) for statement in statements[:-1]
+                any(assigns(view, n, pointer) for statement in statements if statement is not advanced
                     for n in view.descendants(statement)) or \
                 any(view.text(n) in (pointer, counter) for n in view.descendants(step, "identifier")) or \
                 any(view.text(n) == pointer for following in _after(outer if pointer in nested else loop)
                     for n in view.descendants(following, "identifier")):
             continue
-        at = f"({pointer} + ({iteration}) * ({view.text(step)}))"
+        # In 64 bits, as the pointer's own steps are: a product past 2^31 elements does not wrap.
+        at = f"({pointer} + (long long)({iteration}) * ({view.text(step)}))"
         return [(n.start_byte, n.end_byte, at) for n in uses if not (
                     advance.start_byte <= n.start_byte < advance.end_byte)] + \
-            [_in_place(view, statements[-1].start_byte, statements[-1].end_byte, "")]
+            [_in_place(view, advanced.start_byte, advanced.end_byte, "")]
     return []
 
 

@@ -1207,3 +1207,71 @@ def test_a_read_at_a_clamped_index_in_a_loop_is_a_reduction_whose_schedules_comp
             inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=1)
             assert np.allclose(run_on_cpu(scheduled, binding, inputs)["y"], run_on_cpu(naive, binding, inputs)["y"],
                                rtol=1e-5), (schedule.describe(), binding)
+
+
+CEIL_POOL = """
+enum { KSIZE = 3, STRIDE = 2 };
+constexpr int PAD = 1;
+
+/* @optiml
+   sizes: R=64 L=4096
+   check: R=1 L=1; R=2 L=2; R=3 L=7; R=2 L=8
+   x: in float[R*L]
+   y: out float[R*(L//2+1)]
+   launch: grid=cdiv(R*(L//2+1),128) block=128
+*/
+__global__ void pool(const float* x, float* y, int R, int L)
+{
+    int Lout = (L + 2 * PAD - KSIZE + STRIDE - 1) / STRIDE + 1;
+    if ((Lout - 1) * STRIDE >= L + PAD)
+        Lout--;
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= R * Lout) return;
+    int r = idx / Lout, t = idx % Lout;
+    int lo = max(t * STRIDE - PAD, 0), hi = min(t * STRIDE - PAD + KSIZE, L);
+    float s = 0.f;
+    for (int l = lo; l < hi; ++l) s += x[r * L + l];
+    y[idx] = s / KSIZE;
+}
+"""
+
+
+def test_a_files_enumerators_and_constants_and_an_extent_adjusted_before_the_index_are_read() -> None:
+    """An anonymous enum's and a constexpr's numbers are constants like a #define's; an extent the code adjusts
+    before its index (PyTorch's ceil-mode rule: a last window starting past the padded end dropped) is the guard's
+    bound, declared once with the value it ends with; equal to the kernel (the outputs past R * Lout unwritten)."""
+    naive = candidate_of("user.cu", CEIL_POOL)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert "Lout" not in str(program).splitlines()[1] and "?" in str(program).splitlines()[1], str(program)
+    assert_equals_kernel(naive, program)
+
+
+UNGUARDED_ROWS = """
+/* @optiml
+   sizes: N=4 L=300 C=64
+   check: N=1 L=1 C=1; N=2 L=7 C=5; N=3 L=10 C=130
+   x: in float[N*L*C]
+   y: out float[N*((L-1)//2+1)*C]
+   launch: grid=(cdiv(C,128),N*((L-1)//2+1)) block=128
+*/
+__global__ void every_other_row(const float* x, float* y, int N, int L, int C)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y;
+    if (c >= C) return;
+    int Lout = (L - 1) / 2 + 1;
+    int n = row / Lout, t = row % Lout;
+    y[(size_t)row * C + c] = 2.0f * x[((size_t)n * L + 2 * t) * C + c];
+}
+"""
+
+
+def test_a_block_index_no_guard_bounds_takes_its_extent_from_a_launch_with_floor_divisions() -> None:
+    """`row = blockIdx.y` unguarded: its extent is the launch's grid along y, `N*((L-1)//2+1)` (the contract's
+    `//` and `/` both C's division for its non-negative sizes); equal to the kernel."""
+    naive = candidate_of("user.cu", UNGUARDED_ROWS)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1].startswith("parallel for row in [0, N * ((L - 1) / 2 + 1))"), str(program)
+    assert_equals_kernel(naive, program)

@@ -274,6 +274,9 @@ def test_a_per_thread_value_after_a_grid_stride_loop_stays_refused(body, reason)
     "    const float* src = x + r * cols;\n    float* dst = y + r * cols;\n    for (int c = 0; c < cols; c++) {\n"
     "        dst[c] = 2.0f * *src;\n        src += 1;\n    }\n    for (int c = 0; c < cols; c++) {\n"
     "        dst[0] = dst[0] + 1.0f;\n        dst += 1;\n    }",
+    # Advanced first, the first element read before the loop (an argmax down a row from its second element).
+    "    const float* p = x + r * cols;\n    float best = *p;\n    for (int c = 1; c < cols; ++c) {\n"
+    "        p += 1;\n        if (*p > best) best = *p;\n    }\n    y[r * cols] = best;",
 ])
 def test_a_pointer_advanced_by_a_counted_loop_is_read_where_it_points(body):
     lifted_equals_kernel(ROWS.format(defines="", body=body))
@@ -288,7 +291,7 @@ def test_a_pointer_a_perfect_nest_keeps_advancing_is_read_where_it_points(outer)
             "            y[r * cols + k * (cols / 2) + c] = *p;\n            p += 1;\n"
             f"        }}\n    {'}' if outer else ''}")
     program = lifted_equals_kernel(ROWS.format(defines="", body=body))
-    assert "x[r * cols + ((k - 0) * (cols / 2 - 1 - 0 + 1) + (c - 0)) * 1]" in str(program)
+    assert "x[r * cols + (long long)((k - 0) * (cols / 2 - 1 - 0 + 1) + (c - 0)) * 1]" in str(program)
 
 
 def test_a_pointer_advanced_in_a_nest_that_is_not_perfect_stays_refused():
