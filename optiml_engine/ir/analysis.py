@@ -423,7 +423,21 @@ def contract_text(expr: Expr, contract: Contract, program: LoopProgram) -> str |
         if isinstance(e, Call) and e.function in ("min", "max") and len(e.args) == 2:
             args = [text(a) for a in e.args]
             return None if None in args else f"{e.function}({args[0]},{args[1]})"
+        if isinstance(e, Select) and (held := holds(e.cond)) is not None:
+            # `c ? a : b` as b + (a - b) * [c], [c] 0 or 1 (a size a code adjusts: PyTorch's ceil-mode extent)
+            then, other = text(e.then), text(e.other)
+            return None if then is None or other is None else f"({other}+({then}-{other})*{held})"
         return None
+
+    def holds(cond: Expr) -> str | None:
+        """An integer comparison as 1 where it holds and 0 where not: [x >= y] = min(max(x - y + 1, 0), 1)."""
+        if not (isinstance(cond, Binary) and cond.op in (">=", ">", "<=", "<")):
+            return None
+        high, low = (cond.left, cond.right) if cond.op in (">=", ">") else (cond.right, cond.left)
+        left, right = text(high), text(low)
+        if left is None or right is None:
+            return None
+        return f"min(max({left}-{right}{'+1' if cond.op in ('>=', '<=') else ''},0),1)"
 
     return text(expr)
 

@@ -233,8 +233,10 @@ class _Kernel:
     def bounds(self, axis: int) -> tuple[str, str, str]:
         """(type, "lower + " or "", upper) of a parallel index, as C: what a first index adds its offset to."""
         index = self.program.space[axis]
-        lower = c_expr(index.lower)
-        return _index_type(index, self.program), "" if lower == "0" else f"{lower} + ", c_expr(index.upper)
+        lower = c_operand(index.lower)
+        # Either bound beside a comparison or an addition in the text: a `?:` one (an extent the code adjusts)
+        # parenthesized.
+        return _index_type(index, self.program), "" if lower == "0" else f"{lower} + ", c_operand(index.upper)
 
     def outer_loops(self, indent: str, middle: str | None = None, z_axis: int = 0) -> tuple[list[str], str, list[str]]:
         """Grid-stride loops over the indices outside the innermost: in a 3-D space `z_axis` (the outermost unless

@@ -1239,12 +1239,18 @@ __global__ void pool(const float* x, float* y, int R, int L)
 def test_a_files_enumerators_and_constants_and_an_extent_adjusted_before_the_index_are_read() -> None:
     """An anonymous enum's and a constexpr's numbers are constants like a #define's; an extent the code adjusts
     before its index (PyTorch's ceil-mode rule: a last window starting past the padded end dropped) is the guard's
-    bound, declared once with the value it ends with; equal to the kernel (the outputs past R * Lout unwritten)."""
+    bound, declared once with the value it ends with; equal to the kernel (the outputs past R * Lout unwritten), and
+    so are the map schedules over its digits, whose bound `?:` stands beside comparisons in the emitted text."""
+    from optiml_engine.ir.delinearize import delinearized
+    from optiml_engine.ir.emit import emit
+    from optiml_engine.ir.schedule import defaults
     naive = candidate_of("user.cu", CEIL_POOL)
     program = lift(naive)
     assert isinstance(program, LoopProgram), str(program)
     assert "Lout" not in str(program).splitlines()[1] and "?" in str(program).splitlines()[1], str(program)
-    assert_equals_kernel(naive, program)
+    digits = delinearized(program)
+    shape = shape_of(digits)
+    assert_equals_kernel(naive, program, [emit(digits, shape, s, naive) for s in defaults(shape, "map")])
 
 
 UNGUARDED_ROWS = """
