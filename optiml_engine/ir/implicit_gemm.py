@@ -27,8 +27,8 @@ tiles of both factors in shared memory, each value reused across a tile of outpu
 
 It applies where the point's code is declarations, one perfect nest of loops from constants by one whose bounds are
 sizes, with declarations (assigned again there or not) and `if`s (no `else`) between them around one `acc += a * b`,
-then code without loops; an inner sum weighted, `t = 0; for (...) t += e; acc += a * t;`, is multiplied out into the
-nest first (`acc += a * e`, the sum reassociated), and a product of more than two terms is two factors where its
+then code without loops; an inner sum weighted, `t = 0; for (...) t += e; acc += a * t;` (or added as it is, `acc +=
+t`), is multiplied out into the nest first (`acc += a * e`, the sum reassociated), and a product of more than two terms is two factors where its
 terms reading coordinates fall in two groups that share none (a bilinear form's `x1[n][i] * W[o][i][j] * x2[n][j]`:
 W, and x1 * x2; the product reassociated); where each `if` reads the coordinates of the point (a parallel index,
 or a digit `/` and `%` of a flat one, the digits tiling its extent exactly) of at most one of the two factors (an
@@ -322,17 +322,20 @@ def _distributed_body(body: list[Stmt]) -> list[Stmt]:
     others = [t for t in terms if t not in summed]
     inside = {s.name for s in walk([inner]) if isinstance(s, (Let, Assign))} | \
         {s.var for s in walk([inner]) if isinstance(s, For)}
-    if len(summed) != 1 or not others or any(mentions(t, copies | inside | {last.name}) for t in others) or \
+    if len(summed) != 1 or any(mentions(t, copies | inside | {last.name}) for t in others) or \
             any(mentions(e, copies) for e in body_exprs(rest[:sums[0]] + rest[sums[0] + 1:loops[0]])):
         return body
-    weight = others[0]
+    # The weight of the inner sum: the other terms' product; none where the sum is added as it is (a helper's
+    # sum over one channel's taps, `acc += taps(...)`).
+    weight = others[0] if others else None
     for other in others[1:]:
         weight = Binary(op="*", left=weight, right=other)
 
     def multiplied(stmt: Stmt) -> list[Stmt] | None:
         if isinstance(stmt, Assign) and stmt.name == total:
             added = stmt.value if stmt.op == "+=" else _other_term(stmt.value, total)
-            return [Assign(name=last.name, op="+=", value=Binary(op="*", left=weight, right=added))]
+            return [Assign(name=last.name, op="+=",
+                           value=added if weight is None else Binary(op="*", left=weight, right=added))]
         return None
     kept = [stmt for n, stmt in enumerate(rest[:loops[0]]) if n != sums[0]]
     return [*kept, *statements_replaced([inner], multiplied)]

@@ -282,7 +282,10 @@ __global__ void pairs(const float* x1, const float* x2, const float* W, const fl
     # A window from -1 (a stencil's taps) summed, then weighted by the output's own weight.
     "float s = 0.0f; for (int d = -1; d < 2; ++d) { int at = i + d; if (at >= 0 && at < I) "
     "s += x1[n * I + at] * dw[i * 3 + d + 1]; } acc += W[o * I * J + i] * s;",
-], ids=["three_factors", "inner_sum_multiplied_out", "window_from_minus_one"])
+    # An inner sum added as it is (a helper's sum over one channel's taps, inlined).
+    "float s = 0.0f; for (int j = 0; j < J; ++j) s += W[(o * I + i) * J + j] * x2[n * J + j]; float r = s; "
+    "acc += r;",
+], ids=["three_factors", "inner_sum_multiplied_out", "window_from_minus_one", "inner_sum_added_as_it_is"])
 def test_a_sum_of_products_in_more_than_two_factors_or_an_inner_sum_is_a_matrix_product(inner) -> None:
     naive = candidate_of("pairs.cu", PAIRS.replace("{inner}", inner))
     program = lift(naive)
