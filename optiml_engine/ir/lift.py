@@ -739,7 +739,8 @@ class _Lifter:
                 guarded = self.guard(node, nodes[position + 1:])
                 if guarded is not None:
                     return prelude + guarded
-            if node.type in ("if_statement", "expression_statement") and (updated := self.uniform_update(node)):
+            if node.type in ("if_statement", "expression_statement") and \
+                    (updated := self.uniform_update(node, prelude)):
                 # Declared once, with the value the update leaves: a local every analysis may read through.
                 prelude = [stmt.model_copy(update={"value": self.uniform[stmt.name]})
                            if isinstance(stmt, Let) and stmt.name in updated else stmt for stmt in prelude]
@@ -754,11 +755,12 @@ class _Lifter:
             return prelude + self.block(nodes[position:])
         return prelude
 
-    def uniform_update(self, node: Node) -> set[str] | None:
+    def uniform_update(self, node: Node, prelude: list[Stmt]) -> set[str] | None:
         """A statement before the point's code that only changes uniform locals from uniform values (`if ((out - 1)
-        * stride >= n + pad) out--;`, PyTorch's ceil-mode rule for an output's extent): the locals it changes, each
-        one's uniform value updated (a conditional one as `cond ? updated : before`), so that a guard's bound reads
-        the extent the code computes. None for anything else (an index's definition, a store, a loop)."""
+        * stride >= n + pad) out--;`, PyTorch's ceil-mode rule for an output's extent), none of them read since its
+        declaration (in `prelude`): the locals it changes, each one's uniform value updated (a conditional one as
+        `cond ? updated : before`), so that a guard's bound reads the extent the code computes. None for anything
+        else (an index's definition, a store, a loop, a local whose value before the change is read)."""
         if any(self.view.descendants(node, "for_statement", "while_statement", "do_statement", "return_statement")) or \
                 self.uses_builtins(node):
             return None
@@ -786,6 +788,10 @@ class _Lifter:
         if any(mentions(value, set(self.indices) | self.per_point) or loads(value) for value in values.values()):
             return None
         changed = {name for name, value in values.items() if value != self.uniform.get(name)}
+        declared = {stmt.name: position for position, stmt in enumerate(prelude) if isinstance(stmt, Let)}
+        if any(name not in declared or any(mentions(e, {name}) for stmt in prelude[declared[name] + 1:]
+                                           for e in statement_exprs(stmt)) for name in changed):
+            return None
         self.uniform = values
         return changed
 

@@ -1281,3 +1281,13 @@ def test_a_block_index_no_guard_bounds_takes_its_extent_from_a_launch_with_floor
     assert isinstance(program, LoopProgram), str(program)
     assert str(program).splitlines()[1].startswith("parallel for row in [0, N * ((L - 1) / 2 + 1))"), str(program)
     assert_equals_kernel(naive, program)
+
+
+def test_an_extent_whose_value_before_the_adjustment_is_read_is_refused() -> None:
+    """A local read between its declaration and the `if` that adjusts it (`int first = Lout;` then `Lout--`): the
+    declaration may not take the adjusted value, and the index after the adjustment is then refused, located."""
+    text = CEIL_POOL.replace("    if ((Lout - 1) * STRIDE >= L + PAD)", "    int first = Lout;\n"
+                             "    if ((Lout - 1) * STRIDE >= L + PAD)").replace("y[idx] = s / KSIZE;",
+                                                                            "y[idx] = s / KSIZE + (first - Lout);")
+    result = lift(candidate_of("user.cu", text))
+    assert isinstance(result, NotLiftable) and result.location.line == 18, str(result)
