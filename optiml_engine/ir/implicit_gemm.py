@@ -28,13 +28,13 @@ tiles of both factors in shared memory, each value reused across a tile of outpu
 It applies where the point's code is declarations, one perfect nest of loops from constants by one whose bounds are
 sizes, with declarations (assigned again there or not) and `if`s (no `else`) between them around one `acc += a * b`,
 then code without loops; an inner sum weighted, `t = 0; for (...) t += e; acc += a * t;` (or added as it is, `acc +=
-t`), is multiplied out into the nest first (`acc += a * e`, the sum reassociated), and a product of more than two terms is two factors where its
-terms reading coordinates fall in two groups that share none (a bilinear form's `x1[n][i] * W[o][i][j] * x2[n][j]`:
-W, and x1 * x2; the product reassociated); where each `if` reads the coordinates of the point (a parallel index,
-or a digit `/` and `%` of a flat one, the digits tiling its extent exactly) of at most one of the two factors (an
-`if` of the loops alone guards both: neither factor is read where the nest skips); and where each factor reads at
-least one coordinate the other does not. The coordinates neither factor reads go with the factor that reads the
-innermost one, the column: neighbouring threads then write neighbouring outputs.
+t`), is multiplied out into the nest first (`acc += a * e`, the sum reassociated), and a product of more than two
+terms is two factors where its terms reading coordinates fall in two groups that share none (a bilinear form's
+`x1[n][i] * W[o][i][j] * x2[n][j]`: W, and x1 * x2; the product reassociated); where each `if` reads the coordinates
+of the point (a parallel index, or a digit `/` and `%` of a flat one, the digits tiling its extent exactly) of at most
+one of the two factors (an `if` of the loops alone guards both: neither factor is read where the nest skips); and
+where each factor reads at least one coordinate the other does not. The coordinates neither factor reads go with the
+factor that reads the innermost one, the column: neighbouring threads then write neighbouring outputs.
 
 A coordinate both factors read is a batch: a third index over which the products are independent (a batched
 matrix product in one flat index). A grouped convolution's output channel `co` is read whole by the weight and
@@ -219,9 +219,9 @@ def _groups(terms: list[Expr], placed: Callable[[Expr], Expr], coordinates: list
     divide by zero). One size per coordinate; a constant one above 1. And what the splits assume: `c / d` is a
     digit of its own only where d is positive (a constant is) and divides E (a factor of E as written does at every
     size). A constant or a size that may not divide E (a transposed convolution's output phases, `o % 2` of 2 * L - 1
-    outputs) takes the group's extent up, ceil(E / d), and the split's points past E out by a guard (returned third, over the
-    placeholders): their reads skipped, their code after the loop not run. Not for the coordinates in `whole` (the
-    code before the loop reads them: it runs for every point of the tile); there, it assumes E % d == 0."""
+    outputs) takes the group's extent up, ceil(E / d), and the split's points past E out by a guard (returned third,
+    over the placeholders): their reads skipped, their code after the loop not run. Not for the coordinates in `whole`
+    (the code before the loop reads them: it runs for every point of the tile); there, it assumes E % d == 0."""
     out, assumed, ragged = {}, [], []
     placed_terms = [placed(term) for term in terms]
     for coordinate in coordinates:

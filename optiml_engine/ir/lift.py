@@ -761,8 +761,8 @@ class _Lifter:
         declaration (in `prelude`): the locals it changes, each one's uniform value updated (a conditional one as
         `cond ? updated : before`), so that a guard's bound reads the extent the code computes. None for anything
         else (an index's definition, a store, a loop, a local whose value before the change is read)."""
-        if any(self.view.descendants(node, "for_statement", "while_statement", "do_statement", "return_statement")) or \
-                self.uses_builtins(node):
+        if self.uses_builtins(node) or any(self.view.descendants(node, "for_statement", "while_statement",
+                                                                  "do_statement", "return_statement")):
             return None
         try:
             stmts = self.block([node])

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from optiml_engine.ir.analysis import (
     conjunction, constant, folded, inlined, linear, names_of, names_read, polynomial, single_assignments)
 from optiml_engine.ir.program import (
-    Assign, Assumption, Binary, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, Unary, fresh_name, names_in, rewritten,
-    statements_replaced, walk, with_children)
+    Assign, Assumption, Binary, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, Unary, fresh_name, names_in,
+    rewritten, statements_replaced, walk, with_children)
 
 
 _COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")

@@ -44,10 +44,11 @@ and the lifter refuses the kernel as before.
   their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
 - A pointer declared in a counted loop's block and advanced by the last (or the first) statement of its body (`for
   (int r = a; r < b; ++r) { s += *p; p += cols; }`), where the body has no `continue`, nothing else assigns the
-  pointer and nothing reads it after the loop: read as where it points at each iteration, `(p + (long long)(r - a)
-  * (cols))` (`r - a + 1` after a first statement's advance), the advance dropped. Or declared before a perfect nest of two counted loops stepping by one whose inner bounds read neither
-  the outer counter nor the pointer (`for (i = a; i < b; ++i) for (j = c; j < d; ++j) { ...; p += s; }`, im2col's
-  column pointer): `(p + ((i - a) * (d - c) + (j - c)) * (s))`.
+  pointer and nothing reads it after the loop: read as where it points at each iteration, `(p + (long long)(r - a) *
+  (cols))` (`r - a + 1` after a first statement's advance), the advance dropped. Or declared before a perfect nest of
+  two counted loops stepping by one whose inner bounds read neither the outer counter nor the pointer (`for (i = a; i
+  < b; ++i) for (j = c; j < d; ++j) { ...; p += s; }`, im2col's column pointer): `(p + ((i - a) * (d - c) + (j - c)) *
+  (s))`.
 - A local a counted loop's header advances beside its counter (`for (int t = 0; t < T; ++t, idx += D)`), declared
   before the loop, assigned nowhere in its body and unread after it: read as what it holds at each iteration,
   `(idx + (size_t)(t - 0) * (D))` in its own type, the advance dropped from the header.
