@@ -74,6 +74,14 @@ WALKED = UP.format(taps=8, out="(L - 1) * 4 - 2 * 2 + 8", taps_loop="""
         }""")
 
 
+def assert_interpreted_equals_kernel(naive, program) -> None:
+    """The program interpreted computes the naive kernel's `y` at every check size."""
+    for seed, binding in enumerate(naive.contract.checks):
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=seed)
+        got = run_program(program, resolve(naive.contract, binding), naive.contract.arrays, inputs)
+        assert compare(np, "y", got["y"], run_on_cpu(naive, binding, inputs)["y"], "float32", 1e-4, 0).ok, binding
+
+
 def _loops(program) -> list[For]:
     return [s for s in walk(program.body) if isinstance(s, For)]
 
@@ -91,10 +99,7 @@ def test_a_strided_transposed_convolution_walks_only_its_taps_and_is_a_product_p
     inner = _loops(by_phase)[-1]
     assert inner.start.text == "0" and inner.step.text == "1" and inner.stop.text == str(taps), str(by_phase)
     assert "% 2 != 0" not in str(by_phase) and "% 3 != 0" not in str(by_phase)
-    for seed, binding in enumerate(naive.contract.checks):
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=seed)
-        got = run_program(by_phase, resolve(naive.contract, binding), naive.contract.arrays, inputs)
-        assert compare(np, "y", got["y"], run_on_cpu(naive, binding, inputs)["y"], "float32", 1e-4, 0).ok, binding
+    assert_interpreted_equals_kernel(naive, by_phase)
     product = implicit_gemm(by_phase)
     shape = shape_of(product)
     assert "contraction" in shape.families and product.assumption is None, str(product)
@@ -154,10 +159,7 @@ def test_a_stride_and_a_padding_passed_as_sizes_are_walked_where_they_are_a_stri
     by_phase = phased(program)
     assert by_phase.assumption is not None and by_phase.assumption.otherwise == program
     assert "S > 0" in str(by_phase) and "P >= 0" in str(by_phase), str(by_phase)
-    for seed, binding in enumerate(naive.contract.checks):
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=seed)
-        got = run_program(by_phase, resolve(naive.contract, binding), naive.contract.arrays, inputs)
-        assert compare(np, "y", got["y"], run_on_cpu(naive, binding, inputs)["y"], "float32", 1e-4, 0).ok, binding
+    assert_interpreted_equals_kernel(naive, by_phase)
     product = implicit_gemm(by_phase)
     shape = shape_of(product)
     assert "contraction" in shape.families and product.assumption.otherwise == program, str(product)
