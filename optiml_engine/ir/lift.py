@@ -528,10 +528,10 @@ class _Lifter:
         self.grid_strides: dict[str, str] = {}                # locals holding blockDim.d * gridDim.d -> d
         self.linear_blocks: set[str] = set()                  # locals holding blockIdx.y * gridDim.x + blockIdx.x
         self.macros, self.helpers = self._file_scope()
-        # `template <int BLOCK>`: the contract's instantiation gives each integer argument its value; a file's
-        # enumerators and `const` / `constexpr` numbers are numbers too.
+        # `template <int BLOCK>`: the contract's instantiation gives each integer argument its value.
         self.template_ints = {name: value for name, value in self.candidate.contract.template.items()
-                              if value.isdigit()} | self._file_constants()
+                              if value.isdigit()}
+        self.constants = self._file_constants()
         self.function_macros = {self.text(node.child_by_field_name("name")) for node in
                                 self.view.descendants(self.view.document.tree.root_node, "preproc_function_def")}
 
@@ -573,8 +573,8 @@ class _Lifter:
 
     def _file_constants(self) -> dict[str, str]:
         """The file's enumerators (`enum { KSIZE = 3, PAD = 1 };`, each unset one its predecessor's value plus one)
-        and file-scope `const` or `constexpr` integers initialized with a number, as their values' text; an
-        enumerator set to anything but a number ends its enum's."""
+        and file-scope `const` or `constexpr` numbers initialized with a literal (`constexpr float kEps = 1e-5f;`),
+        as their values' text; an enumerator set to anything but a number ends its enum's."""
         found: dict[str, str] = {}
         root = self.view.document.tree.root_node
         for listing in self.view.descendants(root, "enumerator_list"):
@@ -590,13 +590,15 @@ class _Lifter:
             qualifiers = {self.text(c) for c in declaration.named_children if c.type == "type_qualifier"}
             kind = declaration.child_by_field_name("type")
             if not qualifiers & {"const", "constexpr"} or kind is None or \
-                    self.text(kind) not in ("int", "unsigned", "long", "size_t", "int64_t"):
+                    self.text(kind) not in ("int", "unsigned", "long", "size_t", "int64_t", "float", "double"):
                 continue
             for init in (c for c in declaration.named_children if c.type == "init_declarator"):
                 value = init.child_by_field_name("value")
-                if value is not None and value.type == "number_literal" and \
-                        self.text(value).rstrip("uUlL").isdigit():
-                    found[self.text(init.child_by_field_name("declarator"))] = self.text(value).rstrip("uUlL")
+                if value is not None and value.type == "number_literal":
+                    # an integer's suffix dropped (its digits are what a block size is compared with)
+                    text = self.text(value)
+                    found[self.text(init.child_by_field_name("declarator"))] = \
+                        text.rstrip("uUlL") if text.rstrip("uUlL").isdigit() else text
         return found
 
     def macro(self, name: str, node: Node) -> Expr:
@@ -908,6 +910,8 @@ class _Lifter:
             written = self.text(self.macros[written].child_by_field_name("value")).strip()
         elif size.type == "identifier" and written in self.template_ints:     # `template <int BLOCK>`
             written = self.template_ints[written]
+        elif size.type == "identifier" and written in self.constants:     # `constexpr int BLOCK = 256;`
+            written = self.constants[written]
         elif size.type != "number_literal":
             return False
         digits = written.rstrip("uUlL")
@@ -1592,6 +1596,8 @@ class _Lifter:
                 return self.macro(name, node)
             if name in self.template_ints:
                 return Const(text=self.template_ints[name])
+            if name in self.constants:
+                return Const(text=self.constants[name])
             if name in ("INFINITY", "NAN", "FLT_MAX", "FLT_MIN", "DBL_MAX", "M_PI", "INT_MAX", "INT_MIN",
                         "CUDART_INF_F", "CUDART_PI_F", "FLT_EPSILON", "HUGE_VALF"):
                 return Const(text=name)

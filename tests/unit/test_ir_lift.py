@@ -1212,6 +1212,7 @@ def test_a_read_at_a_clamped_index_in_a_loop_is_a_reduction_whose_schedules_comp
 CEIL_POOL = """
 enum { KSIZE = 3, STRIDE = 2 };
 constexpr int PAD = 1;
+constexpr float THIRD = 0.33333334f;
 
 /* @optiml
    sizes: R=64 L=4096
@@ -1231,13 +1232,13 @@ __global__ void pool(const float* x, float* y, int R, int L)
     int lo = max(t * STRIDE - PAD, 0), hi = min(t * STRIDE - PAD + KSIZE, L);
     float s = 0.f;
     for (int l = lo; l < hi; ++l) s += x[r * L + l];
-    y[idx] = s / KSIZE;
+    y[idx] = s * THIRD;
 }
 """
 
 
 def test_a_files_enumerators_and_constants_and_an_extent_adjusted_before_the_index_are_read() -> None:
-    """An anonymous enum's and a constexpr's numbers are constants like a #define's; an extent the code adjusts
+    """An anonymous enum's and a constexpr's numbers (an integer's, a float's) are constants like a #define's; an extent the code adjusts
     before its index (PyTorch's ceil-mode rule: a last window starting past the padded end dropped) is the guard's
     bound, declared once with the value it ends with; equal to the kernel (the outputs past R * Lout unwritten), and
     so are the map schedules over its digits, whose bound `?:` stands beside comparisons in the emitted text."""
@@ -1287,7 +1288,7 @@ def test_an_extent_whose_value_before_the_adjustment_is_read_is_refused() -> Non
     """A local read between its declaration and the `if` that adjusts it (`int first = Lout;` then `Lout--`): the
     declaration may not take the adjusted value, and the index after the adjustment is then refused, located."""
     text = CEIL_POOL.replace("    if ((Lout - 1) * STRIDE >= L + PAD)", "    int first = Lout;\n"
-                             "    if ((Lout - 1) * STRIDE >= L + PAD)").replace("y[idx] = s / KSIZE;",
-                                                                            "y[idx] = s / KSIZE + (first - Lout);")
+                             "    if ((Lout - 1) * STRIDE >= L + PAD)").replace("y[idx] = s * THIRD;",
+                                                                            "y[idx] = s * THIRD + (first - Lout);")
     result = lift(candidate_of("user.cu", text))
-    assert isinstance(result, NotLiftable) and result.location.line == 18, str(result)
+    assert isinstance(result, NotLiftable) and result.location.line == 19, str(result)   # the index's line
