@@ -85,7 +85,7 @@ import re
 
 from tree_sitter import Node
 
-from optiml_engine.ir.kernel_values import file_macros, integer_value, macros_expanded
+from optiml_engine.ir.kernel_values import file_constants, file_macros, integer_value, macros_expanded
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
@@ -137,7 +137,7 @@ def block_trees_folded(candidate: Candidate) -> Candidate:
     if width < 2 or width & (width - 1):
         return candidate
     try:
-        replacements = _Folding(view, width, dim).replacements()
+        replacements = _Folding(view, width, dim, candidate.contract.template).replacements()
     except _NotATree:
         return candidate
     if not any(view.text(n) == "blockIdx" for n in view.descendants(view.body, "identifier")):
@@ -167,7 +167,7 @@ def warp_rows_folded(candidate: Candidate) -> Candidate:
                                                     for n in view.descendants(view.body, "identifier")):
         return candidate
     try:
-        replacements = _Folding(view, 32, "x", rows_kept=threads_y > 1).replacements()
+        replacements = _Folding(view, 32, "x", candidate.contract.template, rows_kept=threads_y > 1).replacements()
     except _NotATree:
         return candidate
     launch = contract.launch.model_copy(update={"block": ["1", str(threads_y)] if threads_y > 1 else ["1"]})
@@ -190,7 +190,7 @@ def block_totals_added(candidate: Candidate) -> Candidate:
     if rest != [1, 1] or width < 2 or width & (width - 1):
         return candidate
     try:
-        folding = _Folding(view, width, "x")
+        folding = _Folding(view, width, "x", candidate.contract.template)
         replacements = folding.totals_added()
     except _NotATree:
         return candidate
@@ -215,7 +215,7 @@ def warp_totals_added(candidate: Candidate) -> Candidate:
             any(view.text(n) == "__shared__" for n in view.descendants(view.body, "type_qualifier")):
         return candidate
     try:
-        folding = _Folding(view, min(widths), "x")
+        folding = _Folding(view, min(widths), "x", candidate.contract.template)
         statements = folding.statements
         at = next(i for i, statement in enumerate(statements[:-1]) if folding.warp_reduce(statement) is not None)
     except (_NotATree, StopIteration):
@@ -274,12 +274,15 @@ class _Folding:
     """The replacements that make the kernel its block's one point, found statement by statement; `_NotATree` where
     the kernel is not such."""
 
-    def __init__(self, view: KernelView, width: int, dim: str, rows_kept: bool = False):
+    def __init__(self, view: KernelView, width: int, dim: str, template: dict[str, str], rows_kept: bool = False):
         # rows_kept: a block of warps along x, one a row of the block's y; y stays the program's (warp_rows_folded)
         self.view, self.width, self.dim, self.rows_kept = view, width, dim, rows_kept
         self.size = f"blockDim.{dim}"
         self.statements = [n for n in view.body.named_children if n.type != "comment"]
-        self.macros = file_macros(view)
+        # The names that stand for numbers: #defines, enumerators and constants, integer template arguments (`template
+        # <int BLOCK>`, the contract's instantiation).
+        self.macros = file_macros(view) | file_constants(view) | \
+            {name: value for name, value in template.items() if value.isdigit()}
         self.lanes = {f"threadIdx.{dim}"} | {name for statement in self.statements
                                              if (name := self.lane_declared(statement)) is not None}
         # Along y, each thread's column of the block reduces apart: an array's element is `arr[tid][x]`, x the

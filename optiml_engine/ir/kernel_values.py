@@ -342,6 +342,36 @@ def file_macros(view: KernelView) -> dict[str, str]:
             if n.child_by_field_name("value") is not None}
 
 
+def file_constants(view: KernelView) -> dict[str, str]:
+    """The file's enumerators (`enum { KSIZE = 3, PAD = 1 };`, each unset one its predecessor's value plus one) and
+    file-scope `const` or `constexpr` numbers initialized with a literal (`constexpr float kEps = 1e-5f;`): name ->
+    value as written (an integer's suffix dropped); an enumerator set to anything but a number ends its enum's."""
+    found: dict[str, str] = {}
+    root = view.document.tree.root_node
+    for listing in view.descendants(root, "enumerator_list"):
+        value = -1
+        for enumerator in (c for c in listing.named_children if c.type == "enumerator"):
+            written = enumerator.child_by_field_name("value")
+            text = view.text(written).rstrip("uUlL") if written is not None else None
+            if text is not None and not text.isdigit():
+                break
+            value = int(text) if text is not None else value + 1
+            found[view.text(enumerator.child_by_field_name("name"))] = str(value)
+    for declaration in (c for c in root.named_children if c.type == "declaration"):
+        qualifiers = {view.text(c) for c in declaration.named_children if c.type == "type_qualifier"}
+        kind = declaration.child_by_field_name("type")
+        if not qualifiers & {"const", "constexpr"} or kind is None or \
+                view.text(kind) not in ("int", "unsigned", "long", "size_t", "int64_t", "float", "double"):
+            continue
+        for init in (c for c in declaration.named_children if c.type == "init_declarator"):
+            value = init.child_by_field_name("value")
+            if value is not None and value.type == "number_literal":
+                text = view.text(value)
+                found[view.text(init.child_by_field_name("declarator"))] = \
+                    text.rstrip("uUlL") if text.rstrip("uUlL").isdigit() else text
+    return found
+
+
 MACRO_ROUNDS = 8     # macros expanding into macros (`WARPS` into `(THREADS / 32)`)
 
 

@@ -24,7 +24,7 @@ from optiml_engine.ir.block_trees import (
     block_totals_added, block_trees_folded, warp_rows_folded, warp_totals_added)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
-from optiml_engine.ir.kernel_values import file_macros
+from optiml_engine.ir.kernel_values import file_constants, file_macros
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
 from optiml_engine.ir.respell import assigns, constant_value, respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
@@ -531,7 +531,7 @@ class _Lifter:
         # `template <int BLOCK>`: the contract's instantiation gives each integer argument its value.
         self.template_ints = {name: value for name, value in self.candidate.contract.template.items()
                               if value.isdigit()}
-        self.constants = self._file_constants()
+        self.constants = file_constants(self.view)
         self.function_macros = {self.text(node.child_by_field_name("name")) for node in
                                 self.view.descendants(self.view.document.tree.root_node, "preproc_function_def")}
 
@@ -570,36 +570,6 @@ class _Lifter:
                 if declarator is not None:
                     helpers[self.text(declarator.child_by_field_name("declarator"))] = node
         return macros, helpers
-
-    def _file_constants(self) -> dict[str, str]:
-        """The file's enumerators (`enum { KSIZE = 3, PAD = 1 };`, each unset one its predecessor's value plus one)
-        and file-scope `const` or `constexpr` numbers initialized with a literal (`constexpr float kEps = 1e-5f;`),
-        as their values' text; an enumerator set to anything but a number ends its enum's."""
-        found: dict[str, str] = {}
-        root = self.view.document.tree.root_node
-        for listing in self.view.descendants(root, "enumerator_list"):
-            value = -1
-            for enumerator in (c for c in listing.named_children if c.type == "enumerator"):
-                written = enumerator.child_by_field_name("value")
-                text = self.text(written).rstrip("uUlL") if written is not None else None
-                if text is not None and not text.isdigit():
-                    break
-                value = int(text) if text is not None else value + 1
-                found[self.text(enumerator.child_by_field_name("name"))] = str(value)
-        for declaration in (c for c in root.named_children if c.type == "declaration"):
-            qualifiers = {self.text(c) for c in declaration.named_children if c.type == "type_qualifier"}
-            kind = declaration.child_by_field_name("type")
-            if not qualifiers & {"const", "constexpr"} or kind is None or \
-                    self.text(kind) not in ("int", "unsigned", "long", "size_t", "int64_t", "float", "double"):
-                continue
-            for init in (c for c in declaration.named_children if c.type == "init_declarator"):
-                value = init.child_by_field_name("value")
-                if value is not None and value.type == "number_literal":
-                    # an integer's suffix dropped (its digits are what a block size is compared with)
-                    text = self.text(value)
-                    found[self.text(init.child_by_field_name("declarator"))] = \
-                        text.rstrip("uUlL") if text.rstrip("uUlL").isdigit() else text
-        return found
 
     def macro(self, name: str, node: Node) -> Expr:
         text = self.text(self.macros[name].child_by_field_name("value")).strip()

@@ -330,6 +330,20 @@ def test_a_whole_array_in_one_block_is_one_point() -> None:
     assert str(program).splitlines()[1] == "parallel for block_x in [0, 1):", str(program)
 
 
+@pytest.mark.parametrize("spelled", ["template", "enum", "constexpr"])
+def test_a_block_size_spelled_as_a_template_argument_or_a_constant_is_the_blocks_size(spelled) -> None:
+    """`template <int BLOCK>` instantiated at 64 (the contract's `template:`), an enumerator or a constexpr: the
+    tree's halving from BLOCK / 2 is the block's tree as a #define's is."""
+    text = WHOLE.replace("#define BLOCK 64\n", {"template": "", "enum": "enum { BLOCK = 64 };\n",
+                                                 "constexpr": "constexpr int BLOCK = 64;\n"}[spelled])
+    if spelled == "template":
+        text = text.replace("   tol:     1e-4", "   template: BLOCK=64\n   tol:     1e-4").replace(
+            "__global__ void whole_kernel", "template <int BLOCK>\n__global__ void whole_kernel") + \
+            "template __global__ void whole_kernel<64>(const float*, float*, int);\n"
+    program = lifted_equals_kernel(text)
+    assert str(program).splitlines()[1] == "parallel for block_x in [0, 1):", str(program)
+
+
 def test_contiguous_chunks_are_the_point_walking_the_whole_range() -> None:
     """The 256 chunks of ceil(n / 256) elements are [0, n) in order; the two `total`s of thread 0's blocks stay
     apart."""
