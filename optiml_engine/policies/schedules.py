@@ -199,8 +199,10 @@ class SchedulePolicy(Policy):
         by_phase, digits_by_phase = phased(program), phased(digits)
         flat = collapsed(program)
         guarded = guarded_sums(program)
-        hoisted = loop_hoisted(program, agrees) if not {"reduce", "scan", "contraction"} & set(shape.families) \
-            else program
+        none_yet = not {"reduce", "scan", "contraction"} & set(shape.families)
+        hoisted = loop_hoisted(program, agrees) if none_yet else program
+        # Over the digits too: a triangular product over a flat index is a 2-D product only once taken apart.
+        hoisted_digits = loop_hoisted(digits, agrees) if none_yet and digits is not program else digits
         for rewritten, why, family in ((one_pass_moments(program), ONE_PASS, "reduce"),
                                        (two_pass_normalizer(program, agrees), TWO_PASS, "reduce"),
                                        (shifted_sums(program, agrees), SHIFTED_SUMS, "reduce"),
@@ -209,6 +211,7 @@ class SchedulePolicy(Policy):
                                        *((guarded, GUARDED, family) for family in ("scan", "reduce")
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
+                                       (hoisted_digits, HOISTED, "contraction"),
                                        (lanes_folded(program), LANES_FOLDED, "reduce"),
                                        *(((by_phase, PHASED, "map"),
                                           (implicit_gemm(by_phase), PHASED_PRODUCT, "contraction"))

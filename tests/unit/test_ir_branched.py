@@ -61,6 +61,32 @@ def test_a_triangular_product_written_apart_above_the_diagonal_becomes_a_ranged_
                                        err_msg=f"{made.description} at {binding}")
 
 
+FLAT_TRIANGLES = TRIANGLES.replace("launch: grid=(cdiv(N,16),cdiv(N,16)) block=(16,16)",
+                                   "launch: grid=cdiv(N*N,128) block=128").replace(
+    """    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= N || col >= N) return;""", """    long idx = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (long)N * N) return;
+    int row = (int)(idx / N), col = (int)(idx % N);""")
+
+
+def test_the_schedule_policy_proposes_a_flat_triangular_products_tiles_over_its_digits() -> None:
+    """The same product over a flat index: a 2-D product only once the index is taken apart (ir/delinearize.py), its
+    loop then hoisted; the policy's contraction schedules compute the kernel."""
+    from optiml_engine.policies.base import PolicyContext
+    from optiml_engine.policies.schedules import HOISTED, SchedulePolicy
+    candidate, _ = lifted(FLAT_TRIANGLES)
+    edits = [edit for edit in SchedulePolicy().propose(candidate, PolicyContext())
+             if edit.rule == "schedule_contraction" and edit.description.endswith(f"({HOISTED})")]
+    assert edits
+    for binding in candidate.contract.checks:
+        inputs = make_inputs(np, candidate.contract.arrays, resolve(candidate.contract, binding).lengths, seed=4)
+        expected = run_on_cpu(candidate, binding, inputs)["C"]
+        for edit in edits:
+            np.testing.assert_allclose(run_on_cpu(edit.candidate, binding, inputs)["C"], expected, rtol=1e-5,
+                                       atol=1e-5, err_msg=f"{edit.description} at {binding}")
+
+
 @pytest.mark.parametrize("old, new", [
     # The other branch's points would read A at a negative row.
     ("for (int k = col; k <= row; k++)\n        sum += A[row * N + k]",
