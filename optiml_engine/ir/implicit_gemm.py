@@ -87,10 +87,12 @@ def implicit_gemm(program: LoopProgram) -> LoopProgram:
     found = _implicit_gemm(program, ragged_splits=True)
     # A split's guard of its points past the end reads the coordinates of both factors where the group and the
     # place are on different sides: the split assumed whole instead.
-    return found if found is not program else _implicit_gemm(program, ragged_splits=False)
+    return found if found is not None else _implicit_gemm(program, ragged_splits=False) or program
 
 
-def _implicit_gemm(program: LoopProgram, ragged_splits: bool) -> LoopProgram:
+def _implicit_gemm(program: LoopProgram, ragged_splits: bool) -> LoopProgram | None:
+    """implicit_gemm's product, or the program itself where there is none; None where only a guard of a split's
+    points past the end stands in the way."""
     split = _split_body(program.body)
     if split is None:
         return program
@@ -157,7 +159,7 @@ def _implicit_gemm(program: LoopProgram, ragged_splits: bool) -> LoopProgram:
     for guard in guards:
         touched = {sides[c] for c in coordinates_of(guard)} - {2}
         if len(touched) > 1:
-            return program
+            return None if guard in ragged else program
         # A guard of the loop (or the batch) alone skips those iterations for every point of the batch: neither
         # factor is read there.
         for side in touched or (0, 1):
