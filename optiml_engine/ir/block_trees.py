@@ -59,7 +59,8 @@ memory as before):
   thread 0 alone. The gathered v is then the deposited local, the shuffles dropped. Where only lane 0 holds the
   total (down shuffles, or a gather by the first warp alone), v is read only by thread 0 (`if (lane == 0)` inside
   the first warp, `if (tid == 0)` after).
-- a shared array is read only as `arr[0]` after its tree, which is then the deposited local; a barrier outside a tree
+- a shared array is read only as `arr[0]` after its tree, which is then the deposited local (`p = arr[0];`, the total
+  taken back into the deposited local itself, is then dropped, and p assigned nowhere after); a barrier outside a tree
   is dropped (only shared memory and the memory the loops write cross threads, and both are checked);
 - a local assigned in a loop over the thread's elements and declared outside it is a deposited one (anything else
   would differ from thread to thread);
@@ -324,6 +325,7 @@ class _Folding:
         self.lane0_only: set[str] = set()           # locals holding the total in thread 0 alone
         self.gathered: dict[str, tuple[str, bool]] = {}   # local -> its kind, and whether gathered by lane in warp
         self.regathered: dict[str, int] = {}        # a deposited local gathered into again -> where
+        self.taken: set[str] = set()                # deposited locals assigned their tree's total (`p = arr[0];`)
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
@@ -363,6 +365,8 @@ class _Folding:
                 self.walking.append(statement)
             elif self.lane_zero(statement):
                 pass
+            elif self.total_taken(statement):
+                self.drop(statement)
             else:
                 self.plain(statement)
         if self.deposited or not self.locals_deposited:
@@ -619,6 +623,23 @@ class _Folding:
         self.warp_arrays.add(array)
         self.locals_deposited.add(value)
         self.deposit_at[value] = statement.start_byte
+        return True
+
+    def total_taken(self, statement: Node) -> bool:
+        """`p = arr[0];` after arr's tree, p the local deposited into arr: p holds the block's total from here,
+        which the one point's p already is (its mentions after are its total's, `check_locals`)."""
+        assignment = statement.named_children[0] if statement.type == "expression_statement" and \
+            statement.named_children else None
+        if assignment is None or assignment.type != "assignment_expression" or \
+                self.text(assignment.child_by_field_name("operator")) != "=":
+            return False
+        local = self.text(assignment.child_by_field_name("left"))
+        value = self.squeezed(assignment.child_by_field_name("right"))
+        if not any(self.reduced.get(array) == local and value in [f"{array}[0]{column}" for column in self.columns]
+                   for array in self.shared):
+            return False
+        self.regathered[local] = statement.start_byte
+        self.taken.add(local)
         return True
 
     def gather(self, statement: Node, first_warp: bool = False) -> bool:
@@ -968,7 +989,11 @@ class _Folding:
             for mention in self.view.descendants(self.view.body, "identifier"):
                 statement = self.statement_of(mention)
                 if self.text(mention) != local or not self.top_level(mention, local) or statement == declaration or \
-                        statement in self.dropped or gathered_at is not None and mention.start_byte >= gathered_at:
+                        statement in self.dropped:
+                    continue
+                if gathered_at is not None and mention.start_byte >= gathered_at:
+                    if local in self.taken and self.assigned(mention.parent) == local:
+                        raise _NotATree             # each thread's total changed apart from the others'
                     continue                        # after its gather, the local is the block's total
                 if statement not in self.walking or mention.start_byte > self.deposit_at[local]:
                     raise _NotATree                 # read beside its deposit, or updated after it

@@ -91,6 +91,10 @@ MAX_THEN_SUM = """    float m = -FLT_MAX;
         stats[2 * blockIdx.x + 1] = row_sum;
     }"""
 
+# The same softmax, each total taken back into its own partial (`m = part[0];`) and read through it from there.
+TAKEN_BACK = MAX_THEN_SUM.replace("    float row_max = part[0];", "    m = part[0];").replace(
+    "    float row_sum = part[0];", "    sum = part[0];").replace("row_max", "m").replace("row_sum", "sum")
+
 # Two sums through two arrays in one tree, written by thread 0 alone.
 TWO_ARRAYS = """    float sum = 0.0f, sq = 0.0f;
     for (int j = tid; j < D; j += 64) {
@@ -315,9 +319,10 @@ INTERLEAVED = SUM.replace("for (unsigned int s = BLOCK / 2; s >= 1; s >>= 1) {\n
                           "for (unsigned int s = 1; s < blockDim.x; s *= 2) {\n        if (tid % (2 * s) == 0) {")
 
 
-@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TWO_ARRAYS, SERIAL, INTERLEAVED, WARP_SUM, WARP_REUSED, WARP_XOR],
-                         ids=["sum", "max_then_sum", "two_arrays", "serial_and_shared_scalars", "interleaved",
-                              "warp_shuffles", "warp_partial_reused", "warp_butterflies"])
+@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TAKEN_BACK, TWO_ARRAYS, SERIAL, INTERLEAVED, WARP_SUM,
+                                  WARP_REUSED, WARP_XOR],
+                         ids=["sum", "max_then_sum", "totals_taken_back", "two_arrays", "serial_and_shared_scalars",
+                              "interleaved", "warp_shuffles", "warp_partial_reused", "warp_butterflies"])
 def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> None:
     program = lifted_equals_kernel(ROWS.format(block=64, body=body))
     assert len(program.space) == 1 and "tid" not in str(program) and "threadIdx" not in str(program), str(program)
@@ -474,6 +479,9 @@ def _sum_changed(old: str, new: str) -> str:
     (64, SERIAL.replace("    __syncthreads();\n    float mean = mean_sh;", "    float mean = mean_sh;"),
      "a shared scalar read before the barrier after its write"),
     (64, SERIAL.replace("k < BLOCK; k++", "k < BLOCK - 1; k++"), "thread 0 adds not every partial"),
+    (64, TAKEN_BACK.replace("        yr[j] = yr[j] / sum;", "    {\n        sum += 1.0f;\n        yr[j] = yr[j] / sum;\n    }"),
+     "a total taken back, then changed by each thread apart"),
+    (64, TAKEN_BACK.replace("    sum = part[0];", "    sum = part[1];"), "another thread's partial taken back"),
     (64, INTERLEAVED.replace("tid % (2 * s) == 0", "tid % s == 0"), "an interleaved tree adding partials twice"),
     (64, WARP_SUM.replace("0xffffffff, acc, o", "0x0000ffff, acc, o"), "a shuffle over half a warp"),
     (64, WARP_SUM.replace("(lane < blockDim.x / 32)", "(lane < 1)"), "the first warp gathers one warp's sum"),
