@@ -210,9 +210,9 @@ def _over_digits(program: LoopProgram) -> LoopProgram:
         return program
     digits = chain + ([(divisor, last)] if last else [])
     known = {(d, m) for d, m in digits} | {(d, None) for d, _ in digits}
-    # Every digit used is on the chain; `index / D` alone only for the last divisor (or one of the chain's whose
-    # quotient the rest of the chain covers exactly, which `index / D % M` already says).
-    if any((d, m) not in known for d, m in pairs) or any(m is None and d != divisor for d, m in pairs):
+    # Every digit used is on the chain; `index / D` alone is the last digit, or for a divisor of the chain the digits
+    # above it read as one number (a plane's `nc = i / (H * W)`, n * C + c).
+    if any((d, m) not in known for d, m in pairs):
         return program
     ctype = flat.ctype
     names = _digit_names(program.body, flat.name, digits)
@@ -232,6 +232,14 @@ def _over_digits(program: LoopProgram) -> LoopProgram:
         values[(divisor, None)] = values[digits[-1]] if last else Const(text="0")
         names = names[:2] + [rest]
         digits = digits[:2] + [(base, quotient(extent, base))]
+    for d, m in pairs:
+        if m is None and (d, None) not in values:
+            k = next(k for k, (digit, _) in enumerate(digits) if digit == d)
+            above: Expr = Ref(name=names[k])
+            for (digit, _), name in list(zip(digits, names))[k + 1:]:
+                above = Binary(op="+", left=above,
+                               right=Binary(op="*", left=Ref(name=name), right=product(quotient(digit, d), ctype)))
+            values[(d, None)] = above
     body = _replace_digits([s for s in program.body if not (isinstance(s, Let) and s.name in names)],
                            flat.name, values)
     linear: Expr = Ref(name=names[0])

@@ -245,6 +245,8 @@ __global__ void per_channel(const float* x, const float* bias, float* y, int N, 
     # The last digit read, the one below it as `i - q * (C * HW)`: the rest of i.
     ("size_t q = i / ((size_t)C * HW);\n    size_t rest = i - q * C * HW;\n    y[q * C * HW + rest] = x[i] + bias[0];",
      ["q", "i_0"]),
+    # The plane's index read whole beside its channel: n * C + c.
+    ("int c = i / HW % C;\n    size_t nc = i / HW;\n    y[i] = x[nc * HW + i % HW] + bias[c] * nc;", ["i_2", "c", "i_0"]),
 ])
 def test_digits_the_code_does_not_read_are_implied(body, space) -> None:
     assert_digits_equal_the_kernel(PER_CHANNEL.replace("BODY", body), space, ({"N": 2, "C": 3, "HW": 5},
@@ -276,6 +278,10 @@ __global__ void per_pixel(const float* x, const float* bias, float* y, int N, in
      "    y[i] = x[((n * C + c) * H + h) * W + w] + bias[c] * h;", ["i_rest", "h", "w"]),
     ("int w = i % W; int h = i / W % H; int c = i / W / H % C; int n = i / ((long)W * H * C);\n"
      "    y[((n * C + c) * H + h) * W + w] = x[i] - bias[c] * n;", ["i_rest", "h", "w"]),
+    # A plane's index read whole beside its channel (`nc = i / (W * H)`, n * C + c: the digits above H * W as one
+    # number) and beside the plane's own digits.
+    ("int w = i % W; int h = i / W % H; int c = i / ((long)W * H) % C; long nc = i / ((long)W * H);\n"
+     "    y[i] = x[(nc * H + h) * W + w] + bias[c] * nc;", ["i_rest", "h", "w"]),
 ])
 def test_four_digits_and_walking_quotients_are_taken_apart(body, space) -> None:
     """The digits the kernel keeps in `int`s are `int` indices (32-bit quotients), the rest of the flat `long`."""
