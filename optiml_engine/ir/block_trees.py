@@ -59,6 +59,10 @@ memory as before):
   thread 0 alone. The gathered v is then the deposited local, the shuffles dropped. Where only lane 0 holds the
   total (down shuffles, or a gather by the first warp alone), v is read only by thread 0 (`if (lane == 0)` inside
   the first warp, `if (tid == 0)` after).
+- a pair of arrays, a value and its index, deposited from a pair of locals the loops update together as the first
+  maximum (`if (e > v) { v = e; i = j; }`; `e < v` the first minimum) and combined by a tree that takes the other
+  thread's pair where its value is greater, or equal at a smaller index: the first maximum one thread walking every
+  element finds (an index seeded by the thread's, `int i = tid;`, the least of which the tree keeps on a tie: 0);
 - a shared array is read only as `arr[0]` after its tree, which is then the deposited local (`p = arr[0];`, the total
   taken back into the deposited local itself, is then dropped, and p assigned nowhere after); a barrier outside a tree
   is dropped (only shared memory and the memory the loops write cross threads, and both are checked);
@@ -367,7 +371,7 @@ class _Folding:
                 pass
             elif self.total_taken(statement):
                 self.drop(statement)
-            else:
+            elif not self.index_seeded(statement):
                 self.plain(statement)
         if self.deposited or not self.locals_deposited:
             raise _NotATree
@@ -505,8 +509,12 @@ class _Folding:
             raise _NotATree
         then = guards[0].child_by_field_name("consequence")
         combines = self.inside(then)
-        combined = {self.combine(c, s) for c in combines}
-        if len(combined) != len(combines) or {array for array, _ in combined} != set(self.deposited) or \
+        combined = self.pair_combined(combines, s)
+        if combined is None:
+            combined = {self.combine(c, s) for c in combines}
+            if len(combined) != len(combines):
+                raise _NotATree
+        if {array for array, _ in combined} != set(self.deposited) or \
                 any(self.update_kind(self.deposited[array], statement.start_byte) != kind for array, kind in combined):
             raise _NotATree
         self.reduced.update(self.deposited)
@@ -531,6 +539,45 @@ class _Folding:
                 if written in (f"{mine}={function}({mine},{theirs});", f"{mine}={function}({theirs},{mine});"):
                     return array, kind
         raise _NotATree
+
+    def pair_combined(self, statements: list[Node], s: str) -> set[tuple[str, str]] | None:
+        """A tree step taking the other thread's pair where its value is greater, or equal with a smaller index (the
+        first maximum, as one thread walking every element finds it; the first minimum for `<`):
+            `if (v[tid + s] > v[tid] || (v[tid + s] == v[tid] && i[tid + s] < i[tid])) { v[tid] = v[tid + s];
+            i[tid] = i[tid + s]; }`,
+        the other thread's elements held in locals first or not, the comparisons spelled either way round. The two
+        arrays and their kind (`pair_kind`'s, of the locals deposited in them); None where the step is no such."""
+        held: dict[str, str] = {}
+        for statement in statements[:-1]:
+            declared = self.declared(statement)
+            if declared is None:
+                return None
+            held[declared[0]] = self.squeezed(declared[1])
+        if not statements or (last := statements[-1]).type != "if_statement" or \
+                last.child_by_field_name("alternative") is not None:
+            return None
+
+        def read(node: Node) -> str:
+            return re.sub(r"[A-Za-z_]\w*", lambda m: held.get(m.group(0), m.group(0)), self.squeezed(node))
+
+        condition = read(last.child_by_field_name("condition"))
+        taken = sorted(read(n) for n in self.inside(last.child_by_field_name("consequence")))
+        for (values, value), (indices, index), lane, column in itertools.product(
+                self.deposited.items(), self.deposited.items(), self.lanes, self.columns):
+            kind = self.update_kind(value, self.deposit_at[value])
+            if kind is None or kind != self.update_kind(index, self.deposit_at[index]) or \
+                    kind.split(":")[1:] != [value, index]:
+                continue
+            mine_v, theirs_v = f"{values}[{lane}]{column}", f"{values}[{lane}+{s}]{column}"
+            mine_i, theirs_i = f"{indices}[{lane}]{column}", f"{indices}[{lane}+{s}]{column}"
+            better = (f"{theirs_v}>{mine_v}", f"{mine_v}<{theirs_v}") if kind.startswith("argmax") else \
+                (f"{theirs_v}<{mine_v}", f"{mine_v}>{theirs_v}")
+            tie = [f"{a}&&{b}" for a in (f"{theirs_v}=={mine_v}", f"{mine_v}=={theirs_v}")
+                   for b in (f"{theirs_i}<{mine_i}", f"{mine_i}>{theirs_i}")]
+            forms = {f"({b}||({t}))" for b in better for t in tie} | {f"(({b})||({t}))" for b in better for t in tie}
+            if condition in forms and taken == sorted([f"{mine_v}={theirs_v};", f"{mine_i}={theirs_i};"]):
+                return {(values, kind), (indices, kind)}
+        return None
 
     # -- warps
 
@@ -1009,8 +1056,57 @@ class _Folding:
                 continue
             if self.statement_of(node) not in self.walking:
                 return None
-            kinds.add(self.kind_of(node, local))
+            kinds.add(self.kind_of(node, local) or self.pair_kind(node, local))
         return kinds.pop() if len(kinds) == 1 else None
+
+    def index_seeded(self, statement: Node) -> bool:
+        """`T i = tid;`, i a pair's index (`pair_update`): each thread's index before it finds an element past the
+        value's seed, of which the tree keeps the least, thread 0's: the one point's seed is 0."""
+        declared = self.declared(statement)
+        if declared is None or self.squeezed(declared[1]) not in self.lanes or not any(
+                (pair := self.pair_update(n)) is not None and pair[2] == declared[0]
+                for n in self.view.descendants(self.view.body, "if_statement")):
+            return False
+        self.found.append((declared[1].start_byte, declared[1].end_byte, "0"))
+        return True
+
+    def pair_update(self, statement: Node) -> tuple[str, str, str] | None:
+        """`if (e > v) { v = e; i = x; }` (no else; e and x reading neither v nor i): the first maximum's value and
+        index, ("argmax", v, i); `e < v` the first minimum's, ("argmin", v, i); the comparison spelled either way
+        round. None for any other statement."""
+        if statement is None or statement.type != "if_statement" or \
+                statement.child_by_field_name("alternative") is not None:
+            return None
+        assignments = [n.named_children[0] if n.type == "expression_statement" and n.named_children else n
+                       for n in self.inside(statement.child_by_field_name("consequence"))]
+        if len(assignments) != 2 or any(a.type != "assignment_expression" or
+                                        self.text(a.child_by_field_name("operator")) != "=" or
+                                        self.assigned(a) is None for a in assignments):
+            return None
+        conjuncts = self.conjuncts(statement.child_by_field_name("condition"))
+        condition = conjuncts[0]
+        if len(conjuncts) != 1 or condition.type != "binary_expression":
+            return None
+        left, right = (self.squeezed(condition.child_by_field_name(side)) for side in ("left", "right"))
+        operator = self.text(condition.child_by_field_name("operator"))
+        for (v, value), (i, index) in itertools.permutations(
+                [(self.assigned(a), a.child_by_field_name("right")) for a in assignments]):
+            e = self.squeezed(value)
+            kind = {(e, ">", v): "argmax", (v, "<", e): "argmax", (e, "<", v): "argmin", (v, ">", e): "argmin"}.get(
+                (left, operator, right))
+            if kind is not None and v != i and not {v, i} & (self.names(value) | self.names(index)):
+                return kind, v, i
+        return None
+
+    def pair_kind(self, node: Node, local: str) -> str | None:
+        """The kind of a pair's update (`pair_update`) an assignment of one of its locals is part of, naming both
+        locals (so that the value's and the index's kinds are alike only as the same pair's)."""
+        statement = node.parent.parent if node.parent is not None and node.parent.type == "expression_statement" \
+            else None
+        if statement is not None and statement.type == "compound_statement":
+            statement = statement.parent
+        pair = self.pair_update(statement)
+        return f"{pair[0]}:{pair[1]}:{pair[2]}" if pair is not None and local in pair[1:] else None
 
     def kind_of(self, node: Node, local: str, operand: str | None = None) -> str | None:
         """The kind of update an assignment of the local is: `+` for `p += e` and `p = p + e`, the function's for

@@ -500,6 +500,84 @@ def test_what_is_no_block_tree_reduction_stays_refused(block, body, why) -> None
     assert_refused_at_shared_memory(ROWS.format(block=block, body=body), why)
 
 
+# A row's first maximum and its index through two shared arrays (values quantized, so that rows tie often): the tree
+# takes the other thread's pair where its value is greater, or equal at a smaller index.
+ARGMAX = """#include <cfloat>
+#define BLOCK 64
+/* @optiml
+   sizes:   rows=1024 D=4096
+   check:   rows=1 D=1; rows=2 D=7; rows=3 D=129; rows=2 D=1000
+   x:       in  float[rows*D]
+   out:     out int[rows]
+   launch:  grid=rows block=64
+*/
+__global__ void argmax_kernel(const float* x, int* out, int rows, int D)
+{
+    __shared__ float best_val[BLOCK];
+    __shared__ int best_idx[BLOCK];
+    int tid = threadIdx.x;
+    const float* xr = x + (long)blockIdx.x * D;
+    float v = -FLT_MAX;
+    int idx = tid;
+    for (int j = tid; j < D; j += BLOCK) {
+        if (floorf(xr[j] * 2.0f) > v) {
+            v = floorf(xr[j] * 2.0f);
+            idx = j;
+        }
+    }
+    best_val[tid] = v;
+    best_idx[tid] = idx;
+    __syncthreads();
+    for (int s = BLOCK / 2; s > 0; s >>= 1) {
+        if (tid < s) {
+            float other = best_val[tid + s];
+            int other_idx = best_idx[tid + s];
+            if (other > best_val[tid] || (other == best_val[tid] && other_idx < best_idx[tid])) {
+                best_val[tid] = other;
+                best_idx[tid] = other_idx;
+            }
+        }
+        __syncthreads();
+    }
+    if (tid == 0)
+        out[blockIdx.x] = best_idx[0];
+}
+"""
+
+# The first minimum, the other thread's pair read in place and the comparisons spelled the other way round.
+ARGMIN = ARGMAX.replace("float v = -FLT_MAX;", "float v = FLT_MAX;").replace(
+    "if (floorf(xr[j] * 2.0f) > v)", "if (v > floorf(xr[j] * 2.0f))").replace(
+    "            float other = best_val[tid + s];\n            int other_idx = best_idx[tid + s];\n", "").replace(
+    "if (other > best_val[tid] || (other == best_val[tid] && other_idx < best_idx[tid]))",
+    "if (best_val[tid] > best_val[tid + s] || (best_val[tid] == best_val[tid + s] && best_idx[tid] > best_idx[tid + s]))"
+).replace("best_val[tid] = other;", "best_val[tid] = best_val[tid + s];").replace(
+    "best_idx[tid] = other_idx;", "best_idx[tid] = best_idx[tid + s];")
+
+
+@pytest.mark.parametrize("text", [ARGMAX, ARGMIN], ids=["argmax", "argmin"])
+def test_a_block_tree_of_value_index_pairs_is_the_point_finding_the_first_extreme(text) -> None:
+    program = lifted_equals_kernel(text)
+    assert "tid" not in str(program) and "int idx = 0;" in str(program), str(program)
+
+
+def _argmax_changed(old: str, new: str) -> str:
+    assert old in ARGMAX
+    return ARGMAX.replace(old, new)
+
+
+@pytest.mark.parametrize("text, why", [
+    (_argmax_changed(" || (other == best_val[tid] && other_idx < best_idx[tid])", ""),
+     "ties kept at the lower thread, whose index may be the larger"),
+    (_argmax_changed("other_idx < best_idx[tid]", "other_idx > best_idx[tid]"), "ties broken to the last index"),
+    (_argmax_changed("if (floorf(xr[j] * 2.0f) > v)", "if (floorf(xr[j] * 2.0f) >= v)"),
+     "each thread's last maximum"),
+    (ARGMIN.replace("if (v > floorf", "if (v < floorf"), "a minimum's tree over a maximum's walk"),
+    (_argmax_changed("            idx = j;", "            idx = j + v;"), "an index reading the value"),
+])
+def test_a_pair_tree_that_is_not_the_first_extreme_stays_refused(text, why) -> None:
+    assert_refused_at_shared_memory(text, why)
+
+
 # Binary cross entropy's mean: each warp's terms shuffled into lane 0, which adds them over n atomically.
 WARP_ATOMIC = """#define FULL_MASK 0xffffffff
 /* @optiml
