@@ -1115,7 +1115,8 @@ class _Folding:
             return None
         operator, right = self.text(node.child_by_field_name("operator")), node.child_by_field_name("right")
         if operator == "+=":
-            return "+" if local not in self.names(right) and operand in (None, self.squeezed(right)) else None
+            return "+" if local not in self.names(right) and \
+                operand in (None, self.squeezed(unparenthesized(right))) else None
         if operator != "=":
             return None
         if right.type == "binary_expression" and self.text(right.child_by_field_name("operator")) == "+":

@@ -21,6 +21,13 @@ and the lifter refuses the kernel as before.
 - A comparison the parser read as a template argument list (`iy < H && ix >= 0` parses as `iy<H && ix> = 0`, an
   assignment), where the name before `<` is a parameter or a local of the kernel and so no template: the name put in
   parentheses, which leaves only the comparison to read.
+- A loop's test with its counter on the right (`n > i`, `n >= i`), a name the loop's update or body assigns and the
+  other side does not read: the same test with the counter on the left (`i < n`, `i <= n`). A for loop's `i != n`,
+  the counter stepped by one (`++i`, `i++`, `i += 1`; or down) by the update alone: `i < n` (`i > n` down), the same
+  loop wherever it ends (from a start past n it would run until its counter overflows, which no kernel that runs
+  does). A for loop's update `i += 1` (`i -= 1`): `++i` (`--i`).
+- `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
+  nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
 - `int i = start; while (i < n) { ...; i += step; }` (a grid-stride loop as users also write it), where `i` is
   declared before the loop in its block (nothing between reading it or assigning what its start reads), read nowhere
   after it, updated only by the body's last statement, and the body has no `continue` (which would skip that
@@ -35,7 +42,7 @@ and the lifter refuses the kernel as before.
   counter's type, which the loop reads (its value after the loop is never read).
 - `int c = s; do { ... } while (++c < n);` (no `continue`, `c` assigned nowhere else and unread after it): the body
   runs for c = s first whatever n is, so the for loop `for (int c = s; c < max(n, s + 1); ++c)`.
-- `if (i >= n) return; do { ... } while (i < n);` ending the kernel: the guard makes the first test true, so the
+- `if (i >= n) return; do { ... } while (i < n);` ending the kernel (either test spelled either way round): the guard makes the first test true, so the
   while loop `while (i < n) { ... }`, the guard dropped.
 - `int n = e; while (n--) { ... }`, n unread in the body and after: `for (int n = 0; n < (e); ++n)`.
 - `*p++` once an iteration of a counted loop, as a statement's own (no `if`, loop or choice around it), the pointer
@@ -101,7 +108,7 @@ from optiml_engine.ir.kernel_values import (
     PURE_FUNCTIONS, file_macros, inside, integer_value, macros_expanded, siblings)
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
 
-ROUNDS = 16         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
+ROUNDS = 32         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
 _NAME = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")     # a token not a member's (`.x`) nor a number's suffix
@@ -114,7 +121,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
-            _casts_to_variables(view) or _while_loops(view) or \
+            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or \
             _vector_locals(view) or _rotated_pointers(view) or \
@@ -243,6 +250,87 @@ def _casts_to_variables(view: KernelView) -> list[tuple[int, int, str]]:
         closing = written.next_sibling
         if view.text(written) in variables and closing is not None and closing.type == ")":
             found.append((node.start_byte, closing.end_byte, view.text(written)))
+    return found
+
+
+_FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_PRIMARY = ("identifier", "number_literal", "subscript_expression", "call_expression", "field_expression",
+            "parenthesized_expression")
+
+
+def _canonical_tests(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each loop's test with its counter put on the left, and a for loop's `!=` against a counter stepped by one
+    made the ordered test it is (the module's docstring)."""
+    found: list[tuple[int, int, str]] = []
+    for loop in view.descendants(view.body, "for_statement", "while_statement"):
+        condition = loop.child_by_field_name("condition")
+        if loop.type == "while_statement":
+            condition = condition.child_by_field_name("value") if condition is not None else None
+        if condition is None or condition.type != "binary_expression":
+            continue
+        operator = view.text(condition.child_by_field_name("operator"))
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        update = loop.child_by_field_name("update") if loop.type == "for_statement" else None
+        steps = [n for part in (update, loop.child_by_field_name("body")) if part is not None
+                 for n in view.descendants(part)]
+        if operator in _FLIPPED and right.type == "identifier" and \
+                any(assigns(view, n, view.text(right)) for n in steps) and \
+                not any(assigns(view, n, view.text(name)) for name in view.descendants(left, "identifier")
+                        for n in steps) and \
+                view.text(right) not in {view.text(n) for n in view.descendants(left, "identifier")}:
+            found.append((condition.start_byte, condition.end_byte,
+                          f"{view.text(right)} {_FLIPPED[operator]} {view.text(left)}"))
+        elif operator == "!=" and update is not None:
+            for counter, bound in ((left, right), (right, left)):
+                step = _unit_step(view, update, view.text(counter)) if counter.type == "identifier" else None
+                if step is not None and view.text(counter) not in \
+                        {view.text(n) for n in view.descendants(bound, "identifier")} and \
+                        not any(assigns(view, n, view.text(counter))
+                                for n in view.descendants(loop.child_by_field_name("body"))):
+                    found.append((condition.start_byte, condition.end_byte,
+                                  f"{view.text(counter)} {'<' if step > 0 else '>'} {view.text(bound)}"))
+                    break
+        counter = update.child_by_field_name("left") if update is not None and \
+            update.type == "assignment_expression" else None
+        step = _unit_step(view, update, view.text(counter)) if counter is not None and \
+            counter.type == "identifier" else None
+        if step is not None:                # `i += 1`: the `++i` the loop rules read
+            found.append((update.start_byte, update.end_byte, f"{'++' if step > 0 else '--'}{view.text(counter)}"))
+    return found
+
+
+def _unit_step(view: KernelView, update: Node, counter: str) -> int | None:
+    """+1 or -1 where a for loop's update steps the counter by one (`++i`, `i++`, `i += 1`, `--i`, ...) and does
+    nothing else; None otherwise."""
+    written = view.text(update).replace(" ", "")
+    return {f"++{counter}": 1, f"{counter}++": 1, f"{counter}+=1": 1,
+            f"--{counter}": -1, f"{counter}--": -1, f"{counter}-=1": -1}.get(written)
+
+
+def _compound_assignments(view: KernelView) -> list[tuple[int, int, str]]:
+    """`x = x op e` (and `x = e op x` for a commutative op) as `x op= (e)` (the module's docstring)."""
+    found: list[tuple[int, int, str]] = []
+    for node in view.descendants(view.body, "assignment_expression"):
+        parent = node.parent
+        if view.text(node.child_by_field_name("operator")) != "=" or parent is None or not (
+                parent.type == "expression_statement" or
+                parent.type == "for_statement" and parent.child_by_field_name("update") == node):
+            continue
+        target, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if target.type not in ("identifier", "subscript_expression") or value.type != "binary_expression" or \
+                any(n.type in ("call_expression", "update_expression", "assignment_expression")
+                    for n in view.descendants(target)):
+            continue
+        operator = view.text(value.child_by_field_name("operator"))
+        written = view.text(target).replace(" ", "")
+        first, second = value.child_by_field_name("left"), value.child_by_field_name("right")
+        for mine, other in ((first, second), (second, first)) if operator in ("+", "*") else ((first, second),):
+            if operator in ("+", "-", "*") and view.text(mine).replace(" ", "") == written:
+                while other.type == "parenthesized_expression" and other.named_children[0].type in _PRIMARY:
+                    other = other.named_children[0]
+                value = view.text(other) if other.type in _PRIMARY else f"({view.text(other)})"
+                found.append((node.start_byte, node.end_byte, f"{view.text(target)} {operator}= {value}"))
+                break
     return found
 
 
@@ -953,16 +1041,23 @@ def _guarded_do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
     condition = loop.child_by_field_name("condition")
     test = condition.named_children[0] if condition is not None and condition.named_children else None
     refused = guard.child_by_field_name("condition").child_by_field_name("value")
-    if test is None or test.type != "binary_expression" or test.child_by_field_name("operator").type != "<" or \
-            refused is None or refused.type != "binary_expression" or \
-            refused.child_by_field_name("operator").type != ">=" or \
-            view.text(refused.child_by_field_name("left")) != view.text(test.child_by_field_name("left")) or \
-            view.text(refused.child_by_field_name("right")) != view.text(test.child_by_field_name("right")):
+    kept, stopped = _ordered(view, test, "<"), _ordered(view, refused, ">=")
+    if kept is None or kept != stopped:
         return []
     body = loop.child_by_field_name("body")
     return [_in_place(view, guard.start_byte, guard.end_byte, ""),
             _in_place(view, loop.start_byte, body.start_byte, f"while ({view.text(test)}) "),
             _in_place(view, body.end_byte, loop.end_byte, "")]
+
+
+def _ordered(view: KernelView, test: Node | None, operator: str) -> tuple[str, str] | None:
+    """(a, b) where the test is `a op b` or `b op' a` (op' the operator flipped), op the given operator; None
+    otherwise."""
+    if test is None or test.type != "binary_expression":
+        return None
+    left, right = (view.text(test.child_by_field_name(side)) for side in ("left", "right"))
+    written = test.child_by_field_name("operator").type
+    return (left, right) if written == operator else (right, left) if written == _FLIPPED[operator] else None
 
 
 def _decrementing_whiles(view: KernelView) -> list[tuple[int, int, str]]:

@@ -95,6 +95,9 @@ MAX_THEN_SUM = """    float m = -FLT_MAX;
 TAKEN_BACK = MAX_THEN_SUM.replace("    float row_max = part[0];", "    m = part[0];").replace(
     "    float row_sum = part[0];", "    sum = part[0];").replace("row_max", "m").replace("row_sum", "sum")
 
+# The same sum, its loop's test and its updates spelled the other way round (ir/respell.py).
+SPELLED = SUM.replace("j < D; j += BLOCK)\n        acc += fabsf(xr[j]);", "D > j; j = j + BLOCK)\n        acc = acc + fabsf(xr[j]);")
+
 # Two sums through two arrays in one tree, written by thread 0 alone.
 TWO_ARRAYS = """    float sum = 0.0f, sq = 0.0f;
     for (int j = tid; j < D; j += 64) {
@@ -319,10 +322,11 @@ INTERLEAVED = SUM.replace("for (unsigned int s = BLOCK / 2; s >= 1; s >>= 1) {\n
                           "for (unsigned int s = 1; s < blockDim.x; s *= 2) {\n        if (tid % (2 * s) == 0) {")
 
 
-@pytest.mark.parametrize("body", [SUM, MAX_THEN_SUM, TAKEN_BACK, TWO_ARRAYS, SERIAL, INTERLEAVED, WARP_SUM,
+@pytest.mark.parametrize("body", [SUM, SPELLED, MAX_THEN_SUM, TAKEN_BACK, TWO_ARRAYS, SERIAL, INTERLEAVED, WARP_SUM,
                                   WARP_REUSED, WARP_XOR],
-                         ids=["sum", "max_then_sum", "totals_taken_back", "two_arrays", "serial_and_shared_scalars",
-                              "interleaved", "warp_shuffles", "warp_partial_reused", "warp_butterflies"])
+                         ids=["sum", "spelled_the_other_way_round", "max_then_sum", "totals_taken_back", "two_arrays",
+                              "serial_and_shared_scalars", "interleaved", "warp_shuffles", "warp_partial_reused",
+                              "warp_butterflies"])
 def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> None:
     program = lifted_equals_kernel(ROWS.format(block=64, body=body))
     assert len(program.space) == 1 and "tid" not in str(program) and "threadIdx" not in str(program), str(program)

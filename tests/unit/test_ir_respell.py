@@ -144,6 +144,41 @@ def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
     assert str(program).splitlines()[1] == "parallel for r in [0, rows):"
 
 
+@pytest.mark.parametrize("body", [
+    # `!=` against a counter stepped by one, up or down; `i += 1`; `s = e + s`; the counter on the right of a
+    # while loop's test.
+    "    float s = 0.0f;\n    for (int c = 0; c != cols; c += 1) {\n        s = x[r * cols + c] * 0.5f + s;\n"
+    "        y[r * cols + c] = s;\n    }",
+    "    float s = 0.0f;\n    for (int c = cols - 1; c != -1; --c) {\n        s = s * 0.5f + x[r * cols + c];\n"
+    "        y[r * cols + c] = s;\n    }",
+    "    float s = 0.0f;\n    int c = 0;\n    while (cols > c) {\n        s = s + x[r * cols + c];\n"
+    "        y[r * cols + c] = s;\n        c = c + 1;\n    }",
+])
+def test_tests_and_updates_spelled_the_other_way_round_are_the_loops_they_are(body):
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert " != " not in str(program) and "cols >" not in str(program), str(program)
+
+
+def test_a_guard_spelled_the_other_way_round_before_a_do_while_is_the_while_loop_it_is():
+    text = ROWS.replace("    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    if (r >= rows) return;\n", "").format(
+        defines="", body="    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    if (rows <= r) return;\n    do {\n"
+                         "        for (int c = 0; c < cols; ++c) y[r * cols + c] = 3.0f * x[r * cols + c];\n"
+                         "        r = r + blockDim.x * gridDim.x;\n    } while (rows > r);")
+    program = lifted_equals_kernel(text)
+    assert str(program).splitlines()[1] == "parallel for r in [0, rows):"
+
+
+@pytest.mark.parametrize("body, why", [
+    ("    for (int c = 0; c != cols; ++c) {\n        y[r * cols + c] = x[r * cols + c];\n"
+     "        if (x[r * cols + c] > 2.0f) c++;\n    }", "a counter the body steps too"),
+    ("    for (int c = 0; c != cols; c += 2)\n        y[r * cols + c] = x[r * cols + c];",
+     "a step of two may pass the bound"),
+])
+def test_an_inequality_test_that_is_no_ordered_test_stays_refused(body, why):
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable), why
+
+
 RESET_COUNTER = ("    float s = 0.0f;\n    int c = 0;\n    while (c < cols) {\n        s += x[r * cols + c];\n"
                  "        c++;\n    }\n    c = 0;\n    while (c < cols) {\n"
                  "        y[r * cols + c] = x[r * cols + c] - s;\n        c++;\n    }")
