@@ -707,6 +707,8 @@ class _Lifter:
                     else:
                         self.per_point.add(let.name)
                 continue
+            if node.type == "if_statement" and self.guards_grid_stride(node, nodes[position + 1:]):
+                continue
             if node.type == "if_statement" and self.indices:
                 guarded = self.guard(node, nodes[position + 1:])
                 if guarded is not None:
@@ -726,6 +728,35 @@ class _Lifter:
                 return prelude + lifted
             return prelude + self.block(nodes[position:])
         return prelude
+
+    def guards_grid_stride(self, node: Node, later: list[Node]) -> bool:
+        """`if (start >= n) return;` before a grid-stride loop `for (T i = start; i < n; ...)` (declarations alone
+        between): the loop runs no iteration for a thread the guard returns, and what may follow the loop
+        (`sums_into_atomics`) adds that thread's zero sums, which the program's points leave out as well: the guard
+        says nothing the loop does not."""
+        condition = node.child_by_field_name("condition")
+        test = bare(condition.child_by_field_name("value")) if condition is not None else None
+        if node.child_by_field_name("alternative") is not None or test is None or test.type != "binary_expression" or \
+                self.text(node.child_by_field_name("consequence")).strip("{}; \n") != "return":
+            return False
+        operator = test.child_by_field_name("operator").type
+        if operator not in (">=", "<="):
+            return False
+        start, bound = (test.child_by_field_name(side) for side in (("left", "right") if operator == ">=" else
+                                                                     ("right", "left")))
+        loop = next((n for n in later if n.type not in ("comment", "declaration")), None)
+        init = loop.child_by_field_name("initializer") if loop is not None and loop.type == "for_statement" else None
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        loop_test = loop.child_by_field_name("condition") if declarators else None
+        squeezed = lambda n: self.text(bare(n)).replace(" ", "")
+        return len(declarators) == 1 and loop_test is not None and loop_test.type == "binary_expression" and \
+            loop_test.child_by_field_name("operator").type == "<" and \
+            self.text(loop_test.child_by_field_name("left")) == \
+            self.text(declarators[0].child_by_field_name("declarator")) and \
+            squeezed(loop_test.child_by_field_name("right")) == squeezed(bound) and \
+            squeezed(declarators[0].child_by_field_name("value")) == squeezed(start) and \
+            global_index_dim(bare(start)) is not None
 
     def uniform_update(self, node: Node, prelude: list[Stmt]) -> set[str] | None:
         """A statement before the point's code that only changes uniform locals from uniform values (`if ((out - 1)
@@ -798,15 +829,18 @@ class _Lifter:
             statements_replaced(body, atomic)
 
     def scaled_local(self, value: Expr) -> str | None:
-        """The local an atomic adds, as it is or scaled by a factor of the parameters alone (`partial`,
-        `partial / n`, `scale * partial`): a sum of terms scaled so is the sum of the scaled terms (reassociated,
-        as the float atomics already do). None for other values."""
+        """The local an atomic adds, as it is or scaled by a factor of the parameters and the uniform locals alone
+        (`partial`, `partial / n`, `scale * partial`), or that cast to a floating type (`(float)(partial / n)`, a
+        double partial added to a float): a sum of terms scaled so is the sum of the scaled terms (reassociated, and
+        each term rounded to the atomic's type, as the float atomics already add them). None for other values."""
+        if isinstance(value, Cast) and value.ctype in ("float", "double"):
+            value = value.operand
         if isinstance(value, Ref):
             return value.name
         if isinstance(value, Binary) and value.op in ("*", "/"):
             for mine, factor in ((value.left, value.right), *([(value.right, value.left)] if value.op == "*" else [])):
                 if isinstance(mine, Ref) and not any(isinstance(e, Load) for e in subexpressions(factor)) and \
-                        names_of(factor) <= set(self.scalars):
+                        names_of(factor) <= set(self.scalars) | set(self.uniform):
                     return mine.name
         return None
 

@@ -28,8 +28,13 @@ and the lifter refuses the kernel as before.
   does). A for loop's update `i += 1` (`i -= 1`): `++i` (`--i`).
 - `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
+- A `switch` on a value that calls and changes nothing, each group of its labels (`case 0: case 1:`) followed by
+  statements that end in `break;` (or `return;`) and hold no other `break` outside their own loops and switches
+  (nothing falls through, nothing leaves early), `default` last or absent: the `if` / `else if` chain it is,
+  `if (v == 0 || v == 1) { ... } else if ... else { ... }`, the breaks dropped.
 - `int i = start; while (i < n) { ...; i += step; }` (a grid-stride loop as users also write it), where `i` is
-  declared before the loop in its block (nothing between reading it or assigning what its start reads), read nowhere
+  declared before the loop in its block (nothing between assigning it, taking its address or assigning what its start
+  reads; a statement between reading it, a guard `if (i >= n) return;`, reads its start instead), read nowhere
   after it, updated only by the body's last statement, and the body has no `continue` (which would skip that
   update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
 - A counter declared once and reset for a second counted while loop (`size_t j = 0; while (j < n) {...; j++;} ...
@@ -40,10 +45,12 @@ and the lifter refuses the kernel as before.
   while (...) {...} for (i = tid; ...)`), where the first mention of the name after the loop assigns it without
   reading it, or there is none, and nothing takes its address: the loop's header declares a fresh name of the
   counter's type, which the loop reads (its value after the loop is never read).
-- `int c = s; do { ... } while (++c < n);` (no `continue`, `c` assigned nowhere else and unread after it): the body
-  runs for c = s first whatever n is, so the for loop `for (int c = s; c < max(n, s + 1); ++c)`.
-- `if (i >= n) return; do { ... } while (i < n);` ending the kernel (either test spelled either way round): the guard makes the first test true, so the
-  while loop `while (i < n) { ... }`, the guard dropped.
+- `int c = s; do { ... } while (++c < n);`, or `do { ...; c++; } while (c < n);` (no `continue`, `c` assigned nowhere
+  else and unread after it): the body runs for c = s first whatever n is, so the for loop `for (int c = s; c <
+  max(n, s + 1); ++c)`.
+- `if (i >= n) return; ... do { ... } while (i < n);` (either test spelled either way round), nothing between the
+  guard and the loop assigning what the test reads: the guard makes the first test true, so the while loop `while (i
+  < n) { ... }`; the guard dropped where the loop ends the kernel right after it.
 - `int n = e; while (n--) { ... }`, n unread in the body and after: `for (int n = 0; n < (e); ++n)`.
 - `*p++` once an iteration of a counted loop, as a statement's own (no `if`, loop or choice around it), the pointer
   declared before the loop and mentioned nowhere else in it nor after it: `*(p + (k - (a)))`.
@@ -121,7 +128,8 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
-            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _while_loops(view) or \
+            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or \
+            _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or \
             _vector_locals(view) or _rotated_pointers(view) or \
@@ -334,6 +342,68 @@ def _compound_assignments(view: KernelView) -> list[tuple[int, int, str]]:
     return found
 
 
+def _switches(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `switch` of the module's docstring written as its `if` / `else if` chain."""
+    found: list[tuple[int, int, str]] = []
+    for switch in view.descendants(view.body, "switch_statement"):
+        chain = _switch_chain(view, switch)
+        if chain is not None:
+            found.append(_in_place(view, switch.start_byte, switch.end_byte, chain))
+            break                           # one a round: a switch inside a case is read the round after
+    return found
+
+
+def _switch_chain(view: KernelView, switch: Node) -> str | None:
+    """The `if` / `else if` chain a switch is (`_switches`), or None where it is not one."""
+    value = switch.child_by_field_name("condition")
+    value = value.named_children[0] if value is not None and value.named_children else None
+    if value is None or any(n.type in ("call_expression", "assignment_expression", "update_expression")
+                            for n in view.descendants(value)):
+        return None
+    groups: list[tuple[list[str], list[Node]]] = []
+    labels: list[str] = []
+    for case in switch.child_by_field_name("body").named_children:
+        if case.type == "comment":
+            continue
+        if case.type != "case_statement":
+            return None
+        label = case.child_by_field_name("value")
+        labels.append("default" if label is None else view.text(label))
+        statements = [n for n in case.named_children if n != label and n.type != "comment"]
+        if not statements:
+            continue                        # a label sharing the next group's statements
+        last = statements[-1]
+        if last.type not in ("break_statement", "return_statement") or \
+                any(_breaks_in(statement) for statement in statements[:-1]):
+            return None
+        groups.append((labels, statements[:-1] if last.type == "break_statement" else statements))
+        labels = []
+    if labels or not groups or any("default" in group[:-1] or "default" in group and position != len(groups) - 1
+                                   for position, (group, _) in enumerate(groups)):
+        return None                         # labels with no statements at the end; default not last
+    tested = view.text(value)
+    arms = []
+    for group, statements in groups:
+        body = " ".join(view.text(n) for n in statements)
+        if "default" in group:
+            arms.append(f"{{ {body} }}")
+        else:
+            arms.append(f"if ({' || '.join(f'({tested}) == ({label})' for label in group)}) {{ {body} }}")
+    return " else ".join(arms)
+
+
+def _breaks_in(statement: Node) -> list[Node]:
+    """The statement, or the breaks under it, that leave the switch around it (not its own loops' and switches')."""
+    found, stack = [], [statement]
+    while stack:
+        node = stack.pop()
+        if node.type == "break_statement":
+            found.append(node)
+        elif node.type not in ("for_statement", "while_statement", "do_statement", "switch_statement"):
+            stack.extend(node.children)
+    return found
+
+
 def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
     """Each counted while loop (the module's docstring) written as a for loop: its counter's declaration and its last
     statement emptied (their newlines kept), its header made the for loop's."""
@@ -342,7 +412,7 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
         body = loop.child_by_field_name("body")
         condition = loop.child_by_field_name("condition").child_by_field_name("value")
         counter = _comparison_of(view, condition) if condition is not None else None
-        declaration = _declaration_before(view, loop, counter) if counter is not None else None
+        declaration = _declaration_before(view, loop, counter, read_between=True) if counter is not None else None
         statements = [n for n in body.named_children if n.type != "comment"]
         if declaration is None or body.type != "compound_statement" or not statements or \
                 statements[-1].type != "expression_statement":
@@ -354,6 +424,14 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
                 any(assigns(view, n, counter) for statement in statements[:-1] for n in view.descendants(statement)):
             continue
         header = f"for ({view.text(declaration).rstrip().rstrip(';')}; {view.text(condition)}; {view.text(update)})"
+        (declarator,) = [d for d in declaration.named_children if d.type == "init_declarator"]
+        start = view.text(declarator.child_by_field_name("value"))
+        if any(view.text(n) == counter for statement in _after(declaration) if statement.end_byte <= loop.start_byte
+               for n in view.descendants(statement, "identifier")):
+            # The counter read between its declaration and the loop (a guard `if (i >= n) return;`): its start there.
+            found += [(n.start_byte, n.end_byte, f"({start})") for statement in _after(declaration)
+                      if statement.end_byte <= loop.start_byte
+                      for n in view.descendants(statement, "identifier") if view.text(n) == counter]
         found += [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
                   _in_place(view, loop.start_byte, body.start_byte, header + " "),
                   _in_place(view, statements[-1].start_byte, statements[-1].end_byte, "")]
@@ -557,9 +635,10 @@ def _bounding_breaks(view: KernelView) -> list[tuple[int, int, str]]:
     return []
 
 
-def _declaration_before(view: KernelView, loop: Node, counter: str) -> Node | None:
+def _declaration_before(view: KernelView, loop: Node, counter: str, read_between: bool = False) -> Node | None:
     """The declaration of `counter` alone, with a value, in the loop's block before it, where nothing between them
-    mentions the counter or assigns what its value reads (the value moves into the loop's header)."""
+    mentions the counter (or, `read_between`, assigns it or takes its address) or assigns what its value reads (the
+    value moves into the loop's header)."""
     between: list[Node] = []
     sibling = loop.prev_named_sibling
     while sibling is not None:
@@ -571,7 +650,9 @@ def _declaration_before(view: KernelView, loop: Node, counter: str) -> Node | No
             assigned = any(assigns(view, n, name) for statement in between for n in view.descendants(statement)
                            for name in read)
             return None if assigned else sibling
-        if any(view.text(n) == counter for n in view.descendants(sibling, "identifier")):
+        if any(view.text(n) == counter for n in view.descendants(sibling, "identifier")) and \
+                (not read_between or any(assigns(view, n, counter) for n in view.descendants(sibling)) or
+                 f"&{counter}" in view.text(sibling).replace(" ", "")):
             return None
         between.append(sibling)
         sibling = sibling.prev_named_sibling
@@ -1009,12 +1090,21 @@ def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
         if test is None or test.type != "binary_expression" or test.child_by_field_name("operator").type != "<":
             continue
         step = test.child_by_field_name("left")
-        if step.type != "update_expression" or not view.text(step).startswith("++"):
+        statements = [n for n in body.named_children if n.type != "comment"] if body.type == "compound_statement" \
+            else []
+        if step.type == "update_expression" and view.text(step).startswith("++"):
+            counter, stepped = view.text(step.child_by_field_name("argument")), None
+        elif step.type == "identifier" and statements and statements[-1].type == "expression_statement" and \
+                statements[-1].named_children and \
+                _unit_step(view, statements[-1].named_children[0], view.text(step)) == 1:
+            counter, stepped = view.text(step), statements[-1]     # `do { ...; c++; } while (c < n);`
+        else:
             continue
-        counter = view.text(step.child_by_field_name("argument"))
         declaration = _declaration_before(view, loop, counter)
         if declaration is None or any(True for _ in view.descendants(body, "continue_statement")) or \
-                any(assigns(view, n, counter) for n in view.descendants(body)) or \
+                any(assigns(view, n, counter) for statement in statements if statement is not stepped
+                    for n in view.descendants(statement)) or \
+                stepped is None and any(assigns(view, n, counter) for n in view.descendants(body)) or \
                 any(view.text(n) == counter for n in _after(loop) for n in view.descendants(n, "identifier")):
             continue
         (declarator,) = [d for d in declaration.named_children if d.type == "init_declarator"]
@@ -1024,30 +1114,41 @@ def _do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
         found += [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
                   _in_place(view, loop.start_byte, body.start_byte, header + " "),
                   _in_place(view, body.end_byte, loop.end_byte, "")]
+        if stepped is not None:
+            found.append(_in_place(view, stepped.start_byte, stepped.end_byte, ""))
     return found
 
 
 def _guarded_do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
-    """`if (i >= n) return; do { ...; i += step; } while (i < n);` at the end of the kernel (a grid-stride loop as
-    some write it): the guard makes the first test true, and nothing follows the loop, so it is the while loop
-    `while (i < n) { ...; i += step; }` (which the counted while rule then reads), the guard emptied."""
+    """`if (i >= n) return; ... do { ...; i += step; } while (i < n);` (a grid-stride loop as some write it), the
+    guard among the statements before the loop in the kernel's body, nothing between them assigning i or what n
+    reads: the guard makes the first test true, so the loop is the while loop `while (i < n) { ...; i += step; }`
+    (which the counted while rule then reads). The guard is emptied where it comes right before the loop and the
+    loop ends the kernel (nothing after it for a thread past n to run), kept otherwise."""
     statements = [n for n in view.body.named_children if n.type != "comment"]
-    loop = statements[-1] if statements else None
-    guard = statements[-2] if len(statements) > 1 else None
-    if loop is None or loop.type != "do_statement" or guard is None or guard.type != "if_statement" or \
-            guard.child_by_field_name("alternative") is not None or \
-            view.text(guard.child_by_field_name("consequence")).strip("{}; \n") != "return":
-        return []
-    condition = loop.child_by_field_name("condition")
-    test = condition.named_children[0] if condition is not None and condition.named_children else None
-    refused = guard.child_by_field_name("condition").child_by_field_name("value")
-    kept, stopped = _ordered(view, test, "<"), _ordered(view, refused, ">=")
-    if kept is None or kept != stopped:
-        return []
-    body = loop.child_by_field_name("body")
-    return [_in_place(view, guard.start_byte, guard.end_byte, ""),
-            _in_place(view, loop.start_byte, body.start_byte, f"while ({view.text(test)}) "),
-            _in_place(view, body.end_byte, loop.end_byte, "")]
+    for position, loop in enumerate(statements):
+        if loop.type != "do_statement":
+            continue
+        condition = loop.child_by_field_name("condition")
+        kept = _ordered(view, condition.named_children[0] if condition is not None and condition.named_children
+                        else None, "<")
+        for back, guard in enumerate(reversed(statements[:position])):
+            if guard.type != "if_statement" or guard.child_by_field_name("alternative") is not None or \
+                    view.text(guard.child_by_field_name("consequence")).strip("{}; \n") != "return" or \
+                    kept is None or _ordered(view, guard.child_by_field_name("condition").child_by_field_name("value"),
+                                             ">=") != kept:
+                continue
+            between = statements[position - back:position]
+            read = {view.text(n) for n in view.descendants(condition, "identifier")}
+            if any(assigns(view, n, name) for statement in between for n in view.descendants(statement)
+                   for name in read):
+                break
+            body = loop.child_by_field_name("body")
+            last = back == 0 and position == len(statements) - 1
+            return ([_in_place(view, guard.start_byte, guard.end_byte, "")] if last else []) + [
+                _in_place(view, loop.start_byte, body.start_byte, f"while ({kept[0]} < {kept[1]}) "),
+                _in_place(view, body.end_byte, loop.end_byte, "")]
+    return []
 
 
 def _ordered(view: KernelView, test: Node | None, operator: str) -> tuple[str, str] | None:

@@ -283,6 +283,23 @@ def test_a_grid_stride_sum_added_once_per_thread_is_an_atomic_per_point(body):
         assert compare(np, "total", got["total"], expected["total"], "float32", 1e-4, None).ok
 
 
+def test_a_guarded_grid_stride_do_while_summing_in_double_is_an_atomic_per_point():
+    """A guard, then a do-while loop over the grid (read as the while loop it is, the guard kept), a double partial
+    cast to float and scaled by a local size: each point adds its scaled term."""
+    body = ("    const long m = n;\n    long i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= m) return;\n"
+            "    const long stride = (long)gridDim.x * blockDim.x;\n    double local = 0.0;\n"
+            "    do {\n        local += x[i] * x[i];\n        i += stride;\n    } while (i < m);\n"
+            "    atomicAdd(total, (float)(local / (double)m));")
+    candidate = candidate_of("user.cu", SUM_AFTER.format(body=body))
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for i in [0, n):", str(program)
+    for binding in ({"n": 255}, {"n": 100003}):
+        inputs, expected = run_at(candidate, program, binding)
+        got = run_on_cpu(candidate, binding, inputs)
+        assert compare(np, "total", got["total"], expected["total"], "float32", 1e-4, None).ok
+
+
 @pytest.mark.parametrize("body, reason", [
     # The local starts at one: one more than the points' sum per thread.
     ("    float local = 1.0f;\n    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
@@ -368,6 +385,42 @@ def test_a_counted_do_while_loop_runs_its_first_iteration_whatever_the_bound():
             "        y[r * cols + c] = m;\n    } while (++c < cols);")
     program = lifted_equals_kernel(ROWS.format(defines="", body=body))
     assert "c < max(cols, 0 + 1)" in str(program)
+
+
+def test_a_do_while_loop_stepping_its_counter_last_runs_its_first_iteration_whatever_the_bound():
+    """`do { ...; c++; } while (c < cols)` is the `while (++c < cols)` loop: max(cols, 1) iterations, nested too."""
+    body = ("    float m = x[r * cols];\n    int c = 0;\n    do {\n        int k = 0;\n        do {\n"
+            "            m = fmaxf(m, x[r * cols + c] + k);\n            k++;\n        } while (k < 2);\n"
+            "        y[r * cols + c] = m;\n        c++;\n    } while (c < cols);")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "c < max(cols, 0 + 1)" in str(program) and "k < max(2, 0 + 1)" in str(program), str(program)
+
+
+@pytest.mark.parametrize("cases", [
+    "        case 0:\n            y[r * cols + c] = x[r * cols + c];\n            break;\n"
+    "        case 1: case 2:\n            y[r * cols + c] = 2.0f * x[r * cols + c];\n            break;\n"
+    "        default:\n            for (int k = 0; k < 2; ++k)\n                y[r * cols + c] = -x[r * cols + c] + k;\n"
+    "            break;\n",
+])
+def test_a_switch_whose_cases_each_end_in_a_break_is_its_if_chain(cases):
+    body = ("    for (int c = 0; c < cols; ++c) {\n        switch (c % 4) {\n" + cases + "        }\n    }")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "switch" not in str(program) and "c % 4 == 1 || c % 4 == 2" in str(program), str(program)
+
+
+@pytest.mark.parametrize("cases, why", [
+    ("        case 0:\n            y[r * cols + c] = x[r * cols + c];\n"
+     "        case 1:\n            y[r * cols + c] = 2.0f * x[r * cols + c];\n            break;\n", "falls through"),
+    ("        default:\n            y[r * cols + c] = x[r * cols + c];\n            break;\n"
+     "        case 1:\n            y[r * cols + c] = 2.0f * x[r * cols + c];\n            break;\n", "default first"),
+    ("        case 0:\n            if (x[r * cols + c] > 0.0f) break;\n            y[r * cols + c] = x[r * cols + c];\n"
+     "            break;\n        default:\n            y[r * cols + c] = 0.0f;\n            break;\n", "leaves early"),
+])
+def test_a_switch_that_is_no_plain_if_chain_stays_refused(cases, why):
+    body = ("    for (int c = 0; c < cols; ++c) {\n        y[r * cols + c] = 1.0f;\n        switch (c % 4) {\n"
+            + cases + "        }\n    }")
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable), why
 
 
 def test_a_constant_table_read_by_a_loop_is_its_entries_chosen_by_the_index():
