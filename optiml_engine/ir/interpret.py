@@ -278,6 +278,11 @@ class _Machine:
                                                                   args[2].dtype)
             a, b, c = (converted(v, "float64").data for v in args)
             return converted(Value(np.asarray(a * b + c), "float64"), dtype)
+        classes = {"isinf": np.isinf, "isnan": np.isnan, "isfinite": np.isfinite, "signbit": np.signbit,
+                   "__isinf": np.isinf, "__isnan": np.isnan, "__finitef": np.isfinite}
+        if name in classes and len(args) == 1:     # CUDA's classification of a float: an int, 1 or 0
+            source = args[0].dtype if args[0].dtype in _FLOAT_RANK else "float64"
+            return Value(classes[name](converted(args[0], source).data).astype(np.int32), "int32")
         if name in ("hexp", "hlog", "hsqrt", "hrsqrt", "htanh"):
             inner = _math(name[1:])
             assert inner is not None

@@ -168,6 +168,20 @@ def test_device_helpers_are_inlined() -> None:
     assert np.allclose(outputs["y"], expected, atol=1e-6)
 
 
+def test_a_floats_classification_is_an_int_the_interpreter_computes() -> None:
+    """`isinf`, `isnan`, `isfinite` and `signbit` of a float are ints (1 or 0), on infinities and NaNs the
+    kernel makes itself, as the GPU's math library computes them."""
+    text = KERNEL_WITH.format(body="    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
+                                   "    float v = x[i] > 0.5f ? x[i] / 0.0f : x[i] < -0.5f ? x[i] * 0.0f / 0.0f : x[i];\n"
+                                   "    y[i] = isinf(v) + 2 * isnan(v) + 4 * isfinite(v) + 8 * signbit(v);")
+    candidate = candidate_of("user.cu", text)
+    program = lift(candidate)
+    assert isinstance(program, LoopProgram), str(program)
+    inputs, outputs = run_at(candidate, program, {"n": 1024})
+    expected = run_on_cpu(candidate, {"n": 1024}, inputs)["y"]
+    assert np.array_equal(outputs["y"], expected) and len(set(expected.tolist())) >= 3, (outputs["y"], expected)
+
+
 FLAT_TRANSPOSE = """
 /* @optiml
    sizes: rows=512 cols=256
