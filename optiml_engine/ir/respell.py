@@ -53,7 +53,12 @@ and the lifter refuses the kernel as before.
   < n) { ... }`; the guard dropped where the loop ends the kernel right after it.
 - `int n = e; while (n--) { ... }`, n unread in the body and after: `for (int n = 0; n < (e); ++n)`.
 - `*p++` once an iteration of a counted loop, as a statement's own (no `if`, loop or choice around it), the pointer
-  declared before the loop and mentioned nowhere else in it nor after it: `*(p + (k - (a)))`.
+  declared before the loop and mentioned nowhere else in it nor after it: `*(p + (k - (a)))` (`(a) - k` counting
+  down).
+- A loop walked by a pointer, `for (T* p = b; p != b + n; ++p)` (or `p < b + n`, or an end pointer `T* const e = b +
+  n;` declared before and assigned nowhere), or `do { ... } while (++p != e);` (`<` too) with p declared before: a
+  counter k from 0 to n (to max(n, 1) for the do-while, which runs once first) and p read as `(b + k)` in the body,
+  where the body assigns neither p nor b and p is unread after the loop (which would see it advanced).
 - `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
   their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
 - A pointer declared in a counted loop's block and advanced by the last (or the first) statement of its body (`for
@@ -131,7 +136,7 @@ def respelled(candidate: Candidate) -> Candidate:
             _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or \
             _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
-            _decrementing_whiles(view) or _post_increments(view) or _chained(view) or _copied_through(view) or \
+            _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or _copied_through(view) or \
             _vector_locals(view) or _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
             _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view) or \
@@ -1187,18 +1192,19 @@ def _post_increments(view: KernelView) -> list[tuple[int, int, str]]:
     """A pointer a counted loop reads or writes once an iteration as `*p++` (`running += *src++; *dst++ =
     running;`), declared before the loop in its block, each `*p++` a statement's own (not under an `if`, a loop or
     a choice), p mentioned nowhere else in the loop nor after it: `*p++` read as `*(p + (k - (a)))`, the element of
-    the iteration."""
+    the iteration (`*(p + ((a) - k))` in a loop counting down)."""
     for loop in view.descendants(view.body, "for_statement"):
         init, update, body = (loop.child_by_field_name(f) for f in ("initializer", "update", "body"))
         declarators = [d for d in init.named_children if d.type == "init_declarator"] \
             if init is not None and init.type == "declaration" else []
         if len(declarators) != 1 or update is None or update.type != "update_expression" or \
-                "++" not in view.text(update) or body.type != "compound_statement" or \
                 any(True for _ in view.descendants(body, "continue_statement", "break_statement")):
             continue                      # an iteration cut short would not step the pointer
         counter = view.text(declarators[0].child_by_field_name("declarator"))
         start = view.text(declarators[0].child_by_field_name("value"))
-        statements = [n for n in body.named_children if n.type != "comment"]
+        iteration = f"{counter} - ({start})" if "++" in view.text(update) else f"({start}) - {counter}"
+        statements = [n for n in body.named_children if n.type != "comment"] \
+            if body.type == "compound_statement" else [body]
         for pointer in _pointers_declared_before(view, loop):
             uses = [n for n in view.descendants(body, "identifier") if view.text(n) == pointer]
             steps = [n.parent for n in uses if n.parent is not None and n.parent.type == "update_expression" and
@@ -1209,8 +1215,75 @@ def _post_increments(view: KernelView) -> list[tuple[int, int, str]]:
                     any(view.text(n) == pointer for following in _after(loop)
                         for n in view.descendants(following, "identifier")):
                 continue
-            return [(steps[0].start_byte, steps[0].end_byte, f"({pointer} + ({counter} - ({start})))")]
+            return [(steps[0].start_byte, steps[0].end_byte, f"({pointer} + ({iteration}))")]
     return []
+
+
+def _pointer_loops(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each loop a pointer walks (the module's docstring) as a loop counting its steps."""
+    for loop in view.descendants(view.body, "for_statement", "do_statement"):
+        body = loop.child_by_field_name("body")
+        condition = loop.child_by_field_name("condition")
+        if loop.type == "for_statement":
+            init, update = loop.child_by_field_name("initializer"), loop.child_by_field_name("update")
+            declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+                if init is not None and init.type == "declaration" else []
+            if len(declarators) != 1 or declarators[0].child_by_field_name("declarator").type != "pointer_declarator" \
+                    or condition is None or update is None or update.type != "update_expression" or \
+                    "++" not in view.text(update):
+                continue
+            pointer = view.text(declarators[0].child_by_field_name("declarator").child_by_field_name("declarator"))
+            base, test = view.text(declarators[0].child_by_field_name("value")), condition
+            if view.text(update.child_by_field_name("argument")) != pointer:
+                continue
+        else:
+            test = condition.named_children[0] if condition is not None and condition.named_children else None
+            step = test.child_by_field_name("left") if test is not None and test.type == "binary_expression" else None
+            if step is None or step.type != "update_expression" or not view.text(step).startswith("++"):
+                continue
+            pointer = view.text(step.child_by_field_name("argument"))
+            if pointer not in _pointers_declared_before(view, loop):
+                continue
+            base = pointer
+        if test.type != "binary_expression" or test.child_by_field_name("operator").type not in ("!=", "<") or \
+                view.text(bare(test.child_by_field_name("left"))).lstrip("+") != pointer:
+            continue
+        extent = _pointer_extent(view, loop, pointer, base, bare(test.child_by_field_name("right")))
+        if extent is None or any(assigns(view, n, name) for n in view.descendants(body) for name in (pointer, base)) \
+                or f"&{pointer}" in view.text(body).replace(" ", "") or \
+                any(view.text(n) == pointer for following in _after(loop)
+                    for n in view.descendants(following, "identifier")):
+            continue
+        counter = fresh_name(f"{pointer}_step", {view.text(n) for n in view.descendants(view.body, "identifier")})
+        bound = f"max((long long)({extent}), 1LL)" if loop.type == "do_statement" else f"(long long)({extent})"
+        found = [(n.start_byte, n.end_byte, f"({base} + {counter})")
+                 for n in view.descendants(body, "identifier") if view.text(n) == pointer]
+        header = f"for (long long {counter} = 0; {counter} < {bound}; ++{counter}) "
+        found.append(_in_place(view, loop.start_byte, body.start_byte, header))
+        if loop.type == "do_statement":
+            found.append(_in_place(view, body.end_byte, loop.end_byte, ""))
+        return found
+    return []
+
+
+def _pointer_extent(view: KernelView, loop: Node, pointer: str, base: str, bound: Node) -> str | None:
+    """n where a pointer loop's bound is `b + n` (b its start, or the pointer itself where it walks from where it
+    is), or an end pointer declared so before the loop in its block and assigned nowhere; None otherwise."""
+    if bound.type == "identifier":
+        declaration = next((sibling for sibling in _before(loop) if sibling.type == "declaration" and any(
+            d.type == "init_declarator" and view.text(d.child_by_field_name("declarator")).lstrip("*& ").split()[-1:]
+            == [view.text(bound)] for d in sibling.named_children)), None)
+        if declaration is None or any(assigns(view, n, view.text(bound)) for n in view.descendants(view.body)):
+            return None
+        (declarator,) = [d for d in declaration.named_children if d.type == "init_declarator"] or [None]
+        bound = bare(declarator.child_by_field_name("value")) if declarator is not None else None
+        if bound is None or any(assigns(view, n, pointer) for sibling in _after(declaration)
+                                if sibling.end_byte <= loop.start_byte for n in view.descendants(sibling)):
+            return None
+    if bound.type != "binary_expression" or bound.child_by_field_name("operator").type != "+" or \
+            view.text(bare(bound.child_by_field_name("left"))) not in (base, pointer):
+        return None
+    return view.text(bound.child_by_field_name("right"))
 
 
 def _in_expression(node: Node, statement: Node) -> bool:

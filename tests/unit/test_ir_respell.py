@@ -319,6 +319,34 @@ def test_a_per_thread_value_after_a_grid_stride_loop_stays_refused(body, reason)
 
 
 @pytest.mark.parametrize("body", [
+    # A row walked by a pointer of its own, to the row's end.
+    "    float s = 0.0f;\n    const float* row = x + r * cols;\n    for (const float* p = row; p != row + cols; ++p)\n"
+    "        s += *p;\n    for (int c = 0; c < cols; ++c) y[r * cols + c] = s;",
+    # An end pointer, a do-while loop that reads the first element first (runs once whatever the bound).
+    "    const float* p = x + r * cols;\n    const float* const end = p + cols;\n    float m = *p;\n"
+    "    do {\n        m = fmaxf(m, *p * 0.5f);\n    } while (++p < end);\n    y[r * cols] = m;",
+    # Two pointers stepped in one statement of a loop counting down, braces left out.
+    "    const float* a = x + r * cols;\n    float* b = y + r * cols;\n"
+    "    for (int k = cols; k > 0; --k)\n        *b++ = 2.0f * *a++;",
+])
+def test_a_loop_a_pointer_walks_is_a_loop_counting_its_steps(body):
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "*" not in str(program).split("parallel for")[1].replace(" * ", ""), str(program)
+
+
+@pytest.mark.parametrize("body, why", [
+    ("    float s = 0.0f;\n    const float* row = x + r * cols;\n    for (const float* p = row; p != row + cols; ++p) {\n"
+     "        s += *p;\n        if (s > 4.0f) p++;\n    }\n    y[r * cols] = s;", "a pointer the body steps too"),
+    ("    const float* p = x + r * cols;\n    const float* const end = p + cols;\n    float m = *p;\n"
+     "    do {\n        m = fmaxf(m, *p);\n    } while (++p < end);\n    y[r * cols] = m + *(p - 1);",
+     "a pointer read after its loop, where it has moved"),
+])
+def test_a_pointer_loop_that_is_no_count_of_its_steps_stays_refused(body, why):
+    result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
+    assert isinstance(result, NotLiftable), why
+
+
+@pytest.mark.parametrize("body", [
     # A column walked by a pointer advanced a row a step.
     "    const float* p = x + r;\n    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) {\n        s += *p;\n"
     "        y[r * cols + c] = s;\n        p += 1;\n    }",
