@@ -36,10 +36,12 @@ memory as before):
     nor shared memory but as below;
   - a deposit `arr[tid] = p;` of a `__shared__` array `arr[N]`, p a local declared in the body before with a value
     (zero for a sum), assigned nowhere but by updates of one kind (`p += e`, `p = p + e`, `p = fmaxf(p, e)`,
-    `fmaxf(e, p)`, and `fminf`, `max`, `min`) inside the loops above that come before the deposit, read nowhere else;
+    `fmaxf(e, p)`, and `fminf`, `max`, `min`, or a choice `p = e > p ? e : p` and its spellings, the larger or
+    the smaller of the two wherever neither is NaN) inside the loops above that come before the deposit, read
+    nowhere else;
     then `__syncthreads();`, then a tree `for (T s = W / 2; s > 0; s >>= 1) { if (tid < s) { arr[tid] op=
     arr[tid + s]; ... } __syncthreads(); }` (the halving spelled `s /= 2` too, the start `blockDim.x / 2`, the test
-    `s >= 1` or `s != 0`), or the interleaved one `for (T s = 1; s < W; s *= 2) { if (tid % (2 * s) == 0) ...`,
+    `s >= 1` or `s != 0`; a `#pragma` before it a hint only), or the interleaved one `for (T s = 1; s < W; s *= 2) { if (tid % (2 * s) == 0) ...`,
     combining each array deposited since the last tree with its local's update, and each of those arrays only; or,
     after the barrier, `if (tid == 0) { ... for (T k = 0; k < W; k++) q += arr[k]; ... }`, thread 0 adding up
     each array deposited alone (`q += p` then);
@@ -283,7 +285,10 @@ class _Folding:
         # rows_kept: a block of warps along x, one a row of the block's y; y stays the program's (warp_rows_folded)
         self.view, self.width, self.dim, self.rows_kept = view, width, dim, rows_kept
         self.size = f"blockDim.{dim}"
-        self.statements = [n for n in view.body.named_children if n.type != "comment"]
+        # A `#pragma` line (an unroll hint before the tree) is no statement of the fold's.
+        self.statements = [n for n in view.body.named_children
+                           if n.type != "comment" and not (n.type == "preproc_call" and
+                                                           self.text(n).lstrip().startswith("#pragma"))]
         # The names that stand for numbers: #defines, enumerators and constants, integer template arguments (`template
         # <int BLOCK>`, the contract's instantiation).
         self.macros = file_macros(view) | file_constants(view) | \
@@ -538,7 +543,35 @@ class _Folding:
             for function, kind in _UPDATES.items():
                 if written in (f"{mine}={function}({mine},{theirs});", f"{mine}={function}({theirs},{mine});"):
                     return array, kind
+            assignment = statement.named_children[0] if statement.type == "expression_statement" and \
+                statement.named_children else None
+            if assignment is not None and assignment.type == "assignment_expression" and \
+                    self.text(assignment.child_by_field_name("operator")) == "=" and \
+                    self.squeezed(assignment.child_by_field_name("left")) == mine and \
+                    (selected := self.selection(assignment.child_by_field_name("right"), mine)) is not None and \
+                    selected[1] == theirs:
+                return array, selected[0]
         raise _NotATree
+
+    def selection(self, value: Node, local: str) -> tuple[str, str] | None:
+        """`e > p ? e : p` (and `p < e ? e : p`, `p > e ? p : e`, `e < p ? p : e`): ("select_max", e) for the local
+        p; the same with the other choice, ("select_min", e). The larger (smaller) of the two in any order where
+        neither is NaN. None for any other value."""
+        value = unparenthesized(value)
+        if value.type != "conditional_expression":
+            return None
+        conjuncts = self.conjuncts(value.child_by_field_name("condition"))
+        test = conjuncts[0]
+        if len(conjuncts) != 1 or test.type != "binary_expression" or \
+                self.text(test.child_by_field_name("operator")) not in (">", "<"):
+            return None
+        left, right = (self.squeezed(unparenthesized(test.child_by_field_name(side))) for side in ("left", "right"))
+        chosen, other = (self.squeezed(unparenthesized(value.child_by_field_name(side)))
+                         for side in ("consequence", "alternative"))
+        if {left, right} != {chosen, other} or left == right or local not in (left, right):
+            return None
+        larger = (self.text(test.child_by_field_name("operator")) == ">") == (chosen == left)
+        return "select_max" if larger else "select_min", right if left == local else left
 
     def pair_combined(self, statements: list[Node], s: str) -> set[tuple[str, str]] | None:
         """A tree step taking the other thread's pair where its value is greater, or equal with a smaller index (the
@@ -1119,6 +1152,9 @@ class _Folding:
                 operand in (None, self.squeezed(unparenthesized(right))) else None
         if operator != "=":
             return None
+        if (selected := self.selection(right, local)) is not None:
+            return selected[0] if local not in self.names_in(selected[1]) and operand in (None, selected[1]) \
+                else None
         if right.type == "binary_expression" and self.text(right.child_by_field_name("operator")) == "+":
             kind, operands = "+", [right.child_by_field_name("left"), right.child_by_field_name("right")]
         elif right.type == "call_expression" and self.text(right.child_by_field_name("function")) in _UPDATES:

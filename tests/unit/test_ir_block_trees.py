@@ -98,6 +98,13 @@ TAKEN_BACK = MAX_THEN_SUM.replace("    float row_max = part[0];", "    m = part[
 # The same sum, its loop's test and its updates spelled the other way round (ir/respell.py).
 SPELLED = SUM.replace("j < D; j += BLOCK)\n        acc += fabsf(xr[j]);", "D > j; j = j + BLOCK)\n        acc = acc + fabsf(xr[j]);")
 
+# The softmax's maximum chosen by `?:` in the walk and in the tree, an unroll hint before the tree.
+SELECTED = MAX_THEN_SUM.replace("        m = fmaxf(m, xr[j]);", "        m = xr[j] > m ? xr[j] : m;").replace(
+    "    for (int s = blockDim.x / 2; s > 0; s /= 2) {\n        if (threadIdx.x < s)\n"
+    "            part[threadIdx.x] = fmaxf(part[threadIdx.x], part[threadIdx.x + s]);",
+    "#pragma unroll\n    for (int s = blockDim.x / 2; s > 0; s /= 2) {\n        if (threadIdx.x < s)\n"
+    "            part[threadIdx.x] = part[threadIdx.x] < part[threadIdx.x + s] ? part[threadIdx.x + s] : part[threadIdx.x];")
+
 # Two sums through two arrays in one tree, written by thread 0 alone.
 TWO_ARRAYS = """    float sum = 0.0f, sq = 0.0f;
     for (int j = tid; j < D; j += 64) {
@@ -322,11 +329,11 @@ INTERLEAVED = SUM.replace("for (unsigned int s = BLOCK / 2; s >= 1; s >>= 1) {\n
                           "for (unsigned int s = 1; s < blockDim.x; s *= 2) {\n        if (tid % (2 * s) == 0) {")
 
 
-@pytest.mark.parametrize("body", [SUM, SPELLED, MAX_THEN_SUM, TAKEN_BACK, TWO_ARRAYS, SERIAL, INTERLEAVED, WARP_SUM,
-                                  WARP_REUSED, WARP_XOR],
-                         ids=["sum", "spelled_the_other_way_round", "max_then_sum", "totals_taken_back", "two_arrays",
-                              "serial_and_shared_scalars", "interleaved", "warp_shuffles", "warp_partial_reused",
-                              "warp_butterflies"])
+@pytest.mark.parametrize("body", [SUM, SPELLED, MAX_THEN_SUM, SELECTED, TAKEN_BACK, TWO_ARRAYS, SERIAL, INTERLEAVED,
+                                  WARP_SUM, WARP_REUSED, WARP_XOR],
+                         ids=["sum", "spelled_the_other_way_round", "max_then_sum", "maximum_by_selection",
+                              "totals_taken_back", "two_arrays", "serial_and_shared_scalars", "interleaved",
+                              "warp_shuffles", "warp_partial_reused", "warp_butterflies"])
 def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> None:
     program = lifted_equals_kernel(ROWS.format(block=64, body=body))
     assert len(program.space) == 1 and "tid" not in str(program) and "threadIdx" not in str(program), str(program)
@@ -486,6 +493,8 @@ def _sum_changed(old: str, new: str) -> str:
     (64, TAKEN_BACK.replace("        yr[j] = yr[j] / sum;", "    {\n        sum += 1.0f;\n        yr[j] = yr[j] / sum;\n    }"),
      "a total taken back, then changed by each thread apart"),
     (64, TAKEN_BACK.replace("    sum = part[0];", "    sum = part[1];"), "another thread's partial taken back"),
+    (64, SELECTED.replace("part[threadIdx.x] < part[threadIdx.x + s] ?", "part[threadIdx.x] > part[threadIdx.x + s] ?"),
+     "a tree of minima over a walk of maxima"),
     (64, INTERLEAVED.replace("tid % (2 * s) == 0", "tid % s == 0"), "an interleaved tree adding partials twice"),
     (64, WARP_SUM.replace("0xffffffff, acc, o", "0x0000ffff, acc, o"), "a shuffle over half a warp"),
     (64, WARP_SUM.replace("(lane < blockDim.x / 32)", "(lane < 1)"), "the first warp gathers one warp's sum"),
