@@ -49,6 +49,24 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
     "loop test operands swapped": lambda t: re.sub(r"for\s*\(([^;]*);\s*(\w+)\s*<\s*(\w+)\s*;", r"for (\1; \3 > \2;", t),
     # 1.0f -> 1.f
     "float literal 1.f": lambda t: re.sub(r"\b(\d+)\.0f\b", r"\1.f", t),
+    # for (int k = 0; k < K; ...) -> k <= K - 1
+    "loop test <= n - 1": lambda t: re.sub(r"for\s*\(\s*int\s+(\w+)\s*=\s*0\s*;\s*\1\s*<\s*(\w+)\s*;",
+                                          r"for (int \1 = 0; \1 <= \2 - 1;", t),
+    # (float)e -> static_cast<float>(e) for a name or a parenthesized operand
+    "static_cast": lambda t: re.sub(r"\((float|int|long|double)\)\s*([\w.]+|\([^()]*\))", r"static_cast<\1>(\2)", t),
+    # const float* x -> const float* __restrict__ x in the kernel's parameters
+    "restrict parameters": lambda t: re.sub(r"(__global__[^{]*?)\bconst float\*\s*(\w)", r"\1const float* __restrict__ \2",
+                                            t, count=1),
+    # if (i >= n) return; BODY (to the kernel's end) -> if (i < n) { BODY }
+    "guard around the body": lambda t: re.sub(r"\n(\s*)if\s*\(\s*(\w+)\s*>=\s*([^;{}\n]+?)\s*\)\s*return;\n((?:.|\n)*?)\n}\n",
+                                              r"\n\1if (\2 < \3) {\n\4\n\1}\n}\n", t, count=1),
+    # x[i] read in a plain statement -> *(x + i), for arrays named x, a, b, in, input
+    "pointer arithmetic read": lambda t: re.sub(r"(=[^;\n&]*?[^&\w])(x|a|b|input|in)\[([^\[\]]+)\]", r"\1*(\2 + (\3))",
+                                                t),
+    # threadIdx.x -> a local tid declared first in the body (where the kernel names it nowhere yet)
+    "thread index in a local": lambda t: t if re.search(r"=\s*threadIdx\.x\s*;", t) else re.sub(
+        r"(__global__[^{]*\{)", r"\1\n    const int tid_x = threadIdx.x;", t, count=1).replace(
+        "threadIdx.x", "tid_x").replace("const int tid_x = tid_x;", "const int tid_x = threadIdx.x;"),
 }
 
 

@@ -75,15 +75,21 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
         return program
     plain = respelled(candidate)
     split = _block_split(plain)
-    retries = [plain, _builtin_aliases_inlined(plain)]
+    # The thread index's aliases alone too: a block index's alias (`int b = blockIdx.z;`) is a parallel index of its
+    # own, which inlining it would take away.
+    thread_aliases_inlined = _builtin_aliases_inlined(plain, ("threadIdx",))
+    retries = [plain, _builtin_aliases_inlined(plain), thread_aliases_inlined]
     if split is not plain:      # its halves named (`int tx = threadIdx.x % 32;`) and the block index apart
         retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
-    retries += [_bare_blocks_named(plain), _block_strides_named(plain), _inline_indices_named(plain)]
+    retries += [_bare_blocks_named(plain), _block_strides_named(plain), _inline_indices_named(plain),
+                _bare_blocks_named(thread_aliases_inlined)]
     folded = block_trees_folded(plain)
     if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
         retries += [folded, _builtin_aliases_inlined(folded), _builtin_aliases_inlined(folded, ("threadIdx",)),
                     _bare_blocks_named(folded)]
     staged = staged_tiles_read(plain)
+    if staged is plain:         # the thread's index named by a local the tiles' stores read
+        staged = staged_tiles_read(thread_aliases_inlined)
     if staged is not plain:     # shared tiles caching global memory, read through to the loads that filled them
         retries += [staged, _builtin_aliases_inlined(staged), _bare_blocks_named(staged)]
     for shared_nothing in (plain, staged):   # turns of the threads made threads, thread dimensions swapped

@@ -28,6 +28,9 @@ and the lifter refuses the kernel as before.
   does). A for loop's update `i += 1` (`i -= 1`): `++i` (`--i`).
 - `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
+- `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`.
+- The kernel's last statement `if (c) { ... }` (no else) whose block returns early somewhere inside: `if (!(c))
+  return;` and the block's statements after it, where the block declares no name the kernel declared before it.
 - A `switch` on a value that calls and changes nothing, each group of its labels (`case 0: case 1:`) followed by
   statements that end in `break;` (or `return;`) and hold no other `break` outside their own loops and switches
   (nothing falls through, nothing leaves early), `default` last or absent: the `if` / `else if` chain it is,
@@ -133,7 +136,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
-            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or \
+            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or _static_casts(view) or _guards_hoisted(view) or \
             _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or _copied_through(view) or \
@@ -345,6 +348,51 @@ def _compound_assignments(view: KernelView) -> list[tuple[int, int, str]]:
                 found.append((node.start_byte, node.end_byte, f"{view.text(target)} {operator}= {value}"))
                 break
     return found
+
+
+_ARITHMETIC = re.compile(r"(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|long|long\s+long|float|double|size_t|"
+                         r"ptrdiff_t|u?int(8|16|32|64)_t|bool)")
+
+
+def _static_casts(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `static_cast<T>(e)` of an arithmetic type T as `((T)(e))`."""
+    found = []
+    for call in view.descendants(view.body, "call_expression"):
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if function.type != "template_function" or view.text(function.child_by_field_name("name")) != "static_cast" \
+                or len(arguments.named_children) != 1:
+            continue
+        written = view.text(function.child_by_field_name("arguments")).strip("<> ")
+        if _ARITHMETIC.fullmatch(written):
+            found.append((call.start_byte, call.end_byte, f"(({written})({view.text(arguments.named_children[0])}))"))
+    return _outermost(found)
+
+
+def _outermost(replacements: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The replacements no other one holds (the inner ones are made a round later, in the outer one's text)."""
+    return [r for r in replacements if not any(o is not r and o[0] <= r[0] and r[1] <= o[1] for o in replacements)]
+
+
+def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
+    """The kernel's last statement, a guard around the rest of the kernel that returns inside, as a return first
+    (the module's docstring)."""
+    statements = [n for n in view.body.named_children if n.type != "comment"]
+    guard = statements[-1] if statements else None
+    if guard is None or guard.type != "if_statement" or guard.child_by_field_name("alternative") is not None:
+        return []
+    block = guard.child_by_field_name("consequence")
+    if block.type != "compound_statement" or not any(True for _ in view.descendants(block, "return_statement")):
+        return []
+    declared_before = {view.text(n) for statement in statements[:-1] for n in view.descendants(statement, "identifier")}
+    declared_inside = {view.text(d.child_by_field_name("declarator")).lstrip("*& ")
+                       for statement in block.named_children if statement.type == "declaration"
+                       for d in statement.named_children if d.type == "init_declarator"}
+    if declared_inside & declared_before:
+        return []
+    condition = guard.child_by_field_name("condition").child_by_field_name("value")
+    inner = view.source[block.start_byte + 1:block.end_byte - 1].decode()
+    return [_in_place(view, guard.start_byte, guard.end_byte,
+                      f"if (!({view.text(condition)})) return; {inner}")]
 
 
 def _switches(view: KernelView) -> list[tuple[int, int, str]]:
