@@ -29,6 +29,10 @@ and the lifter refuses the kernel as before.
 - `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
 - `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`.
+- A for loop declaring several counters stepped together (`for (int i = 0, j = n - 1; i < n; ++i, --j)`,
+  `for (const float *pa = a, *pb = b; pa != end; ++pa, ++pb)`), the test reading one of them, which steps by one:
+  that counter alone, each other one read as its start plus the iterations so far times its step (`(n - 1) - (i -
+  (0))`), where the body assigns no counter and no start or step reads a counter or anything the loop assigns.
 - The kernel's last statement `if (c) { ... }` (no else) whose block returns early somewhere inside: `if (!(c))
   return;` and the block's statements after it, where the block declares no name the kernel declared before it.
 - A `switch` on a value that calls and changes nothing, each group of its labels (`case 0: case 1:`) followed by
@@ -136,7 +140,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
-            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or _static_casts(view) or _guards_hoisted(view) or \
+            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or _static_casts(view) or _guards_hoisted(view) or _paired_counters(view) or \
             _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or _copied_through(view) or \
@@ -393,6 +397,96 @@ def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
     inner = view.source[block.start_byte + 1:block.end_byte - 1].decode()
     return [_in_place(view, guard.start_byte, guard.end_byte,
                       f"if (!({view.text(condition)})) return; {inner}")]
+
+
+def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each for loop stepping several counters together (the module's docstring) as a loop over the one its test
+    reads."""
+    for loop in view.descendants(view.body, "for_statement"):
+        init, condition, update, body = (loop.child_by_field_name(f)
+                                         for f in ("initializer", "condition", "update", "body"))
+        declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+            if init is not None and init.type == "declaration" else []
+        if len(declarators) < 2 or condition is None or update is None:
+            continue
+        names = [view.text(d.child_by_field_name("declarator")).lstrip("*& ") for d in declarators]
+        steps: dict[str, tuple[str, str]] = {}          # counter -> (sign, step)
+        parts, stack = [], [update]
+        while stack:
+            node = stack.pop()
+            if node.type == "comma_expression":
+                stack += [node.child_by_field_name("right"), node.child_by_field_name("left")]
+            else:
+                parts.append(node)
+        for part in parts:
+            written = view.text(part).replace(" ", "")
+            for name in names:
+                for form, step in ((f"++{name}", ("+", "1")), (f"{name}++", ("+", "1")),
+                                   (f"--{name}", ("-", "1")), (f"{name}--", ("-", "1"))):
+                    if written == form:
+                        steps[name] = step
+                if part.type == "assignment_expression" and view.text(part.child_by_field_name("left")) == name and \
+                        view.text(part.child_by_field_name("operator")) in ("+=", "-="):
+                    steps[name] = (view.text(part.child_by_field_name("operator"))[0],
+                                   view.text(part.child_by_field_name("right")))
+        starts = {name: view.text(d.child_by_field_name("value")) for name, d in zip(names, declarators)
+                  if d.child_by_field_name("value") is not None}
+        assigned = {name for n in view.descendants(body) for name in _names_assigned(view, n)}
+        if len(starts) != len(names) or len(parts) != len(steps) or set(names) & assigned:
+            continue
+        # A name the update does not step is a bound of the loop (`stop = j + pool`): its start, read through the
+        # stepped counters' starts.
+        stepped = [name for name in names if name in steps]
+        fixed = {name: _read_through(starts[name], {c: starts[c] for c in stepped})
+                 for name in names if name not in steps}
+        tested = [name for name in stepped if name in {view.text(n) for n in view.descendants(condition, "identifier")}]
+        if len(tested) != 1 or steps[tested[0]][1] != "1" or \
+                any(set(re.findall(r"[A-Za-z_]\w*", text)) & (set(names) | assigned)
+                    for text in [*(starts[name] for name in stepped), *(steps[name][1] for name in stepped),
+                                 *fixed.values()]):
+            continue
+        primary = tested[0]
+        sign, _ = steps[primary]
+        pointer = declarators[names.index(primary)].child_by_field_name("declarator").type == "pointer_declarator"
+        test = bare(condition)
+        extent = _pointer_extent(view, loop, primary, starts[primary], bare(test.child_by_field_name("right"))) \
+            if pointer and sign == "+" and test.type == "binary_expression" and \
+            test.child_by_field_name("operator").type in ("!=", "<") and \
+            view.text(test.child_by_field_name("left")) == primary else None
+        if pointer and extent is None:
+            continue
+        if pointer:     # a pointer's steps counted by an integer: every counter its start plus the steps so far
+            iterations = fresh_name(f"{primary}_step", {view.text(n) for n in view.descendants(view.body, "identifier")})
+            header = f"for (long long {iterations} = 0; {iterations} < (long long)({extent}); ++{iterations}) "
+            moved = stepped
+        else:
+            iterations = f"({primary} - ({starts[primary]}))" if sign == "+" else f"(({starts[primary]}) - {primary})"
+            kept = declarators[names.index(primary)]
+            qualifiers = "".join(view.text(c) + " " for c in init.children if c.type == "type_qualifier")
+            header = (f"for ({qualifiers}{view.text(init.child_by_field_name('type'))} {view.text(kept)}; "
+                      f"{_read_through(view.text(condition), fixed)}; {'++' if sign == '+' else '--'}{primary}) ")
+            moved = [name for name in stepped if name != primary]
+        values = {name: f"(({starts[name]}) {steps[name][0]} {iterations} * ({steps[name][1]}))" for name in moved}
+        values |= {name: f"({value})" for name, value in fixed.items()}
+        found = [(n.start_byte, n.end_byte, values[view.text(n)])
+                 for n in view.descendants(body, "identifier") if view.text(n) in values]
+        found.append(_in_place(view, loop.start_byte, body.start_byte, header))
+        return found
+    return []
+
+
+def _read_through(text: str, values: dict[str, str]) -> str:
+    """The text with each name of `values` replaced by its value, parenthesized."""
+    return re.sub(r"[A-Za-z_]\w*", lambda m: f"({values[m.group(0)]})" if m.group(0) in values else m.group(0), text)
+
+
+def _names_assigned(view: KernelView, node: Node) -> list[str]:
+    """The name an assignment or an increment assigns, as a list of none or one."""
+    if node.type == "assignment_expression" and node.child_by_field_name("left").type == "identifier":
+        return [view.text(node.child_by_field_name("left"))]
+    if node.type == "update_expression" and node.child_by_field_name("argument").type == "identifier":
+        return [view.text(node.child_by_field_name("argument"))]
+    return []
 
 
 def _switches(view: KernelView) -> list[tuple[int, int, str]]:

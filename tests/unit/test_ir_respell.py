@@ -451,6 +451,30 @@ def test_a_switch_that_is_no_plain_if_chain_stays_refused(cases, why):
     assert isinstance(result, NotLiftable), why
 
 
+@pytest.mark.parametrize("body", [
+    # Two counters stepped together, one down.
+    "    for (int c = 0, d = cols - 1; c < cols; ++c, --d)\n        y[r * cols + d] = 2.0f * x[r * cols + c];",
+    # A bound declared beside its counter, read through the counter's start.
+    "    for (int c = 0, stop = c + cols; c < stop; c++)\n        y[r * cols + c] = x[r * cols + c] + 1.0f;",
+    # Two pointers walked together to an end pointer.
+    "    const float* row = x + r * cols;\n    const float* const end = row + cols;\n    float* out = y + r * cols;\n"
+    "    float s = 0.0f;\n    for (const float *p = row, *q = row; p != end; ++p, ++q)\n        s += *p * *q;\n"
+    "    for (int c = 0; c < cols; ++c) out[c] = s;",
+    # A C++ cast of the row's offset; the guard around the rest of the kernel, which returns inside.
+    "    const float* row = x + static_cast<long>(r) * cols;\n    if (cols > 0) {\n"
+    "        if (row[0] > 2.0f) return;\n        for (int c = 0; c < cols; ++c) y[r * cols + c] = row[c];\n    }",
+])
+def test_counters_stepped_together_casts_and_guards_around_the_rest_are_read_plainly(body):
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "static_cast" not in str(program), str(program)
+
+
+def test_counters_stepped_together_whose_body_steps_one_stay_refused():
+    body = ("    for (int c = 0, d = cols - 1; c < cols; ++c, --d) {\n        y[r * cols + d] = x[r * cols + c];\n"
+            "        if (x[r * cols + c] > 2.0f) d--;\n    }")
+    assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=body))), NotLiftable)
+
+
 def test_a_constant_table_read_by_a_loop_is_its_entries_chosen_by_the_index():
     body = ("    const int offsets[3] = {-1, 0, 1};\n    for (int c = 0; c < cols; ++c) {\n        float s = 0.0f;\n"
             "        for (int k = 0; k < 3; ++k) {\n            int cc = min(max(c + offsets[k], 0), cols - 1);\n"
