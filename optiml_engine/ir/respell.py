@@ -3,7 +3,8 @@
 not take apart itself. Each applies only where the conditions said make it exact; otherwise the text is left alone
 and the lifter refuses the kernel as before.
 
-- A declaration of several plain names with values (`int warp = g / 32, lane = g % 32;`), not a loop's header:
+- A declaration of several plain names with values (`int warp = g / 32, lane = g % 32;`), or of several arrays
+  without (`int cy[4], cx[4];`), not a loop's header:
   one declaration a name, in order, on its line.
 - A `#pragma` line between a loop's or an `if`'s header and its body (`for (...)`, `#pragma unroll`, the inner
   loop, braces left out), which the parser reads as a header with an empty body: the line emptied, a hint only.
@@ -29,6 +30,8 @@ and the lifter refuses the kernel as before.
 - `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
 - `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`.
+- A loop's body with `if (c) continue;` among its own statements (no else), in a loop that indexes a local array:
+  the rest of the body under `if (!(c)) { ... }`.
 - A for loop declaring several counters stepped together (`for (int i = 0, j = n - 1; i < n; ++i, --j)`,
   `for (const float *pa = a, *pb = b; pa != end; ++pa, ++pb)`), the test reading one of them, which steps by one:
   that counter alone, each other one read as its start plus the iterations so far times its step (`(n - 1) - (i -
@@ -140,7 +143,7 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
-            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or _static_casts(view) or _guards_hoisted(view) or _paired_counters(view) or \
+            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or _static_casts(view) or _guards_hoisted(view) or _paired_counters(view) or _leading_continues(view) or \
             _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or _copied_through(view) or \
@@ -397,6 +400,27 @@ def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
     inner = view.source[block.start_byte + 1:block.end_byte - 1].decode()
     return [_in_place(view, guard.start_byte, guard.end_byte,
                       f"if (!({view.text(condition)})) return; {inner}")]
+
+
+def _leading_continues(view: KernelView) -> list[tuple[int, int, str]]:
+    """A loop body's first `if (c) continue;` of its own statements as the rest of the body under `if (!(c))` (the
+    module's docstring), for the loops that index a local array (written out then, which a `continue` forbids)."""
+    arrays = _local_arrays(view)
+    for loop in view.descendants(view.body, "for_statement", "while_statement") if arrays else []:
+        body = loop.child_by_field_name("body")
+        statements = [n for n in body.named_children if n.type != "comment"] \
+            if body.type == "compound_statement" else []
+        skip = next((n for n in statements if n.type == "if_statement" and
+                     n.child_by_field_name("alternative") is None and
+                     view.text(n.child_by_field_name("consequence")).strip("{}; \n") == "continue"), None)
+        if skip is None or not any(view.text(n) in arrays for n in view.descendants(body, "identifier")):
+            continue
+        after = statements[statements.index(skip) + 1:]
+        condition = skip.child_by_field_name("condition").child_by_field_name("value")
+        rest = view.source[after[0].start_byte:after[-1].end_byte].decode() if after else ""
+        return [_in_place(view, skip.start_byte, statements[-1].end_byte,
+                          f"if (!({view.text(condition)})) {{ {rest} }}")]
+    return []
 
 
 def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
@@ -1678,14 +1702,16 @@ def _local_arrays_scalarized(view: KernelView) -> list[tuple[int, int, str]]:
 
 def _declarations_split(view: KernelView) -> list[tuple[int, int, str]]:
     """Each declaration of several plain names with values in the kernel's body (`int warp = g / 32, lane = g %
-    32;`), not a loop's header: one declaration a name, in order, on its line (C initializes them in order, each
-    seeing those before)."""
+    32;`), or of several arrays without (`int cy[4], cx[4];`), not a loop's header: one declaration a name, in
+    order, on its line (C initializes them in order, each seeing those before)."""
     found = []
     for declaration in view.descendants(view.body, "declaration"):
-        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+        declarators = [d for d in declaration.named_children if d.type == "init_declarator"] or \
+            [d for d in declaration.named_children if d.type == "array_declarator"]     # `int cy[4], cx[4];`
         if len(declarators) < 2 or len(declarators) != len(declaration.children_by_field_name("declarator")) or \
                 declaration.parent is None or declaration.parent.type == "for_statement" or \
-                any(d.child_by_field_name("declarator").type != "identifier" for d in declarators) or \
+                any(d.type == "init_declarator" and d.child_by_field_name("declarator").type != "identifier"
+                    for d in declarators) or \
                 any(n.type == "comment" for d in declarators for n in view.descendants(d)):
             continue                      # (a comment inside a value would swallow what follows on one line)
         type_text = view.text(declaration)[:declarators[0].start_byte - declaration.start_byte]

@@ -469,6 +469,17 @@ def test_counters_stepped_together_casts_and_guards_around_the_rest_are_read_pla
     assert "static_cast" not in str(program), str(program)
 
 
+def test_local_arrays_declared_together_read_by_a_loop_that_skips_are_locals_per_element():
+    """`float w[3], o[3];` filled at constant places, read by a constant loop that starts with `if (c) continue;`:
+    the skip made a branch around the rest, the loop written out, each element a local."""
+    body = ("    float w[3], o[3];\n    w[0] = 0.25f; w[1] = 0.5f; w[2] = 0.25f;\n    o[0] = -1.0f; o[1] = 0.0f; o[2] = 1.0f;\n"
+            "    for (int c = 0; c < cols; ++c) {\n        float s = 0.0f;\n        for (int k = 0; k < 3; ++k) {\n"
+            "            int at = c + (int)o[k];\n            if (at < 0 || at >= cols) continue;\n"
+            "            s += w[k] * x[r * cols + at];\n        }\n        y[r * cols + c] = s;\n    }")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "w_1" in str(program) and "continue" not in str(program), str(program)
+
+
 def test_counters_stepped_together_whose_body_steps_one_stay_refused():
     body = ("    for (int c = 0, d = cols - 1; c < cols; ++c, --d) {\n        y[r * cols + d] = x[r * cols + c];\n"
             "        if (x[r * cols + c] > 2.0f) d--;\n    }")
