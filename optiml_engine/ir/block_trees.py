@@ -455,12 +455,17 @@ class _Folding:
     def barrier(self, statement: Node) -> bool:
         return self.squeezed(statement) == "__syncthreads();"
 
-    def deposit(self, statement: Node) -> bool:
-        """`arr[tid] = p;`: recorded as arr's local, awaiting its tree."""
+    def plain_assignment(self, statement: Node) -> Node | None:
+        """The assignment `a = e` a statement is, or None."""
         assignment = statement.named_children[0] if statement.type == "expression_statement" and \
             statement.named_children else None
-        if assignment is None or assignment.type != "assignment_expression" or \
-                self.text(assignment.child_by_field_name("operator")) != "=":
+        return assignment if assignment is not None and assignment.type == "assignment_expression" and \
+            self.text(assignment.child_by_field_name("operator")) == "=" else None
+
+    def deposit(self, statement: Node) -> bool:
+        """`arr[tid] = p;`: recorded as arr's local, awaiting its tree."""
+        assignment = self.plain_assignment(statement)
+        if assignment is None:
             return False
         array = self.lane_element(assignment.child_by_field_name("left"))
         value = assignment.child_by_field_name("right")
@@ -543,11 +548,8 @@ class _Folding:
             for function, kind in _UPDATES.items():
                 if written in (f"{mine}={function}({mine},{theirs});", f"{mine}={function}({theirs},{mine});"):
                     return array, kind
-            assignment = statement.named_children[0] if statement.type == "expression_statement" and \
-                statement.named_children else None
-            if assignment is not None and assignment.type == "assignment_expression" and \
-                    self.text(assignment.child_by_field_name("operator")) == "=" and \
-                    self.squeezed(assignment.child_by_field_name("left")) == mine and \
+            assignment = self.plain_assignment(statement)
+            if assignment is not None and self.squeezed(assignment.child_by_field_name("left")) == mine and \
                     (selected := self.selection(assignment.child_by_field_name("right"), mine)) is not None and \
                     selected[1] == theirs:
                 return array, selected[0]
@@ -708,10 +710,8 @@ class _Folding:
     def total_taken(self, statement: Node) -> bool:
         """`p = arr[0];` after arr's tree, p the local deposited into arr: p holds the block's total from here,
         which the one point's p already is (its mentions after are its total's, `check_locals`)."""
-        assignment = statement.named_children[0] if statement.type == "expression_statement" and \
-            statement.named_children else None
-        if assignment is None or assignment.type != "assignment_expression" or \
-                self.text(assignment.child_by_field_name("operator")) != "=":
+        assignment = self.plain_assignment(statement)
+        if assignment is None:
             return False
         local = self.text(assignment.child_by_field_name("left"))
         value = self.squeezed(assignment.child_by_field_name("right"))

@@ -135,11 +135,17 @@ def test_a_counted_while_loop_is_read_as_the_for_loop_it_is(body):
     assert "for (int c = 0;" in str(program)
 
 
-def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
+@pytest.mark.parametrize("loop", [
+    "    while (r < rows) {\n        for (int c = 0; c < cols; ++c) y[r * cols + c] = 3.0f * x[r * cols + c];\n"
+    "        r += blockDim.x * gridDim.x;\n    }",
+    # A guard spelled the other way round before a do-while loop, its test too.
+    "    if (rows <= r) return;\n    do {\n"
+    "        for (int c = 0; c < cols; ++c) y[r * cols + c] = 3.0f * x[r * cols + c];\n"
+    "        r = r + blockDim.x * gridDim.x;\n    } while (rows > r);",
+])
+def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is(loop):
     text = ROWS.replace("    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    if (r >= rows) return;\n", "").format(
-        defines="", body="    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    while (r < rows) {\n"
-                         "        for (int c = 0; c < cols; ++c) y[r * cols + c] = 3.0f * x[r * cols + c];\n"
-                         "        r += blockDim.x * gridDim.x;\n    }")
+        defines="", body="    int r = blockIdx.x * blockDim.x + threadIdx.x;\n" + loop)
     program = lifted_equals_kernel(text)
     assert str(program).splitlines()[1] == "parallel for r in [0, rows):"
 
@@ -157,15 +163,6 @@ def test_a_grid_stride_while_loop_is_read_as_the_for_loop_it_is():
 def test_tests_and_updates_spelled_the_other_way_round_are_the_loops_they_are(body):
     program = lifted_equals_kernel(ROWS.format(defines="", body=body))
     assert " != " not in str(program) and "cols >" not in str(program), str(program)
-
-
-def test_a_guard_spelled_the_other_way_round_before_a_do_while_is_the_while_loop_it_is():
-    text = ROWS.replace("    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    if (r >= rows) return;\n", "").format(
-        defines="", body="    int r = blockIdx.x * blockDim.x + threadIdx.x;\n    if (rows <= r) return;\n    do {\n"
-                         "        for (int c = 0; c < cols; ++c) y[r * cols + c] = 3.0f * x[r * cols + c];\n"
-                         "        r = r + blockDim.x * gridDim.x;\n    } while (rows > r);")
-    program = lifted_equals_kernel(text)
-    assert str(program).splitlines()[1] == "parallel for r in [0, rows):"
 
 
 @pytest.mark.parametrize("body, why", [
