@@ -46,7 +46,8 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
     # int i = blockIdx.x ... -> unsigned int i = ...
     "unsigned index": lambda t: re.sub(r"\bint\s+(\w+)\s*=\s*(blockIdx|threadIdx)", r"unsigned int \1 = \2", t),
     # for (...; i < n; ...) -> n > i
-    "loop test operands swapped": lambda t: re.sub(r"for\s*\(([^;]*);\s*(\w+)\s*<\s*(\w+)\s*;", r"for (\1; \3 > \2;", t),
+    "loop test operands swapped": lambda t: re.sub(r"for\s*\(([^;]*);\s*(\w+)\s*<\s*(\w+)\s*;", r"for (\1; \3 > \2;",
+                                                   t),
     # 1.0f -> 1.f
     "float literal 1.f": lambda t: re.sub(r"\b(\d+)\.0f\b", r"\1.f", t),
     # for (int k = 0; k < K; ...) -> k <= K - 1
@@ -55,11 +56,12 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
     # (float)e -> static_cast<float>(e) for a name or a parenthesized operand
     "static_cast": lambda t: re.sub(r"\((float|int|long|double)\)\s*([\w.]+|\([^()]*\))", r"static_cast<\1>(\2)", t),
     # const float* x -> const float* __restrict__ x in the kernel's parameters
-    "restrict parameters": lambda t: re.sub(r"(__global__[^{]*?)\bconst float\*\s*(\w)", r"\1const float* __restrict__ \2",
-                                            t, count=1),
+    "restrict parameters": lambda t: re.sub(r"(__global__[^{]*?)\bconst float\*\s*(\w)",
+                                            r"\1const float* __restrict__ \2", t, count=1),
     # if (i >= n) return; BODY (to the kernel's end) -> if (i < n) { BODY }
-    "guard around the body": lambda t: re.sub(r"\n(\s*)if\s*\(\s*(\w+)\s*>=\s*([^;{}\n]+?)\s*\)\s*return;\n((?:.|\n)*?)\n}\n",
-                                              r"\n\1if (\2 < \3) {\n\4\n\1}\n}\n", t, count=1),
+    "guard around the body": lambda t: re.sub(
+        r"\n(\s*)if\s*\(\s*(\w+)\s*>=\s*([^;{}\n]+?)\s*\)\s*return;\n((?:.|\n)*?)\n}\n",
+        r"\n\1if (\2 < \3) {\n\4\n\1}\n}\n", t, count=1),
     # x[i] read in a plain statement -> *(x + i), for arrays named x, a, b, in, input
     "pointer arithmetic read": lambda t: re.sub(r"(=[^;\n&]*?[^&\w])(x|a|b|input|in)\[([^\[\]]+)\]", r"\1*(\2 + (\3))",
                                                 t),
@@ -77,7 +79,8 @@ def lifted(text: str, path: str) -> LoopProgram | str:
 
 
 def probe(files: list[Path]) -> dict[str, list[dict]]:
-    """For each spelling, each kernel (lifted as written) it changes: whether the respelled kernel lifts, and why not."""
+    """For each spelling, each kernel (lifted as written) it changes: whether the respelled kernel lifts, and why
+    not."""
     found: dict[str, list[dict]] = {name: [] for name in SPELLINGS}
     for path in files:
         text = path.read_text()

@@ -41,7 +41,8 @@ memory as before):
     nowhere else;
     then `__syncthreads();`, then a tree `for (T s = W / 2; s > 0; s >>= 1) { if (tid < s) { arr[tid] op=
     arr[tid + s]; ... } __syncthreads(); }` (the halving spelled `s /= 2` too, the start `blockDim.x / 2`, the test
-    `s >= 1` or `s != 0`; a `#pragma` before it a hint only), or the interleaved one `for (T s = 1; s < W; s *= 2) { if (tid % (2 * s) == 0) ...`,
+    `s >= 1` or `s != 0`; a `#pragma` before it a hint only), or the interleaved one `for (T s = 1; s < W; s *=
+    2) { if (tid % (2 * s) == 0) ...`,
     combining each array deposited since the last tree with its local's update, and each of those arrays only; or,
     after the barrier, `if (tid == 0) { ... for (T k = 0; k < W; k++) q += arr[k]; ... }`, thread 0 adding up
     each array deposited alone (`q += p` then);

@@ -143,11 +143,12 @@ def respelled(candidate: Candidate) -> Candidate:
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
         replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
-            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or _switches(view) or _static_casts(view) or _guards_hoisted(view) or _paired_counters(view) or _leading_continues(view) or \
-            _while_loops(view) or \
+            _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or \
+            _switches(view) or _static_casts(view) or _guards_hoisted(view) or _paired_counters(view) or \
+            _leading_continues(view) or _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
-            _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or _copied_through(view) or \
-            _vector_locals(view) or _rotated_pointers(view) or \
+            _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or \
+            _copied_through(view) or _vector_locals(view) or _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
             _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view) or \
             _array_loops_written_out(view) or _local_arrays_scalarized(view) or _declarations_split(view)
@@ -480,7 +481,8 @@ def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
         if pointer and extent is None:
             continue
         if pointer:     # a pointer's steps counted by an integer: every counter its start plus the steps so far
-            iterations = fresh_name(f"{primary}_step", {view.text(n) for n in view.descendants(view.body, "identifier")})
+            taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
+            iterations = fresh_name(f"{primary}_step", taken)
             header = f"for (long long {iterations} = 0; {iterations} < (long long)({extent}); ++{iterations}) "
             moved = stepped
         else:
