@@ -755,7 +755,10 @@ class _Lifter:
         declarators = [d for d in init.named_children if d.type == "init_declarator"] \
             if init is not None and init.type == "declaration" else []
         loop_test = loop.child_by_field_name("condition") if declarators else None
-        squeezed = lambda n: self.text(bare(n)).replace(" ", "")
+
+        def squeezed(node: Node) -> str:
+            return self.text(bare(node)).replace(" ", "")
+
         return len(declarators) == 1 and loop_test is not None and loop_test.type == "binary_expression" and \
             loop_test.child_by_field_name("operator").type == "<" and \
             self.text(loop_test.child_by_field_name("left")) == \

@@ -68,7 +68,7 @@ and the lifter refuses the kernel as before.
 - A loop walked by a pointer, `for (T* p = b; p != b + n; ++p)` (or `p < b + n`, or an end pointer `T* const e = b +
   n;` declared before and assigned nowhere), or `do { ... } while (++p != e);` (`<` too) with p declared before: a
   counter k from 0 to n (to max(n, 1) for the do-while, which runs once first) and p read as `(b + k)` in the body,
-  where the body assigns neither p nor b and p is unread after the loop (which would see it advanced).
+  where the body assigns neither p nor what b reads, and p is unread after the loop (which would see it advanced).
 - `a = v op= e;`, an assignment whose value is an assignment to a local: the two statements it is, in a block of
   their own (it may be a loop's body without braces), `{ v op= e; a = v; }`.
 - A pointer declared in a counted loop's block and advanced by the last (or the first) statement of its body (`for
@@ -466,7 +466,7 @@ def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
                  for name in names if name not in steps}
         tested = [name for name in stepped if name in {view.text(n) for n in view.descendants(condition, "identifier")}]
         if len(tested) != 1 or steps[tested[0]][1] != "1" or \
-                any(set(re.findall(r"[A-Za-z_]\w*", text)) & (set(names) | assigned)
+                any(set(_TOKEN.findall(text)) & (set(names) | assigned)
                     for text in [*(starts[name] for name in stepped), *(steps[name][1] for name in stepped),
                                  *fixed.values()]):
             continue
@@ -503,7 +503,7 @@ def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
 
 def _read_through(text: str, values: dict[str, str]) -> str:
     """The text with each name of `values` replaced by its value, parenthesized."""
-    return re.sub(r"[A-Za-z_]\w*", lambda m: f"({values[m.group(0)]})" if m.group(0) in values else m.group(0), text)
+    return _TOKEN.sub(lambda m: f"({values[m.group(0)]})" if m.group(0) in values else m.group(0), text)
 
 
 def _names_assigned(view: KernelView, node: Node) -> list[str]:
@@ -1417,7 +1417,8 @@ def _pointer_loops(view: KernelView) -> list[tuple[int, int, str]]:
                 view.text(bare(test.child_by_field_name("left"))).lstrip("+") != pointer:
             continue
         extent = _pointer_extent(view, loop, pointer, base, bare(test.child_by_field_name("right")))
-        if extent is None or any(assigns(view, n, name) for n in view.descendants(body) for name in (pointer, base)) \
+        walked = {pointer} | set(_TOKEN.findall(base))      # the pointer and what its start reads
+        if extent is None or any(assigns(view, n, name) for n in view.descendants(body) for name in walked) \
                 or f"&{pointer}" in view.text(body).replace(" ", "") or \
                 any(view.text(n) == pointer for following in _after(loop)
                     for n in view.descendants(following, "identifier")):
