@@ -763,8 +763,9 @@ def _contraction(program: LoopProgram) -> Contraction | None:
     ranged = mentions(loop.start, {i, j}) or mentions(loop.stop, {i, j})
     if ranged and not all(_affine_bound(bound, i, j, scalars) for bound in (loop.start, loop.stop)):
         return None
-    if not names_of(value) <= allowed or \
-            any(isinstance(s, Assign) and s.name == update.variable for s in program.body[loops[0] + 1:]):
+    # The code after the loop may go on with the sum (`acc += bias[col];`): it is each output's own code, run once
+    # the output's sum is complete (emit's epilogue).
+    if not names_of(value) <= allowed:
         return None
     if isinstance(value, Binary) and value.op == "*":
         left, right = value.left, value.right

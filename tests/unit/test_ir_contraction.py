@@ -242,3 +242,24 @@ def test_outputs_neighbouring_along_the_row_are_stored_as_one_vector_after_their
         inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
         got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=f"at {binding}")
+
+
+@pytest.mark.parametrize("after", ["acc += bias[j];", "acc = acc * 0.5f + bias[j];"])
+@pytest.mark.parametrize("schedule", [*SCHEDULES[:2], Schedule(family="contraction", block=(16, 16), tile=32,
+                                                                items=2, k_tile=8, splits=2)],
+                         ids=["32x32", "64x64", "32x32-split2"])
+def test_code_after_the_loop_that_goes_on_with_the_sum_is_each_outputs_own_code(after, schedule) -> None:
+    """`acc += bias[j];` after the loop (a Linear's bias as users add it): the code after the loop is each output's
+    own, run once its sum is complete (also where blocks split the loop), so the product is a contraction still,
+    equal to the kernel at every check size."""
+    text = EPILOGUE.replace("        float v = acc + bias[j];", f"        {after}\n        float v = acc;").replace(
+        "{store}", "C[i * N + j] = fmaxf(v, 0.0f);")
+    naive = original_candidate(CudaDocument(text, "linear_relu.cu"), "linear_relu")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "contraction" in shape.families, str(program)
+    emitted = emit(program, shape, schedule, naive)
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=f"{schedule.describe()} {binding}")
