@@ -364,8 +364,10 @@ _ARITHMETIC = re.compile(r"(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|lo
 
 def _static_casts(view: KernelView) -> list[tuple[int, int, str]]:
     """Each `static_cast<T>(e)` of an arithmetic type T as `((T)(e))`."""
-    found = []
+    found: list[tuple[int, int, str]] = []
     for call in view.descendants(view.body, "call_expression"):
+        if any(start <= call.start_byte < end for start, end, _ in found):
+            continue                    # inside one made already (parents come first): its turn is the next round
         function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
         if function.type != "template_function" or view.text(function.child_by_field_name("name")) != "static_cast" \
                 or len(arguments.named_children) != 1:
@@ -373,12 +375,7 @@ def _static_casts(view: KernelView) -> list[tuple[int, int, str]]:
         written = view.text(function.child_by_field_name("arguments")).strip("<> ")
         if _ARITHMETIC.fullmatch(written):
             found.append((call.start_byte, call.end_byte, f"(({written})({view.text(arguments.named_children[0])}))"))
-    return _outermost(found)
-
-
-def _outermost(replacements: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The replacements no other one holds (the inner ones are made a round later, in the outer one's text)."""
-    return [r for r in replacements if not any(o is not r and o[0] <= r[0] and r[1] <= o[1] for o in replacements)]
+    return found
 
 
 def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
@@ -391,11 +388,11 @@ def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
     block = guard.child_by_field_name("consequence")
     if block.type != "compound_statement" or not any(True for _ in view.descendants(block, "return_statement")):
         return []
-    declared_before = {view.text(n) for statement in statements[:-1] for n in view.descendants(statement, "identifier")}
+    named_before = {view.text(n) for statement in statements[:-1] for n in view.descendants(statement, "identifier")}
     declared_inside = {view.text(d.child_by_field_name("declarator")).lstrip("*& ")
                        for statement in block.named_children if statement.type == "declaration"
                        for d in statement.named_children if d.type == "init_declarator"}
-    if declared_inside & declared_before:
+    if declared_inside & named_before:
         return []
     condition = guard.child_by_field_name("condition").child_by_field_name("value")
     inner = view.source[block.start_byte + 1:block.end_byte - 1].decode()
@@ -456,7 +453,8 @@ def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
                                    view.text(part.child_by_field_name("right")))
         starts = {name: view.text(d.child_by_field_name("value")) for name, d in zip(names, declarators)
                   if d.child_by_field_name("value") is not None}
-        assigned = {name for n in view.descendants(body) for name in _names_assigned(view, n)}
+        assigned = {view.text(n.child_by_field_name("argument" if n.type == "update_expression" else "left"))
+                    for n in view.descendants(body, "update_expression", "assignment_expression")}
         if len(starts) != len(names) or len(parts) != len(steps) or set(names) & assigned:
             continue
         # A name the update does not step is a bound of the loop (`stop = j + pool`): its start, read through the
@@ -504,15 +502,6 @@ def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
 def _read_through(text: str, values: dict[str, str]) -> str:
     """The text with each name of `values` replaced by its value, parenthesized."""
     return _TOKEN.sub(lambda m: f"({values[m.group(0)]})" if m.group(0) in values else m.group(0), text)
-
-
-def _names_assigned(view: KernelView, node: Node) -> list[str]:
-    """The name an assignment or an increment assigns, as a list of none or one."""
-    if node.type == "assignment_expression" and node.child_by_field_name("left").type == "identifier":
-        return [view.text(node.child_by_field_name("left"))]
-    if node.type == "update_expression" and node.child_by_field_name("argument").type == "identifier":
-        return [view.text(node.child_by_field_name("argument"))]
-    return []
 
 
 def _switches(view: KernelView) -> list[tuple[int, int, str]]:
