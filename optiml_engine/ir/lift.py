@@ -74,10 +74,12 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     if isinstance(program, LoopProgram):
         return program
     plain = respelled(candidate)
-    split = _block_split(plain)
     # The thread index's aliases alone too: a block index's alias (`int b = blockIdx.z;`) is a parallel index of its
     # own, which inlining it would take away.
     thread_aliases_inlined = _builtin_aliases_inlined(plain, ("threadIdx",))
+    split = _block_split(plain)
+    if split is plain:          # the split reading the thread's index through its alias (`tx = tid % 32`)
+        split = _block_split(thread_aliases_inlined)
     retries = [plain, _builtin_aliases_inlined(plain), thread_aliases_inlined]
     if split is not plain:      # its halves named (`int tx = threadIdx.x % 32;`) and the block index apart
         retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
@@ -87,17 +89,20 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
         retries += [folded, _builtin_aliases_inlined(folded), _builtin_aliases_inlined(folded, ("threadIdx",)),
                     _bare_blocks_named(folded)]
-    staged = staged_tiles_read(plain)
-    if staged is plain:         # the thread's index named by a local the tiles' stores read
-        staged = staged_tiles_read(thread_aliases_inlined)
-    if staged is not plain:     # shared tiles caching global memory, read through to the loads that filled them
-        retries += [staged, _builtin_aliases_inlined(staged), _bare_blocks_named(staged)]
-    for shared_nothing in (plain, staged):   # turns of the threads made threads, thread dimensions swapped
+    # Shared tiles caching global memory, read through to the loads that filled them, in the kernel as written and
+    # with the thread index's aliases inlined (the reads then name the thread itself, as without the alias).
+    staged_readings = []
+    for kernel in [plain] + [thread_aliases_inlined] * (thread_aliases_inlined is not plain):
+        staged = staged_tiles_read(kernel)
+        if staged is not kernel and all(staged is not reading for reading in staged_readings):
+            staged_readings.append(staged)
+    for reading in staged_readings:
+        retries += [reading, _builtin_aliases_inlined(reading), _bare_blocks_named(reading)]
+    for shared_nothing in (plain, *staged_readings):    # turns of the threads made threads, thread dimensions swapped
         uncoarsened = threads_uncoarsened(shared_nothing)
         if uncoarsened is not shared_nothing:
             retries += [uncoarsened, threads_transposed(uncoarsened), _inline_indices_named(uncoarsened)]
-    if staged is not plain:
-        retries.append(threads_transposed(staged))
+    retries += [threads_transposed(reading) for reading in staged_readings]
     merged = privatized_merged(plain)
     if merged is not plain:     # a block's private copy of a histogram: its adds made to the histogram itself
         retries += [merged, _builtin_aliases_inlined(merged)]

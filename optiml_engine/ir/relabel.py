@@ -34,7 +34,9 @@ def threads_uncoarsened(candidate: Candidate) -> Candidate:
     block = _block(candidate, view)
     if block is None:
         return candidate
-    statements = [s for s in view.body.named_children if s.type != "comment"]
+    # An empty statement is a line another rewrite kept where it took a declaration out (`;`).
+    statements = [s for s in view.body.named_children
+                  if s.type != "comment" and not (s.type == "expression_statement" and not s.named_children)]
     if not statements or statements[-1].type != "for_statement" or \
             any(s.type != "declaration" or any(view.descendants(s, "call_expression")) for s in statements[:-1]):
         return candidate

@@ -96,8 +96,8 @@ and the lifter refuses the kernel as before.
   returned value, as the compiler inlines it.
 - A pointer declared without a value and set by both arms of the `if` right after it to an offset into one of two
   pointer parameters (`float* x; if (head < H) x = query + a; else x = key + b;`, vLLM's rotary embedding choosing
-  the query or the key), then only subscripted (`x[e]`, not in another subscript of it, not incremented in place)
-  by the statements after that `if` in its block, where nothing after it assigns what the condition or the offsets
+  the query or the key), then only read as elements (`x[e]`, `*(x + e)`, `*x`; not in another's index, not
+  incremented in place) by the statements after that `if` in its block, where nothing after it assigns what the condition or the offsets
   read: each read `((c) ? query[(a) + (e)] :
   key[(b) + (e)])`, each statement `x[e] op v;` the `if (c) query[(a) + (e)] op v; else key[(b) + (e)] op v;` it
   is (only one arm runs, so v is evaluated once), the declaration and the `if` emptied.
@@ -1941,8 +1941,9 @@ def _chosen_pointers(view: KernelView) -> list[tuple[int, int, str]]:
         if any(assigns(view, n, name) for n in nodes for name in read | {pointer}):
             continue
         mentions = [n for n in nodes if n.type == "identifier" and view.text(n) == pointer]
-        subscripts = [n.parent for n in mentions if n.parent.type == "subscript_expression" and
-                      n.parent.child_by_field_name("argument") == n]
+        accesses = {access.start_byte: (access, index) for n in mentions
+                    if (found := _element_through(view, n)) is not None for access, index in [found]}
+        subscripts = [access for access, _ in accesses.values()]
         if len(subscripts) != len(mentions) or any(
                 a is not b and a.start_byte <= b.start_byte and b.end_byte <= a.end_byte
                 for a in subscripts for b in subscripts) or \
@@ -1950,8 +1951,7 @@ def _chosen_pointers(view: KernelView) -> list[tuple[int, int, str]]:
             continue      # a subscript in another's index, incremented in place or its address taken
         (first, first_offset, _), (second, second_offset, _) = arms
         replacements = []
-        for subscript in subscripts:
-            index = view.text(subscript.child_by_field_name("indices")).strip()[1:-1]
+        for subscript, index in accesses.values():
             chosen = (f"{first}[({first_offset}) + ({index})]", f"{second}[({second_offset}) + ({index})]")
             statement = subscript.parent.parent if subscript.parent.type == "assignment_expression" and \
                 subscript.parent.child_by_field_name("left") == subscript else None
@@ -1972,6 +1972,23 @@ def _chosen_pointers(view: KernelView) -> list[tuple[int, int, str]]:
             return replacements + [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
                                    _in_place(view, branch.start_byte, branch.end_byte, "")]
     return []
+
+
+def _element_through(view: KernelView, pointer: Node) -> tuple[Node, str] | None:
+    """(the access, its index's text) of a pointer's name read as an element: `p[e]`, `*(p + e)`, `*(e + p)`, `*p`."""
+    parent = pointer.parent
+    if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == pointer:
+        return parent, view.text(parent.child_by_field_name("indices")).strip()[1:-1]
+    index, access = "0", parent
+    if parent.type == "binary_expression" and view.text(parent.child_by_field_name("operator")) == "+":
+        index = view.text(next(side for side in (parent.child_by_field_name("left"),
+                                                  parent.child_by_field_name("right")) if side != pointer))
+        access = parent.parent
+        while access.type == "parenthesized_expression":
+            access = access.parent
+    if access.type == "pointer_expression" and access.child_by_field_name("operator").type == "*":
+        return access, index
+    return None
 
 
 def _pointer_offset(view: KernelView, arm: Node | None, pointer: str, parameters: set[str]) \

@@ -786,6 +786,10 @@ def test_a_1d_block_split_by_remainder_and_quotient_is_the_2d_block_it_stands_fo
     mixed = lift(candidate_of("user.cu", SPLIT_BLOCK.replace("if (r < rows && c < cols)",
                                                              "if (r < rows && c < cols && threadIdx.x < 256)")))
     assert isinstance(mixed, NotLiftable) and "user.cu:11:" in str(mixed)
+    # The split read through the thread index's alias (`int t = threadIdx.x; int tx = t % TW;`): the same program.
+    aliased = SPLIT_BLOCK.replace("{\n    int tx = threadIdx.x % TW;\n    int ty = threadIdx.x / TW;",
+                                  "{\n    const int t = threadIdx.x;\n    int tx = t % TW;\n    int ty = t / TW;")
+    assert aliased != SPLIT_BLOCK and str(lift(candidate_of("user.cu", aliased))) == str(program)
 
 
 POINTER_HELPER = """__device__ __forceinline__ float at(const float* img, int r, int c, int W) { return img[r * W + c]; }

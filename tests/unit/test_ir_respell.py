@@ -752,7 +752,12 @@ def test_a_pointer_chosen_between_two_arrays_reads_and_writes_the_one_chosen():
     check size; a pointer also used unsubscripted (compared), subscripted in its own index or incremented in place
     stays refused."""
     program_equals_kernel_exactly(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", "")), ("q", "k"))
-    for last in ("if (x == q) x[0] = 0.0f;", "x[(int)x[0] % D] = 1.0f;", "x[0]++;"):
+    # Elements through pointer arithmetic (`*(x + e)`, `*(e + x)`, `*x`) are the same elements.
+    arithmetic = CHOSEN_POINTER.replace("float b = x[half + i];", "float b = *(half + i + x);").replace(
+        "x[i] = a - b * 0.5f;", "*(x + i) = a - b * 0.5f;").replace("LAST", "if (i == 0) *x += 1.0f;")
+    program_equals_kernel_exactly(candidate_of("user.cu", arithmetic), ("q", "k"))
+    for last in ("if (x == q) x[0] = 0.0f;", "x[(int)x[0] % D] = 1.0f;", "x[0]++;", "*(x - 1 + D) = 0.0f;",
+                 "float* y = x + 1; y[0] = 0.0f;"):
         refused = lift(candidate_of("user.cu", CHOSEN_POINTER.replace("LAST", last)))
         assert isinstance(refused, NotLiftable), last
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from optiml_engine.ir.lift import lift
 from optiml_engine.ir.printer import c_expr
 from optiml_engine.ir.relabel import threads_uncoarsened
 from optiml_engine.ir.respell import respelled
@@ -190,3 +191,22 @@ def test_rows_a_thread_reads_apart_from_its_turn_stay_refused() -> None:
     changed = COPIED.replace("= tile[threadIdx.y + j][threadIdx.x];", "= tile[threadIdx.y + j][threadIdx.x] * j;")
     assert changed != COPIED
     assert_refused_at_shared_memory(changed, "the turn read apart")
+
+
+def _thread_index_named(text: str) -> str:
+    """The kernel with its thread index read through a local declared first (`const int tid_x = threadIdx.x;`)."""
+    head, body = text.split("__global__", 1)
+    signature, body = body.split("{", 1)
+    return f"{head}__global__{signature}{{\n    const int tid_x = threadIdx.x;" + body.replace("threadIdx.x", "tid_x")
+
+
+@pytest.mark.parametrize("kernel", ["heldout23/transpose_tiled", "heldout23/conv1d_halo",
+                                    "heldout25/cosine_similarity_matrix"])
+def test_tiles_read_through_a_thread_index_alias_are_read_as_without_it(kernel) -> None:
+    """The tiles' reads name the alias (`tile[tid_x + k]`), the rows a thread loads are turns of the alias, the tile
+    index is an alias of the alias (`int tx = tid_x`): read with the alias inlined, the program the kernel has
+    without it (found by bench/respell_probe.py)."""
+    text = (ROOT / "tests" / f"{kernel}.cu").read_text()
+    aliased = _thread_index_named(text)
+    assert aliased.count("tid_x") >= 2
+    assert str(lifted_equals_kernel(aliased)) == str(lift(candidate_of("user.cu", text)))
