@@ -26,7 +26,7 @@ from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.kernel_values import file_constants, file_macros
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
-from optiml_engine.ir.respell import assigns, constant_value, respelled
+from optiml_engine.ir.respell import assigns, constant_value, passed_below, respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
 from optiml_engine.ir.untile import tiles_joined
 from optiml_engine.ir.program import (
@@ -741,20 +741,16 @@ class _Lifter:
         return prelude
 
     def guards_grid_stride(self, node: Node, later: list[Node]) -> bool:
-        """`if (start >= n) return;` before a grid-stride loop `for (T i = start; i < n; ...)` (declarations alone
+        """`if (start >= n) return;` (or `!(start < n)`) before a grid-stride loop `for (T i = start; i < n; ...)` (declarations alone
         between): the loop runs no iteration for a thread the guard returns, and what may follow the loop
         (`sums_into_atomics`) adds that thread's zero sums, which the program's points leave out as well: the guard
         says nothing the loop does not."""
         condition = node.child_by_field_name("condition")
-        test = bare(condition.child_by_field_name("value")) if condition is not None else None
-        if node.child_by_field_name("alternative") is not None or test is None or test.type != "binary_expression" or \
+        passed = passed_below(condition.child_by_field_name("value")) if condition is not None else None
+        if node.child_by_field_name("alternative") is not None or passed is None or \
                 self.text(node.child_by_field_name("consequence")).strip("{}; \n") != "return":
             return False
-        operator = test.child_by_field_name("operator").type
-        if operator not in (">=", "<="):
-            return False
-        start, bound = (test.child_by_field_name(side) for side in (("left", "right") if operator == ">=" else
-                                                                     ("right", "left")))
+        start, bound = passed
         loop = next((n for n in later if n.type not in ("comment", "declaration")), None)
         init = loop.child_by_field_name("initializer") if loop is not None and loop.type == "for_statement" else None
         declarators = [d for d in init.named_children if d.type == "init_declarator"] \

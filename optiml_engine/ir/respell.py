@@ -36,8 +36,9 @@ and the lifter refuses the kernel as before.
   `for (const float *pa = a, *pb = b; pa != end; ++pa, ++pb)`), the test reading one of them, which steps by one:
   that counter alone, each other one read as its start plus the iterations so far times its step (`(n - 1) - (i -
   (0))`), where the body assigns no counter and no start or step reads a counter or anything the loop assigns.
-- The kernel's last statement `if (c) { ... }` (no else) whose block returns early somewhere inside: `if (!(c))
-  return;` and the block's statements after it, where the block declares no name the kernel declared before it.
+- The kernel's last statement `if (c) { ... }` (no else) whose block returns early somewhere inside or holds a
+  do-while loop (which the rules below read after a return guard): `if (!(c)) return;` and the block's statements
+  after it, where the block declares no name the kernel declared before it.
 - A `switch` on a value that calls and changes nothing, each group of its labels (`case 0: case 1:`) followed by
   statements that end in `break;` (or `return;`) and hold no other `break` outside their own loops and switches
   (nothing falls through, nothing leaves early), `default` last or absent: the `if` / `else if` chain it is,
@@ -58,7 +59,8 @@ and the lifter refuses the kernel as before.
 - `int c = s; do { ... } while (++c < n);`, or `do { ...; c++; } while (c < n);` (no `continue`, `c` assigned nowhere
   else and unread after it): the body runs for c = s first whatever n is, so the for loop `for (int c = s; c <
   max(n, s + 1); ++c)`.
-- `if (i >= n) return; ... do { ... } while (i < n);` (either test spelled either way round), nothing between the
+- `if (i >= n) return; ... do { ... } while (i < n);` (either test spelled either way round, the guard's also as
+  `!(i < n)`), nothing between the
   guard and the loop assigning what the test reads: the guard makes the first test true, so the while loop `while (i
   < n) { ... }`; the guard dropped where the loop ends the kernel right after it.
 - `int n = e; while (n--) { ... }`, n unread in the body and after: `for (int n = 0; n < (e); ++n)`.
@@ -379,14 +381,15 @@ def _static_casts(view: KernelView) -> list[tuple[int, int, str]]:
 
 
 def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
-    """The kernel's last statement, a guard around the rest of the kernel that returns inside, as a return first
-    (the module's docstring)."""
+    """The kernel's last statement, a guard around the rest of the kernel that returns inside or holds a do-while
+    loop, as a return first (the module's docstring)."""
     statements = [n for n in view.body.named_children if n.type != "comment"]
     guard = statements[-1] if statements else None
     if guard is None or guard.type != "if_statement" or guard.child_by_field_name("alternative") is not None:
         return []
     block = guard.child_by_field_name("consequence")
-    if block.type != "compound_statement" or not any(True for _ in view.descendants(block, "return_statement")):
+    if block.type != "compound_statement" or not any(True for _ in view.descendants(block, "return_statement")) and \
+            not any(statement.type == "do_statement" for statement in block.named_children):
         return []
     named_before = {view.text(n) for statement in statements[:-1] for n in view.descendants(statement, "identifier")}
     declared_inside = {view.text(d.child_by_field_name("declarator")).lstrip("*& ")
@@ -1297,8 +1300,8 @@ def _guarded_do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
         for back, guard in enumerate(reversed(statements[:position])):
             if guard.type != "if_statement" or guard.child_by_field_name("alternative") is not None or \
                     view.text(guard.child_by_field_name("consequence")).strip("{}; \n") != "return" or \
-                    kept is None or _ordered(view, guard.child_by_field_name("condition").child_by_field_name("value"),
-                                             ">=") != kept:
+                    kept is None or tuple(view.text(side) for side in passed_below(
+                        guard.child_by_field_name("condition").child_by_field_name("value")) or ()) != kept:
                 continue
             between = statements[position - back:position]
             read = {view.text(n) for n in view.descendants(condition, "identifier")}
@@ -1311,6 +1314,20 @@ def _guarded_do_whiles(view: KernelView) -> list[tuple[int, int, str]]:
                 _in_place(view, loop.start_byte, body.start_byte, f"while ({kept[0]} < {kept[1]}) "),
                 _in_place(view, body.end_byte, loop.end_byte, "")]
     return []
+
+
+def passed_below(guard: Node) -> tuple[Node, Node] | None:
+    """(a, b) where a thread past the return guard `if (guard) return;` has a < b: the guard is `a >= b` (or `b <=
+    a`) or `!(a < b)` (or `!(b > a)`); None for any other guard."""
+    guard = bare(guard)
+    negated = guard.type == "unary_expression" and guard.child_by_field_name("operator").type == "!"
+    test = bare(guard.child_by_field_name("argument")) if negated else guard
+    if test.type != "binary_expression":
+        return None
+    operator = test.child_by_field_name("operator").type
+    left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+    return (left, right) if operator == ("<" if negated else ">=") else \
+        (right, left) if operator == (">" if negated else "<=") else None
 
 
 def _ordered(view: KernelView, test: Node | None, operator: str) -> tuple[str, str] | None:

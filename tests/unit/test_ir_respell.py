@@ -280,13 +280,16 @@ def test_a_grid_stride_sum_added_once_per_thread_is_an_atomic_per_point(body):
         assert compare(np, "total", got["total"], expected["total"], "float32", 1e-4, None).ok
 
 
-def test_a_guarded_grid_stride_do_while_summing_in_double_is_an_atomic_per_point():
-    """A guard, then a do-while loop over the grid (read as the while loop it is, the guard kept), a double partial
-    cast to float and scaled by a local size: each point adds its scaled term."""
-    body = ("    const long m = n;\n    long i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= m) return;\n"
+@pytest.mark.parametrize("guard, end", [("if (i >= m) return;", ""), ("if (!(i < m)) return;", ""),
+                                        ("if (i < m) {", "\n    }")], ids=["return", "negated", "braced"])
+def test_a_guarded_grid_stride_do_while_summing_in_double_is_an_atomic_per_point(guard, end):
+    """A guard (a return, or around the kernel's rest), then a do-while loop over the grid (read as the while loop
+    it is, the guard kept), a double partial cast to float and scaled by a local size: each point adds its scaled
+    term."""
+    body = ("    const long m = n;\n    long i = blockIdx.x * blockDim.x + threadIdx.x;\n    " + guard + "\n"
             "    const long stride = (long)gridDim.x * blockDim.x;\n    double local = 0.0;\n"
             "    do {\n        local += x[i] * x[i];\n        i += stride;\n    } while (i < m);\n"
-            "    atomicAdd(total, (float)(local / (double)m));")
+            "    atomicAdd(total, (float)(local / (double)m));" + end)
     candidate = candidate_of("user.cu", SUM_AFTER.format(body=body))
     program = lift(candidate)
     assert isinstance(program, LoopProgram), str(program)
@@ -613,6 +616,14 @@ def test_a_grid_stride_do_while_after_its_guard_is_the_grid_stride_loop():
     assert_a_grid_stride_loop_equal_to_the_kernel(text, "i")
     after = text.replace("} while (i < n);\n}", "} while (i < n);\n    y[0] = 1.0f;\n}")
     assert isinstance(lift(candidate_of("user.cu", after)), NotLiftable)
+    # The loop inside a guard around the kernel's rest (`if (i < n) { do ... while (i < n); }`), and the guard
+    # written `!(i < n)`: the same loop.
+    braced = text.replace("    if (i >= n) return;\n    do {", "    if (i < n) {\n    do {").replace(
+        "} while (i < n);\n}", "} while (i < n);\n    }\n}")
+    negated = text.replace("if (i >= n) return;", "if (!(i < n)) return;")
+    for spelled in (braced, negated):
+        assert spelled != text
+        assert_a_grid_stride_loop_equal_to_the_kernel(spelled, "i")
 
 
 def test_a_count_down_while_and_post_incremented_pointers_are_a_counted_loop():
