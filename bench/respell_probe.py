@@ -65,6 +65,24 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
     # x[i] read in a plain statement -> *(x + i), for arrays named x, a, b, in, input
     "pointer arithmetic read": lambda t: re.sub(r"(=[^;\n&]*?[^&\w])(x|a|b|input|in)\[([^\[\]]+)\]", r"\1*(\2 + (\3))",
                                                 t),
+    # if (i < n) -> if (n > i), a guard's or a branch's test with its operands swapped
+    "if test operands swapped": lambda t: re.sub(r"if\s*\(\s*(\w+)\s*<\s*(\w+)\s*\)", r"if (\2 > \1)", t),
+    # for (...; i += s) -> i = i + s
+    "loop update written out": lambda t: re.sub(r";\s*([A-Za-z_]\w*)\s*\+=\s*([^;()]+?)\s*\)", r"; \1 = \1 + \2)", t),
+    # int i = blockIdx.x ... -> auto i = ... (an unsigned int)
+    "auto index": lambda t: re.sub(r"\bint\s+(\w+)\s*=\s*(blockIdx|threadIdx)", r"auto \1 = \2", t),
+    # int n) -> const int n) in the kernel's parameters
+    "const scalar parameters": lambda t: re.sub(r"(__global__[^{]*?)\bint (\w+)\)", r"\1const int \2)", t, count=1),
+    # __global__ -> extern "C" __global__ (a kernel written for NVRTC or a driver-API loader)
+    "extern C": lambda t: re.sub(r"^(template\s*<[^>]*>\s*)?__global__", lambda m: m.group(0) if m.group(1) else
+                                 'extern "C" __global__', t, count=1, flags=re.M),
+    # __global__ void k( -> __global__ void __launch_bounds__(1024) k(
+    "launch bounds": lambda t: re.sub(r"__global__\s+void\s+", "__global__ void __launch_bounds__(1024) ", t, count=1),
+    # a #pragma unroll line before every for loop of the kernel's body
+    "pragma unroll": lambda t: t[:t.index("__global__")] + re.sub(r"\n(\s*)for\s*\(", r"\n\1#pragma unroll\n\1for (",
+                                                                  t[t.index("__global__"):]),
+    # x[e] read in a plain statement -> __ldg(&x[e]), for arrays named x, a, b, input, in
+    "__ldg reads": lambda t: re.sub(r"(=[^;\n&]*?[^&\w])(x|a|b|input|in)\[([^\[\]]+)\]", r"\1__ldg(&\2[\3])", t),
     # threadIdx.x -> a local tid declared first in the body (where the kernel names it nowhere yet)
     "thread index in a local": lambda t: t if re.search(r"=\s*threadIdx\.x\s*;", t) else re.sub(
         r"(__global__[^{]*\{)", r"\1\n    const int tid_x = threadIdx.x;", t, count=1).replace(

@@ -6,8 +6,9 @@ and the lifter refuses the kernel as before.
 - A declaration of several plain names with values (`int warp = g / 32, lane = g % 32;`), or of several arrays
   without (`int cy[4], cx[4];`), not a loop's header:
   one declaration a name, in order, on its line.
-- A `#pragma` line between a loop's or an `if`'s header and its body (`for (...)`, `#pragma unroll`, the inner
-  loop, braces left out), which the parser reads as a header with an empty body: the line emptied, a hint only.
+- A `#pragma` line in the kernel's body (`#pragma unroll`), which the parser reads as a statement of its own (between
+  a loop's or an `if`'s header and its body, braces left out, as a header with an empty body): the line emptied, a
+  hint only.
 - Macros: a function-like `#define` of the file called in the kernel (`IDX(i, j, k)`), and an object-like one whose
   value is not a number (`#define TAPS (2 * R + 1)`; numbers the lifter reads itself), replaced by its value with the
   arguments put in for its parameters as the preprocessor does (token by token, no parentheses added), until none is
@@ -29,7 +30,8 @@ and the lifter refuses the kernel as before.
   does). A for loop's update `i += 1` (`i -= 1`): `++i` (`--i`).
 - `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
-- `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`.
+- `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`. `__ldg(&e)`, a load through the
+  read-only data cache: the value it loads, `(e)` (`__ldg(p)`: `(*(p))`).
 - A loop's body with `if (c) continue;` among its own statements (no else), in a loop that indexes a local array:
   the rest of the body under `if (!(c)) { ... }`.
 - A for loop declaring several counters stepped together (`for (int i = 0, j = n - 1; i < n; ++i, --j)`,
@@ -144,9 +146,9 @@ def respelled(candidate: Candidate) -> Candidate:
     written = candidate
     for _ in range(ROUNDS):
         view = KernelView.of(candidate)
-        replacements = _pragmas_before_bodies(view) or _expansions(view) or _comparisons(view) or \
+        replacements = _pragmas(view) or _expansions(view) or _comparisons(view) or \
             _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or \
-            _switches(view) or _static_casts(view) or _guards_hoisted(view) or _paired_counters(view) or \
+            _switches(view) or _plain_calls(view) or _guards_hoisted(view) or _paired_counters(view) or \
             _leading_continues(view) or _while_loops(view) or \
             _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or \
@@ -190,20 +192,12 @@ def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[st
     return functions, objects
 
 
-def _pragmas_before_bodies(view: KernelView) -> list[tuple[int, int, str]]:
-    """Each `#pragma` line between a loop's or an `if`'s header and its body (`for (...)` then `#pragma unroll`
-    then the inner loop, braces left out), which the parser reads as a header with an empty body and the body as
-    the next statement: the line emptied (a hint to the compiler; its newline kept), so that the body is read as
-    the header's."""
-    found = []
-    for pragma in view.descendants(view.body, "preproc_call"):
-        header = pragma.prev_sibling
-        body = header.child_by_field_name("body") or header.child_by_field_name("consequence") \
-            if header is not None and header.type in ("for_statement", "while_statement", "if_statement") else None
-        if view.text(pragma).split()[:1] == ["#pragma"] and body is not None and \
-                any(n.is_missing for n in view.descendants(body)):
-            found.append(_in_place(view, pragma.start_byte, pragma.end_byte, ""))
-    return found
+def _pragmas(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `#pragma` line in the kernel's body emptied (its newline kept): a hint to the compiler, which the parser
+    reads as a statement of its own (between a loop's header and its body, braces left out, it reads as the header's
+    empty body and the body as the next statement; before a grid-stride loop, as a statement the loop follows)."""
+    return [_in_place(view, pragma.start_byte, pragma.end_byte, "")
+            for pragma in view.descendants(view.body, "preproc_call") if view.text(pragma).split()[:1] == ["#pragma"]]
 
 
 def _expansions(view: KernelView) -> list[tuple[int, int, str]]:
@@ -364,19 +358,26 @@ _ARITHMETIC = re.compile(r"(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|lo
                          r"ptrdiff_t|u?int(8|16|32|64)_t|bool)")
 
 
-def _static_casts(view: KernelView) -> list[tuple[int, int, str]]:
-    """Each `static_cast<T>(e)` of an arithmetic type T as `((T)(e))`."""
+def _plain_calls(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `static_cast<T>(e)` of an arithmetic type T as `((T)(e))`; each `__ldg(&e)` (a load through the
+    read-only data cache, the same value) as `(e)`, and `__ldg(p)` as `(*(p))`."""
     found: list[tuple[int, int, str]] = []
     for call in view.descendants(view.body, "call_expression"):
         if any(start <= call.start_byte < end for start, end, _ in found):
             continue                    # inside one made already (parents come first): its turn is the next round
         function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-        if function.type != "template_function" or view.text(function.child_by_field_name("name")) != "static_cast" \
-                or len(arguments.named_children) != 1:
+        if len(arguments.named_children) != 1:
             continue
-        written = view.text(function.child_by_field_name("arguments")).strip("<> ")
-        if _ARITHMETIC.fullmatch(written):
-            found.append((call.start_byte, call.end_byte, f"(({written})({view.text(arguments.named_children[0])}))"))
+        argument = arguments.named_children[0]
+        if view.text(function) == "__ldg":
+            address = bare(argument)
+            found.append((call.start_byte, call.end_byte, f"({view.text(address.child_by_field_name('argument'))})"
+                          if address.type == "pointer_expression" and
+                          address.child_by_field_name("operator").type == "&" else f"(*({view.text(argument)}))"))
+        elif function.type == "template_function" and \
+                view.text(function.child_by_field_name("name")) == "static_cast" and \
+                _ARITHMETIC.fullmatch(written := view.text(function.child_by_field_name("arguments")).strip("<> ")):
+            found.append((call.start_byte, call.end_byte, f"(({written})({view.text(argument)}))"))
     return found
 
 

@@ -1191,6 +1191,21 @@ def test_a_pragma_between_a_loop_and_its_body_is_read_as_a_hint() -> None:
                                                inputs)["y"], run_on_cpu(naive, binding, inputs)["y"])
 
 
+def test_a_pragma_before_a_grid_stride_loop_is_read_as_a_hint() -> None:
+    """`#pragma unroll 1` as the statement before the kernel's grid-stride loop: the loop is still the parallel
+    space."""
+    text = PRAGMA_BETWEEN.replace("    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n",
+                                  "    #pragma unroll 1\n"
+                                  "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; "
+                                  "i += blockDim.x * gridDim.x)\n").replace("grid=cdiv(n,128)", "grid=2")
+    assert "gridDim" in text and "grid=2" in text
+    naive = candidate_of("user.cu", text)
+    program = lift(naive)
+    assert isinstance(program, LoopProgram), str(program)
+    assert str(program).splitlines()[1] == "parallel for i in [0, n):", str(program)
+    assert_equals_kernel(naive, program)
+
+
 def test_code_the_parser_cannot_read_is_refused_where_it_stands() -> None:
     text = PRAGMA_BETWEEN.replace("        #pragma unroll\n", "").replace("* (float)(a + 1);", "* (float)(a + 1) @;")
     refused = lift(candidate_of("user.cu", text))

@@ -463,10 +463,13 @@ def test_a_switch_that_is_no_plain_if_chain_stays_refused(cases, why):
     # A C++ cast of the row's offset; the guard around the rest of the kernel, which returns inside.
     "    const float* row = x + static_cast<long>(r) * cols;\n    if (cols > 0) {\n"
     "        if (row[0] > 2.0f) return;\n        for (int c = 0; c < cols; ++c) y[r * cols + c] = row[c];\n    }",
+    # Loads through the read-only cache (`__ldg(&e)`, `__ldg(p)`) filling a local array a loop reads.
+    "    float w[2];\n    for (int k = 0; k < 2; ++k) w[k] = __ldg(&x[r * cols + k % cols]);\n"
+    "    for (int c = 0; c < cols; ++c) y[r * cols + c] = w[c % 2] + __ldg(x + r * cols + c);",
 ])
 def test_counters_stepped_together_casts_and_guards_around_the_rest_are_read_plainly(body):
     program = lifted_equals_kernel(ROWS.format(defines="", body=body))
-    assert "static_cast" not in str(program), str(program)
+    assert "static_cast" not in str(program) and "__ldg" not in str(program), str(program)
 
 
 def test_local_arrays_declared_together_read_by_a_loop_that_skips_are_locals_per_element():
