@@ -1658,7 +1658,8 @@ class _Lifter:
 
     def call(self, node: Node) -> Expr:
         function_node = node.child_by_field_name("function")
-        function = self.text(function_node)
+        # `::abs(v)`, `std::min(a, b)`: the global or the standard library's function, CUDA's of the same name.
+        function = re.sub(r"^(?:std)?\s*::\s*(?=[A-Za-z_]\w*$)", "", self.text(function_node))
         args = node.child_by_field_name("arguments").named_children
         if function_node.type == "template_function":
             name = self.text(function_node.child_by_field_name("name"))

@@ -3,8 +3,8 @@
 not take apart itself. Each applies only where the conditions said make it exact; otherwise the text is left alone
 and the lifter refuses the kernel as before.
 
-- A declaration of several plain names with values (`int warp = g / 32, lane = g % 32;`), or of several arrays
-  without (`int cy[4], cx[4];`), not a loop's header:
+- A declaration of several plain names with values (`int warp = g / 32, lane = g % 32;`), or of several arrays or
+  plain names without (`int cy[4], cx[4];`, `int l, m;`), not a loop's header:
   one declaration a name, in order, on its line.
 - A `#pragma` line in the kernel's body (`#pragma unroll`), which the parser reads as a statement of its own (between
   a loop's or an `if`'s header and its body, braces left out, as a header with an empty body): the line emptied, a
@@ -32,8 +32,10 @@ and the lifter refuses the kernel as before.
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
 - `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`. `__ldg(&e)`, a load through the
   read-only data cache: the value it loads, `(e)` (`__ldg(p)`: `(*(p))`).
-- A loop's body with `if (c) continue;` among its own statements (no else), in a loop that indexes a local array:
-  the rest of the body under `if (!(c)) { ... }`.
+- A loop's body with `if (c) continue;` among its own statements (no else), in a loop that indexes a local array
+  or a loop over the grid's points (its header reads the block's index): the rest of the body under
+  `if (!(c)) { ... }`; `if (c) { ...; continue; }` likewise: the continue dropped, the rest under its `else`; and so
+  on in the branch that holds the rest.
 - A for loop declaring several counters stepped together (`for (int i = 0, j = n - 1; i < n; ++i, --j)`,
   `for (const float *pa = a, *pb = b; pa != end; ++pa, ++pb)`), the test reading one of them, which steps by one:
   that counter alone, each other one read as its start plus the iterations so far times its step (`(n - 1) - (i -
@@ -50,14 +52,17 @@ and the lifter refuses the kernel as before.
   reads; a statement between reading it, a guard `if (i >= n) return;`, reads its start instead), read nowhere
   after it, updated only by the body's last statement, and the body has no `continue` (which would skip that
   update): the for loop it is, `for (int i = start; i < n; i += step) { ... }`.
-- A counter declared once and reset for a second counted while loop (`size_t j = 0; while (j < n) {...; j++;} ...
-  j = 0; while (j < n) {...; j++;}`), the reset in the declaration's own block: the reset a declaration of a fresh
-  name of the counter's type, the statements after it reading that name; each loop then has a counter of its own
-  (the old one is dead from the reset on, and out of scope after the block).
+- A name assigned again by a statement of its declaration's own block: an index declared from the thread's or the
+  block's index and taken apart in place (`int id = ...threadIdx.x; ... id /= w; i = i / h;`, Darknet's), or a
+  counter reset for a second while loop (`j = 0; while (j < n) ...`): the
+  statement a declaration of a fresh name of the declared type holding the new value (`int i2 = i / w;`, `int id2 =
+  id / (h);`), the statements after it reading that name (the old one is dead from there on, and out of scope after
+  the block); one value a name, as the lifter reads an index or a loop's counter.
 - A for loop counting a name declared before it in its block (`int i; for (i = 0; i < n; ++i)`, or `int i = tid;
   while (...) {...} for (i = tid; ...)`), where the first mention of the name after the loop assigns it without
   reading it, or there is none, and nothing takes its address: the loop's header declares a fresh name of the
-  counter's type, which the loop reads (its value after the loop is never read).
+  counter's type, which the loop reads (its value after the loop is never read). Likewise a name declared in a block
+  around the loop and mentioned nowhere else (`int l, m; for (l = 0; ...) for (m = 0; ...)`).
 - `int c = s; do { ... } while (++c < n);`, or `do { ...; c++; } while (c < n);` (no `continue`, `c` assigned nowhere
   else and unread after it): the body runs for c = s first whatever n is, so the for loop `for (int c = s; c <
   max(n, s + 1); ++c)`.
@@ -150,7 +155,7 @@ def respelled(candidate: Candidate) -> Candidate:
             _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or \
             _switches(view) or _plain_calls(view) or _guards_hoisted(view) or _paired_counters(view) or \
             _leading_continues(view) or _while_loops(view) or \
-            _reset_counters(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
+            _reassigned_names(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or \
             _copied_through(view) or _vector_locals(view) or _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
@@ -405,24 +410,53 @@ def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
 
 
 def _leading_continues(view: KernelView) -> list[tuple[int, int, str]]:
-    """A loop body's first `if (c) continue;` of its own statements as the rest of the body under `if (!(c))` (the
-    module's docstring), for the loops that index a local array (written out then, which a `continue` forbids)."""
+    """A loop body's first `if (c) continue;` or `if (c) { ...; continue; }` of its own statements (or of the
+    branches of the `if` it ends with, and so on) with the rest of the body moved into its else (the module's
+    docstring), for
+    the loops that index a local array (written out then, which a `continue` forbids) and the loops over the grid's
+    points (a point's code skipped)."""
     arrays = _local_arrays(view)
-    for loop in view.descendants(view.body, "for_statement", "while_statement") if arrays else []:
-        body = loop.child_by_field_name("body")
-        statements = [n for n in body.named_children if n.type != "comment"] \
-            if body.type == "compound_statement" else []
-        skip = next((n for n in statements if n.type == "if_statement" and
-                     n.child_by_field_name("alternative") is None and
-                     view.text(n.child_by_field_name("consequence")).strip("{}; \n") == "continue"), None)
-        if skip is None or not any(view.text(n) in arrays for n in view.descendants(body, "identifier")):
+    for loop in view.descendants(view.body, "for_statement", "while_statement"):
+        header = loop.child_by_field_name("initializer") or loop.child_by_field_name("condition")
+        if not any(view.text(n) in arrays for n in view.descendants(loop.child_by_field_name("body"), "identifier")) \
+                and not any(view.text(n) == "blockIdx" for n in view.descendants(header, "identifier")):
             continue
-        after = statements[statements.index(skip) + 1:]
-        condition = skip.child_by_field_name("condition").child_by_field_name("value")
-        rest = view.source[after[0].start_byte:after[-1].end_byte].decode() if after else ""
-        return [_in_place(view, skip.start_byte, statements[-1].end_byte,
-                          f"if (!({view.text(condition)})) {{ {rest} }}")]
+        blocks = [loop.child_by_field_name("body")]    # the body, and the branches of an `if` that ends a block
+        while blocks:
+            block = blocks.pop(0)
+            if block.type != "compound_statement":
+                continue
+            statements = [n for n in block.named_children if n.type != "comment"]
+            skip = next((n for n in statements[:-1] if n.type == "if_statement" and
+                         n.child_by_field_name("alternative") is None and
+                         _last_statement(n.child_by_field_name("consequence")).type == "continue_statement"), None)
+            if skip is not None:
+                after = statements[statements.index(skip) + 1:]
+                rest = view.source[after[0].start_byte:after[-1].end_byte].decode()
+                consequence = skip.child_by_field_name("consequence")
+                if consequence.type == "continue_statement" or view.text(consequence).strip("{}; \n") == "continue":
+                    condition = skip.child_by_field_name("condition").child_by_field_name("value")
+                    return [_in_place(view, skip.start_byte, statements[-1].end_byte,
+                                      f"if (!({view.text(condition)})) {{ {rest} }}")]
+                jump = _last_statement(consequence)
+                return [_in_place(view, jump.start_byte, jump.end_byte, ""),
+                        _in_place(view, skip.end_byte, statements[-1].end_byte, f" else {{ {rest} }}")]
+            last = statements[-1] if statements else None
+            if last is not None and last.type == "if_statement":
+                alternative = last.child_by_field_name("alternative")
+                blocks += [last.child_by_field_name("consequence"),
+                           *(alternative.named_children[-1:] if alternative is not None else [])]
     return []
+
+
+def _last_statement(node: Node) -> Node:
+    """The block's last statement (comments aside), or the statement itself where it is no block."""
+    while node.type == "compound_statement":
+        statements = [n for n in node.named_children if n.type != "comment"]
+        if not statements:
+            return node
+        node = statements[-1]
+    return node
 
 
 def _paired_counters(view: KernelView) -> list[tuple[int, int, str]]:
@@ -604,26 +638,30 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
     return found
 
 
-def _reset_counters(view: KernelView) -> list[tuple[int, int, str]]:
-    """The first counter reset for a while loop (the module's docstring): `name = value;` right before a while loop
-    that compares `name`, in the block of `name`'s declaration (a plain `TYPE name` or `TYPE name = e`), where no later
-    statement of the block declares `name` again or takes its address: the reset a fresh declaration, the block's
-    later mentions of `name` the fresh name."""
+def _reassigned_names(view: KernelView) -> list[tuple[int, int, str]]:
+    """The first name assigned again by a statement of its declaration's block (the module's docstring): `name =
+    value;` right before a while loop comparing `name`, or `name op= value;` (`name = e(name)`) where the declaration
+    reads the thread's or the block's index (directly or through names declared from it), after the declaration of `name` alone (a plain `TYPE name` or `TYPE name
+    = e`), where no later statement of the block declares `name` again or takes its address: the statement a fresh
+    declaration, the block's later mentions of `name` the fresh name. (Other locals the lifter reads with their
+    updates as they are.)"""
     taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
     for statement in view.descendants(view.body, "expression_statement"):
-        reset = statement.named_children[0] if statement.named_children else None
-        loop = statement.next_named_sibling
-        while loop is not None and loop.type == "comment":
-            loop = loop.next_named_sibling
-        if reset is None or reset.type != "assignment_expression" or reset.child_by_field_name("operator").type != "=" \
-                or reset.child_by_field_name("left").type != "identifier" or loop is None or \
-                loop.type != "while_statement":
+        assignment = statement.named_children[0] if statement.named_children else None
+        if assignment is None or assignment.type != "assignment_expression" or \
+                assignment.child_by_field_name("left").type != "identifier":
             continue
-        name = view.text(reset.child_by_field_name("left"))
-        condition = loop.child_by_field_name("condition").child_by_field_name("value")
+        name = view.text(assignment.child_by_field_name("left"))
         declaration = _declaration_of(view, statement, name)
         later = _after(statement)
-        if condition is None or _comparison_of(view, condition) != name or declaration is None or \
+        loop = next((n for n in later if n.type != "comment"), None)
+        operator = assignment.child_by_field_name("operator").type
+        resets_counter = operator == "=" and loop is not None and loop.type == "while_statement" and \
+            _comparison_of(view, loop.child_by_field_name("condition").child_by_field_name("value")) == name
+        taken_apart = declaration is not None and name in _index_derived(view, statement) and (
+            operator != "=" or any(view.text(n) == name
+                                   for n in view.descendants(assignment.child_by_field_name("right"), "identifier")))
+        if declaration is None or not (resets_counter or taken_apart) or \
                 any(d.type == "declaration" and name in [view.text(t) for t in _declared(d)]
                     for following in later for d in [following, *view.descendants(following, "declaration")]) or \
                 any(view.text(n) == f"&{name}" for following in later
@@ -631,11 +669,25 @@ def _reset_counters(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         fresh = fresh_name(name, taken)
         ctype = view.text(declaration.child_by_field_name("type"))
-        value = view.text(reset.child_by_field_name("right"))
+        value = view.text(assignment.child_by_field_name("right"))
+        if operator != "=":
+            value = f"{name} {operator[:-1]} ({value})"
         return [_in_place(view, statement.start_byte, statement.end_byte, f"{ctype} {fresh} = {value};"),
                 *((n.start_byte, n.end_byte, fresh) for following in later
                   for n in view.descendants(following, "identifier") if view.text(n) == name)]
     return []
+
+
+def _index_derived(view: KernelView, statement: Node) -> set[str]:
+    """The names declared before the statement in its block from the thread's or the block's index, directly or
+    through names so declared."""
+    derived: set[str] = set()
+    for declaration in reversed(_before(statement)):
+        if declaration.type == "declaration" and any(
+                view.text(n) in ("threadIdx", "blockIdx") or view.text(n) in derived
+                for n in view.descendants(declaration, "identifier") if n not in _declared(declaration)):
+            derived.update(view.text(n) for n in _declared(declaration))
+    return derived
 
 
 def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
@@ -653,6 +705,8 @@ def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
         declaration = _declaration_of(view, loop, name)
         later = [n for following in _after(loop) for n in view.descendants(following, "identifier")
                  if view.text(n) == name]
+        if declaration is None:     # declared in an enclosing block (`int l, m;` before two nested loops)
+            declaration, later = _enclosing_declaration(view, loop, name), []
         if declaration is None or later and not (
                 later[0].parent.type == "assignment_expression" and
                 later[0].parent.child_by_field_name("left") == later[0] and
@@ -668,6 +722,20 @@ def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
                 *((n.start_byte, n.end_byte, fresh) for n in view.descendants(loop, "identifier")
                   if view.text(n) == name)]
     return []
+
+
+def _enclosing_declaration(view: KernelView, loop: Node, name: str) -> Node | None:
+    """The declaration of `name` alone in a block around the loop, where the name is mentioned nowhere but there and
+    in the loop (so no value the loop leaves in it, nor one it finds there, is read)."""
+    node, declaration = loop, None
+    while declaration is None and node.parent is not None and node != view.body:
+        node = node.parent
+        if node.parent is not None and node.parent.type == "compound_statement":
+            declaration = _declaration_of(view, node, name)
+    outside = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and
+               not loop.start_byte <= n.start_byte < loop.end_byte and
+               not (declaration is not None and declaration.start_byte <= n.start_byte < declaration.end_byte)]
+    return None if outside else declaration
 
 
 def _declaration_of(view: KernelView, node: Node, name: str) -> Node | None:
@@ -1712,12 +1780,13 @@ def _local_arrays_scalarized(view: KernelView) -> list[tuple[int, int, str]]:
 
 def _declarations_split(view: KernelView) -> list[tuple[int, int, str]]:
     """Each declaration of several plain names with values in the kernel's body (`int warp = g / 32, lane = g %
-    32;`), or of several arrays without (`int cy[4], cx[4];`), not a loop's header: one declaration a name, in
-    order, on its line (C initializes them in order, each seeing those before)."""
+    32;`), or of several arrays or plain names without (`int cy[4], cx[4];`, `int l, m;`), not a loop's header: one
+    declaration a name, in order, on its line (C initializes them in order, each seeing those before)."""
     found = []
     for declaration in view.descendants(view.body, "declaration"):
         declarators = [d for d in declaration.named_children if d.type == "init_declarator"] or \
-            [d for d in declaration.named_children if d.type == "array_declarator"]     # `int cy[4], cx[4];`
+            [d for d in declaration.named_children if d.type == "array_declarator"] or \
+            [d for d in declaration.named_children if d.type == "identifier"]    # `int cy[4], cx[4];`, `int l, m;`
         if len(declarators) < 2 or len(declarators) != len(declaration.children_by_field_name("declarator")) or \
                 declaration.parent is None or declaration.parent.type == "for_statement" or \
                 any(d.type == "init_declarator" and d.child_by_field_name("declarator").type != "identifier"

@@ -14,6 +14,7 @@ from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import Let, LoopProgram, NotLiftable
 from optiml_engine.ir.respell import respelled
 from optiml_engine.ir.schedule import defaults, shape_of
+from tests.unit.test_ir_block_trees import lifted_equals_kernel as lifted_equal_at_its_checks
 from tests.unit.test_ir_lift import candidate_of, run_at
 
 ROWS = """{defines}
@@ -903,3 +904,78 @@ def test_a_local_array_whose_name_is_declared_again_stays_refused() -> None:
             "    { float acc[2]; acc[0] = 1.0f; acc[1] = acc[0]; }\n    y[r * cols] = acc[0] + acc[1];")
     result = lift(candidate_of("user.cu", ROWS.format(defines="", body=body)))
     assert isinstance(result, NotLiftable) and "local array" in result.reason, str(result)
+
+
+# Darknet's layers: the 2-D grid flattened, the index taken apart in place (`id /= W;`, `id = id / H;`), two
+# counters declared together before their nested loops, the global namespace's `::abs` and `::min` (`std::min`).
+TAKEN_APART = """/* @optiml
+   sizes: B=4 C=3 H=32 W=48
+   check: B=1 C=1 H=1 W=1; B=2 C=3 H=4 W=5; B=3 C=2 H=7 W=3
+   x: in float[B*C*H*W]
+   y: out float[B*C*H*W]
+   launch: grid=(min(cdiv(B*C*H*W,64),65535),cdiv(cdiv(B*C*H*W,64),65535)) block=64
+*/
+__global__ void window2(int B, int C, int H, int W, const float* x, float* y)
+{
+    int id = (blockIdx.x + blockIdx.y * gridDim.x) * blockDim.x + threadIdx.x;
+    if (id >= B * C * H * W) return;
+    int j = id % W;
+    id /= W;
+    int i = id % H;
+    id = id / H;
+    int k = id % C;
+    id /= C;
+    int b = id;
+    float s = 0.0f;
+    int l, m;
+    for (l = 0; l < 2; ++l)
+        for (m = 0; m < 2; ++m)
+            s += x[((b * C + k) * H + ::abs(i - l) % H) * W + ::min(j + m, W - 1)];
+    y[((b * C + k) * H + i) * W + j] = s;
+}
+"""
+
+
+def test_an_index_taken_apart_in_place_is_its_digits():
+    """Each in-place division a fresh local (`int id2 = id / (W);`), so the index is assigned once: the program is
+    over the flat index's digits and equals the kernel at every check size. A local not declared from the thread's
+    index and divided in place is the lifter's as it is."""
+    program = lifted_equal_at_its_checks(TAKEN_APART)
+    assert "::" not in str(program), str(program)
+    assert str(lifted_equal_at_its_checks(TAKEN_APART.replace("::min(", "std::min("))) == str(program)
+    plain = respelled(candidate_of("user.cu", TAKEN_APART)).unit.text
+    assert "int id2 = id / (W);" in plain and "int l;" in plain and "for (int l2 = 0;" in plain, plain
+    unrelated = TAKEN_APART.replace("    float s = 0.0f;\n", "    float s = 0.0f;\n    int q = B;\n    q /= 2;\n")
+    assert "q /= 2;" in respelled(candidate_of("user.cu", unrelated)).unit.text
+
+
+# TensorFlow's CropAndResize: a grid-stride loop whose body skips a point, or writes it and skips the rest.
+SKIPPING = """/* @optiml
+   sizes: n=4096
+   check: n=1; n=100; n=1000
+   g: in int[n] range(-2,3)
+   x: in float[n] uniform(-2,2)
+   y: inout float[n]
+   launch: grid=min(cdiv(n,128),4) block=128
+*/
+__global__ void skipping(const int* g, const float* x, float* y, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        if (g[i] < 0) {
+            continue;
+        }
+        const float v = x[i] * (float)g[i];
+        if (v > 1.0f) {
+            y[i] = 1.0f;
+            continue;
+        }
+        if (v < -1.0f) continue;
+        y[i] = v;
+    }
+}
+"""
+
+
+def test_continues_in_a_grid_stride_loop_are_the_rest_of_the_point_in_an_else():
+    program = lifted_equal_at_its_checks(SKIPPING)
+    assert "continue" not in str(program), str(program)
