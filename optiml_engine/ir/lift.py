@@ -1002,17 +1002,23 @@ class _Lifter:
     # -- guards ---------------------------------------------------------------------------------------------------
 
     def guard(self, node: Node, rest: list[Node]) -> list[Stmt] | None:
-        """`if (i >= n || ...) return;` followed by the rest, or `if (i < n && ...) {...}` as the last statement:
+        """`if (i >= n || ...) return;` (or `if (!(i < n && ...)) return;`) followed by the rest, or `if (i < n &&
+        ...) {...}` as the last statement:
         the bounds on parallel indices go to the space; other terms stay as an `if` around the per-point code.
         None when the condition bounds no parallel index."""
         condition = node.child_by_field_name("condition")
         consequence = node.child_by_field_name("consequence")
         alternative = node.child_by_field_name("alternative")
         returns = self.is_return(consequence)
-        operator = "||" if returns else "&&"
-        terms = self.terms(condition.named_children[0] if condition.type == "condition_clause" else condition,
-                           operator)
-        bounds = [(term, self.bound(term, negate=returns)) for term in terms]
+        test = unparenthesized(condition.named_children[0] if condition.type == "condition_clause" else condition)
+        inverted = test.type == "unary_expression" and test.child_by_field_name("operator").type == "!"
+        if inverted:            # `if (!(i < n)) return;`, as a guard hoisted to a return is written
+            test = test.child_by_field_name("argument")
+        # Whether the points that run are those where every term holds (`if (i < n && ...) {...}`), or where none
+        # does (`if (i >= n || ...) return;`).
+        every = returns == inverted
+        terms = self.terms(test, "&&" if every else "||")
+        bounds = [(term, self.bound(term, negate=not every)) for term in terms]
         if not any(b is not None for _, b in bounds):
             return None
         if alternative is not None:
@@ -1037,10 +1043,11 @@ class _Lifter:
                 index.lower = value
         if returns:
             body = self.kernel_body(rest)
-            return [If(cond=negated(_disjunction(others)), then=body)] if others else body
-        inner = list(consequence.named_children) if consequence.type == "compound_statement" else [consequence]
-        body = self.kernel_body(inner)
-        return [If(cond=conjunction(others), then=body)] if others else body
+        else:
+            body = self.kernel_body(list(consequence.named_children) if consequence.type == "compound_statement"
+                                    else [consequence])
+        return [If(cond=conjunction(others) if every else negated(_disjunction(others)), then=body)] if others \
+            else body
 
     def terms(self, node: Node, operator: str) -> list[Node]:
         node = unparenthesized(node)

@@ -31,7 +31,9 @@ and the lifter refuses the kernel as before.
 - `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
 - `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`. `__ldg(&e)`, a load through the
-  read-only data cache: the value it loads, `(e)` (`__ldg(p)`: `(*(p))`).
+  read-only data cache: the value it loads, `(e)` (`__ldg(p)`: `(*(p))`). `__umul24(blockIdx.x, blockDim.x)` (the
+  CUDA samples' 24-bit multiply, `__mul24` too) of two builtins: their product, `((a) * (b))`, which it is for
+  grids of fewer than 2^24 blocks a dimension.
 - A loop's body with `if (c) continue;` among its own statements (no else), in a loop that indexes a local array
   or a loop over the grid's points (its header reads the block's index): the rest of the body under
   `if (!(c)) { ... }`; `if (c) { ...; continue; }` likewise: the continue dropped, the rest under its `else`; and so
@@ -40,8 +42,8 @@ and the lifter refuses the kernel as before.
   `for (const float *pa = a, *pb = b; pa != end; ++pa, ++pb)`), the test reading one of them, which steps by one:
   that counter alone, each other one read as its start plus the iterations so far times its step (`(n - 1) - (i -
   (0))`), where the body assigns no counter and no start or step reads a counter or anything the loop assigns.
-- The kernel's last statement `if (c) { ... }` (no else) whose block returns early somewhere inside or holds a
-  do-while loop (which the rules below read after a return guard): `if (!(c)) return;` and the block's statements
+- The kernel's last statement `if (c) { ... }` (no else) whose block returns early somewhere inside, holds a
+  do-while loop or assigns an index declared before it (which the rules below read after a return guard): `if (!(c)) return;` and the block's statements
   after it, where the block declares no name the kernel declared before it.
 - A `switch` on a value that calls and changes nothing, each group of its labels (`case 0: case 1:`) followed by
   statements that end in `break;` (or `return;`) and hold no other `break` outside their own loops and switches
@@ -142,6 +144,7 @@ from optiml_engine.policies.kernel_view import KernelView, bare, derived, unpare
 ROUNDS = 32         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
 _TOKEN = re.compile(r"[A-Za-z_]\w*")
+_BUILTIN_FIELD = re.compile(r"(?:blockIdx|blockDim|threadIdx|gridDim)\.[xyz]")
 _NAME = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")     # a token not a member's (`.x`) nor a number's suffix
 
 
@@ -365,21 +368,27 @@ _ARITHMETIC = re.compile(r"(const\s+)?(unsigned\s+|signed\s+)?(char|short|int|lo
 
 def _plain_calls(view: KernelView) -> list[tuple[int, int, str]]:
     """Each `static_cast<T>(e)` of an arithmetic type T as `((T)(e))`; each `__ldg(&e)` (a load through the
-    read-only data cache, the same value) as `(e)`, and `__ldg(p)` as `(*(p))`."""
+    read-only data cache, the same value) as `(e)`, and `__ldg(p)` as `(*(p))`; `__umul24(a, b)` and `__mul24(a,
+    b)` of the thread's and the block's builtins (`blockIdx.x`, `blockDim.x`) as `((a) * (b))`, their product while
+    each is below 2^24 (the block a thread at most 1024, a grid's blocks along a dimension below 16777216)."""
     found: list[tuple[int, int, str]] = []
     for call in view.descendants(view.body, "call_expression"):
         if any(start <= call.start_byte < end for start, end, _ in found):
             continue                    # inside one made already (parents come first): its turn is the next round
         function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
-        if len(arguments.named_children) != 1:
+        argument = arguments.named_children[0] if arguments.named_children else None
+        if argument is None:
             continue
-        argument = arguments.named_children[0]
-        if view.text(function) == "__ldg":
+        if view.text(function) == "__ldg" and len(arguments.named_children) == 1:
             address = bare(argument)
             found.append((call.start_byte, call.end_byte, f"({view.text(address.child_by_field_name('argument'))})"
                           if address.type == "pointer_expression" and
                           address.child_by_field_name("operator").type == "&" else f"(*({view.text(argument)}))"))
-        elif function.type == "template_function" and \
+        elif view.text(function) in ("__umul24", "__mul24") and len(arguments.named_children) == 2 and all(
+                _BUILTIN_FIELD.fullmatch(view.text(a).replace(" ", "")) for a in arguments.named_children):
+            found.append((call.start_byte, call.end_byte, "(({}) * ({}))".format(
+                *(view.text(a) for a in arguments.named_children))))
+        elif function.type == "template_function" and len(arguments.named_children) == 1 and \
                 view.text(function.child_by_field_name("name")) == "static_cast" and \
                 _ARITHMETIC.fullmatch(written := view.text(function.child_by_field_name("arguments")).strip("<> ")):
             found.append((call.start_byte, call.end_byte, f"(({written})({view.text(argument)}))"))
@@ -387,15 +396,18 @@ def _plain_calls(view: KernelView) -> list[tuple[int, int, str]]:
 
 
 def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
-    """The kernel's last statement, a guard around the rest of the kernel that returns inside or holds a do-while
-    loop, as a return first (the module's docstring)."""
+    """The kernel's last statement, a guard around the rest of the kernel that returns inside, holds a do-while loop
+    or assigns an index declared before it (taken apart in place), as a return first (the module's docstring)."""
     statements = [n for n in view.body.named_children if n.type != "comment"]
     guard = statements[-1] if statements else None
     if guard is None or guard.type != "if_statement" or guard.child_by_field_name("alternative") is not None:
         return []
     block = guard.child_by_field_name("consequence")
+    derived = _index_derived(view, guard)
     if block.type != "compound_statement" or not any(True for _ in view.descendants(block, "return_statement")) and \
-            not any(statement.type == "do_statement" for statement in block.named_children):
+            not any(statement.type == "do_statement" or any(assigns(view, n, name) for name in derived
+                                                             for n in view.descendants(statement))
+                    for statement in block.named_children):
         return []
     named_before = {view.text(n) for statement in statements[:-1] for n in view.descendants(statement, "identifier")}
     declared_inside = {view.text(d.child_by_field_name("declarator")).lstrip("*& ")

@@ -144,6 +144,9 @@ def test_user_spellings_lift_to_the_same_program() -> None:
         "    if (i < n) y[i] = 2.0f * x[i];",
         "    const unsigned threads = blockDim.x;\n    int i = blockIdx.x * threads + threadIdx.x;\n"
         "    if (i < n) y[i] = 2.0f * x[i];",
+        # The CUDA samples' 24-bit multiply; the return guard written as the negated test.
+        "    int i = __umul24(blockIdx.x, blockDim.x) + threadIdx.x;\n    if (!(i < n)) return;\n"
+        "    y[i] = 2.0f * x[i];",
     ]
     for body in spellings:
         text = "#define TWO 2.0f\n" + KERNEL_WITH.format(body=body)

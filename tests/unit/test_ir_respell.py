@@ -947,6 +947,12 @@ def test_an_index_taken_apart_in_place_is_its_digits():
     assert "int id2 = id / (W);" in plain and "int l;" in plain and "for (int l2 = 0;" in plain, plain
     unrelated = TAKEN_APART.replace("    float s = 0.0f;\n", "    float s = 0.0f;\n    int q = B;\n    q /= 2;\n")
     assert "q /= 2;" in respelled(candidate_of("user.cu", unrelated)).unit.text
+    # The rest of the kernel inside the guard (`if (id < n) { ... id /= W; ... }`): the guard hoisted to a return
+    # (`if (!(id < n)) return;`, which the lifter reads as the bound), the index then taken apart as before.
+    braced = TAKEN_APART.replace("    if (id >= B * C * H * W) return;\n", "    if (id < B * C * H * W) {\n").replace(
+        "    y[((b * C + k) * H + i) * W + j] = s;\n}", "    y[((b * C + k) * H + i) * W + j] = s;\n    }\n}")
+    assert braced.count("{") == TAKEN_APART.count("{") + 1
+    assert str(lifted_equal_at_its_checks(braced)) == str(program)
 
 
 # TensorFlow's CropAndResize: a grid-stride loop whose body skips a point, or writes it and skips the rest.
