@@ -64,7 +64,9 @@ and the lifter refuses the kernel as before.
   while (...) {...} for (i = tid; ...)`), where the first mention of the name after the loop assigns it without
   reading it, or there is none, and nothing takes its address: the loop's header declares a fresh name of the
   counter's type, which the loop reads (its value after the loop is never read). Likewise a name declared in a block
-  around the loop and mentioned nowhere else (`int l, m; for (l = 0; ...) for (m = 0; ...)`).
+  around the loop and mentioned nowhere else (`int l, m; for (l = 0; ...) for (m = 0; ...)`), and a loop without an
+  initializer going on from the name's value (`int k = 0; if (n % 2) {...; k++;} for (; k < n; k += 2)`, Parboil's
+  unrolled loops): `for (int k2 = k; k2 < n; k2 += 2)`.
 - `int c = s; do { ... } while (++c < n);`, or `do { ...; c++; } while (c < n);` (no `continue`, `c` assigned nowhere
   else and unread after it): the body runs for c = s first whatever n is, so the for loop `for (int c = s; c <
   max(n, s + 1); ++c)`.
@@ -104,7 +106,10 @@ and the lifter refuses the kernel as before.
 - A `__device__` helper with loops (or assignments), called as part of a statement of the kernel's own and not in
   the arm of a `?:`, `&&` or `||`, its arguments assigning and calling nothing: its body put before the statement,
   its parameters locals holding the arguments and its names renamed apart, the call read as a local holding its
-  returned value, as the compiler inlines it.
+  returned value, as the compiler inlines it. A `void` helper called as a statement (the CUDA samples'
+  `BlackScholesBodyGPU(call[i], put[i], ...)`), its results through references (`float &call`): its body in the
+  statement's place, each reference read as its argument (a name, or an element whose index reads no name the
+  references pass).
 - A pointer declared without a value and set by both arms of the `if` right after it to an offset into one of two
   pointer parameters (`float* x; if (head < H) x = query + a; else x = key + b;`, vLLM's rotary embedding choosing
   the query or the key), then only read as elements (`x[e]`, `*(x + e)`, `*x`; not in another's index, not
@@ -703,17 +708,23 @@ def _index_derived(view: KernelView, statement: Node) -> set[str]:
 
 
 def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
-    """The first for loop whose counter is declared before it in its block (`int i; for (i = 0; i < n; ++i)`, the
-    module's docstring), where the first mention of the counter after the loop assigns it without reading it (or
+    """The first for loop whose counter is declared before it in its block (`int i; for (i = 0; i < n; ++i)`, or
+    `int k = 0; ... for (; k < n; k += 2)` going on from its value: the module's docstring), where the first mention of the counter after the loop assigns it without reading it (or
     there is none) and nothing takes its address: the loop's header declares a fresh name of the counter's type, and
     the loop reads that name."""
     taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
     for loop in view.descendants(view.body, "for_statement"):
-        init = loop.child_by_field_name("initializer")
-        if init is None or init.type != "assignment_expression" or view.text(init.child_by_field_name("operator")) \
-                != "=" or init.child_by_field_name("left").type != "identifier":
+        init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+        if init is None:            # `for (; k < n; k += 2)`: the count goes on from the name's value
+            name = _comparison_of(view, condition) if condition is not None else None
+            update = loop.child_by_field_name("update")
+            if name is None or update is None or not assigns(view, update, name):
+                continue
+        elif init.type != "assignment_expression" or view.text(init.child_by_field_name("operator")) != "=" or \
+                init.child_by_field_name("left").type != "identifier":
             continue
-        name = view.text(init.child_by_field_name("left"))
+        else:
+            name = view.text(init.child_by_field_name("left"))
         declaration = _declaration_of(view, loop, name)
         later = [n for following in _after(loop) for n in view.descendants(following, "identifier")
                  if view.text(n) == name]
@@ -730,7 +741,9 @@ def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         fresh = fresh_name(name, taken)
         ctype = view.text(declaration.child_by_field_name("type"))
-        return [(init.start_byte, init.start_byte, f"{ctype} "),
+        opening = next(c for c in loop.children if c.type == "(")
+        return [(init.start_byte, init.start_byte, f"{ctype} ") if init is not None else
+                (opening.end_byte, opening.end_byte, f"{ctype} {fresh} = {name}"),
                 *((n.start_byte, n.end_byte, fresh) for n in view.descendants(loop, "identifier")
                   if view.text(n) == name)]
     return []
@@ -1832,14 +1845,27 @@ def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
                 any(n.type in ("assignment_expression", "update_expression", "call_expression", "comma_expression")
                     for argument in arguments for n in view.descendants(argument)):
             continue
-        renamed = {name: fresh_name(f"{helper.name}_{name}", taken) for name in helper.declared}
-        result = fresh_name(f"{helper.name}_result", taken)
+        # A `void` helper's call is a statement of its own; a reference's argument a place the helper cannot move.
+        places = [bare(argument) for reference, argument in zip(helper.references, arguments) if reference]
+        if helper.value is None and (statement.type != "expression_statement" or
+                                     bare(statement.named_children[0]) != call) or \
+                not all(_fixed_place(view, place, places) for place in places):
+            continue
+        passed = {reference for reference in helper.references if reference is not None}
+        renamed = {name: fresh_name(f"{helper.name}_{name}", taken) for name in helper.declared - passed}
+        renamed |= {reference: f"({view.text(argument)})"
+                    for reference, argument in zip(helper.references, arguments) if reference is not None}
 
         def spelled(text: str) -> str:
             return _NAME.sub(lambda m: renamed.get(m.group(0), m.group(0)), text)
 
         bound = " ".join(f"{spelled(parameter)} = ({view.text(argument)});"
-                         for parameter, argument in zip(helper.parameters, arguments))
+                         for parameter, reference, argument in zip(helper.parameters, helper.references, arguments)
+                         if reference is None)
+        if helper.value is None:        # the statement is the call: the body in its place, in a block of its own
+            return [_in_place(view, statement.start_byte, statement.end_byte,
+                              f"{{ {bound} {spelled(helper.body)} }}")]
+        result = fresh_name(f"{helper.name}_result", taken)
         inlined = f"{bound} {spelled(helper.body)} {helper.returns} {result} = ({spelled(helper.value)}); "
         # The statement may be a loop's or a branch's body without braces: the block keeps the two together.
         braced = statement.parent.type != "compound_statement"
@@ -1849,18 +1875,29 @@ def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
     return []
 
 
+def _fixed_place(view: KernelView, place: Node, places: list[Node]) -> bool:
+    """Whether the argument passed by reference is a name or an element `a[e]` whose index reads nothing any of the
+    places passed by reference names (which the helper may assign), so that it is one place throughout."""
+    if place.type == "identifier":
+        return True
+    roots = {view.text(p if p.type == "identifier" else p.child_by_field_name("argument")) for p in places}
+    return place.type == "subscript_expression" and not any(
+        view.text(n) in roots for n in view.descendants(place.child_by_field_name("indices"), "identifier"))
+
+
 @dataclass(frozen=True)
 class _LoopHelper:
     """A helper `_helpers_called` inlines, as text on one line: its parameters' declarations without their values
-    (`const float* v`), the names it declares, its body before the return, the type it returns and the value
-    returned."""
+    (`const float* v`), the name of each passed by reference (None for one passed by value), the names it declares,
+    its body before the return, the type it returns and the value returned (None for a `void` helper)."""
 
     name: str
     parameters: list[str]
+    references: list[str | None]
     declared: set[str]
     body: str
     returns: str
-    value: str
+    value: str | None
 
 
 def _loop_helpers(view: KernelView) -> dict[str, _LoopHelper]:
@@ -1874,41 +1911,48 @@ def _loop_helpers(view: KernelView) -> dict[str, _LoopHelper]:
                 definition == view.node:
             continue
         statements = [n for n in body.named_children if n.type != "comment"]
+        returns = definition.child_by_field_name("type")
+        void = returns is not None and view.text(returns) == "void"
         simple = all(n.type in ("declaration", "if_statement") for n in statements[:-1])
         last = statements[-1] if statements else None
-        if simple or last is None or last.type != "return_statement" or not last.named_children or \
+        if returns is None or last is None or not void and (
+                simple or last.type != "return_statement" or not last.named_children) or \
                 any(n.type in ("return_statement", "goto_statement", "labeled_statement") or
                     n.type in ("preproc_if", "preproc_ifdef", "preproc_def", "preproc_function_def") or
                     n.type == "preproc_call" and view.text(n).split()[:2] != ["#pragma", "unroll"]
-                    for statement in statements[:-1] for n in view.descendants(statement)):
+                    for statement in (statements if void else statements[:-1])
+                    for n in view.descendants(statement)):
             continue
-        parameters, declared = [], set()
+        parameters, references, declared = [], [], set()
         for parameter in declarator.child_by_field_name("parameters").named_children:
+            if parameter.type == "comment":
+                continue
             name = parameter.child_by_field_name("declarator")
+            reference = name is not None and name.type == "reference_declarator"
             while name is not None and name.type in ("pointer_declarator", "reference_declarator"):
                 name = name.child_by_field_name("declarator") or name.named_children[-1]
             if parameter.type != "parameter_declaration" or name is None or name.type != "identifier" or \
-                    "&" in view.text(parameter):
+                    "&" in view.text(parameter) and not (reference and void):
                 parameters = None
                 break
             parameters.append(view.text(parameter))
+            references.append(view.text(name) if reference else None)
             declared.add(view.text(name))
-        returns = definition.child_by_field_name("type")
-        if parameters is None or returns is None or view.text(returns) == "void":
+        if parameters is None:
             continue
         for node in view.descendants(body, "init_declarator", "declaration", "for_statement"):
-            target = node.child_by_field_name("declarator")
-            while target is not None and target.type != "identifier":
-                target = target.child_by_field_name("declarator")
-            if target is not None:
-                declared.add(view.text(target))
+            for target in node.children_by_field_name("declarator"):      # `float a, b;`: each
+                while target is not None and target.type != "identifier":
+                    target = target.child_by_field_name("declarator")
+                if target is not None:
+                    declared.add(view.text(target))
         # On one line: comments and `#pragma unroll` (a hint) dropped, so the kernel's lines stay where they were.
         dropped = [(n.start_byte, n.end_byte) for n in view.descendants(body, "comment", "preproc_call")]
         text = "".join(view.source[start:end].decode() for start, end in
-                       _gaps(statements[0].start_byte, last.start_byte, dropped))
+                       _gaps(statements[0].start_byte, last.end_byte if void else last.start_byte, dropped))
         helpers[view.text(declarator.child_by_field_name("declarator"))] = _LoopHelper(
-            view.text(declarator.child_by_field_name("declarator")), parameters, declared,
-            " ".join(text.split()), view.text(returns), view.text(last.named_children[0]))
+            view.text(declarator.child_by_field_name("declarator")), parameters, references, declared,
+            " ".join(text.split()), view.text(returns), None if void else view.text(last.named_children[0]))
     return helpers
 
 

@@ -200,6 +200,18 @@ def test_a_for_loop_counting_a_name_declared_before_it_declares_its_own():
     assert "for (int c2 = 0;" in str(program) and "for (int c3 = 0;" in str(program), str(program)
 
 
+def test_a_for_loop_without_an_initializer_goes_on_from_its_counters_value():
+    """Parboil's loop unrolled by two: `int k = 0; if (cols % 2) {...; k++;} for (; k < cols; k += 2)`: the loop
+    declares a counter starting at k's value; with k read after the loop, it stays refused."""
+    body = ("    float s = 0.0f;\n    int k = 0;\n    if (cols % 2) {\n        s += x[r * cols];\n        k++;\n    }\n"
+            "    for (; k < cols; k += 2) {\n        s += x[r * cols + k];\n        s += x[r * cols + k + 1];\n    }\n"
+            "    for (int c = 0; c < cols; c++) y[r * cols + c] = s;")
+    program = lifted_equals_kernel(ROWS.format(defines="", body=body))
+    assert "for (int k2 = k; k2 < cols; k2 += 2)" in str(program), str(program)
+    read_after = body + "\n    y[r * cols] = (float)k;"
+    assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines="", body=read_after))), NotLiftable)
+
+
 def test_locals_of_sibling_blocks_are_renamed_apart_when_flattened():
     """Two blocks each declaring `t`: the program's code is flat, so the second block's `t` (the one the kernel
     declares elsewhere too) is renamed, and each block reads its own."""
@@ -658,6 +670,15 @@ __device__ float scaled_sum(const float* v, int n, float k)
     for (int i = 0; i < n; ++i) r += k * v[i];
     return r;
 }
+
+__device__ inline void split_pair(float &lo, float &hi, float a, float b)   // results through references
+{
+    float s, d;
+    s = a + b;
+    d = a - b;
+    lo = fminf(s, d);
+    hi = fmaxf(s, d) + lo;
+}
 """
 
 
@@ -668,10 +689,15 @@ __device__ float scaled_sum(const float* v, int n, float k)
     "    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c] * rsqrtf(s + 1e-3f) + i;",
     # A helper assigning its own parameter, called in a loop's body without braces, at every point of the loop.
     "    for (int c = 0; c < cols; ++c)\n        y[r * cols + c] = 0.5f * scaled_sum(x + r * cols, c + 1, 1.0f + c);",
+    # A void helper writing its results through references, into an element and into a local of the kernel's own
+    # named as one of the helper's (`s`); the element's index reads a name the helper declares too (`d`).
+    "    float s = 0.0f;\n    for (int d = 0; d < cols; ++d)\n"
+    "        split_pair(y[r * cols + d], s, x[r * cols + d], x[r * cols + (d + 1) % cols]);\n"
+    "    y[r * cols] += s;",
 ])
 def test_a_helper_with_loops_is_inlined_as_the_compiler_inlines_it(body):
     program = lifted_equals_kernel(ROWS.format(defines=LOOP_HELPERS, body=body))
-    assert "mean_sq(" not in str(program) and "scaled_sum(" not in str(program)
+    assert "mean_sq(" not in str(program) and "scaled_sum(" not in str(program) and "split_pair(" not in str(program)
 
 
 @pytest.mark.parametrize("body", [
@@ -679,6 +705,9 @@ def test_a_helper_with_loops_is_inlined_as_the_compiler_inlines_it(body):
     "    for (int c = 0; c < cols; ++c) y[r * cols + c] = c > 0 ? mean_sq(x + r * cols, c) : 0.0f;",
     # An argument that assigns is evaluated once, where it is.
     "    int c = 0;\n    y[r * cols] = mean_sq(x + r * cols, ++c);",
+    # A void helper inside an expression; an element passed by reference whose index the other reference changes.
+    "    float t = 0.0f;\n    y[r * cols] = (split_pair(t, t, 1.0f, 2.0f), t);",
+    "    float v = 0.0f;\n    split_pair(v, y[r * cols + (int)v], 1.0f, 2.0f);",
 ])
 def test_a_helper_call_that_is_not_evaluated_once_per_statement_stays_refused(body):
     assert isinstance(lift(candidate_of("user.cu", ROWS.format(defines=LOOP_HELPERS, body=body))), NotLiftable)
