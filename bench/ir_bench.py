@@ -47,7 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HELDOUT_KERNELS = ("heldout", "heldout2", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
                    "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22",
                    "heldout23", "heldout24", "heldout25", "heldout26", "heldout27", "heldout28",
-                   "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35", "heldout36")
+                   "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35",
+                   "heldout36", "heldout37")
 SETS = {"examples": ROOT / "examples", **{which: ROOT / "tests" / which for which in HELDOUT_KERNELS}}
 PEER_FILES = {"examples": ROOT / "bench" / "peers_examples.py",
               **{which: ROOT / "tests" / which / "peers.py" for which in HELDOUT_KERNELS}}

@@ -84,8 +84,8 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
     # x[e] read in a plain statement -> __ldg(&x[e]), for arrays named x, a, b, input, in
     "__ldg reads": lambda t: re.sub(r"(=[^;\n&]*?[^&\w])(x|a|b|input|in)\[([^\[\]]+)\]", r"\1__ldg(&\2[\3])", t),
     # int i = blockIdx.x * blockDim.x + threadIdx.x -> size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x
-    "size_t index": lambda t: re.sub(r"\bint\s+(\w+)\s*=\s*blockIdx\.([xyz])\s*\*", r"size_t \1 = (size_t)blockIdx.\2 *",
-                                     t),
+    "size_t index": lambda t: re.sub(r"\bint\s+(\w+)\s*=\s*blockIdx\.([xyz])\s*\*",
+                                     r"size_t \1 = (size_t)blockIdx.\2 *", t),
     # for (int k = 0; k < K; ...) -> long long k
     "long long counters": lambda t: re.sub(r"for\s*\(\s*int\s+(\w+)\s*=\s*0\s*;\s*\1\s*<",
                                            r"for (long long \1 = 0; \1 <", t),
@@ -95,7 +95,8 @@ SPELLINGS: dict[str, Callable[[str], str]] = {
     # if (c) s; on one line -> if (c) { s; }
     "braced if bodies": lambda t: re.sub(r"(\bif\s*\((?:[^()\n]|\([^()\n]*\))*\))[ \t]*([^;{}\n]+;)", r"\1 { \2 }", t),
     # blockIdx.x * blockDim.x -> __umul24(blockIdx.x, blockDim.x) (the CUDA samples' 24-bit multiply)
-    "__umul24 index": lambda t: re.sub(r"blockIdx\.([xyz])\s*\*\s*blockDim\.\1", r"__umul24(blockIdx.\1, blockDim.\1)", t),
+    "__umul24 index": lambda t: re.sub(r"blockIdx\.([xyz])\s*\*\s*blockDim\.\1", r"__umul24(blockIdx.\1, blockDim.\1)",
+                                       t),
     # blockDim.x * gridDim.x -> gridDim.x * blockDim.x
     "stride factors swapped": lambda t: re.sub(r"blockDim\.([xyz])\s*\*\s*gridDim\.\1", r"gridDim.\1 * blockDim.\1", t),
     # threadIdx.x -> a local tid declared first in the body (where the kernel names it nowhere yet)

@@ -741,10 +741,10 @@ class _Lifter:
         return prelude
 
     def guards_grid_stride(self, node: Node, later: list[Node]) -> bool:
-        """`if (start >= n) return;` (or `!(start < n)`) before a grid-stride loop `for (T i = start; i < n; ...)` (declarations alone
-        between): the loop runs no iteration for a thread the guard returns, and what may follow the loop
-        (`sums_into_atomics`) adds that thread's zero sums, which the program's points leave out as well: the guard
-        says nothing the loop does not."""
+        """`if (start >= n) return;` (or `!(start < n)`) before a grid-stride loop `for (T i = start; i < n; ...)`
+        (declarations alone between): the loop runs no iteration for a thread the guard returns, and what may follow
+        the loop (`sums_into_atomics`) adds that thread's zero sums, which the program's points leave out as well:
+        the guard says nothing the loop does not."""
         condition = node.child_by_field_name("condition")
         passed = passed_below(condition.child_by_field_name("value")) if condition is not None else None
         if node.child_by_field_name("alternative") is not None or passed is None or \

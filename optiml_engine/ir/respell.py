@@ -43,8 +43,9 @@ and the lifter refuses the kernel as before.
   that counter alone, each other one read as its start plus the iterations so far times its step (`(n - 1) - (i -
   (0))`), where the body assigns no counter and no start or step reads a counter or anything the loop assigns.
 - The kernel's last statement `if (c) { ... }` (no else) whose block returns early somewhere inside, holds a
-  do-while loop or assigns an index declared before it (which the rules below read after a return guard): `if (!(c)) return;` and the block's statements
-  after it, where the block declares no name the kernel declared before it.
+  do-while loop or assigns an index declared before it (which the rules below read after a return guard): `if
+  (!(c)) return;` and the block's statements after it, where the block declares no name the kernel declared before
+  it.
 - A `switch` on a value that calls and changes nothing, each group of its labels (`case 0: case 1:`) followed by
   statements that end in `break;` (or `return;`) and hold no other `break` outside their own loops and switches
   (nothing falls through, nothing leaves early), `default` last or absent: the `if` / `else if` chain it is,
@@ -113,10 +114,10 @@ and the lifter refuses the kernel as before.
 - A pointer declared without a value and set by both arms of the `if` right after it to an offset into one of two
   pointer parameters (`float* x; if (head < H) x = query + a; else x = key + b;`, vLLM's rotary embedding choosing
   the query or the key), then only read as elements (`x[e]`, `*(x + e)`, `*x`; not in another's index, not
-  incremented in place) by the statements after that `if` in its block, where nothing after it assigns what the condition or the offsets
-  read: each read `((c) ? query[(a) + (e)] :
-  key[(b) + (e)])`, each statement `x[e] op v;` the `if (c) query[(a) + (e)] op v; else key[(b) + (e)] op v;` it
-  is (only one arm runs, so v is evaluated once), the declaration and the `if` emptied.
+  incremented in place) by the statements after that `if` in its block, where nothing after it assigns what the
+  condition or the offsets read: each read `((c) ? query[(a) + (e)] : key[(b) + (e)])`, each statement `x[e] op v;`
+  the `if (c) query[(a) + (e)] op v; else key[(b) + (e)] op v;` it is (only one arm runs, so v is evaluated once),
+  the declaration and the `if` emptied.
 - A table declared in the kernel with all its entries (`const int dr[4] = {-1, 1, 0, 0};`, its size a number or a
   name defined as one, or `float wx[4] = {cubic(t + 1.0f), cubic(t), ...};`) and only read: each read `dr[e]` the
   table's entries chosen by e (`e == 0 ? -1 : e == 1 ? 1 : ...`), where e assigns and calls nothing. Entries that
@@ -658,10 +659,10 @@ def _while_loops(view: KernelView) -> list[tuple[int, int, str]]:
 def _reassigned_names(view: KernelView) -> list[tuple[int, int, str]]:
     """The first name assigned again by a statement of its declaration's block (the module's docstring): `name =
     value;` right before a while loop comparing `name`, or `name op= value;` (`name = e(name)`) where the declaration
-    reads the thread's or the block's index (directly or through names declared from it), after the declaration of `name` alone (a plain `TYPE name` or `TYPE name
-    = e`), where no later statement of the block declares `name` again or takes its address: the statement a fresh
-    declaration, the block's later mentions of `name` the fresh name. (Other locals the lifter reads with their
-    updates as they are.)"""
+    reads the thread's or the block's index (directly or through names declared from it); after the declaration of
+    `name` alone (a plain `TYPE name` or `TYPE name = e`), where no later statement of the block declares `name`
+    again or takes its address: the statement a fresh declaration, the block's later mentions of `name` the fresh
+    name. (Other locals the lifter reads with their updates as they are.)"""
     taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
     for statement in view.descendants(view.body, "expression_statement"):
         assignment = statement.named_children[0] if statement.named_children else None
@@ -709,9 +710,9 @@ def _index_derived(view: KernelView, statement: Node) -> set[str]:
 
 def _outer_counters(view: KernelView) -> list[tuple[int, int, str]]:
     """The first for loop whose counter is declared before it in its block (`int i; for (i = 0; i < n; ++i)`, or
-    `int k = 0; ... for (; k < n; k += 2)` going on from its value: the module's docstring), where the first mention of the counter after the loop assigns it without reading it (or
-    there is none) and nothing takes its address: the loop's header declares a fresh name of the counter's type, and
-    the loop reads that name."""
+    `int k = 0; ... for (; k < n; k += 2)` going on from its value: the module's docstring), where the first
+    mention of the counter after the loop assigns it without reading it (or there is none) and nothing takes its
+    address: the loop's header declares a fresh name of the counter's type, and the loop reads that name."""
     taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
     for loop in view.descendants(view.body, "for_statement"):
         init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
