@@ -30,6 +30,7 @@ from optiml_engine.ir.implicit_gemm import implicit_gemm  # noqa: E402
 from optiml_engine.ir.interpret import run_program  # noqa: E402
 from optiml_engine.ir.lift import lift  # noqa: E402
 from optiml_engine.ir.phases import phased  # noqa: E402
+from optiml_engine.ir.promote import accumulators_held  # noqa: E402
 from optiml_engine.ir.program import NotLiftable  # noqa: E402
 from optiml_engine.ir.schedule import defaults, shape_of  # noqa: E402
 from optiml_engine.source.contract import resolve  # noqa: E402
@@ -67,10 +68,12 @@ def check(path: Path) -> dict:
     smallest = min(contract.checks or [contract.sizes], key=lambda b: sum(b.values()))
     schedules = []
     digits = delinearized(program)
-    # The program, over its digits, with a transposed convolution's taps by phase, and as the policy's implicit
-    # GEMMs of those (their contraction schedules alone).
+    # The program, over its digits, with a transposed convolution's taps by phase, with an output element its loop
+    # accumulates into held in a local, and as the policy's implicit GEMMs of those (their contraction schedules
+    # alone).
     by_phase = phased(program)
     versions = {"program": program, "digits": digits, "taps by phase": by_phase,
+                "held": accumulators_held(program), "held over the digits": accumulators_held(digits),
                 "implicit GEMM": implicit_gemm(program), "implicit GEMM over the digits": implicit_gemm(digits),
                 "implicit GEMM by phase": implicit_gemm(by_phase),
                 "implicit GEMM by phase over the digits": implicit_gemm(phased(digits))}
@@ -80,7 +83,7 @@ def check(path: Path) -> dict:
             continue
         seen.append(str(chosen))
         shape = shape_of(chosen)
-        for family in shape.families if over in ("program", "digits", "taps by phase") else \
+        for family in shape.families if not over.startswith("implicit GEMM") else \
                 [f for f in shape.families if f == "contraction"]:
             for schedule in defaults(shape, family):
                 entry = {"schedule": schedule.describe(), "over": over}
@@ -96,8 +99,8 @@ def check(path: Path) -> dict:
                                                                                 contract.arrays, inputs), smallest)
                     entry |= {"agrees": why is None, "why": why}
                 schedules.append(entry)
-    row["families"] = sorted({f for over in (program, digits) for f in shape_of(over).families} |
-                             {"contraction" for over in list(versions.values())[3:]
+    row["families"] = sorted({f for over in list(versions.values())[:5] for f in shape_of(over).families} |
+                             {"contraction" for over in list(versions.values())[5:]
                               if "contraction" in shape_of(over).families})
     row["schedules"] = schedules
     return row

@@ -34,6 +34,7 @@ from optiml_engine.ir.interpret import InterpretError, run_program
 from optiml_engine.ir.moments import one_pass_moments
 from optiml_engine.ir.online import two_pass_normalizer
 from optiml_engine.ir.phases import phased
+from optiml_engine.ir.promote import accumulators_held
 from optiml_engine.ir.unroll import unrolled
 from optiml_engine.ir.welford import shifted_sums
 from optiml_engine.ir.program import LoopProgram, NotLiftable
@@ -67,6 +68,8 @@ PHASED_PRODUCT = ("of the program with its transposed convolution's taps walked 
                   "per phase: the output's phase a batch, its place a column (a convolution as implicit GEMM)")
 WRITTEN_OUT = ("of the program with its loops of a few constant iterations written out, so that each tap is a read "
                "at a constant offset from the point")
+HELD = ("of the program with the output element its loop accumulates into held in a local, read once before the "
+        "loop and written once after, so that the loop is the reduction it is")
 CHECKS_INTERPRETED = 3     # check sizes a rewritten program is interpreted at against the original
 ONE_PASS = ("of the program made one pass: the centered squares' loop folded into the sum's loop as shifted sums, "
             "so that the data is read once and the loop may split across blocks")
@@ -201,6 +204,10 @@ class SchedulePolicy(Policy):
         guarded = guarded_sums(program)
         none_yet = not {"reduce", "scan", "contraction"} & set(shape.families)
         hoisted = loop_hoisted(program, agrees) if none_yet else program
+        # An output element accumulated in memory inside the loop (ir/promote.py): held in a local, the loop is a
+        # reduction, a contraction or a scan; over the digits too (only where the program was none of them).
+        held = accumulators_held(program) if none_yet else program
+        held_digits = accumulators_held(digits) if none_yet and digits is not program else digits
         # Over the digits too: a triangular product over a flat index is a 2-D product only once taken apart.
         hoisted_digits = loop_hoisted(digits, agrees) if none_yet and digits is not program else digits
         for rewritten, why, family in ((one_pass_moments(program), ONE_PASS, "reduce"),
@@ -212,6 +219,8 @@ class SchedulePolicy(Policy):
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),
                                        (hoisted_digits, HOISTED, "contraction"),
+                                       *((held, HELD, family) for family in ("contraction", "reduce", "scan")),
+                                       *((held_digits, HELD, family) for family in ("contraction", "reduce")),
                                        (lanes_folded(program), LANES_FOLDED, "reduce"),
                                        *(((by_phase, PHASED, "map"),
                                           (implicit_gemm(by_phase), PHASED_PRODUCT, "contraction"))

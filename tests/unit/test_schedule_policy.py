@@ -9,7 +9,7 @@ import pytest
 
 from optiml_engine.diagnosis import Diagnosis, Finding
 from optiml_engine.policies.base import PolicyContext
-from optiml_engine.policies.schedules import IMPLICIT_GEMM, SchedulePolicy
+from optiml_engine.policies.schedules import HELD, IMPLICIT_GEMM, SchedulePolicy
 from tests.ir_cases import original
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -339,3 +339,11 @@ def test_a_stencils_taps_in_loops_are_proposed_written_out_and_fused() -> None:
         assert any("_tap" in e.candidate.unit.text or "_neighbours" in e.candidate.unit.text for e in written), path
     edits = SchedulePolicy().propose(original(ROOT / "examples/layernorm_rows.cu"), PolicyContext())
     assert not any(WRITTEN_OUT in e.description for e in edits)
+
+
+def test_an_output_accumulated_in_its_loop_gets_reduce_schedules_of_it_held_in_a_local() -> None:
+    """PolyBench's mvt (`x2[i] += a[j * n + i] * y_2[j]`, in double) is a map as written; the policy proposes
+    reduce schedules of it with the element held in a local (ir/promote.py) and says so."""
+    edits = SchedulePolicy().propose(original(ROOT / "tests/heldout37/polybench_mvt_f64.cu"), PolicyContext())
+    held = [edit for edit in edits if edit.rule == "schedule_reduce"]
+    assert held and all(HELD in edit.description for edit in held), [edit.description for edit in edits]
