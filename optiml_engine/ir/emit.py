@@ -29,8 +29,8 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, Unary, children, mentions, names_in, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
-    LEFT_VALUE, RIGHT_VALUE, SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
-    Window, element_bytes, neighbour_offset, reduction_type, slides)
+    SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
+    Window, contraction_staging, element_bytes, neighbour_offset, operand_value, reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.elementwise import restrict_replacements, unaliased_pointers
@@ -1691,16 +1691,14 @@ class _Kernel:
         i, j, k = program.space[i_axis], program.space[j_axis], found.loop
         itype, ilower, iupper = self.bounds(i_axis)
         jtype, jlower, jupper = self.bounds(j_axis)
-        acc_type = reduction_type(program, Reduction(found.accumulator, "+"))
+        acc_type, width, staging_bytes = contraction_staging(self.shape, s)
         zero = identity("+", acc_type)
-        acc_dtype = dtype_of(acc_type)
-        acc_bytes = itemsize(acc_dtype) if acc_dtype is not None else 0
-        width = max((w for w in (4, 2, 1) if per % w == 0 and w * acc_bytes <= 16 and acc_bytes), default=1)
         # Padded rows: a warp's staging stores along the loop fall in different banks.
         row_i, row_j = tile_i + width, tile_j + width
-        if 2 * step * (row_i + row_j) * acc_bytes > STATIC_SHARED_BYTES:
-            raise EmitError(f"two buffers of {step} steps of {tile_i}x{tile_j} tiles of {acc_type} exceed "
-                            f"{STATIC_SHARED_BYTES} bytes of shared memory")
+        if staging_bytes > STATIC_SHARED_BYTES:
+            raise EmitError(f"two buffers of {step} steps of {tile_i}x{tile_j} tiles of {acc_type} "
+                            f"({len(found.lefts)} + {len(found.rights)} operands) exceed {STATIC_SHARED_BYTES} bytes "
+                            f"of shared memory")
         opening, indent, closing = self.outer_loops("    ")
         self.lines += opening
         names = self.names
@@ -1710,30 +1708,36 @@ class _Kernel:
         elif not found.ranged:
             self.lines += [f"{indent}const {k.ctype} {k_begin} = {c_operand(k.start)};",
                            f"{indent}const {k.ctype} {k_end} = {c_operand(k.stop)};"]
-        left_tile, right_tile, partial = names("left_tile"), names("right_tile"), names("partial")
+        partial = names("partial")
         i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
         element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
-        left_values, right_values = names("left_values"), names("right_values")
-        term = f"{left_values}[{m}] * {right_values}[{n}]" if found.term is None else c_expr(substitute(
-            found.term, {LEFT_VALUE: Ref(name=f"{left_values}[{m}]"), RIGHT_VALUE: Ref(name=f"{right_values}[{n}]")}))
+        # Each operand's tiles and the values a thread takes from them a step: (side, operand, tile, values).
+        operands = [(side, operand, names(f"{side}_tile"), names(f"{side}_values"))
+                    for side, reads in (("left", found.lefts), ("right", found.rights)) for operand in reads]
+        values_at = {operand_value(side, place): Ref(name=f"{values}[{m if side == 'left' else n}]")
+                     for side in ("left", "right")
+                     for place, (_, _, _, values) in enumerate(o for o in operands if o[0] == side)}
+        term = f"{operands[0][3]}[{m}] * {operands[1][3]}[{n}]" if found.term is None else \
+            c_expr(substitute(found.term, values_at))
         buffer, slot, lane, more = names("buffer"), names("slot"), names("lane"), names("more")
         firsts = {name: names(f"{name}_first") for name in (i.name, j.name, k.var)}
         if width > 1:
             self.use("lanes")
         inner = indent + "    "
         body = inner + "    "
-        staged = [_Staged(found.left, left_tile, i.name, itype, i_block, iupper, names, "left"),
-                  _Staged(found.right, right_tile, j.name, jtype, j_block, jupper, names, "right")]
-        for operand, tile, row in zip(staged, (tile_i, tile_j), (row_i, row_j)):
-            operand.plan(program, k.var, tile, step, threads, acc_type, row)
+        staged = [_Staged(operand, tile_name, i.name, itype, i_block, iupper, names, side) if side == "left" else
+                  _Staged(operand, tile_name, j.name, jtype, j_block, jupper, names, side)
+                  for side, operand, tile_name, _ in operands]
+        for operand, (side, *_) in zip(staged, operands):
+            operand.plan(program, k.var, *((tile_i, step, threads, acc_type, row_i) if side == "left" else
+                                           (tile_j, step, threads, acc_type, row_j)))
             if operand.width > 1:
                 self.use("lanes")
         self.lines += [
             f"{indent}// Two buffers of each operand: {step} steps of the loop x the tile's points, rows padded.",
-            f"{indent}__shared__ __align__(16) {acc_type} {left_tile}[2][{step}][{row_i}];    // left operand, by "
-            f"{i.name}",
-            f"{indent}__shared__ __align__(16) {acc_type} {right_tile}[2][{step}][{row_j}];   // right operand, by "
-            f"{j.name}",
+            *(f"{indent}__shared__ __align__(16) {acc_type} {tile_name}[2][{step}]"
+              f"[{row_i if side == 'left' else row_j}];   // {side} operand, by {i.name if side == 'left' else j.name}"
+              for side, _, tile_name, _ in operands),
             f"{indent}const int {thread} = threadIdx.y * blockDim.x + threadIdx.x;",
             f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile_j};",
             f"{indent}for ({itype} {i_block} = {ilower}blockIdx.y * {tile_i}; {i_block} < {iupper}; "
@@ -1804,9 +1808,10 @@ class _Kernel:
                        f"{step_at} < {c_operand(substitute(k.stop, point))}) {partial}[{m}][{n}] += {term};"]
             return [f"{at}#pragma unroll",
                     f"{at}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
-                    f"{at}    {acc_type} {left_values}[{per}], {right_values}[{per}];",
-                    *values(left_values, left_tile, "threadIdx.y", threads_y, at),
-                    *values(right_values, right_tile, "threadIdx.x", threads_x, at),
+                    f"{at}    {acc_type} {', '.join(f'{values}[{per}]' for *_, values in operands)};",
+                    *(line for side, _, tile_name, values_name in operands
+                      for line in values(values_name, tile_name, *(("threadIdx.y", threads_y) if side == "left" else
+                                                                   ("threadIdx.x", threads_x)), at)),
                     *([f"{at}    const {k.ctype} {step_at} = {k_step} + {kk};"] if step_at is not None else []),
                     f"{at}    #pragma unroll",
                     f"{at}    for (int {m} = 0; {m} < {per}; ++{m})",

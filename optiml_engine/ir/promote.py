@@ -17,15 +17,16 @@ reduction (their accumulator is a local). Held in a local,
 the loop is the reduction it is. Exact where every read and write of the array in the point's code is of one element,
 whose index reads only the point's parallel indices and the kernel's scalars (the same element throughout, which no
 other point reads or writes: points sharing one would race), and no atomic touches the array. The local takes the
-element's value where the point's code first touches it (or the value a first plain write gives it) and the element
-takes the local's at the end of the point's code: where the code wrote nothing, the value it had.
+element's value where the point's code first touches it (or the value a first write gives it: `y[i] = v`, `c[i] *=
+beta`) and the element takes the local's at the end of the point's code: where the code wrote nothing, the value it
+had.
 """
 
 from __future__ import annotations
 
 from optiml_engine.ir.analysis import loads, names_of, statement_exprs
 from optiml_engine.ir.program import (
-    Assign, Atomic, Expr, For, Let, Load, LoopProgram, Ref, Stmt, Store, fresh_name, names_in, rewritten,
+    Assign, Atomic, Binary, Expr, For, Let, Load, LoopProgram, Ref, Stmt, Store, fresh_name, names_in, rewritten,
     statements_replaced, walk, with_children)
 
 
@@ -66,8 +67,10 @@ def _held(body: list[Stmt], array: str, index: Expr, name: str, ctype: str) -> l
                  if any(load == element for s in walk([stmt]) for e in statement_exprs(s) for load in loads(e)) or
                  any(isinstance(s, Store) and s.array == array for s in walk([stmt])))
     start = body[first]
-    if isinstance(start, Store) and start.op == "=" and element not in loads(start.value):
-        head, rest = [Let(name=name, ctype=ctype, value=start.value)], body[first + 1:]
+    if isinstance(start, Store) and element not in loads(start.value):
+        # `y[i] = v;` or `c[i] *= beta;` first: the local starts with the value it writes.
+        value = start.value if start.op == "=" else Binary(op=start.op[:-1], left=element, right=start.value)
+        head, rest = [Let(name=name, ctype=ctype, value=value)], body[first + 1:]
     else:
         head, rest = [Let(name=name, ctype=ctype, value=element)], body[first:]
     return [*body[:first], *head, *statements_replaced(rewritten(rest, read), written),

@@ -176,20 +176,35 @@ class Schedule(Frozen):
 class Contraction:
     """`acc += left * right` over a loop whose operands are indexed by different parallel indices: left by the
     second innermost (and the loop), right by the innermost (and the loop): a matrix product in any layout. Or
-    `acc += term`, any expression of one read of each side (`(a - b) * (a - b)`: squared distances): `term` holds
-    it with the two reads as the names LEFT_VALUE and RIGHT_VALUE (None: the product itself). `ranged`: the loop's
-    bounds are affine in the point's two indices (a product of triangular or banded matrices, `for (k = col; k <=
-    row; ++k)`), each tile walking the steps some point of it takes, each point adding only its own."""
+    `acc += term`, any expression of reads of each side (`(a - b) * (a - b)`: squared distances; `a[i][k] * b[j][k]
+    + b[i][k] * a[j][k]`: syr2k's two products, each side two operands): `lefts` and `rights` the reads, `term` the
+    expression with each read as its `operand_value` (None: the product of the one read of each side). `ranged`: the
+    loop's bounds are affine in the point's two indices (a product of triangular or banded matrices, `for (k = col;
+    k <= row; ++k)`), each tile walking the steps some point of it takes, each point adding only its own."""
 
     loop: For
     accumulator: str
-    left: Expr
-    right: Expr
+    lefts: tuple[Expr, ...]
+    rights: tuple[Expr, ...]
     term: Expr | None = None
     ranged: bool = False
 
+    @property
+    def left(self) -> Expr:
+        return self.lefts[0]
 
-LEFT_VALUE, RIGHT_VALUE = "\0left", "\0right"   # a contraction term's operands (no C name can be these)
+    @property
+    def right(self) -> Expr:
+        return self.rights[0]
+
+
+def operand_value(side: str, position: int) -> str:
+    """The name a contraction's term reads its `position`-th operand of a side ("left", "right") by (no C name can
+    be it)."""
+    return f"\0{side}{position}"
+
+
+OPERANDS_A_SIDE = 2     # reads of one side a contraction stages (each its own tiles of shared memory)
 
 
 @dataclass(frozen=True)
@@ -772,21 +787,23 @@ def _contraction(program: LoopProgram) -> Contraction | None:
         if mentions(left, {j}) and mentions(right, {i}):
             left, right = right, left
         if not mentions(left, {j}) and not mentions(right, {i}):
-            return Contraction(loop, update.variable, left, right, None, ranged)
-    # Any other term of one read of each side, neither reading the accumulator.
+            return Contraction(loop, update.variable, (left,), (right,), None, ranged)
+    # Any other term of reads of each side (a few each), none reading the accumulator.
     reads: list[Load] = []
     for read in all_loads([Assign(name=update.variable, op="=", value=value)]):
         if read not in reads:
             reads.append(read)
-    sides = [[r for r in reads if mentions(r, {i}) and not mentions(r, {j})],
-             [r for r in reads if mentions(r, {j}) and not mentions(r, {i})]]
-    if len(reads) != 2 or [len(side) for side in sides] != [1, 1] or mentions(value, {update.variable}):
+    lefts = [r for r in reads if mentions(r, {i}) and not mentions(r, {j})]
+    rights = [r for r in reads if mentions(r, {j}) and not mentions(r, {i})]
+    if len(lefts) + len(rights) != len(reads) or not 1 <= len(lefts) <= OPERANDS_A_SIDE or \
+            not 1 <= len(rights) <= OPERANDS_A_SIDE or mentions(value, {update.variable}):
         return None
-    left, right = sides[0][0], sides[1][0]
-    term = _loads_replaced(value, [(left, Ref(name=LEFT_VALUE)), (right, Ref(name=RIGHT_VALUE))])
-    if names_of(term) - {LEFT_VALUE, RIGHT_VALUE} - {p.name for p in program.scalars}:
-        return None        # the term reads an index or the loop variable outside its two reads
-    return Contraction(loop, update.variable, left, right, term, ranged)
+    names = [Ref(name=operand_value(side, position)) for side, reads_of in (("left", lefts), ("right", rights))
+             for position in range(len(reads_of))]
+    term = _loads_replaced(value, list(zip(lefts + rights, names)))
+    if names_of(term) - {name.name for name in names} - {p.name for p in program.scalars}:
+        return None        # the term reads an index or the loop variable outside its reads
+    return Contraction(loop, update.variable, tuple(lefts), tuple(rights), term, ranged)
 
 
 def _affine_bound(bound: Expr, i: str, j: str, scalars: set[str]) -> bool:
@@ -981,7 +998,8 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                       if (s.tile, s.items, s.k_tile, s.tile_rows, s.blocks_per_sm) in ((64, 4, 16, 0, 1),
                                                                                       (128, 8, 8, 0, 1))
                       for splits in SPLITS]
-        return found
+        # Those whose tiles fit in shared memory (double values, or two operands a side, take twice the room).
+        return [s for s in found if contraction_staging(shape, s)[2] <= STATIC_SHARED_BYTES]
     if family == "privatize":
         target_copy = "shared" if shape.shared_target else "register"
         # 16-byte reads of the data where it is read along the index (bytes 16 at a time: a histogram's input).
@@ -1264,6 +1282,20 @@ def _adjacent(points: list[Schedule], a: Schedule, b: Schedule) -> bool:
                       if all(getattr(p, f) == getattr(a, f) for f in fields if f != field)}
             return not any(low < v < high for v in others)
     return False
+
+
+def contraction_staging(shape: Shape, schedule: Schedule) -> tuple[str, int, int]:
+    """(the accumulator's C type, the outputs a thread reads from an operand's tile as one vector, the shared memory
+    the schedule's two buffers of every operand's tiles take). Each tile's rows are padded by that vector's width,
+    so that a warp's staging stores along the loop fall in different banks."""
+    found = shape.contraction
+    acc_type = reduction_type(shape.program, Reduction(found.accumulator, "+"))
+    dtype = dtype_of(acc_type)
+    acc_bytes = itemsize(dtype) if dtype is not None else 0
+    width = max((w for w in (4, 2, 1) if schedule.items % w == 0 and w * acc_bytes <= 16 and acc_bytes), default=1)
+    rows, columns = schedule.output_tile()
+    return acc_type, width, 2 * schedule.k_tile * (len(found.lefts) * (rows + width) +
+                                                   len(found.rights) * (columns + width)) * acc_bytes
 
 
 def reduction_type(program: LoopProgram, reduction: Reduction) -> str:

@@ -13,7 +13,8 @@ from optiml_engine.gpu.data import make_inputs
 from optiml_engine.gpu.emulate import run_on_cpu
 from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.lift import lift
-from optiml_engine.ir.schedule import Schedule, shape_of
+from optiml_engine.ir.schedule import (
+    STATIC_SHARED_BYTES, Schedule, contraction_staging, defaults, shape_of, space)
 from optiml_engine.source.contract import resolve
 from optiml_engine.source.parse import CudaDocument
 
@@ -263,3 +264,48 @@ def test_code_after_the_loop_that_goes_on_with_the_sum_is_each_outputs_own_code(
         inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
         got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=f"{schedule.describe()} {binding}")
+
+
+# Two products a step, each side read twice: PolyBench's syr2k (`A B^T + B A^T`) and a complex product's real part.
+TWO_OPERANDS = """/* @optiml
+   sizes:  N=64 K=32
+   check:  N=64 K=32; N=37 K=9; N=3 K=1
+   A:      in  float[N*K]
+   B:      in  float[N*K]
+   C:      out float[N*N]
+   launch: grid=(cdiv(N,16),cdiv(N,16)) block=(16,16)
+   tol:    1e-5
+*/
+__global__ void syr2k(const float* A, const float* B, float* C, int N, int K)
+{
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < N && j < N) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k)
+            acc += TERM;
+        C[i * N + j] = acc;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("term", ["A[i * K + k] * B[j * K + k] + B[i * K + k] * A[j * K + k]",
+                                  "A[i * K + k] * A[j * K + k] - B[i * K + k] * B[j * K + k]"])
+def test_a_term_reading_each_side_twice_stages_four_operands(term) -> None:
+    """Each side's two reads staged as operands of their own (two tiles each): every default schedule equals the
+    kernel at every check size; a schedule whose four operands' tiles exceed shared memory is not in the space."""
+    naive = original_candidate(CudaDocument(TWO_OPERANDS.replace("TERM", term), "syr2k.cu"), "syr2k")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "contraction" in shape.families and len(shape.contraction.lefts) == len(shape.contraction.rights) == 2
+    assert all(contraction_staging(shape, s)[2] <= STATIC_SHARED_BYTES for s in space(shape, "contraction"))
+    schedules = defaults(shape, "contraction")
+    assert schedules
+    for schedule in schedules:
+        emitted = emit(program, shape, schedule, naive)
+        assert emitted.unit.text.count("__shared__") == 4, emitted.unit.text
+        for binding in naive.contract.checks:
+            inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+            got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
+            np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")

@@ -48,6 +48,9 @@ SUMS = ("for (int j = 0; j < n; j++) {\n            tmp[i] += A[i * n + j] * x[j
     # The element set first, then accumulated: the local starts with the value written.
     ("y[i] = 0.0f;\n        for (int j = 0; j < n; j++) y[i] += B[i * n + j] * x[j];\n        tmp[i] = y[i];",
      ["float y_held = 0.0f;", "y_held += B[", "tmp[i] = y_held;", "y[i] = y_held;"]),
+    # Scaled in place first (PolyBench's `C[i][j] *= beta;`): the local starts with the scaled value.
+    ("y[i] *= 0.5f;\n        for (int j = 0; j < n; j++) y[i] += B[i * n + j] * x[j];",
+     ["float y_held = y[i] * 0.5f;", "y_held += B[", "y[i] = y_held;"]),
 ])
 def test_an_element_accumulated_in_a_loop_is_a_reduction_every_reduce_schedule_shares(body, accumulated) -> None:
     naive = candidate_of("gesummv.cu", ROWS.replace("BODY", body))
