@@ -30,6 +30,8 @@ and the lifter refuses the kernel as before.
   does). A for loop's update `i += 1` (`i -= 1`): `++i` (`--i`).
 - `x = x op e;` and `x = e op x;` for op `+` or `*` (`x = x - e;` too), x a name or an element whose index calls
   nothing and changes nothing: `x op= (e);`, as written out (a for loop's update too).
+- A local of an arithmetic type with a braced value, `float acc{0.0f};`: `float acc = 0.0f;`. A pointer declared
+  `auto` from a pointer parameter (`const auto row = x + r * cols;`): declared with the parameter's type.
 - `static_cast<T>(e)` of an arithmetic type T: the C cast it is, `((T)(e))`. `__ldg(&e)`, a load through the
   read-only data cache: the value it loads, `(e)` (`__ldg(p)`: `(*(p))`). `__umul24(blockIdx.x, blockDim.x)` (the
   CUDA samples' 24-bit multiply, `__mul24` too) of two builtins: their product, `((a) * (b))`, which it is for
@@ -144,7 +146,7 @@ from tree_sitter import Node
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
 from optiml_engine.ir.kernel_values import (
-    PURE_FUNCTIONS, file_macros, inside, integer_value, macros_expanded, siblings)
+    PURE_FUNCTIONS, file_constants, file_macros, inside, integer_value, macros_expanded, siblings)
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
 
 ROUNDS = 32         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
@@ -162,7 +164,8 @@ def respelled(candidate: Candidate) -> Candidate:
         view = KernelView.of(candidate)
         replacements = _pragmas(view) or _expansions(view) or _comparisons(view) or \
             _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or \
-            _switches(view) or _plain_calls(view) or _guards_hoisted(view) or _paired_counters(view) or \
+            _switches(view) or _plain_calls(view) or _modern_declarations(view) or _expression_lambdas(view) or \
+            _range_loops(view) or _guards_hoisted(view) or _paired_counters(view) or \
             _leading_continues(view) or _while_loops(view) or \
             _reassigned_names(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or \
@@ -398,6 +401,130 @@ def _plain_calls(view: KernelView) -> list[tuple[int, int, str]]:
                 view.text(function.child_by_field_name("name")) == "static_cast" and \
                 _ARITHMETIC.fullmatch(written := view.text(function.child_by_field_name("arguments")).strip("<> ")):
             found.append((call.start_byte, call.end_byte, f"(({written})({view.text(argument)}))"))
+    return found
+
+
+def _modern_declarations(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each local declared the modern C++ way where the plain way means the same: a braced value of an arithmetic
+    type, `float acc{0.0f};`, as `float acc = 0.0f;` (braces forbid narrowing, so the value is the same); a pointer
+    declared `auto` from a pointer parameter, `const auto row = x + r * cols;`, with the parameter's type, `const
+    float* row = x + r * cols;` (what `auto` deduces; a `const` the pointer itself had never matters to a name nothing
+    assigns, which the compiler checked)."""
+    pointers = {param.name: " ".join(param.type_text.replace("__restrict__", "").split())
+                for param in view.kernel.params if param.is_pointer}
+    found = []
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = declaration.children_by_field_name("declarator")
+        kind = view.text(declaration.child_by_field_name("type"))
+        if len(declarators) != 1 or declarators[0].type != "init_declarator" or \
+                declarators[0].child_by_field_name("declarator").type != "identifier":
+            continue
+        name = view.text(declarators[0].child_by_field_name("declarator"))
+        value = declarators[0].child_by_field_name("value")
+        written = view.text(declaration)[:declaration.child_by_field_name("type").end_byte - declaration.start_byte]
+        if value.type == "initializer_list" and len(value.named_children) == 1 and \
+                _ARITHMETIC.fullmatch(" ".join(written.split())):
+            found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
+                                   f"{written} {name} = {view.text(value.named_children[0])};"))
+        elif kind == "auto" and value.type != "initializer_list":
+            base = bare(value)
+            if base.type == "binary_expression" and view.text(base.child_by_field_name("operator")) in "+-":
+                base = bare(base.child_by_field_name("left"))
+            if base.type == "identifier" and view.text(base) in pointers:
+                found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
+                                       f"{pointers[view.text(base)]} {name} = {view.text(value)};"))
+    return found
+
+
+def _expression_lambdas(view: KernelView) -> list[tuple[int, int, str]]:
+    """The first lambda declared in the kernel whose body is one `return e;` (`auto at = [&](int r, int c) { return
+    src[r * W + c]; };`, its parameters plain), where every name e reads besides the parameters is declared at most
+    once in the kernel and, for a capture by value, assigned nowhere after the lambda: each call `at(a, b)` its
+    value, e with each parameter the argument converted to the parameter's type, and the declaration emptied. (A
+    capture by reference reads the names when the lambda runs, which the call's place does; one by value reads them
+    where it is declared, the same where nothing assigns them after.)"""
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = declaration.children_by_field_name("declarator")
+        value = declarators[0].child_by_field_name("value") if len(declarators) == 1 and \
+            declarators[0].type == "init_declarator" else None
+        if value is None or value.type != "lambda_expression":
+            continue
+        body = value.child_by_field_name("body")
+        statements = [n for n in body.named_children if n.type != "comment"]
+        parameters = value.child_by_field_name("declarator")
+        parameters = parameters.child_by_field_name("parameters") if parameters is not None else None
+        if len(statements) != 1 or statements[0].type != "return_statement" or not statements[0].named_children or \
+                parameters is None:
+            continue
+        typed = [(view.text(p.child_by_field_name("type")), p.child_by_field_name("declarator"))
+                 for p in parameters.named_children if p.type == "parameter_declaration"]
+        if len(typed) != len([p for p in parameters.named_children if p.type != "comment"]) or \
+                any(d is None or d.type != "identifier" for _, d in typed):
+            continue
+        names = [view.text(d) for _, d in typed]
+        result = statements[0].named_children[0]
+        read = {view.text(n) for n in view.descendants(result, "identifier")} - set(names)
+        by_value = "=" in view.text(value.child_by_field_name("captures"))
+        later = [n for n in view.descendants(view.body) if n.start_byte >= declaration.end_byte]
+        if any(_declarations_of(view, name) > 1 for name in read) or \
+                by_value and any(assigns(view, n, name) for n in later for name in read):
+            continue
+        name = view.text(declarators[0].child_by_field_name("declarator"))
+        calls = [n for n in later if n.type == "call_expression" and view.text(n.child_by_field_name("function"))
+                 == name]
+        mentions = [n for n in later if n.type == "identifier" and view.text(n) == name]
+        if len(calls) != len(mentions) or any(a.start_byte < b.start_byte and b.end_byte <= a.end_byte
+                                              for a in calls for b in calls if a is not b):
+            continue        # used other than called, or called in another call's arguments
+        replacements = [_in_place(view, declaration.start_byte, declaration.end_byte, "")]
+        for call in calls:
+            arguments = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+            if len(arguments) != len(typed):
+                break
+            values = {parameter: f"(({ctype})({view.text(argument)}))"
+                      for (ctype, _), parameter, argument in zip(typed, names, arguments)}
+            replacements.append((call.start_byte, call.end_byte,
+                                 f"({_TOKEN.sub(lambda m: values.get(m.group(0), m.group(0)), view.text(result))})"))
+        else:
+            return replacements
+    return []
+
+
+def _range_loops(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `for (const auto w : g) body` over a local array of a constant size (`float g[3];`): the counted loop
+    over its places, `for (int i = 0; i < 3; ++i) { const float w = g[i]; body }` (a copy of each element, or a
+    reference to it where the loop declares `&w`)."""
+    arrays = {}         # name -> (element type, size) of the kernel's local arrays of a constant size
+    for declaration in view.descendants(view.body, "declaration"):
+        target = declaration.child_by_field_name("declarator")
+        target = target.child_by_field_name("declarator") if target is not None and \
+            target.type == "init_declarator" else target
+        if target is not None and target.type == "array_declarator" and \
+                target.child_by_field_name("declarator").type == "identifier" and \
+                len(declaration.children_by_field_name("declarator")) == 1 and \
+                (size := constant_value(view, view.text(target.child_by_field_name("size") or target))) is not None:
+            name = view.text(target.child_by_field_name("declarator"))
+            if _declarations_of(view, name) == 1:
+                arrays[name] = (view.text(declaration.child_by_field_name("type")), size)
+    taken = {view.text(n) for n in view.descendants(view.body, "identifier")}
+    found = []
+    for loop in view.descendants(view.body, "for_range_loop"):
+        over, declarator = loop.child_by_field_name("right"), loop.child_by_field_name("declarator")
+        if over is None or over.type != "identifier" or view.text(over) not in arrays or declarator is None:
+            continue
+        array, (element, size) = view.text(over), arrays[view.text(over)]
+        reference = declarator.type == "reference_declarator"
+        target = declarator.named_children[-1] if reference else declarator
+        if target.type != "identifier":
+            continue
+        qualifier = "const " if any(c.type == "type_qualifier" and view.text(c) == "const" for c in loop.children) \
+            else ""
+        counter = fresh_name("i", taken)
+        body = loop.child_by_field_name("body")
+        found.append(_in_place(view, loop.start_byte, loop.end_byte,
+                               f"for (int {counter} = 0; {counter} < {size}; ++{counter}) {{ {qualifier}{element}"
+                               f"{'&' if reference else ''} {view.text(target)} = {array}[{counter}]; "
+                               f"{view.text(body)} }}"))
     return found
 
 
@@ -1703,9 +1830,10 @@ def _element_referenced(subscript: Node) -> bool:
 
 
 def constant_value(view: KernelView, written: str) -> int | None:
-    """The value of an integer expression of numbers and the file's `#define`s of numbers (`(3) + 1`, `HEAD_DIM -
-    1`); None for any other text, or a division of a negative value."""
-    return integer_value(macros_expanded(written, file_macros(view)))
+    """The value of an integer expression of numbers, the file's `#define`s of numbers and its `const` and
+    `constexpr` integers and enumerators (`(3) + 1`, `HEAD_DIM - 1`, `2 * kRadius + 1`); None for any other text, or
+    a division of a negative value."""
+    return integer_value(macros_expanded(written, file_macros(view) | file_constants(view)))
 
 
 def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:

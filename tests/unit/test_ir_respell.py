@@ -1014,3 +1014,27 @@ __global__ void skipping(const int* g, const float* x, float* y, int n)
 def test_continues_in_a_grid_stride_loop_are_the_rest_of_the_point_in_an_else():
     program = lifted_equal_at_its_checks(SKIPPING)
     assert "continue" not in str(program), str(program)
+
+
+# Modern CUDA C++: braced values, a pointer declared `auto`, a lambda returning a value, a range-based loop over a
+# local array sized by a file `constexpr`.
+MODERN = """constexpr int kTaps = 3;
+""" + ROWS.format(defines="", body="""    const auto row = x + static_cast<size_t>(r) * cols;
+    float w[kTaps];
+    for (int t = 0; t < kTaps; ++t) w[t] = 1.0f + t;
+    float total{0.0f};
+    for (const auto v : w) total += v;
+    auto at = [&](int c) { return row[c] * w[c % kTaps] / total; };
+    for (int c = 0; c < cols; ++c) y[r * cols + c] = at(c) + at((c + 1) % cols);""")
+
+
+def test_modern_cpp_declarations_lambdas_and_range_loops_are_read_plainly():
+    """Each spelled the plain way it means: `float total = 0.0f;`, `const float* row = ...`, the lambda's value at
+    each call with its argument converted to its parameter's type, `for (int i = 0; i < 3; ++i) { const float v =
+    w[i]; ... }` (3 from the file's `constexpr`): the program equals the kernel; a lambda reading a name it captured
+    by value that the kernel assigns after it stays refused."""
+    program = lifted_equals_kernel(MODERN)
+    assert "at(" not in str(program) and "auto" not in str(program), str(program)
+    by_value = MODERN.replace("auto at = [&](int c)", "auto at = [=](int c)").replace(
+        "    for (int c = 0; c < cols; ++c) y[r", "    total += 1.0f;\n    for (int c = 0; c < cols; ++c) y[r")
+    assert isinstance(lift(candidate_of("user.cu", by_value)), NotLiftable)
