@@ -451,10 +451,13 @@ def _expression_lambdas(view: KernelView) -> list[tuple[int, int, str]]:
             continue
         body = value.child_by_field_name("body")
         statements = [n for n in body.named_children if n.type != "comment"]
-        parameters = value.child_by_field_name("declarator")
-        parameters = parameters.child_by_field_name("parameters") if parameters is not None else None
+        declarator = value.child_by_field_name("declarator")
+        parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+        # Captures of the kernel's names as they are (`[&]`, `[=]`, `[x, &y]`; not `[s = x]`, whose names are the
+        # lambda's own), and no return type (one would convert the value) or `mutable` after the parameters.
         if len(statements) != 1 or statements[0].type != "return_statement" or not statements[0].named_children or \
-                parameters is None:
+                parameters is None or len(declarator.named_children) != 1 or \
+                any(c.type == "lambda_capture_initializer" for c in value.child_by_field_name("captures").children):
             continue
         typed = [(view.text(p.child_by_field_name("type")), p.child_by_field_name("declarator"))
                  for p in parameters.named_children if p.type == "parameter_declaration"]
@@ -499,10 +502,11 @@ def _range_loops(view: KernelView) -> list[tuple[int, int, str]]:
         target = declaration.child_by_field_name("declarator")
         target = target.child_by_field_name("declarator") if target is not None and \
             target.type == "init_declarator" else target
-        if target is not None and target.type == "array_declarator" and \
-                target.child_by_field_name("declarator").type == "identifier" and \
+        extent = target.child_by_field_name("size") if target is not None and target.type == "array_declarator" \
+            else None
+        if extent is not None and target.child_by_field_name("declarator").type == "identifier" and \
                 len(declaration.children_by_field_name("declarator")) == 1 and \
-                (size := constant_value(view, view.text(target.child_by_field_name("size") or target))) is not None:
+                (size := constant_value(view, view.text(extent))) is not None:
             name = view.text(target.child_by_field_name("declarator"))
             if _declarations_of(view, name) == 1:
                 arrays[name] = (view.text(declaration.child_by_field_name("type")), size)
@@ -557,9 +561,8 @@ def _guards_hoisted(view: KernelView) -> list[tuple[int, int, str]]:
 def _leading_continues(view: KernelView) -> list[tuple[int, int, str]]:
     """A loop body's first `if (c) continue;` or `if (c) { ...; continue; }` of its own statements (or of the
     branches of the `if` it ends with, and so on) with the rest of the body moved into its else (the module's
-    docstring), for
-    the loops that index a local array (written out then, which a `continue` forbids) and the loops over the grid's
-    points (a point's code skipped)."""
+    docstring), for the loops that index a local array (written out then, which a `continue` forbids) and the loops
+    over the grid's points (a point's code skipped)."""
     arrays = _local_arrays(view)
     for loop in view.descendants(view.body, "for_statement", "while_statement"):
         header = loop.child_by_field_name("initializer") or loop.child_by_field_name("condition")

@@ -1032,9 +1032,14 @@ def test_modern_cpp_declarations_lambdas_and_range_loops_are_read_plainly():
     """Each spelled the plain way it means: `float total = 0.0f;`, `const float* row = ...`, the lambda's value at
     each call with its argument converted to its parameter's type, `for (int i = 0; i < 3; ++i) { const float v =
     w[i]; ... }` (3 from the file's `constexpr`): the program equals the kernel; a lambda reading a name it captured
-    by value that the kernel assigns after it stays refused."""
+    by value that the kernel assigns after it, one with a return type and one with an initialized capture stay
+    refused."""
     program = lifted_equals_kernel(MODERN)
     assert "at(" not in str(program) and "auto" not in str(program), str(program)
     by_value = MODERN.replace("auto at = [&](int c)", "auto at = [=](int c)").replace(
         "    for (int c = 0; c < cols; ++c) y[r", "    total += 1.0f;\n    for (int c = 0; c < cols; ++c) y[r")
-    assert isinstance(lift(candidate_of("user.cu", by_value)), NotLiftable)
+    # A return type converts the value; an initialized capture names a value of its own.
+    converted = MODERN.replace("auto at = [&](int c) {", "auto at = [&](int c) -> int {")
+    renamed = MODERN.replace("auto at = [&](int c) { return row[c]", "auto at = [p = row](int c) { return p[c]")
+    for refused in (by_value, converted, renamed):
+        assert refused != MODERN and isinstance(lift(candidate_of("user.cu", refused)), NotLiftable), refused
