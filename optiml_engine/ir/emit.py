@@ -1725,19 +1725,20 @@ class _Kernel:
             self.use("lanes")
         inner = indent + "    "
         body = inner + "    "
-        staged = [_Staged(operand, tile_name, i.name, itype, i_block, iupper, names, side) if side == "left" else
-                  _Staged(operand, tile_name, j.name, jtype, j_block, jupper, names, side)
+        # A side's index, its type, block start and bound, its tile's points and padded row, and the thread axis
+        # (and its threads) that takes its values.
+        sides = {"left": (i.name, itype, i_block, iupper, tile_i, row_i, "threadIdx.y", threads_y),
+                 "right": (j.name, jtype, j_block, jupper, tile_j, row_j, "threadIdx.x", threads_x)}
+        staged = [_Staged(operand, tile_name, *sides[side][:4], names, side)
                   for side, operand, tile_name, _ in operands]
         for operand, (side, *_) in zip(staged, operands):
-            operand.plan(program, k.var, *((tile_i, step, threads, acc_type, row_i) if side == "left" else
-                                           (tile_j, step, threads, acc_type, row_j)))
+            operand.plan(program, k.var, sides[side][4], step, threads, acc_type, sides[side][5])
             if operand.width > 1:
                 self.use("lanes")
         self.lines += [
             f"{indent}// Two buffers of each operand: {step} steps of the loop x the tile's points, rows padded.",
-            *(f"{indent}__shared__ __align__(16) {acc_type} {tile_name}[2][{step}]"
-              f"[{row_i if side == 'left' else row_j}];   // {side} operand, by {i.name if side == 'left' else j.name}"
-              for side, _, tile_name, _ in operands),
+            *(f"{indent}__shared__ __align__(16) {acc_type} {tile_name}[2][{step}][{sides[side][5]}];   // {side} "
+              f"operand, by {sides[side][0]}" for side, _, tile_name, _ in operands),
             f"{indent}const int {thread} = threadIdx.y * blockDim.x + threadIdx.x;",
             f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile_j};",
             f"{indent}for ({itype} {i_block} = {ilower}blockIdx.y * {tile_i}; {i_block} < {iupper}; "
@@ -1810,8 +1811,7 @@ class _Kernel:
                     f"{at}for (int {kk} = 0; {kk} < {step}; ++{kk}) {{",
                     f"{at}    {acc_type} {', '.join(f'{values}[{per}]' for *_, values in operands)};",
                     *(line for side, _, tile_name, values_name in operands
-                      for line in values(values_name, tile_name, *(("threadIdx.y", threads_y) if side == "left" else
-                                                                   ("threadIdx.x", threads_x)), at)),
+                      for line in values(values_name, tile_name, *sides[side][6:], at)),
                     *([f"{at}    const {k.ctype} {step_at} = {k_step} + {kk};"] if step_at is not None else []),
                     f"{at}    #pragma unroll",
                     f"{at}    for (int {m} = 0; {m} < {per}; ++{m})",
