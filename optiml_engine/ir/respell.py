@@ -36,6 +36,10 @@ and the lifter refuses the kernel as before.
   read-only data cache: the value it loads, `(e)` (`__ldg(p)`: `(*(p))`). `__umul24(blockIdx.x, blockDim.x)` (the
   CUDA samples' 24-bit multiply, `__mul24` too) of two builtins: their product, `((a) * (b))`, which it is for
   grids of fewer than 2^24 blocks a dimension.
+- `e & (2^k - 1)` and `e >> k` (`threadIdx.x & 31`, `(blockIdx.x * blockDim.x + threadIdx.x) >> 5`, `gid & (WARP
+  - 1)`: the mask or the shift a constant), e made of the thread's and the block's builtins, literals, `+` and `*`
+  (or a local declared once from such an e and never assigned): `e % 2^k` and `e / 2^k`, which they are for an e
+  that cannot be negative.
 - A loop's body with `if (c) continue;` among its own statements (no else), in a loop that indexes a local array
   or a loop over the grid's points (its header reads the block's index): the rest of the body under
   `if (!(c)) { ... }`; `if (c) { ...; continue; }` likewise: the continue dropped, the rest under its `else`; and so
@@ -164,7 +168,8 @@ def respelled(candidate: Candidate) -> Candidate:
         view = KernelView.of(candidate)
         replacements = _pragmas(view) or _expansions(view) or _comparisons(view) or \
             _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or \
-            _switches(view) or _plain_calls(view) or _modern_declarations(view) or _expression_lambdas(view) or \
+            _switches(view) or _plain_calls(view) or _bit_arithmetic(view) or _modern_declarations(view) or \
+            _expression_lambdas(view) or \
             _range_loops(view) or _guards_hoisted(view) or _paired_counters(view) or \
             _leading_continues(view) or _while_loops(view) or \
             _reassigned_names(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
@@ -401,6 +406,50 @@ def _plain_calls(view: KernelView) -> list[tuple[int, int, str]]:
                 view.text(function.child_by_field_name("name")) == "static_cast" and \
                 _ARITHMETIC.fullmatch(written := view.text(function.child_by_field_name("arguments")).strip("<> ")):
             found.append((call.start_byte, call.end_byte, f"(({written})({view.text(argument)}))"))
+    return found
+
+
+_OF_BUILTINS = re.compile(r"(?:\s|[()+*]|\d+[uU]?|(?:blockIdx|blockDim|threadIdx|gridDim)\.[xyz])+")
+
+
+def _bit_arithmetic(view: KernelView) -> list[tuple[int, int, str]]:
+    """Each `e & (2^k - 1)` as `((e) % 2^k)` and `e >> k` as `((e) / 2^k)`, e of builtins (the module's docstring)."""
+    declared = {}
+    for declaration in view.descendants(view.body, "declaration"):
+        for declarator in declaration.children_by_field_name("declarator"):
+            if declarator.type == "init_declarator" and \
+                    declarator.child_by_field_name("declarator").type == "identifier":
+                name = view.text(declarator.child_by_field_name("declarator"))
+                declared[name] = None if name in declared else view.text(declarator.child_by_field_name("value"))
+    assigned = {name for name in declared if any(assigns(view, node, name) for node in view.descendants(
+        view.body, "assignment_expression", "update_expression"))}
+
+    def of_builtins(text: str) -> bool:
+        return bool(_OF_BUILTINS.fullmatch(text)) or \
+            text in declared and text not in assigned and declared[text] is not None and \
+            bool(_OF_BUILTINS.fullmatch(declared[text]))
+
+    found: list[tuple[int, int, str]] = []
+    for node in view.descendants(view.body, "binary_expression"):
+        operator, left, right = (view.text(node.child_by_field_name("operator")), node.child_by_field_name("left"),
+                                 node.child_by_field_name("right"))
+        if operator not in ("&", ">>") or not of_builtins(view.text(bare(left))) or \
+                (value := constant_value(view, view.text(right).replace("u", "").replace("U", ""))) is None or \
+                any(start <= node.start_byte < end for start, end, _ in found):
+            continue
+        # Parentheses only where an operator beside could take an operand of the new one (`x + (t & 31)` is not
+        # `x + t % 32`): the readings below (lift's block split) take `lane = threadIdx.x % 32` as written so.
+        operand = view.text(left) if left.type in ("identifier", "field_expression", "parenthesized_expression") \
+            else f"({view.text(left)})"
+        alone = node.parent.type in ("init_declarator", "parenthesized_expression", "argument_list") or \
+            node.parent.type == "assignment_expression" and node.parent.child_by_field_name("right") == node
+        if operator == "&" and value > 0 and value & (value + 1) == 0:
+            text = f"{operand} % {value + 1}"
+        elif operator == ">>" and 0 < value < 31:
+            text = f"{operand} / {1 << value}"
+        else:
+            continue
+        found.append((node.start_byte, node.end_byte, text if alone else f"({text})"))
     return found
 
 

@@ -733,6 +733,13 @@ WARP_INDICES = {
     "global_local_split_one_declaration": ("grid=cdiv(rows,4) block=128",
                                            "    int gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                            "    int warp = gid / 32, lane = gid % 32;"),
+    # The warp and its lane taken by a shift and a mask (what they are of indices that cannot be negative).
+    "global_shift_and_mask": ("grid=cdiv(rows,4) block=128",
+                              "    int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;\n"
+                              "    int lane = threadIdx.x & 31;"),
+    "global_local_shift_and_mask": ("grid=cdiv(rows,8) block=256",
+                                    "    int gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                    "    int warp = gid >> 5;\n    int lane = gid & (WARP - 1);"),
     "block_of_warps": ("grid=(1,cdiv(rows,8)) block=(32,8)",
                        "    int warp = blockIdx.y * blockDim.y + threadIdx.y;\n    int lane = threadIdx.x;"),
     "one_warp_a_block": ("grid=rows block=32", "    int warp = blockIdx.x;\n    int lane = threadIdx.x;"),
