@@ -43,12 +43,9 @@ from optiml_engine.search.mcts import SearchBudget, SearchConfig
 from optiml_engine.source.parse import CudaDocument
 
 ROOT = Path(__file__).resolve().parent.parent
-# The held-out sets of kernels (tests/heldout3 to heldout9 hold intents).
-HELDOUT_KERNELS = ("heldout", "heldout2", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15",
-                   "heldout16", "heldout17", "heldout18", "heldout19", "heldout20", "heldout21", "heldout22",
-                   "heldout23", "heldout24", "heldout25", "heldout26", "heldout27", "heldout28",
-                   "heldout29", "heldout30", "heldout31", "heldout32", "heldout33", "heldout34", "heldout35",
-                   "heldout36", "heldout37")
+# The held-out sets of kernels: every tests/heldout* folder with a peers.py (tests/heldout3 to heldout9 hold intents).
+HELDOUT_KERNELS = tuple(sorted((peers.parent.name for peers in (ROOT / "tests").glob("heldout*/peers.py")),
+                               key=lambda name: int(name.removeprefix("heldout") or 1)))
 SETS = {"examples": ROOT / "examples", **{which: ROOT / "tests" / which for which in HELDOUT_KERNELS}}
 PEER_FILES = {"examples": ROOT / "bench" / "peers_examples.py",
               **{which: ROOT / "tests" / which / "peers.py" for which in HELDOUT_KERNELS}}

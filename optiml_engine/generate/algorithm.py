@@ -24,7 +24,7 @@ from optiml_engine.ir.emit import EmitError, emit
 from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.lift import lift
 from optiml_engine.ir.program import NotLiftable
-from optiml_engine.ir.schedule import first_schedules, shape_of
+from optiml_engine.ir.schedule import described, first_schedules, shape_of
 from optiml_engine.model import Candidate, GeneratedKernel, OptimlError
 from optiml_engine.source.edit import apply_candidate
 from optiml_engine.source.expr import evaluate
@@ -94,5 +94,5 @@ def first_kernel(generated: GeneratedKernel, arch: str = "sm_90") -> GeneratedKe
         if not compiled.ok or compiled.resources is None or compiled.resources.spill_store_bytes:
             continue
         text = apply_candidate(generated.text, document.model, plain, scheduled).new_text
-        return generated.model_copy(update={"text": text, "strategy": f"built-in, {schedule.describe()}"})
+        return generated.model_copy(update={"text": text, "strategy": f"built-in, {described(shape, schedule)}"})
     return generated.model_copy(update={"strategy": "built-in, plain (a thread per output: its program's map)"})

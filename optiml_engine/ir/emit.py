@@ -17,9 +17,9 @@ from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, conjunction, conjuncts, constant,
-    contract_text, extent, folded, inlined, is_integer_cast, loads, names_of, names_read, names_written,
-    point_dependent, polynomial, single_assignments, statement_exprs, stride, subexpressions, unconditional_loads,
-    unit_stride, walk)
+    contract_text, extent, folded, inlined, is_integer_cast, loads, loop_reductions, names_of, names_read,
+    names_written, point_dependent, polynomial, single_assignments, statement_exprs, stride, subexpressions,
+    unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
 from optiml_engine.ir.vector_groups import (
     comparisons, declared_types, digit_split, evaluated, expanded_reads, index_locals_inlined, lowest_digit,
@@ -30,7 +30,7 @@ from optiml_engine.ir.program import (
     Store, Unary, children, mentions, names_in, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
     SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
-    Window, contraction_staging, element_bytes, neighbour_offset, operand_value, reduction_type, slides)
+    Window, contraction_staging, described, element_bytes, neighbour_offset, operand_value, reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, derived
 from optiml_engine.policies.rules.elementwise import restrict_replacements, unaliased_pointers
@@ -140,6 +140,34 @@ __device__ __forceinline__ T {_SCAN_FUNCTION[op]}(T value)
     return value;
 }}
 """
+
+
+def _lanes_share(code: list[Stmt]) -> bool:
+    """Whether every lane of a row may run the row's code (`rows_finished`): declarations and assignments of locals,
+    loops each of whose iterations writes elements of its own, none reading what the code writes, and stores and
+    atomics outside the loops (the first lane's alone), none read by the code."""
+    written = {stmt.array for stmt in walk(code) if isinstance(stmt, (Store, Atomic))}
+    read = {load.array for load in all_loads(code)}
+    return not written & read and all(
+        isinstance(stmt, (Let, Assign, Store, Atomic)) or
+        isinstance(stmt, For) and constant(stmt.step) == 1 and loop_reductions(stmt) == [] and
+        all(isinstance(inner, (Let, Store)) for inner in walk(stmt.body)) and
+        all(mentions(inner.index, {stmt.var}) and stride(inner.index, stmt.var) is not None
+            for inner in walk(stmt.body) if isinstance(inner, Store))
+        for stmt in code)
+
+
+def _lanes_strided(code: list[Stmt], lanes: int) -> list[Stmt]:
+    """The row's code for every lane of the row (`_lanes_share`): each loop's iterations strided across the lanes
+    (lane threadIdx.x), each store and atomic outside them the first lane's."""
+    first = Binary(op="==", left=Ref(name="threadIdx.x"), right=Const(text="0"))
+    return [stmt.model_copy(update={"start": Binary(op="+", left=stmt.start, right=Ref(name="threadIdx.x")),
+                                    "step": Const(text=str(lanes))}) if isinstance(stmt, For) else
+            If(cond=first, then=[stmt]) if isinstance(stmt, (Store, Atomic)) else stmt for stmt in code]
+
+
+# The element types `__shfl_xor_sync` carries that atomicAdd adds.
+_SHUFFLED_TYPES = ("float", "double", "int", "unsigned int", "unsigned long long", "long long")
 
 
 def combined(op: str, a: str, b: str) -> str:
@@ -1686,6 +1714,15 @@ class _Kernel:
             raise EmitError("a loop whose steps differ from tile to tile is not split across blocks")
         (tile_i, tile_j), per, step = s.output_tile(), s.items, s.k_tile
         threads_x, threads_y = tile_j // per, tile_i // per
+        columns = found.columns
+        if columns is not None:
+            # The point's loop over columns walked by each block over its rows' tile: the program whose innermost
+            # index is that loop's.
+            self.program = program = columns.program
+            if threads_x > 32:
+                raise EmitError(f"a row's {threads_x} threads span warps; its columns' values combine in one")
+            if s.splits > 1 and len(program.space) != 2:
+                raise EmitError("a batch's rows are not split across blocks")
         threads = threads_x * threads_y
         i_axis, j_axis = len(program.space) - 2, len(program.space) - 1
         i, j, k = program.space[i_axis], program.space[j_axis], found.loop
@@ -1703,11 +1740,20 @@ class _Kernel:
         self.lines += opening
         names = self.names
         k_begin, k_end = names(f"{k.var}_begin"), names(f"{k.var}_end")
-        if s.splits > 1:
+        if s.splits > 1 and columns is None:
             self.split_k_setup(indent, k_begin, k_end)
         elif not found.ranged:
             self.lines += [f"{indent}const {k.ctype} {k_begin} = {c_operand(k.start)};",
                            f"{indent}const {k.ctype} {k_end} = {c_operand(k.stop)};"]
+        if columns is not None:
+            if columns.ctype not in _SHUFFLED_TYPES:
+                raise EmitError(f"a row's value of type {columns.ctype} does not pass between lanes")
+            self.row_values = names(f"{columns.reduction.variable}_of_rows")
+            if s.splits > 1:
+                dtype = dtype_of(columns.ctype)
+                self.split_rows = self.split_capacity(None, 1, itemsize(dtype) if dtype else 8)
+                self.split_workspace(indent, "row", self.split_rows, {columns.reduction.variable: (columns.ctype, 1)},
+                                     self.extent(0), "x")
         partial = names("partial")
         i_block, j_block, k_step = names(f"{i.name}_block"), names(f"{j.name}_block"), names(f"{k.var}_step")
         element, m, n, kk, thread = names("e"), names("m"), names("n"), names("kk"), names("thread")
@@ -1723,7 +1769,8 @@ class _Kernel:
         firsts = {name: names(f"{name}_first") for name in (i.name, j.name, k.var)}
         if width > 1:
             self.use("lanes")
-        inner = indent + "    "
+        # The tile's code: inside the loop over row tiles (and the walk over column tiles).
+        inner = indent + ("        " if columns is not None else "    ")
         body = inner + "    "
         # A side's index, its type, block start and bound, its tile's points and padded row, and the thread axis
         # (and its threads) that takes its values.
@@ -1735,14 +1782,21 @@ class _Kernel:
             operand.plan(program, k.var, sides[side][4], step, threads, acc_type, sides[side][5])
             if operand.width > 1:
                 self.use("lanes")
+        def owned(index: str, threads_along: str, count: int) -> str:
+            """The tile position of a thread's `index`-th output along an axis: groups of `width` neighbours, a
+            warp's groups contiguous."""
+            return f"({index} / {width}) * ({count} * {width}) + {threads_along} * {width} + {index} % {width}"
+
         self.lines += [
             f"{indent}// Two buffers of each operand: {step} steps of the loop x the tile's points, rows padded.",
             *(f"{indent}__shared__ __align__(16) {acc_type} {tile_name}[2][{step}][{sides[side][5]}];   // {side} "
               f"operand, by {sides[side][0]}" for side, _, tile_name, _ in operands),
             f"{indent}const int {thread} = threadIdx.y * blockDim.x + threadIdx.x;",
-            f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile_j};",
+            *([f"{indent}const {jtype} {j_block} = {jlower}blockIdx.x * {tile_j};"] if columns is None else []),
             f"{indent}for ({itype} {i_block} = {ilower}blockIdx.y * {tile_i}; {i_block} < {iupper}; "
             f"{i_block} += gridDim.y * {tile_i}) {{",
+            *(self.columns_walked(indent + "    ", (i, i_block, itype, iupper), (j_block, jtype, jlower, jupper),
+                                  owned(m, "threadIdx.y", threads_y), m) if columns is not None else []),
             f"{inner}{acc_type} {partial}[{per}][{per}];   // unrolled loops keep it in registers",
             f"{inner}#pragma unroll",
             f"{inner}for (int {m} = 0; {m} < {per}; ++{m})",
@@ -1763,11 +1817,6 @@ class _Kernel:
                 out += operand.load(body, first, k.var, k.ctype, k_end, thread, element, slot, lane, zero, firsts) \
                     if what == "load" else operand.store(body, at, thread, element, slot, lane)
             return out
-
-        def owned(index: str, threads_along: str, count: int) -> str:
-            """The tile position of a thread's `index`-th output along an axis: groups of `width` neighbours, a
-            warp's groups contiguous."""
-            return f"({index} / {width}) * ({count} * {width}) + {threads_along} * {width} + {index} % {width}"
 
         def values(name: str, tile_name: str, threads_along: str, count: int, at: str) -> list[str]:
             if width == 1:
@@ -1835,14 +1884,22 @@ class _Kernel:
             f"{body}__syncthreads();   // the other buffer is complete; this one may be written again",
             f"{body}{buffer} = 1 - {buffer};",
             f"{inner}}}"]
-        if s.splits > 1:
+        if s.splits > 1 and columns is None:
             self.split_k_finish(inner, partial, per, acc_type, thread, i_block)
         # Each output's own code: the declarations before the loop, the loop's sum, the code after it.
         position = program.body.index(found.loop)
         epilogue = program.body[:position] + [Assign(name=found.accumulator, op="+=",
                                                      value=Ref(name=f"{partial}[{m}][{n}]"))] + \
             program.body[position + 1:]
+        if columns is not None:
+            # The code ends in the row's value's update (`best = fmaxf(best, v)`, `if (v > best) best = v;`): made
+            # to this thread's value of its row.
+            value, mine = columns.reduction.variable, Ref(name=f"{self.row_values}[{m}]")
+            epilogue[-1:] = statements_replaced(substituted(epilogue[-1:], {value: mine}), lambda stmt: [
+                stmt.model_copy(update={"name": mine.name})] if isinstance(stmt, Assign) and stmt.name == value
+                else None)
         vector_store = self.vector_epilogue(epilogue, j.name, width)
+        row_atomic = self.row_atomic(epilogue, j.name)
         # The divisions of a column (an implicit GEMM's batch and pixel) computed once for each of the thread's
         # columns, not again for each of its rows under each output's bounds test, where the compiler keeps them.
         scalars = {p.name for p in program.scalars}
@@ -1862,7 +1919,34 @@ class _Kernel:
             epilogue = rewritten(epilogue, from_registers)
             if vector_store is not None:
                 vector_store = (rewritten([vector_store[0]], from_registers)[0], vector_store[1])
-        if vector_store is None:
+        if row_atomic is not None:
+            # Every output of a row adds into one element (`atomicAdd(&y[row], f(dot))`): the row's outputs of the
+            # tile summed by each thread, then across the threads sharing the row (neighbouring lanes of a warp),
+            # one atomic a row a warp instead of one an output.
+            atomic = epilogue[-1]
+            ctype = program.element_type(atomic.array)
+            total, offset = names("row_total"), names.scoped("offset")
+            lanes = min(threads_x, 32)
+            self.lines += [
+                f"{inner}#pragma unroll",
+                f"{inner}for (int {m} = 0; {m} < {per}; ++{m}) {{",
+                f"{inner}    const {itype} {i.name} = {i_block} + {owned(m, 'threadIdx.y', threads_y)};",
+                f"{inner}    {ctype} {total} = {identity('+', ctype)};",
+                f"{inner}    #pragma unroll",
+                f"{inner}    for (int {n} = 0; {n} < {per}; ++{n}) {{",
+                f"{inner}        const {jtype} {j.name} = {j_block} + {owned(n, 'threadIdx.x', threads_x)};",
+                f"{inner}        if ({i.name} < {iupper} && {j.name} < {jupper}) {{",
+                *c_statements(epilogue[:-1], inner + "            "),
+                f"{inner}            {total} += {c_expr(atomic.value)};",
+                f"{inner}        }}",
+                f"{inner}    }}",
+                f"{inner}    #pragma unroll",
+                f"{inner}    for (int {offset} = {lanes // 2}; {offset} > 0; {offset} /= 2) "
+                f"{total} += __shfl_xor_sync(0xffffffffu, {total}, {offset});",
+                f"{inner}    if (threadIdx.x % {lanes} == 0 && {i.name} < {iupper}) "
+                f"atomicAdd(&{atomic.array}[{c_expr(row_atomic)}], {total});",
+                f"{inner}}}"]
+        elif vector_store is None:
             self.lines += [
                 f"{inner}#pragma unroll",
                 f"{inner}for (int {m} = 0; {m} < {per}; ++{m}) {{",
@@ -1914,11 +1998,114 @@ class _Kernel:
                 f"{inner}        }}",
                 f"{inner}    }}",
                 f"{inner}}}"]
+        if columns is not None:
+            self.lines.append(f"{indent}    }}")
+            self.rows_finished(indent + "    ", (i, i_block, itype, iupper), owned(m, "threadIdx.y", threads_y), m,
+                               threads_x)
         self.lines += [f"{indent}}}"]
         self.lines += closing
+        if columns is not None:
+            # x: the blocks sharing a row tile's columns; y: row tiles; z: the batch.
+            self.grid = [self.split_layers(self.extent(0), self.split_rows) if s.splits > 1 else "1",
+                         f"min(cdiv(max({self.extent(i_axis)},1),{tile_i}),{GRID_YZ_LIMIT})",
+                         *([self.grid_z] if len(program.space) == 3 else [])]
+            return
         self.tiled_grid(j_axis, i_axis, tile_j, tile_i)
         if s.splits > 1:
             self.grid.append(self.split_layers(self.tiles_text, self.split_tiles))
+
+    def columns_walked(self, at: str, row: tuple[ParallelIndex, str, str, str], column: tuple[str, str, str, str],
+                       position: str, m: str) -> list[str]:
+        """A column walk's start, inside the loop over row tiles: each thread's value of each of its rows (the
+        reduction's identity, or for a maximum or a minimum the row's first value, which it may take again), then
+        the loop over the column tiles this block walks (the grid's x shares them)."""
+        s, columns = self.schedule, self.shape.contraction.columns
+        index, first, itype, iupper = row
+        j_block, jtype, jlower, jupper = column
+        op, value = columns.reduction.op, columns.reduction.variable
+        start = identity(op, columns.ctype)
+        stride = self.splits if s.splits > 1 else "gridDim.x"
+        lines = [f"{at}{columns.ctype} {self.row_values}[{s.items}];   // this thread's value of each of its rows "
+                 f"over the columns it walks",
+                 f"{at}#pragma unroll",
+                 f"{at}for (int {m} = 0; {m} < {s.items}; ++{m}) {{"]
+        if start is not None:
+            lines.append(f"{at}    {self.row_values}[{m}] = {start};")
+        else:
+            lines += [f"{at}    const {itype} {index.name} = {first} + {position};",
+                      f"{at}    {self.row_values}[{m}] = ({columns.ctype})0;",
+                      f"{at}    if ({index.name} < {iupper}) {{",
+                      *c_statements(list(columns.before), at + "        "),
+                      f"{at}        {self.row_values}[{m}] = {value};",
+                      f"{at}    }}"]
+        return lines + [
+            f"{at}}}",
+            f"{at}for ({jtype} {j_block} = {jlower}blockIdx.x * {s.output_tile()[1]}; {j_block} < {jupper}; "
+            f"{j_block} += {stride} * {s.output_tile()[1]}) {{"]
+
+    def rows_finished(self, at: str, row: tuple[ParallelIndex, str, str, str], position: str, m: str,
+                      lanes: int) -> None:
+        """After a column walk: each row's value combined across the lanes of the threads sharing the row (a
+        warp's neighbouring lanes, each then holding it), then across the blocks sharing the row (the row's first
+        thread publishes, the last block to arrive combines them all in block order, the same result every run,
+        and passes it to the row's other lanes), then the row's own code: the code before the loop, the row's value
+        combined into its first value, the code after the loop. Where that code is declarations, loops each of
+        whose iterations writes its own elements (a residual's) and stores (`_lanes_share`), every lane of the row
+        runs it, the loops' iterations strided across them and the stores the first lane's; otherwise the first
+        lane runs it all."""
+        s, columns = self.schedule, self.shape.contraction.columns
+        index, first, itype, iupper = row
+        op, value, ctype = columns.reduction.op, columns.reduction.variable, columns.ctype
+        names = self.names
+        total, other, offset = names("row_total"), names.scoped("other"), names.scoped("offset")
+        shared = _lanes_share(list(columns.after))
+        after = _lanes_strided(list(columns.after), lanes) if shared else list(columns.after)
+        self.lines += [
+            f"{at}// Each row's value: its threads' values combined across their lanes, then the row's own code.",
+            f"{at}#pragma unroll",
+            f"{at}for (int {m} = 0; {m} < {s.items}; ++{m}) {{",
+            f"{at}    const {itype} {index.name} = {first} + {position};",
+            f"{at}    {ctype} {total} = {self.row_values}[{m}];",
+            f"{at}    #pragma unroll",
+            f"{at}    for (int {offset} = {lanes // 2}; {offset} > 0; {offset} /= 2) {{",
+            f"{at}        const {ctype} {other} = __shfl_xor_sync(0xffffffffu, {total}, {offset});",
+            f"{at}        {total} = {combined(op, total, other)};",
+            f"{at}    }}"]
+        last = names("last")
+        if s.splits > 1:
+            slot, arrived, block = names("row_slot"), names("arrived"), names.scoped("block")
+            partials = self.partials[value]
+            lower = c_expr(index.lower)
+            self.lines += [
+                f"{at}    bool {last} = true;",
+                f"{at}    if ({self.splits} > 1 && threadIdx.x == 0 && {index.name} < {iupper}) {{",
+                f"{at}        const int {slot} = {index.name}{'' if lower == '0' else f' - ({lower})'};",
+                f"{at}        {partials}[{slot} * {self.splits} + blockIdx.x] = {total};",
+                f"{at}        __threadfence();   // the partial is visible before the count says so",
+                f"{at}        const unsigned int {arrived} = atomicAdd(&{self.arrivals}[{slot}], 1u);",
+                f"{at}        {last} = {arrived} == {self.splits} - 1;",
+                f"{at}        if ({last}) {{",
+                f"{at}            __threadfence();",
+                f"{at}            {total} = __ldcg(&{partials}[{slot} * {self.splits}]);   // past L1: other blocks "
+                f"wrote them",
+                f"{at}            for (int {block} = 1; {block} < {self.splits}; ++{block}) {{",
+                f"{at}                const {ctype} {other} = __ldcg(&{partials}[{slot} * {self.splits} + {block}]);",
+                f"{at}                {total} = {combined(op, total, other)};",
+                f"{at}            }}",
+                f"{at}            {self.arrivals}[{slot}] = 0u;",
+                f"{at}        }}",
+                f"{at}    }}"]
+            if shared:      # the first lane's word to the row's other lanes
+                self.lines += [f"{at}    {last} = __shfl_sync(0xffffffffu, (int){last}, 0, {lanes});",
+                               f"{at}    {total} = __shfl_sync(0xffffffffu, {total}, 0, {lanes});"]
+        who = " && ".join(([] if shared else ["threadIdx.x == 0"]) + ([last] if s.splits > 1 else []) +
+                          [f"{index.name} < {iupper}"])
+        self.lines += [f"{at}    if ({who}) {{",
+                       *c_statements(list(columns.before), at + "        "),
+                       f"{at}        {value} = {combined(op, value, total)};",
+                       *c_statements(after, at + "        "),
+                       f"{at}    }}",
+                       f"{at}}}"]
 
     def vector_epilogue(self, epilogue: list[Stmt], j: str, width: int) -> tuple[Store, Expr] | None:
         """The epilogue's one store and its index (the epilogue's locals inlined) where a group of `width` outputs
@@ -1934,6 +2121,20 @@ class _Kernel:
         if names_of(index) & {stmt.name for stmt in before} or not unit_stride(index, j):
             return None
         return store, index
+
+    def row_atomic(self, epilogue: list[Stmt], j: str) -> Expr | None:
+        """The index of the epilogue's one atomicAdd (its locals inlined) where it reads neither j nor a local: every
+        output of a row adds into the same element, after declarations and assignments alone, of a type the warp's
+        shuffles carry; None otherwise."""
+        *before, atomic = epilogue
+        if not isinstance(atomic, Atomic) or atomic.function != "atomicAdd" or \
+                not all(isinstance(stmt, (Let, Assign)) for stmt in before) or \
+                self.program.element_type(atomic.array) not in _SHUFFLED_TYPES:
+            return None
+        index = inlined(atomic.index, single_assignments(before))
+        if j in names_of(index) or names_of(index) & {stmt.name for stmt in before}:
+            return None
+        return index
 
     def tile_range(self, indent: str, rows: tuple[str, str, str, int], columns: tuple[str, str, str, int],
                    range_names: tuple[str, str, str, str]) -> list[str]:
@@ -2431,7 +2632,8 @@ class _Kernel:
                                    _HELPERS[name]) + "\n\n" for name in self.helpers)
         comment = "".join(line + "\n" for line in self.declarations)
         # Inside the body, the schedule's name moves with the kernel when a later schedule replaces it.
-        body = "{\n" + "\n".join([f"    // OptiML schedule of the loop-nest program: {self.schedule.describe()}.",
+        description = described(self.shape, self.schedule)
+        body = "{\n" + "\n".join([f"    // OptiML schedule of the loop-nest program: {description}.",
                                    *self.as_written(), *self.lines]) + "\n}"
         # The helpers open the unit: above the kernel there may be a template header or an `extern "C"` whose
         # linkage a template may not have.
@@ -2452,7 +2654,7 @@ class _Kernel:
         bx, by = self.schedule.block
         block = [str(bx)] if by == 1 and len(self.grid) == 1 else [str(bx), str(by)]
         launch = LaunchRule(grid=self.grid, block=block, smem=self.smem)
-        return derived(self.base, text, f"schedule {self.schedule.describe()}", launch)
+        return derived(self.base, text, f"schedule {description}", launch)
 
 
 # The blocks of a cluster meet: every write before it (shared memory and global) is seen by every block after it.

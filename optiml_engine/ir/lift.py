@@ -483,6 +483,22 @@ def _inductions_substituted(body: list[Stmt]) -> list[Stmt]:
 _POWERS = ("powf", "pow", "__powf")
 
 
+_FUSED_MULTIPLY_ADDS = ("fmaf", "fma", "__fmaf_rn", "__fma_rn")
+
+
+def _fused_accumulation(assign: Assign) -> Assign:
+    """`s = fmaf(a, b, s)` as `s += a * b`: the sum it accumulates, which the schedules know as one (a reduction, a
+    contraction's term). Its emitted `+=` of the product is contracted into the same fused multiply-add by the
+    compiler (fmad is on by default in nvcc and NVRTC); the interpreter rounds the product apart, within any
+    tolerance of a sum."""
+    value = assign.value
+    if assign.op == "=" and isinstance(value, Call) and value.function in _FUSED_MULTIPLY_ADDS and \
+            len(value.args) == 3 and value.args[2] == Ref(name=assign.name) and \
+            not mentions(Binary(op="*", left=value.args[0], right=value.args[1]), {assign.name}):
+        return Assign(name=assign.name, op="+=", value=Binary(op="*", left=value.args[0], right=value.args[1]))
+    return assign
+
+
 def _small_power(exponent: Expr) -> int:
     """2, 3 or 4 for an exponent written as that number (`3.0f`, `2`, a #define of one); 0 otherwise."""
     try:
@@ -1379,7 +1395,7 @@ class _Lifter:
                     raise _Refused(node, f"an assignment to the pointer '{name}'")
                 if name not in self.names or name in self.scalars:
                     raise _Refused(node, f"an assignment to '{name}', which is not a local variable")
-                return [Assign(name=name, op=op, value=value)]
+                return [_fused_accumulation(Assign(name=name, op=op, value=value))]
             if left.type == "subscript_expression":
                 array, index = self.subscript(left)
                 return [Store(array=array, index=index, op=op, value=value)]

@@ -50,8 +50,8 @@ from optiml_engine.ir.analysis import (
     reduction_update, single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, Ref, Stmt, Store, Unary, fresh_name,
-    mentions, names_in, substitute, with_children)
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Stmt, Store, Unary,
+    fresh_name, mentions, names_in, substitute, with_children)
 from optiml_engine.ir.vector_groups import (
     declared_types, digit_split, index_locals_inlined, lowest_digit, uniform_branches)
 from optiml_engine.model import Frozen
@@ -94,7 +94,9 @@ class Schedule(Frozen):
         """contraction: (rows, columns) of a block's output tile."""
         return self.tile_rows or self.tile, self.tile
 
-    def describe(self) -> str:
+    def describe(self, columns_walked: bool = False) -> str:
+        """What the schedule does, in the trajectory's words; `columns_walked`: a contraction's columns are a loop of
+        the point that reduces them (`ColumnWalk`)."""
         split = (f", each point's loop split across {self.splits} blocks (the last to finish combines their "
                  f"partials)") if self.splits > 1 else ""
         if self.family == "map":
@@ -132,9 +134,15 @@ class Schedule(Frozen):
                      f"tiles)") if self.splits > 1 else ""
             rows, columns = self.output_tile()
             capped = f", registers capped for {self.blocks_per_sm} blocks per SM" if self.blocks_per_sm > 1 else ""
+            walk = ""
+            if columns_walked:
+                split = (f", a row tile's columns shared by {self.splits} blocks (the last to finish combines each "
+                         f"row's values)") if self.splits > 1 else ""
+                walk = (", each block walking its rows' columns tile by tile, each row's values combined in registers "
+                        "and across its threads' lanes")
             return (f"contraction: {rows}x{columns} output tiles, both operands staged in shared memory "
-                    f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread{split}"
-                    f"{capped}")
+                    f"{self.k_tile} steps of the loop at a time, {self.items}x{self.items} outputs per thread{walk}"
+                    f"{split}{capped}")
         vector = f" ({self.vector} consecutive points read as one vector)" if self.vector > 1 else ""
         resident = (f", {self.resident} blocks per SM walking the points grid-stride" if self.resident else "")
         step = " a step" if self.resident else ""
@@ -173,6 +181,23 @@ class Schedule(Frozen):
 
 
 @dataclass(frozen=True)
+class ColumnWalk:
+    """A product whose columns are a loop of the point that reduces them: `for (j ...) { acc = ...; for (k ...) acc
+    += x[row][k] * w[j][k]; best = fmaxf(best, f(acc)); }` (a Gemm then a max, sum or mean over its features; a
+    convolution then a pool over its positions). `program` is the point's code with the loop's index a parallel
+    index of its own, innermost (the product's columns), and the loop's body each (row, column)'s code, ending in
+    the update of `reduction`'s value (of C type `ctype`); `before` and `after`: the point's code around the loop
+    (the value's declaration; the row's code once the value is complete)."""
+
+    loop: For
+    reduction: Reduction
+    ctype: str
+    program: LoopProgram
+    before: tuple[Stmt, ...]
+    after: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class Contraction:
     """`acc += left * right` over a loop whose operands are indexed by different parallel indices: left by the
     second innermost (and the loop), right by the innermost (and the loop): a matrix product in any layout. Or
@@ -188,6 +213,7 @@ class Contraction:
     rights: tuple[Expr, ...]
     term: Expr | None = None
     ranged: bool = False
+    columns: ColumnWalk | None = None
 
     @property
     def left(self) -> Expr:
@@ -331,7 +357,7 @@ def shape_of(program: LoopProgram) -> Shape:
             lanes_axis = "x"
         splittable = _splittable(program, loops)
     clustered = "reduce" in families and lanes_axis == "x" and not splittable and _clusterable(program, loops)
-    contraction = _contraction(program)
+    contraction = _contraction(program) or _columns_reduced(program)
     if contraction is not None:
         families.append("contraction")
     scalar_atomics = tuple(_scalar_atomics(program))
@@ -806,6 +832,41 @@ def _contraction(program: LoopProgram) -> Contraction | None:
     return Contraction(loop, update.variable, tuple(lefts), tuple(rights), term, ranged)
 
 
+def _columns_reduced(program: LoopProgram) -> Contraction | None:
+    """A 1-D or 2-D (batched) space whose code is: declarations, one loop over columns whose bounds are the same for
+    every point, then the row's code (a residual's loop too); the loop's body a contraction's code (declarations, a
+    loop of `acc += term`, code without loops) ending in a sum, maximum or minimum of a value declared before the
+    loop that nothing else in the loop reads or writes: the contraction of the point and the loop's index
+    (`ColumnWalk`)."""
+    if len(program.space) not in (1, 2):
+        return None
+    position = next((position for position, stmt in enumerate(program.body) if isinstance(stmt, For)), None)
+    if position is None:
+        return None
+    loop, before, after = program.body[position], program.body[:position], program.body[position + 1:]
+    scalars = {p.name for p in program.scalars}
+    if not all(isinstance(stmt, Let) for stmt in before) or constant(loop.step) != 1 or \
+            not names_of(loop.start) | names_of(loop.stop) <= scalars or not loop.body:
+        return None
+    *inner, last = loop.body
+    update = reduction_update(last)
+    if update is None or update.index is not None or update.op not in ("+", "max", "min"):
+        return None
+    value = update.variable
+    declarations = [stmt for stmt in before if stmt.name == value]
+    if len(declarations) != 1 or declarations[0].value is None or value in names_written(inner) or \
+            any(mentions(e, {value}) for stmt in walk(inner) for e in statement_exprs(stmt)):
+        return None
+    column = ParallelIndex(name=loop.var, ctype=loop.ctype, dim="x", lower=loop.start, upper=loop.stop)
+    opened = program.model_copy(update={"space": [*program.space, column],
+                                        "body": [stmt for stmt in before if stmt.name != value] + loop.body})
+    found = _contraction(opened)
+    if found is None or found.ranged:
+        return None
+    walk_of_columns = ColumnWalk(loop, update, reduction_type(program, update), opened, tuple(before), tuple(after))
+    return Contraction(found.loop, found.accumulator, found.lefts, found.rights, found.term, columns=walk_of_columns)
+
+
 def _affine_bound(bound: Expr, i: str, j: str, scalars: set[str]) -> bool:
     """A loop bound of the two indices with constant coefficients and scalars beside (`col`, `row + 1`, `i - w`):
     over a tile its least and greatest values are at the tile's corners."""
@@ -992,8 +1053,14 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
         found += [Schedule(family="contraction", block=(columns // 4, rows // 4), tile=columns, tile_rows=rows,
                            items=4, k_tile=k_tile)
                   for rows, columns in SKINNY_TILES for k_tile in (8, 16)]
-        if len(shape.program.space) == 2 and not shape.contraction.ranged:
-            # The grid's z is free for the blocks sharing a tile's loop (whose steps are the same for every tile).
+        columns = shape.contraction.columns
+        if columns is not None:
+            # A row's threads combine their columns' values across neighbouring lanes of one warp.
+            found = [s for s in found if s.block[0] <= 32]
+        if len(shape.program.space) == 2 and not shape.contraction.ranged and columns is None or \
+                columns is not None and len(shape.program.space) == 1:
+            # The grid's z (a column walk's x) is free for the blocks sharing a tile's loop (whose steps are the
+            # same for every tile) or sharing a row tile's columns.
             found += [s.model_copy(update={"splits": splits}) for s in found
                       if (s.tile, s.items, s.k_tile, s.tile_rows, s.blocks_per_sm) in ((64, 4, 16, 0, 1),
                                                                                       (128, 8, 8, 0, 1))
@@ -1282,6 +1349,12 @@ def _adjacent(points: list[Schedule], a: Schedule, b: Schedule) -> bool:
                       if all(getattr(p, f) == getattr(a, f) for f in fields if f != field)}
             return not any(low < v < high for v in others)
     return False
+
+
+def described(shape: Shape, schedule: Schedule) -> str:
+    """The schedule's description for this program (a contraction's columns walked where they are a loop)."""
+    return schedule.describe(schedule.family == "contraction" and shape.contraction is not None and
+                             shape.contraction.columns is not None)
 
 
 def contraction_staging(shape: Shape, schedule: Schedule) -> tuple[str, int, int]:

@@ -38,7 +38,7 @@ from optiml_engine.ir.promote import accumulators_held
 from optiml_engine.ir.unroll import unrolled
 from optiml_engine.ir.welford import shifted_sums
 from optiml_engine.ir.program import LoopProgram, NotLiftable
-from optiml_engine.ir.schedule import Schedule, Shape, defaults, neighbours, shape_of
+from optiml_engine.ir.schedule import Schedule, Shape, defaults, described, neighbours, shape_of
 from optiml_engine.model import Candidate, Contract
 from optiml_engine.policies.base import NO_REUSE, Edit, Policy, PolicyContext, symptom_rank
 from optiml_engine.policies.templates.base import Compiler, default_compiler
@@ -155,7 +155,7 @@ class SchedulePolicy(Policy):
                 self.made.move_to_end(node.unit.text)
         if made is not None:
             return self.edits(made.program, made.shape, neighbours(made.shape, made.schedule), made.base, context,
-                              f"a neighbour of {made.schedule.describe()}")
+                              f"a neighbour of {described(made.shape, made.schedule)}")
         try:
             return self.first_schedules(node, context)
         except Exception:   # noqa: BLE001 - a kernel the IR mis-reads still gets the rules and templates

@@ -309,3 +309,133 @@ def test_a_term_reading_each_side_twice_stages_four_operands(term) -> None:
             inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
             got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
             np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")
+
+
+# A product whose outputs each add into their row's element (KernelBench's Gemm + Sum as one kernel), accumulated
+# with fmaf as users write it.
+ROW_SUM = """/* @optiml
+   sizes:  M=64 N=64 K=32
+   check:  M=64 N=64 K=32; M=40 N=150 K=9; M=3 N=5 K=1
+   A:      in  float[M*K]
+   W:      in  float[N*K]
+   y:      inout float[TARGET] const(0)
+   launch: grid=(cdiv(N,16),cdiv(M,16)) block=(16,16)
+   tol:    1e-5
+*/
+__global__ void linear_sum(const float* A, const float* W, float* y, int M, int N, int K)
+{
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= M || j >= N) return;
+    float dot = 0.0f;
+    for (int k = 0; k < K; ++k)
+        dot = fmaf(A[i * K + k], W[j * K + k], dot);
+    atomicAdd(&y[INDEX], dot * 0.5f);
+}
+"""
+
+
+@pytest.mark.parametrize("index, target, per_row", [("i", "M", True), ("j", "N", False)])
+@pytest.mark.parametrize("schedule", [*SCHEDULES[:3], Schedule(family="contraction", block=(64, 4), tile=128,
+                                                                tile_rows=8, items=2, k_tile=8),
+                                      Schedule(family="contraction", block=(16, 16), tile=32, items=2, k_tile=8,
+                                               splits=2)],
+                         ids=["32x32", "64x64", "64x32", "8x128", "32x32-split2"])
+def test_outputs_adding_into_their_rows_element_are_summed_across_the_row_before_one_atomic(
+        index, target, per_row, schedule) -> None:
+    """`dot = fmaf(a, w, dot)` is the product's sum; where every output of a row adds into the row's element, the
+    tile's outputs of the row are summed in registers and across the row's lanes (a warp's neighbouring lanes, or
+    all of a warp where the row has more threads) before one atomicAdd; where each column adds into its own, each
+    output adds alone. Equal to the kernel at every check size."""
+    text = ROW_SUM.replace("INDEX", index).replace("TARGET", target)
+    naive = original_candidate(CudaDocument(text, "linear_sum.cu"), "linear_sum")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "contraction" in shape.families, str(program)
+    emitted = emit(program, shape, schedule, naive)
+    assert ("__shfl_xor_sync" in emitted.unit.text) == per_row, emitted.unit.text
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        got, expected = run_on_cpu(emitted, binding, inputs)["y"], run_on_cpu(naive, binding, inputs)["y"]
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")
+
+
+# A Linear reduced over its features by the thread of its row (KernelBench's Gemm + Max, + Mean as one kernel).
+ROWS_REDUCED = """/* @optiml
+   sizes:  M=64 N=64 K=32
+   check:  M=64 N=64 K=32; M=40 N=150 K=9; M=3 N=5 K=1; M=130 N=33 K=17
+   x:      in  float[M*K]
+   w:      in  float[N*K]
+   bias:   in  float[N]
+   y:      out float[M]
+   z:      out float[M*K]
+   launch: grid=cdiv(M,128) block=128
+   tol:    1e-5
+*/
+__global__ void linear_reduced(const float* x, const float* w, const float* bias, float* y, float* z, int M, int N,
+                               int K)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= M) return;
+    float best = INIT;
+    for (int j = 0; j < COLUMNS; ++j) {
+        float acc = bias[j];
+        for (int k = 0; k < K; ++k)
+            acc += x[row * K + k] * w[j * K + k];
+        UPDATE;
+    }
+    y[row] = AFTER;
+    TAIL
+}
+"""
+# The row's code after the walk: a residual (a loop whose iterations write their own elements, which the row's lanes
+# share) or a running sum (a value carried across the loop: the row's first lane runs it).
+RESIDUAL = "for (int k = 0; k < K; ++k) z[row * K + k] = x[row * K + k] + best;"
+RUNNING = "float t = 0.0f; for (int k = 0; k < K; ++k) { t += x[row * K + k]; z[row * K + k] = t * best; }"
+REDUCED = {"max": ("-1e30f", "best = fmaxf(best, tanhf(acc))", "best * 2.0f", RESIDUAL),
+           "mean": ("0.5f", "best += acc * acc", "best / N", RESIDUAL),
+           "min": ("1e30f", "best = acc < best ? acc : best", "best", RUNNING),
+           "max by a branch": ("-1e30f", "if (acc - 1.0f > best) best = acc - 1.0f", "best", RUNNING)}
+
+
+def rows_reduced(op: str, columns: str = "N"):
+    init, update, after, tail = REDUCED[op]
+    text = ROWS_REDUCED.replace("INIT", init).replace("UPDATE", update).replace("AFTER", after).replace(
+        "COLUMNS", columns).replace("TAIL", tail)
+    naive = original_candidate(CudaDocument(text, "linear_reduced.cu"), "linear_reduced")
+    program = lift(naive)
+    return naive, program, shape_of(program)
+
+
+@pytest.mark.parametrize("op", sorted(REDUCED))
+@pytest.mark.parametrize("schedule", [*SCHEDULES[:3], *(Schedule(family="contraction", block=(tile // per, tile // per),
+                                                                 tile=tile, items=per, k_tile=k_tile, splits=splits)
+                                                        for tile, per, k_tile, splits in ((64, 4, 16, 4),
+                                                                                          (128, 8, 8, 16)))],
+                         ids=["32x32", "64x64", "64x32", "64x64-split4", "128x128-split16"])
+def test_a_rows_loop_over_its_products_columns_is_a_contraction_walking_them(op, schedule) -> None:
+    """A thread per row walking the product's columns, each column's dot product inside, reduced by a maximum (a
+    call or a branch), a sum or a minimum: a contraction whose blocks walk their rows' column tiles, each row's
+    values combined in registers, across its lanes and (split) across the blocks sharing its columns, then the row's
+    own code (a loop of its own too, whose iterations the row's lanes share where each writes its own elements).
+    Equal to the kernel at every check size, twice in a row (the split's arrival counts reset)."""
+    naive, program, shape = rows_reduced(op)
+    assert "contraction" in shape.families and shape.contraction.columns is not None, str(program)
+    assert schedule.splits == 1 or schedule in space(shape, "contraction")
+    emitted = emit(program, shape, schedule, naive)
+    assert "walking its rows' columns" in emitted.unit.text
+    assert (f"k += {schedule.block[0]}" in emitted.unit.text) == (REDUCED[op][3] == RESIDUAL), emitted.unit.text
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        expected = run_on_cpu(naive, binding, inputs)
+        for _ in range(2):
+            got = run_on_cpu(emitted, binding, inputs)
+            for output in ("y", "z"):
+                np.testing.assert_allclose(got[output], expected[output], rtol=1e-5, atol=1e-5,
+                                           err_msg=f"{output}: {schedule.describe(True)} {binding}")
+
+
+def test_a_rows_loop_whose_columns_depend_on_the_row_is_not_walked() -> None:
+    """Columns up to the row (a triangle): every row does not walk the same column tiles, so no contraction."""
+    _, program, shape = rows_reduced("max", columns="row + 1")
+    assert "contraction" not in shape.families, str(program)
