@@ -68,8 +68,10 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     by `%` and `/` read as the 2-D block it stands for (`_block_split`), then with a block reducing through a
     shared-memory tree read as its one point, or its tree's total added atomically read as each thread's partial
     added, or a warp a row reducing with shuffles read as the row's point (block_trees.py, `_rows_of_warps`); the
-    first refusal stands when none lifts
-    (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
+    refusal shown when none lifts is the kernel's as written, or, where that is in the kernel's body, its respelled
+    text's where that stands further down (the lifter read further: what it stopped at is the kernel's real
+    obstacle, the one before it only a spelling; a refusal in a helper stays, the respelled text inlines helpers at
+    their calls) (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
     program = _lifted(candidate)
     if isinstance(program, LoopProgram):
         return program
@@ -116,11 +118,33 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
         warps = warp_rows_folded(rows)
         if warps is not rows:
             retries += [warps, _builtin_aliases_inlined(warps)]
+    plain_refusal = program
     for position, again in enumerate(retries):
-        if again is not candidate and all(again is not before for before in retries[:position]) and \
-                isinstance(lifted := _lifted(again), LoopProgram):
-            return lifted
-    return program
+        if again is not candidate and all(again is not before for before in retries[:position]):
+            lifted = _lifted(again)
+            if isinstance(lifted, LoopProgram):
+                return lifted
+            if again is plain:
+                plain_refusal = lifted
+    body = KernelView.of(candidate).body
+    where = (program.location.line, program.location.column)
+    first = located(candidate, body)
+    in_body = program.location.file == first.file and \
+        first.line <= where[0] <= first.line + body.end_point.row - body.start_point.row
+    return plain_refusal if in_body and (plain_refusal.location.line, plain_refusal.location.column) > where \
+        else program
+
+
+def located(candidate: Candidate, node: Node) -> Location:
+    """The user's file and line of a node of the candidate's unit, through the unit's #line directives."""
+    row, column = node.start_point.row, node.start_point.column
+    file, line = candidate.unit.path, 1
+    for text_line in candidate.unit.text.split("\n")[:row]:
+        if directive := _LINE_DIRECTIVE.match(text_line):
+            file, line = directive.group(2), int(directive.group(1))
+        else:
+            line += 1
+    return Location(file=file, line=line, column=column + 1)
 
 
 def _lifted(candidate: Candidate) -> LoopProgram | NotLiftable:
@@ -542,7 +566,6 @@ class _Lifter:
     def __init__(self, view: KernelView, candidate: Candidate):
         self.view = view
         self.candidate = candidate
-        self.unit_lines = candidate.unit.text.split("\n")
         params = view.kernel.params
         self.arrays = {p.name: ArrayParam(name=p.name, ctype=p.base_type, const=p.is_const) for p in params
                        if p.is_pointer}
@@ -566,16 +589,7 @@ class _Lifter:
 
     def location(self, node: Node | None) -> Location:
         """The user's file and line of a node of the unit, through the unit's #line directives."""
-        if node is None:
-            node = self.view.node
-        row, column = node.start_point.row, node.start_point.column
-        file, line = self.candidate.unit.path, 1
-        for text_line in self.unit_lines[:row]:
-            if directive := _LINE_DIRECTIVE.match(text_line):
-                file, line = directive.group(2), int(directive.group(1))
-            else:
-                line += 1
-        return Location(file=file, line=line, column=column + 1)
+        return located(self.candidate, node if node is not None else self.view.node)
 
     def text(self, node: Node) -> str:
         return self.view.text(node)

@@ -441,8 +441,8 @@ def _bit_arithmetic(view: KernelView) -> list[tuple[int, int, str]]:
         # `x + t % 32`): the readings below (lift's block split) take `lane = threadIdx.x % 32` as written so.
         operand = view.text(left) if left.type in ("identifier", "field_expression", "parenthesized_expression") \
             else f"({view.text(left)})"
-        alone = node.parent.type in ("init_declarator", "parenthesized_expression", "argument_list") or \
-            node.parent.type == "assignment_expression" and node.parent.child_by_field_name("right") == node
+        alone = node.parent.type not in ("binary_expression", "unary_expression", "cast_expression",
+                                         "pointer_expression", "update_expression", "field_expression")
         if operator == "&" and value > 0 and value & (value + 1) == 0:
             text = f"{operand} % {value + 1}"
         elif operator == ">>" and 0 < value < 31:

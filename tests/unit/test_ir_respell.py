@@ -1043,3 +1043,16 @@ def test_modern_cpp_declarations_lambdas_and_range_loops_are_read_plainly():
     renamed = MODERN.replace("auto at = [&](int c) { return row[c]", "auto at = [p = row](int c) { return p[c]")
     for refused in (by_value, converted, renamed):
         assert refused != MODERN and isinstance(lift(candidate_of("user.cu", refused)), NotLiftable), refused
+
+
+def test_a_kernel_refused_further_down_once_respelled_is_told_that_refusal() -> None:
+    """An `auto` pointer (refused as written, read once respelled) before a `printf` (refused either way): the
+    message is the printf's, the construct that really stops the lift, not the spelling before it."""
+    text = ("/* @optiml\n   sizes: n=1000\n   x: in float[n]\n   y: out float[n]\n"
+            "   launch: grid=cdiv(n,128) block=128\n*/\n"
+            "__global__ void late(const float* x, float* y, int n)\n{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
+            "    const auto p = x + i;\n    float v = p[0];\n    printf(\"%f\\n\", v);\n    y[i] = v;\n}\n")
+    result = lift(candidate_of("user.cu", text))
+    assert isinstance(result, NotLiftable) and result.location.line == 13 and "printf" in result.reason, str(result)
+    assert isinstance(lift(candidate_of("user.cu", text.replace('    printf("%f\\n", v);\n', ""))), LoopProgram)
