@@ -46,12 +46,13 @@ from typing import Literal
 
 from optiml_engine.ir.analysis import (
     HeldRows, Polynomial, Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, constant, has_loops,
-    held_rows, inlined, linear, loads, loop_reductions, names_of, names_written, point_dependent, polynomial,
-    reduction_update, single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
+    held_rows, inlined, linear, loads, loop_reductions, names_of, names_read, names_written, point_dependent,
+    polynomial, reduction_update, single_assignments, statement_exprs, stride, subexpressions, unit_stride, walk)
 from optiml_engine.ir.delinearize import factors, quotient
+from optiml_engine.ir.implicit_gemm import implicit_gemm
 from optiml_engine.ir.program import (
-    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Stmt, Store, Unary,
-    fresh_name, mentions, names_in, substitute, with_children)
+    Assign, Atomic, Binary, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, ScalarParam, Stmt,
+    Store, Unary, fresh_name, mentions, names_in, substitute, substituted, with_children)
 from optiml_engine.ir.vector_groups import (
     declared_types, digit_split, index_locals_inlined, lowest_digit, uniform_branches)
 from optiml_engine.model import Frozen
@@ -861,10 +862,33 @@ def _columns_reduced(program: LoopProgram) -> Contraction | None:
     opened = program.model_copy(update={"space": [*program.space, column],
                                         "body": [stmt for stmt in before if stmt.name != value] + loop.body})
     found = _contraction(opened)
+    if found is None and len(program.space) == 2 and (product := _batched_product(opened)) is not None:
+        opened, found = product, _contraction(product)
     if found is None or found.ranged:
         return None
     walk_of_columns = ColumnWalk(loop, update, reduction_type(program, update), opened, tuple(before), tuple(after))
     return Contraction(found.loop, found.accumulator, found.lefts, found.rights, found.term, columns=walk_of_columns)
+
+
+def _batched_product(opened: LoopProgram) -> LoopProgram | None:
+    """A column walk's program (batch, row, column) whose code is a convolution's loop nest (`for (ci ...) for (t
+    ...) if (0 <= l + t - 1 < L) acc += w[co][ci][t] * x[n][ci][l + t - 1]`, a convolution then a pool over its
+    positions): its implicit GEMM over the row and the column with the batch index held fixed (ir/implicit_gemm.py),
+    the batch put back outermost; None where that product does not keep the row and the column as they are (their
+    coordinates grouped otherwise) or assumes anything."""
+    batch, row, column = opened.space
+    plane = opened.model_copy(update={"space": [row, column],
+                                      "scalars": [*opened.scalars, ScalarParam(name=batch.name, ctype=batch.ctype)]})
+    product = implicit_gemm(plane)
+    mine = {index.name for index in product.space}
+    taken = names_read(product.body) | names_written(product.body)
+    if product is plane or product.assumption is not None or \
+            [(i.lower, i.upper) for i in product.space] != [(i.lower, i.upper) for i in plane.space] or \
+            (taken - mine) & {row.name, column.name}:
+        return None
+    named = {product.space[0].name: Ref(name=row.name), product.space[1].name: Ref(name=column.name)}
+    return product.model_copy(update={"space": [batch, row, column], "scalars": opened.scalars,
+                                      "body": substituted(product.body, named)})
 
 
 def _affine_bound(bound: Expr, i: str, j: str, scalars: set[str]) -> bool:

@@ -439,3 +439,54 @@ def test_a_rows_loop_whose_columns_depend_on_the_row_is_not_walked() -> None:
     """Columns up to the row (a triangle): every row does not walk the same column tiles, so no contraction."""
     _, program, shape = rows_reduced("max", columns="row + 1")
     assert "contraction" not in shape.families, str(program)
+
+
+# A convolution pooled over its positions by the thread of its (sample, channel) (KernelBench's Conv + Max or Mean
+# over time as one kernel): the column walk of its implicit GEMM, a batch of samples.
+CONV_POOLED = """/* @optiml
+   sizes:  N=4 Cin=8 Cout=32 L=64
+   check:  N=2 Cin=3 Cout=5 L=7; N=1 Cin=1 Cout=1 L=1; N=3 Cin=4 Cout=33 L=40
+   x:      in  float[N*Cin*L]
+   w:      in  float[Cout*Cin*3]
+   bias:   in  float[Cout]
+   y:      out float[N*Cout]
+   launch: grid=(cdiv(Cout,64),N) block=64
+   tol:    1e-5
+*/
+__global__ void conv_pooled(const float* x, const float* w, const float* bias, float* y, int N, int Cin, int Cout,
+                            int L)
+{
+    int co = blockIdx.x * blockDim.x + threadIdx.x;
+    int n = blockIdx.y;
+    if (co >= Cout) return;
+    float best = INIT;
+    for (int l = 0; l < L; ++l) {
+        float acc = bias[co];
+        for (int ci = 0; ci < Cin; ++ci)
+            for (int t = 0; t < 3; ++t) {
+                int p = l - 1 + t;
+                if (p >= 0 && p < L) acc += x[(n * Cin + ci) * L + p] * w[(co * Cin + ci) * 3 + t];
+            }
+        UPDATE;
+    }
+    y[n * Cout + co] = AFTER;
+}
+"""
+
+
+@pytest.mark.parametrize("op", ["max", "mean"])
+@pytest.mark.parametrize("schedule", SCHEDULES[:3], ids=["32x32", "64x64", "64x32"])
+def test_a_convolution_pooled_over_its_positions_is_a_batched_column_walk(op, schedule) -> None:
+    """The convolution's taps and channels one loop of its implicit GEMM (the sample held fixed, then a batch), its
+    positions the columns the blocks walk: equal to the kernel at every check size."""
+    init, update, after, _ = REDUCED[op]
+    text = CONV_POOLED.replace("INIT", init).replace("UPDATE", update).replace("AFTER", after.replace("N", "L"))
+    naive = original_candidate(CudaDocument(text, "conv_pooled.cu"), "conv_pooled")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "contraction" in shape.families and len(shape.contraction.columns.program.space) == 3, str(program)
+    emitted = emit(program, shape, schedule, naive)
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        got, expected = run_on_cpu(emitted, binding, inputs)["y"], run_on_cpu(naive, binding, inputs)["y"]
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe(True)} {binding}")
