@@ -1723,6 +1723,8 @@ class _Kernel:
                 raise EmitError(f"a row's {threads_x} threads span warps; its columns' values combine in one")
             if s.splits > 1 and len(program.space) != 2:
                 raise EmitError("a batch's rows are not split across blocks")
+            if s.splits > 1 and columns.rereads:
+                raise EmitError("a row's code reads the outputs its walk stores: not split across blocks")
         threads = threads_x * threads_y
         i_axis, j_axis = len(program.space) - 2, len(program.space) - 1
         i, j, k = program.space[i_axis], program.space[j_axis], found.loop
@@ -2060,6 +2062,9 @@ class _Kernel:
         total, other, offset = names("row_total"), names.scoped("other"), names.scoped("offset")
         shared = _lanes_share(list(columns.after))
         after = _lanes_strided(list(columns.after), lanes) if shared else list(columns.after)
+        if columns.rereads:
+            # A row's outputs are stored by its threads, all of one warp (`threads_x <= 32`), and read back below.
+            self.lines.append(f"{at}__syncwarp();   // the outputs the warp stored are visible to its lanes")
         self.lines += [
             f"{at}// Each row's value: its threads' values combined across their lanes, then the row's own code.",
             f"{at}#pragma unroll",

@@ -188,7 +188,8 @@ class ColumnWalk:
     convolution then a pool over its positions). `program` is the point's code with the loop's index a parallel
     index of its own, innermost (the product's columns), and the loop's body each (row, column)'s code, ending in
     the update of `reduction`'s value (of C type `ctype`); `before` and `after`: the point's code around the loop
-    (the value's declaration; the row's code once the value is complete)."""
+    (the value's declaration; the row's code once the value is complete); `rereads`: the row's code reads what the
+    loop writes (a row's outputs normalized after: written by the row's threads, read back once the walk is done)."""
 
     loop: For
     reduction: Reduction
@@ -196,6 +197,7 @@ class ColumnWalk:
     program: LoopProgram
     before: tuple[Stmt, ...]
     after: tuple[Stmt, ...]
+    rereads: bool
 
 
 @dataclass(frozen=True)
@@ -866,7 +868,11 @@ def _columns_reduced(program: LoopProgram) -> Contraction | None:
         opened, found = product, _contraction(product)
     if found is None or found.ranged:
         return None
-    walk_of_columns = ColumnWalk(loop, update, reduction_type(program, update), opened, tuple(before), tuple(after))
+    stored = {stmt.array for stmt in walk(loop.body) if isinstance(stmt, (Store, Atomic))}
+    read = {load.array for load in all_loads(before + after)} | \
+        {stmt.array for stmt in walk(after) if isinstance(stmt, Atomic) or isinstance(stmt, Store) and stmt.op != "="}
+    walk_of_columns = ColumnWalk(loop, update, reduction_type(program, update), opened, tuple(before), tuple(after),
+                                 bool(stored & read))
     return Contraction(found.loop, found.accumulator, found.lefts, found.rights, found.term, columns=walk_of_columns)
 
 
@@ -1082,9 +1088,10 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
             # A row's threads combine their columns' values across neighbouring lanes of one warp.
             found = [s for s in found if s.block[0] <= 32]
         if len(shape.program.space) == 2 and not shape.contraction.ranged and columns is None or \
-                columns is not None and len(shape.program.space) == 1:
+                columns is not None and len(shape.program.space) == 1 and not columns.rereads:
             # The grid's z (a column walk's x) is free for the blocks sharing a tile's loop (whose steps are the
-            # same for every tile) or sharing a row tile's columns.
+            # same for every tile) or sharing a row tile's columns (where the row's code reads none of the outputs
+            # the blocks store: its warp's own are all it may read, `rows_finished`).
             found += [s.model_copy(update={"splits": splits}) for s in found
                       if (s.tile, s.items, s.k_tile, s.tile_rows, s.blocks_per_sm) in ((64, 4, 16, 0, 1),
                                                                                       (128, 8, 8, 0, 1))

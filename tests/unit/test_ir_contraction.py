@@ -490,3 +490,53 @@ def test_a_convolution_pooled_over_its_positions_is_a_batched_column_walk(op, sc
         inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
         got, expected = run_on_cpu(emitted, binding, inputs)["y"], run_on_cpu(naive, binding, inputs)["y"]
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe(True)} {binding}")
+
+
+# A row's outputs normalized once its walk is done (CLIP's projection then an L2 normalization): the row's code reads
+# back what its threads stored.
+ROWS_NORMALIZED = """/* @optiml
+   sizes:  M=64 N=64 K=32
+   check:  M=64 N=64 K=32; M=40 N=150 K=9; M=3 N=5 K=1
+   x:      in  float[M*K]
+   w:      in  float[N*K]
+   out:    out float[M*N]
+   launch: grid=cdiv(M,128) block=128
+   tol:    1e-5
+*/
+__global__ void linear_normalized(const float* x, const float* w, float* out, int M, int N, int K)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= M) return;
+    float ss = 0.0f;
+    for (int j = 0; j < N; ++j) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k)
+            acc += x[row * K + k] * w[j * K + k];
+        out[row * N + j] = acc;
+        ss += acc * acc;
+    }
+    float inv = 1.0f / sqrtf(ss + 1e-6f);
+    for (int j = 0; j < N; ++j)
+        out[row * N + j] *= inv;
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES[:3], ids=["32x32", "64x64", "64x32"])
+def test_a_row_normalized_after_its_walk_reads_its_warps_outputs_unsplit(schedule) -> None:
+    """The row's code reads the outputs the walk stored, each by one of the row's threads (one warp): the warp
+    synchronized first, and no schedule splits the row's columns across blocks. Equal to the kernel at every check
+    size."""
+    naive = original_candidate(CudaDocument(ROWS_NORMALIZED, "linear_normalized.cu"), "linear_normalized")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "contraction" in shape.families and shape.contraction.columns.rereads, str(program)
+    assert all(s.splits == 1 for s in space(shape, "contraction"))
+    with pytest.raises(EmitError):
+        emit(program, shape, schedule.model_copy(update={"splits": 4}), naive)
+    emitted = emit(program, shape, schedule, naive)
+    assert "__syncwarp();" in emitted.unit.text
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
+        got, expected = run_on_cpu(emitted, binding, inputs)["out"], run_on_cpu(naive, binding, inputs)["out"]
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe(True)} {binding}")
