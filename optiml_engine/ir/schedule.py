@@ -857,7 +857,9 @@ def _columns_reduced(program: LoopProgram) -> Contraction | None:
         return None
     value = update.variable
     declarations = [stmt for stmt in before if stmt.name == value]
-    if len(declarations) != 1 or declarations[0].value is None or value in names_written(inner) or \
+    # Nothing else carried from column to column: the loop assigns no local of the row's but in its last statement.
+    if len(declarations) != 1 or declarations[0].value is None or \
+            names_written(inner) & {stmt.name for stmt in before} or \
             any(mentions(e, {value}) for stmt in walk(inner) for e in statement_exprs(stmt)):
         return None
     column = ParallelIndex(name=loop.var, ctype=loop.ctype, dim="x", lower=loop.start, upper=loop.stop)

@@ -441,6 +441,17 @@ def test_a_rows_loop_whose_columns_depend_on_the_row_is_not_walked() -> None:
     assert "contraction" not in shape.families, str(program)
 
 
+def test_a_rows_loop_carrying_a_second_value_is_not_walked() -> None:
+    """A second value carried from column to column (a count beside the maximum, as an online logsumexp carries
+    its scale): the columns' code is not each column's own, so no contraction."""
+    init, update, after, tail = REDUCED["max"]
+    text = ROWS_REDUCED.replace("        UPDATE;", "        seen += acc > 0.0f ? 1.0f : 0.0f;\n        UPDATE;")
+    text = text.replace("INIT", init).replace("UPDATE", update).replace("AFTER", "best + seen").replace(
+        "COLUMNS", "N").replace("TAIL", tail).replace("    float best = ", "    float seen = 0.0f;\n    float best = ")
+    program = lift(original_candidate(CudaDocument(text, "linear_reduced.cu"), "linear_reduced"))
+    assert "seen +=" in str(program) and "contraction" not in shape_of(program).families, str(program)
+
+
 # A convolution pooled over its positions by the thread of its (sample, channel) (KernelBench's Conv + Max or Mean
 # over time as one kernel): the column walk of its implicit GEMM, a batch of samples.
 CONV_POOLED = """/* @optiml
