@@ -413,7 +413,7 @@ _OF_BUILTINS = re.compile(r"(?:\s|[()+*]|\d+[uU]?|(?:blockIdx|blockDim|threadIdx
 
 
 def _bit_arithmetic(view: KernelView) -> list[tuple[int, int, str]]:
-    """Each `e & (2^k - 1)` as `((e) % 2^k)` and `e >> k` as `((e) / 2^k)`, e of builtins (the module's docstring)."""
+    """Each `e & (2^k - 1)` as `e % 2^k` and `e >> k` as `e / 2^k`, e of builtins (the module's docstring)."""
     declared = {}
     for declaration in view.descendants(view.body, "declaration"):
         for declarator in declaration.children_by_field_name("declarator"):
@@ -434,7 +434,7 @@ def _bit_arithmetic(view: KernelView) -> list[tuple[int, int, str]]:
         operator, left, right = (view.text(node.child_by_field_name("operator")), node.child_by_field_name("left"),
                                  node.child_by_field_name("right"))
         if operator not in ("&", ">>") or not of_builtins(view.text(bare(left))) or \
-                (value := constant_value(view, view.text(right).replace("u", "").replace("U", ""))) is None or \
+                (value := constant_value(view, re.sub(r"\b(\d+)[uU]\b", r"\1", view.text(right)))) is None or \
                 any(start <= node.start_byte < end for start, end, _ in found):
             continue
         # Parentheses only where an operator beside could take an operand of the new one (`x + (t & 31)` is not

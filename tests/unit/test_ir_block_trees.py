@@ -736,7 +736,7 @@ WARP_INDICES = {
     # The warp and its lane taken by a shift and a mask (what they are of indices that cannot be negative).
     "global_shift_and_mask": ("grid=cdiv(rows,4) block=128",
                               "    int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;\n"
-                              "    int lane = threadIdx.x & 31;"),
+                              "    int lane = threadIdx.x & 31u;"),
     "global_local_shift_and_mask": ("grid=cdiv(rows,8) block=256",
                                     "    int gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                     "    int warp = gid >> 5;\n    int lane = gid & (WARP - 1);"),
