@@ -114,7 +114,8 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     warp_added = warp_totals_added(plain)
     if warp_added is not plain:     # a warp's shuffled total added atomically: each thread's share added instead
         retries += [warp_added, _builtin_aliases_inlined(warp_added)]
-    for rows in (plain, _rows_of_warps(plain)):     # a warp a row, reducing with shuffles: the row's one point
+    # A warp a row, reducing with shuffles: the row's one point (its lane read through a thread index's alias too).
+    for rows in (plain, _rows_of_warps(plain), _rows_of_warps(thread_aliases_inlined)):
         warps = warp_rows_folded(rows)
         if warps is not rows:
             retries += [warps, _builtin_aliases_inlined(warps)]

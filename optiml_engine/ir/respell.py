@@ -38,8 +38,8 @@ and the lifter refuses the kernel as before.
   grids of fewer than 2^24 blocks a dimension.
 - `e & (2^k - 1)` and `e >> k` (`threadIdx.x & 31`, `(blockIdx.x * blockDim.x + threadIdx.x) >> 5`, `gid & (WARP
   - 1)`: the mask or the shift a constant), e made of the thread's and the block's builtins, literals, `+` and `*`
-  (or a local declared once from such an e and never assigned): `e % 2^k` and `e / 2^k`, which they are for an e
-  that cannot be negative.
+  and locals declared once from such an e and never assigned: `e % 2^k` and `e / 2^k`, which they are for an e that
+  cannot be negative.
 - A loop's body with `if (c) continue;` among its own statements (no else), in a loop that indexes a local array
   or a loop over the grid's points (its header reads the block's index): the rest of the body under
   `if (!(c)) { ... }`; `if (c) { ...; continue; }` likewise: the continue dropped, the rest under its `else`; and so
@@ -424,10 +424,13 @@ def _bit_arithmetic(view: KernelView) -> list[tuple[int, int, str]]:
     assigned = {name for name in declared if any(assigns(view, node, name) for node in view.descendants(
         view.body, "assignment_expression", "update_expression"))}
 
+    plain = {name: value for name, value in declared.items()
+             if name not in assigned and value is not None and _OF_BUILTINS.fullmatch(value)}
+
     def of_builtins(text: str) -> bool:
-        return bool(_OF_BUILTINS.fullmatch(text)) or \
-            text in declared and text not in assigned and declared[text] is not None and \
-            bool(_OF_BUILTINS.fullmatch(declared[text]))
+        """Whether the text is made of builtins, literals, `+` and `*`, with such locals put in for their names."""
+        return bool(_OF_BUILTINS.fullmatch(re.sub(r"(?<![.\w])[A-Za-z_]\w*", lambda name: f"({plain[name[0]]})"
+                                                  if name[0] in plain else name[0], text)))
 
     found: list[tuple[int, int, str]] = []
     for node in view.descendants(view.body, "binary_expression"):

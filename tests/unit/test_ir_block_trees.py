@@ -737,6 +737,9 @@ WARP_INDICES = {
     "global_shift_and_mask": ("grid=cdiv(rows,4) block=128",
                               "    int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;\n"
                               "    int lane = threadIdx.x & 31u;"),
+    "thread_local_shift_and_mask": ("grid=cdiv(rows,4) block=128",
+                                    "    int t = threadIdx.x;\n"
+                                    "    int warp = (blockIdx.x * blockDim.x + t) >> 5;\n    int lane = t & 31;"),
     "global_local_shift_and_mask": ("grid=cdiv(rows,8) block=256",
                                     "    int gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                     "    int warp = gid >> 5;\n    int lane = gid & (WARP - 1);"),
