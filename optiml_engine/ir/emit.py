@@ -1927,7 +1927,7 @@ class _Kernel:
             # one atomic a row a warp instead of one an output.
             atomic = epilogue[-1]
             ctype = program.element_type(atomic.array)
-            total, offset = names("row_total"), names.scoped("offset")
+            total = names("row_total")
             lanes = min(threads_x, 32)
             self.lines += [
                 f"{inner}#pragma unroll",
@@ -1942,9 +1942,7 @@ class _Kernel:
                 f"{inner}            {total} += {c_expr(atomic.value)};",
                 f"{inner}        }}",
                 f"{inner}    }}",
-                f"{inner}    #pragma unroll",
-                f"{inner}    for (int {offset} = {lanes // 2}; {offset} > 0; {offset} /= 2) "
-                f"{total} += __shfl_xor_sync(0xffffffffu, {total}, {offset});",
+                *self.lanes_combined(inner + "    ", "+", ctype, total, lanes),
                 f"{inner}    if (threadIdx.x % {lanes} == 0 && {i.name} < {iupper}) "
                 f"atomicAdd(&{atomic.array}[{c_expr(row_atomic)}], {total});",
                 f"{inner}}}"]
@@ -2059,7 +2057,7 @@ class _Kernel:
         index, first, itype, iupper = row
         op, value, ctype = columns.reduction.op, columns.reduction.variable, columns.ctype
         names = self.names
-        total, other, offset = names("row_total"), names.scoped("other"), names.scoped("offset")
+        total, other = names("row_total"), names.scoped("other")
         shared = _lanes_share(list(columns.after))
         after = _lanes_strided(list(columns.after), lanes) if shared else list(columns.after)
         if columns.rereads:
@@ -2071,14 +2069,9 @@ class _Kernel:
             f"{at}for (int {m} = 0; {m} < {s.items}; ++{m}) {{",
             f"{at}    const {itype} {index.name} = {first} + {position};",
             f"{at}    {ctype} {total} = {self.row_values}[{m}];",
-            f"{at}    #pragma unroll",
-            f"{at}    for (int {offset} = {lanes // 2}; {offset} > 0; {offset} /= 2) {{",
-            f"{at}        const {ctype} {other} = __shfl_xor_sync(0xffffffffu, {total}, {offset});",
-            f"{at}        {total} = {combined(op, total, other)};",
-            f"{at}    }}"]
-        last = names("last")
+            *self.lanes_combined(at + "    ", op, ctype, total, lanes)]
         if s.splits > 1:
-            slot, arrived, block = names("row_slot"), names("arrived"), names.scoped("block")
+            last, slot, arrived, block = names("last"), names("row_slot"), names("arrived"), names.scoped("block")
             partials = self.partials[value]
             lower = c_expr(index.lower)
             self.lines += [
@@ -2111,6 +2104,16 @@ class _Kernel:
                        *c_statements(after, at + "        "),
                        f"{at}    }}",
                        f"{at}}}"]
+
+    def lanes_combined(self, at: str, op: str, ctype: str, value: str, lanes: int) -> list[str]:
+        """`value` combined by `op` across each aligned group of `lanes` neighbouring lanes of the warp (a row's
+        threads), every lane of the group then holding the group's result."""
+        offset, other = self.names.scoped("offset"), self.names.scoped("other")
+        return [f"{at}#pragma unroll",
+                f"{at}for (int {offset} = {lanes // 2}; {offset} > 0; {offset} /= 2) {{",
+                f"{at}    const {ctype} {other} = __shfl_xor_sync(0xffffffffu, {value}, {offset});",
+                f"{at}    {value} = {combined(op, value, other)};",
+                f"{at}}}"]
 
     def vector_epilogue(self, epilogue: list[Stmt], j: str, width: int) -> tuple[Store, Expr] | None:
         """The epilogue's one store and its index (the epilogue's locals inlined) where a group of `width` outputs

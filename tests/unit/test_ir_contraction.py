@@ -75,6 +75,17 @@ def run(naive, candidate, binding: dict[str, int], layout: str) -> tuple[np.ndar
     return got, np.concatenate(expected)
 
 
+def equal_at_checks(naive, emitted, outputs: tuple[str, ...], label: str, seed: int = 5, rtol: float = 1e-5,
+                    atol: float = 1e-5) -> None:
+    """The emitted kernel's outputs equal the naive kernel's on the CPU at every check size of its contract."""
+    for binding in naive.contract.checks:
+        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=seed)
+        expected, got = run_on_cpu(naive, binding, inputs), run_on_cpu(emitted, binding, inputs)
+        for output in outputs:
+            np.testing.assert_allclose(got[output], expected[output], rtol=rtol, atol=atol,
+                                       err_msg=f"{output}: {label} {binding}")
+
+
 # Whole aligned tiles; rows of 30 (not 16-byte aligned: the row-major operand read element by element) and a last
 # step of 6; edge tiles along both output axes and a last step of 1.
 SIZES = [{"M": 64, "N": 64, "K": 32}, {"M": 64, "N": 64, "K": 30}, {"M": 40, "N": 72, "K": 33}]
@@ -195,11 +206,7 @@ def test_a_batch_of_heads_taken_apart_into_locals_is_a_contraction_equal_to_the_
     assert "contraction" in shape.families
     for schedule in SCHEDULES[:2]:
         emitted = emit(program, shape, schedule, naive)
-        for binding in naive.contract.checks:
-            inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=4)
-            want = run_on_cpu(naive, binding, inputs)["out"]
-            got = run_on_cpu(emitted, binding, inputs)["out"]
-            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")
+        equal_at_checks(naive, emitted, ("out",), schedule.describe(), seed=4, rtol=1e-4)
 
 
 EPILOGUE = """/* @optiml
@@ -238,11 +245,7 @@ def test_outputs_neighbouring_along_the_row_are_stored_as_one_vector_after_their
     shape = shape_of(program)
     emitted = emit(program, shape, SCHEDULES[1], naive)
     assert ("*reinterpret_cast<optiml_lanes<float, 4>*>(&C[" in emitted.unit.text) == vector, emitted.unit.text
-    for binding in naive.contract.checks:
-        resolved = resolve(naive.contract, binding)
-        inputs = make_inputs(np, naive.contract.arrays, resolved.lengths, seed=3)
-        got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=f"at {binding}")
+    equal_at_checks(naive, emitted, ("C",), "at", seed=3, atol=1e-6)
 
 
 @pytest.mark.parametrize("after", ["acc += bias[j];", "acc = acc * 0.5f + bias[j];"])
@@ -260,10 +263,7 @@ def test_code_after_the_loop_that_goes_on_with_the_sum_is_each_outputs_own_code(
     shape = shape_of(program)
     assert "contraction" in shape.families, str(program)
     emitted = emit(program, shape, schedule, naive)
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
-        got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=f"{schedule.describe()} {binding}")
+    equal_at_checks(naive, emitted, ("C",), schedule.describe(), atol=1e-6)
 
 
 # Two products a step, each side read twice: PolyBench's syr2k (`A B^T + B A^T`) and a complex product's real part.
@@ -305,10 +305,7 @@ def test_a_term_reading_each_side_twice_stages_four_operands(term) -> None:
     for schedule in schedules:
         emitted = emit(program, shape, schedule, naive)
         assert emitted.unit.text.count("__shared__") == 4, emitted.unit.text
-        for binding in naive.contract.checks:
-            inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
-            got, expected = run_on_cpu(emitted, binding, inputs)["C"], run_on_cpu(naive, binding, inputs)["C"]
-            np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")
+        equal_at_checks(naive, emitted, ("C",), schedule.describe())
 
 
 # A product whose outputs each add into their row's element (KernelBench's Gemm + Sum as one kernel), accumulated
@@ -354,10 +351,7 @@ def test_outputs_adding_into_their_rows_element_are_summed_across_the_row_before
     assert "contraction" in shape.families, str(program)
     emitted = emit(program, shape, schedule, naive)
     assert ("__shfl_xor_sync" in emitted.unit.text) == per_row, emitted.unit.text
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
-        got, expected = run_on_cpu(emitted, binding, inputs)["y"], run_on_cpu(naive, binding, inputs)["y"]
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe()} {binding}")
+    equal_at_checks(naive, emitted, ("y",), schedule.describe())
 
 
 # A Linear reduced over its features by the thread of its row (KernelBench's Gemm + Max, + Mean as one kernel).
@@ -425,14 +419,8 @@ def test_a_rows_loop_over_its_products_columns_is_a_contraction_walking_them(op,
     emitted = emit(program, shape, schedule, naive)
     assert "walking its rows' columns" in emitted.unit.text
     assert (f"k += {schedule.block[0]}" in emitted.unit.text) == (REDUCED[op][3] == RESIDUAL), emitted.unit.text
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
-        expected = run_on_cpu(naive, binding, inputs)
-        for _ in range(2):
-            got = run_on_cpu(emitted, binding, inputs)
-            for output in ("y", "z"):
-                np.testing.assert_allclose(got[output], expected[output], rtol=1e-5, atol=1e-5,
-                                           err_msg=f"{output}: {schedule.describe(True)} {binding}")
+    for _ in range(2):
+        equal_at_checks(naive, emitted, ("y", "z"), schedule.describe(True))
 
 
 def test_a_rows_loop_whose_columns_depend_on_the_row_is_not_walked() -> None:
@@ -497,10 +485,7 @@ def test_a_convolution_pooled_over_its_positions_is_a_batched_column_walk(op, sc
     shape = shape_of(program)
     assert "contraction" in shape.families and len(shape.contraction.columns.program.space) == 3, str(program)
     emitted = emit(program, shape, schedule, naive)
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
-        got, expected = run_on_cpu(emitted, binding, inputs)["y"], run_on_cpu(naive, binding, inputs)["y"]
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe(True)} {binding}")
+    equal_at_checks(naive, emitted, ("y",), schedule.describe(True))
 
 
 # A row's outputs normalized once its walk is done (CLIP's projection then an L2 normalization): the row's code reads
@@ -547,7 +532,4 @@ def test_a_row_normalized_after_its_walk_reads_its_warps_outputs_unsplit(schedul
         emit(program, shape, schedule.model_copy(update={"splits": 4}), naive)
     emitted = emit(program, shape, schedule, naive)
     assert "__syncwarp();" in emitted.unit.text
-    for binding in naive.contract.checks:
-        inputs = make_inputs(np, naive.contract.arrays, resolve(naive.contract, binding).lengths, seed=5)
-        got, expected = run_on_cpu(emitted, binding, inputs)["out"], run_on_cpu(naive, binding, inputs)["out"]
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5, err_msg=f"{schedule.describe(True)} {binding}")
+    equal_at_checks(naive, emitted, ("out",), schedule.describe(True))
