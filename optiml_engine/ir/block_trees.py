@@ -367,7 +367,7 @@ class _Folding:
                 self.drop(statement)
             elif self.deposited:
                 if not (synced and (self.lane_zero(statement) or self.warp_zero(statement) or
-                                    self.gather(statement))):
+                                    self.gather(statement) or self.summed_by_all(statement))):
                     raise _NotATree                 # something between a deposit and its tree
             elif statement in self.chunk_found:
                 self.drop(statement)
@@ -965,6 +965,27 @@ class _Folding:
         if len(conjuncts) == 1:
             self.found.append((statement.start_byte, then.start_byte,
                                "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
+        return True
+
+    def summed_by_all(self, statement: Node) -> bool:
+        """`T q = v; for (T k = 0; k < NW; k++) q += sh[k];` by every thread after the barrier (an inlined
+        `block_reduce_sum` helper's end): every thread's q then holds v and the block's total, the one point's q
+        that of its local (`q += p;`). The declaration is taken where the loop right after it is such."""
+        following = statement.next_named_sibling
+        if statement.type == "declaration":
+            declared = self.declared(statement)
+            serial = self.serial_sum(following) if declared is not None and following is not None else None
+            if serial is None or self.assigned(self.sole(following.child_by_field_name("body")).named_children[0]) \
+                    != declared[0]:
+                return False
+            self.plain(statement)
+            return True
+        serial = self.serial_sum(statement)
+        if serial is None:
+            return False
+        array, update = serial
+        self.deposited.pop(array)
+        self.found.append((statement.start_byte, statement.end_byte, update))
         return True
 
     def conjuncts(self, condition: Node) -> list[Node]:

@@ -344,8 +344,10 @@ def file_macros(view: KernelView) -> dict[str, str]:
 
 def file_constants(view: KernelView) -> dict[str, str]:
     """The file's enumerators (`enum { KSIZE = 3, PAD = 1 };`, each unset one its predecessor's value plus one) and
-    file-scope `const` or `constexpr` numbers initialized with a literal (`constexpr float kEps = 1e-5f;`): name ->
-    value as written (an integer's suffix dropped); an enumerator set to anything but a number ends its enum's."""
+    file-scope `const` or `constexpr` numbers initialized with a literal (`constexpr float kEps = 1e-5f;`), or
+    integers with integer arithmetic of the numbers before them and `#define`s of numbers (`constexpr int kWarps =
+    kBlock / 32;`): name -> value as written (an integer's suffix dropped; the arithmetic's value); an enumerator
+    set to anything but a number ends its enum's."""
     found: dict[str, str] = {}
     root = view.document.tree.root_node
     for listing in view.descendants(root, "enumerator_list"):
@@ -369,6 +371,10 @@ def file_constants(view: KernelView) -> dict[str, str]:
                 text = view.text(value)
                 found[view.text(init.child_by_field_name("declarator"))] = \
                     text.rstrip("uUlL") if text.rstrip("uUlL").isdigit() else text
+            elif value is not None and view.text(kind) != "float" and view.text(kind) != "double":
+                computed = integer_value(macros_expanded(view.text(value), file_macros(view) | found))
+                if computed is not None:
+                    found[view.text(init.child_by_field_name("declarator"))] = str(computed)
     return found
 
 

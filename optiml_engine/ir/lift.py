@@ -26,7 +26,7 @@ from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.kernel_values import file_constants, file_macros
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
-from optiml_engine.ir.respell import assigns, constant_value, passed_below, respelled
+from optiml_engine.ir.respell import WRITTEN_OUT, assigns, constant_bounds, constant_value, passed_below, respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
 from optiml_engine.ir.untile import tiles_joined
 from optiml_engine.ir.program import (
@@ -669,7 +669,7 @@ class _Lifter:
 
     def launch_extent(self, index: _Index, field: Literal["grid", "block"]) -> Expr:
         """The contract's grid or block size along the index's dimension, in kernel terms: each size symbol it names
-        must be bound to an integer parameter of the kernel."""
+        must be bound to an integer parameter of the kernel, or be an integer template parameter (`Cout / CPG`)."""
         from optiml_engine.source import expr as contract_expr
         launch = self.candidate.contract.launch
         sizes = getattr(launch, field)
@@ -687,6 +687,8 @@ class _Lifter:
                 return one(node.value)
             if isinstance(node, contract_expr.Name) and node.name in parameters:
                 return Ref(name=parameters[node.name])
+            if isinstance(node, contract_expr.Name) and self.candidate.contract.template.get(node.name, "").isdigit():
+                return one(int(self.candidate.contract.template[node.name]))
             # `/` and `//` alike: the contract divides integers as C does for the non-negative sizes it deals in.
             if isinstance(node, contract_expr.Binary) and node.op in ("+", "-", "*", "/", "//", "%"):
                 return Binary(op=node.op[0], left=converted(node.left), right=converted(node.right))
@@ -1280,6 +1282,18 @@ class _Lifter:
                 return (f"a local array ('{name}') at an element the code decides as it runs ({self.text(node)}): "
                         f"it is read as a local per element only where every place is a constant once loops of "
                         f"constant bounds are written out")
+        nests = []
+        for node in self.view.descendants(self.view.body, "subscript_expression"):
+            if self.text(node.child_by_field_name("argument")) == name:
+                turns, loop = 1, node.parent
+                while loop is not None and loop != self.view.body:
+                    if loop.type == "for_statement" and (bounds := constant_bounds(self.view, loop)) is not None:
+                        turns *= len(range(*bounds))
+                    loop = loop.parent
+                nests.append(turns)
+        if max(nests, default=0) > WRITTEN_OUT:
+            return (f"a local array ('{name}') read in loops of constant bounds that, nested, run {max(nests)} "
+                    f"turns: more than the {WRITTEN_OUT} written out to make its elements locals")
         return f"a local array ('{name}')"
 
     def declaration(self, node: Node) -> list[Stmt]:

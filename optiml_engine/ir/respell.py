@@ -143,6 +143,7 @@ and the lifter refuses the kernel as before.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -174,10 +175,12 @@ def respelled(candidate: Candidate) -> Candidate:
             _leading_continues(view) or _while_loops(view) or \
             _reassigned_names(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or \
-            _copied_through(view) or _vector_locals(view) or _rotated_pointers(view) or \
+            _copied_through(view) or _last_copies(view) or _array_aliases(view) or _vector_locals(view) or \
+            _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
             _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view) or \
-            _array_loops_written_out(view) or _local_arrays_scalarized(view) or _declarations_split(view)
+            _array_loops_written_out(view) or _local_arrays_scalarized(view) or _shared_rows_split(view) or \
+            _declarations_split(view) or _bare_blocks_flattened(view) or _values_declared(view)
         if not replacements:
             return candidate
         candidate = derived(candidate, view.replaced(replacements), candidate.description)
@@ -1182,6 +1185,75 @@ def _copied_through(view: KernelView) -> list[tuple[int, int, str]]:
     return []
 
 
+def _last_copies(view: KernelView) -> list[tuple[int, int, str]]:
+    """`T v = (p);` where p is never mentioned after it (what an inlined helper taking a value leaves, `float mean =
+    block_reduce_sum(s, partial) / n;`, s dead after the call; and its returned value's copy): v read as p, the
+    copy dropped. Only where v and p are locals declared once each, of one type, and no loop holds the copy (a
+    loop's next turn could read p before the copy again). One a round."""
+    declarations: dict[str, list[Node]] = {}
+    for d in view.descendants(view.body, "declaration"):
+        for target in _declared(d) if d.child_by_field_name("type") is not None else []:
+            declarations.setdefault(view.text(target), []).append(d)
+    for declaration in view.descendants(view.body, "declaration"):
+        copied = _copy_of(view, declaration)
+        if copied is None:
+            continue
+        copy, original = copied
+        if len(declarations.get(copy, ())) != 1 or len(declarations.get(original, ())) != 1 or \
+                view.text(declarations[original][0].child_by_field_name("type")) != \
+                view.text(declaration.child_by_field_name("type")) or \
+                any(inside(declaration, loop) for loop in view.descendants(
+                    view.body, "for_statement", "while_statement", "do_statement")):
+            continue
+        names = [n for n in view.descendants(view.body, "identifier") if n.start_byte >= declaration.end_byte]
+        if any(view.text(n) == original for n in names):
+            continue
+        return [_in_place(view, declaration.start_byte, declaration.end_byte, "")] + \
+            [_in_place(view, n.start_byte, n.end_byte, original) for n in names if view.text(n) == copy]
+    return []
+
+
+def _array_aliases(view: KernelView) -> list[tuple[int, int, str]]:
+    """`T* p = (a);`, a pointer holding a `__shared__` array of the kernel or a pointer parameter (an inlined helper's
+    parameter holding the block's partials, `float* partial = (sh);`), where neither p nor a is ever assigned: p
+    read as a, the declaration dropped. One a round."""
+    arrays = {name for d in view.descendants(view.body, "declaration")
+              if any(view.text(c) == "__shared__" for c in d.children if c.type == "type_qualifier")
+              and all(n.type == "array_declarator" for n in d.children_by_field_name("declarator"))
+              for name in _declared_names(view, d)}
+    arrays |= {param.name for param in view.kernel.params if param.is_pointer}
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
+        target = declarators[0].child_by_field_name("declarator") if len(declarators) == 1 else None
+        if target is None or target.type != "pointer_declarator" or \
+                target.child_by_field_name("declarator").type != "identifier":
+            continue
+        pointer = view.text(target.child_by_field_name("declarator"))
+        array = unparenthesized(declarators[0].child_by_field_name("value"))
+        if array.type != "identifier" or view.text(array) not in arrays or any(
+                assigns(view, n, name) for n in view.descendants(view.body, "assignment_expression",
+                                                                 "update_expression")
+                for name in (pointer, view.text(array))) or \
+                sum(pointer in _declared_names(view, d) for d in view.descendants(view.body, "declaration")) != 1:
+            continue
+        return [_in_place(view, declaration.start_byte, declaration.end_byte, "")] + \
+            [_in_place(view, n.start_byte, n.end_byte, view.text(array))
+             for n in view.descendants(view.body, "identifier")
+             if n.start_byte >= declaration.end_byte and view.text(n) == pointer]
+    return []
+
+
+def _declared_names(view: KernelView, declaration: Node) -> set[str]:
+    """The names a declaration declares, plain names, pointers and arrays alike."""
+    names = set()
+    for target in declaration.children_by_field_name("declarator"):
+        while target is not None and target.type != "identifier":
+            target = target.child_by_field_name("declarator")
+        if target is not None:
+            names.add(view.text(target))
+    return names
+
+
 def _copy_of(view: KernelView, declaration: Node) -> tuple[str, str] | None:
     """`T v = (p);`, p a plain name: (v, p)."""
     declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
@@ -1834,7 +1906,7 @@ def _constant_tables(view: KernelView) -> list[tuple[int, int, str]]:
     return found
 
 
-WRITTEN_OUT = 64     # turns of a loop over a local array's elements written out, at most
+WRITTEN_OUT = 64     # turns of a loop over a local array's elements written out, at most (of a nest, all its turns)
 
 
 def _local_arrays(view: KernelView) -> dict[str, tuple[Node, int]]:
@@ -1868,6 +1940,121 @@ def _local_arrays(view: KernelView) -> dict[str, tuple[Node, int]]:
     return found
 
 
+def _stacked_shared(view: KernelView) -> dict[str, tuple[Node, int]]:
+    """The kernel's `__shared__` arrays of two or more dimensions whose first subscript is everywhere a constant or
+    the counter of a loop of constant bounds (`__shared__ float sh[CPG + 1][NT];` read as `sh[c][tid]`, `sh[CPG][0]`):
+    a few arrays of one value a thread each, stacked; name -> (declaration, rows)."""
+    found: dict[str, tuple[Node, int]] = {}
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = declaration.children_by_field_name("declarator")
+        if not any(view.text(c) == "__shared__" for c in declaration.children) or len(declarators) != 1 or \
+                declarators[0].type != "array_declarator" or \
+                declarators[0].child_by_field_name("declarator").type != "array_declarator":
+            continue
+        outer = declarators[0]
+        while outer.child_by_field_name("declarator").type == "array_declarator":
+            outer = outer.child_by_field_name("declarator")
+        name_node = outer.child_by_field_name("declarator")
+        name = view.text(name_node)
+        rows = constant_value(view, view.text(outer.child_by_field_name("size"))) \
+            if outer.child_by_field_name("size") is not None else None
+        uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == name and n != name_node]
+        if name_node.type != "identifier" or rows is None or not 0 < rows <= WRITTEN_OUT or \
+                _declarations_of(view, name) != 1 or any(
+                    n.parent.type != "subscript_expression" or n.parent.child_by_field_name("argument") != n or
+                    n.parent.parent.type != "subscript_expression" or
+                    not _constant_row(view, n.parent.child_by_field_name("indices")) for n in uses):
+            continue
+        found[name] = (declaration, rows)
+    return found
+
+
+def _constant_row(view: KernelView, indices: Node) -> bool:
+    """Whether a subscript's index is a constant or the counter of a loop around it of constant bounds."""
+    if len(indices.named_children) != 1:
+        return False
+    index = unparenthesized(indices.named_children[0])
+    if constant_value(view, view.text(index)) is not None:
+        return True
+    loop = index.parent
+    while loop is not None and index.type == "identifier":
+        if loop.type == "for_statement" and loop.child_by_field_name("initializer") is not None and \
+                _declarations_of(view, view.text(index), loop.child_by_field_name("initializer")):
+            declared = next(d for d in loop.child_by_field_name("initializer").named_children
+                            if d.type == "init_declarator")
+            condition = loop.child_by_field_name("condition")
+            return condition is not None and condition.type == "binary_expression" and \
+                constant_value(view, view.text(declared.child_by_field_name("value"))) is not None and \
+                constant_value(view, view.text(condition.child_by_field_name("right"))) is not None
+        loop = loop.parent
+    return False
+
+
+def _shared_rows_split(view: KernelView) -> list[tuple[int, int, str]]:
+    """A stacked `__shared__` array (`_stacked_shared`) every first subscript of which is a constant once the loops
+    over its rows are written out (`sh[(2)][tid]`): one `__shared__` array a row (`sh_2[tid]`), of the rest of its
+    dimensions."""
+    taken = {view.text(n) for n in view.descendants(view.document.tree.root_node, "identifier")}
+    for name, (declaration, rows) in _stacked_shared(view).items():
+        uses = [n.parent for n in view.descendants(view.body, "identifier")
+                if view.text(n) == name and n.parent.type == "subscript_expression"]
+        at = [constant_value(view, view.text(u.child_by_field_name("indices").named_children[0])) for u in uses]
+        if any(row is None or not 0 <= row < rows for row in at):
+            continue
+        names = []
+        for row in range(rows):
+            names.append(fresh_name(f"{name}_{row}", taken))
+            taken.add(names[-1])
+        declarator = declaration.child_by_field_name("declarator")
+        outer = declarator
+        while outer.child_by_field_name("declarator").type == "array_declarator":
+            outer = outer.child_by_field_name("declarator")
+        rest = view.source[outer.end_byte:declarator.end_byte].decode()
+        head = view.source[declaration.start_byte:declarator.start_byte].decode()
+        tail = view.source[declarator.end_byte:declaration.end_byte].decode()
+        return [_in_place(view, declaration.start_byte, declaration.end_byte,
+                          " ".join(f"{head}{row_name}{rest}{tail}" for row_name in names))] + \
+            [(u.start_byte, u.end_byte, names[row]) for u, row in zip(uses, at)]
+    return []
+
+
+def _bare_blocks_flattened(view: KernelView) -> list[tuple[int, int, str]]:
+    """A block in braces that is a statement of another block and declares nothing of its own (what writing a loop
+    out leaves, `{ { sh_0[tid] = p_0; } { sh_1[tid] = p_1; } }`): its statements in its place, the braces dropped."""
+    return [replacement for block in view.descendants(view.body, "compound_statement")
+            if block.parent is not None and block.parent.type == "compound_statement" and
+            not any(child.type == "declaration" for child in block.named_children)
+            for replacement in (_in_place(view, block.start_byte, block.start_byte + 1, ""),
+                                _in_place(view, block.end_byte - 1, block.end_byte, ""))]
+
+
+def _values_declared(view: KernelView) -> list[tuple[int, int, str]]:
+    """`T x;` then, later in its block, `x = e;` the first statement of the block to mention x (what scalarizing a
+    local array leaves, `float acc_0; ... acc_0 = 0.0f;`): `T x = e;` there, the declaration dropped."""
+    found: list[tuple[int, int, str]] = []
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = declaration.children_by_field_name("declarator")
+        if len(declarators) != 1 or declarators[0].type != "identifier" or \
+                any(view.text(c) in ("__shared__", "static", "extern") for c in declaration.children):
+            continue
+        name = view.text(declarators[0])
+        for statement in _after(declaration):
+            if not any(view.text(n) == name for n in view.descendants(statement, "identifier")):
+                continue
+            assignment = statement.named_children[0] if statement.type == "expression_statement" and \
+                statement.named_children else None
+            if assignment is not None and assignment.type == "assignment_expression" and \
+                    view.text(assignment.child_by_field_name("operator")) == "=" and \
+                    view.text(assignment.child_by_field_name("left")) == name and \
+                    not any(view.text(n) == name
+                            for n in view.descendants(assignment.child_by_field_name("right"), "identifier")):
+                head = view.source[declaration.start_byte:declarators[0].start_byte].decode()
+                found += [_in_place(view, declaration.start_byte, declaration.end_byte, ""),
+                          (assignment.start_byte, assignment.start_byte, head)]
+            break
+    return found
+
+
 def _declarations_of(view: KernelView, name: str, node: Node | None = None) -> int:
     """How many times the kernel (its parameters included), or the code under `node`, declares the name."""
     declared = [n for n in view.descendants(node or view.node, "identifier") if view.text(n) == name and
@@ -1885,10 +2072,16 @@ def _element_referenced(subscript: Node) -> bool:
 
 
 def constant_value(view: KernelView, written: str) -> int | None:
-    """The value of an integer expression of numbers, the file's `#define`s of numbers and its `const` and
-    `constexpr` integers and enumerators (`(3) + 1`, `HEAD_DIM - 1`, `2 * kRadius + 1`); None for any other text, or
-    a division of a negative value."""
-    return integer_value(macros_expanded(written, file_macros(view) | file_constants(view)))
+    """The value of an integer expression of numbers, the file's `#define`s of numbers, its `const` and `constexpr`
+    integers and enumerators, and the kernel's integer template parameters as instantiated (`(3) + 1`, `HEAD_DIM -
+    1`, `2 * kRadius + 1`, `CPG + 1`); None for any other text, or a division of a negative value."""
+    numbers = _NUMBERS.get(view)
+    if numbers is None:         # (the file's numbers once a view: a written-out loop asks for thousands)
+        numbers = _NUMBERS[view] = file_macros(view) | file_constants(view) | view.template_numbers
+    return integer_value(macros_expanded(written, numbers))
+
+
+_NUMBERS: weakref.WeakKeyDictionary[KernelView, dict[str, str]] = weakref.WeakKeyDictionary()
 
 
 def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
@@ -1898,7 +2091,7 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
     from a constant to a constant over at most WRITTEN_OUT turns, its counter assigned nowhere in its body and read
     nowhere after it, its body without `break`, `continue`, `return`, comments or preprocessor lines but `#pragma
     unroll` (dropped, as the `#pragma unroll` before it)."""
-    arrays = _local_arrays(view)
+    arrays = _local_arrays(view) | _stacked_shared(view)
     found: list[tuple[int, int, str]] = []
     written: list[Node] = []
     for loop in view.descendants(view.body, "for_statement") if arrays else []:
@@ -1922,17 +2115,25 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
                                                           view.text(update.child_by_field_name("right")) == "1")):
             continue
         turns = list(range(start, stop + (operator == "<=")))
-        indexed = any(view.text(subscript.child_by_field_name("argument")) in arrays and
-                      any(view.text(n) == counter
-                          for n in view.descendants(subscript.child_by_field_name("indices"), "identifier"))
-                      for subscript in view.descendants(body, "subscript_expression"))
+        # The nest's other loops of constant bounds over the arrays, around it or inside: all written out in the end.
+        nest_turns = max((len(range(*bounds)) for inner in view.descendants(body, "for_statement")
+                          if (bounds := constant_bounds(view, inner)) is not None and
+                          _indexes(view, inner, arrays)), default=1)
+        outer = loop.parent
+        while outer is not None and outer != view.body:
+            if outer.type == "for_statement" and (bounds := constant_bounds(view, outer)) is not None and \
+                    _indexes(view, outer, arrays):
+                nest_turns *= len(range(*bounds))
+            outer = outer.parent
+        indexed = _indexes(view, loop, arrays)
         inner = list(view.descendants(body))
         pragmas = [n for n in inner if n.type.startswith("preproc")]
-        if not indexed or not 0 < len(turns) <= WRITTEN_OUT or \
+        if not indexed or not 0 < len(turns) * nest_turns <= WRITTEN_OUT or \
                 any(n.type in ("break_statement", "continue_statement", "return_statement", "comment") for n in inner) \
                 or any(view.text(n).split() != ["#pragma", "unroll"] for n in pragmas) or \
                 any(assigns(view, n, counter) for n in inner) or _declarations_of(view, counter, body) or \
-                any(view.text(n) == counter for later in _after(loop) for n in view.descendants(later, "identifier")):
+                any(view.text(n) == counter and not _redeclared(view, n, later)
+                    for later in _after(loop) for n in view.descendants(later, "identifier")):
             continue
         dropped = [(n.start_byte, n.end_byte) for n in pragmas]
         copies = []
@@ -1953,6 +2154,54 @@ def _array_loops_written_out(view: KernelView) -> list[tuple[int, int, str]]:
             found.append(_in_place(view, before.start_byte, before.end_byte, ""))
         written.append(loop)
     return found
+
+
+def _indexes(view: KernelView, loop: Node, arrays: dict[str, tuple[Node, int]]) -> bool:
+    """Whether the for loop's body subscripts one of the arrays with its counter."""
+    declarators = [d for d in loop.child_by_field_name("initializer").named_children if d.type == "init_declarator"] \
+        if loop.child_by_field_name("initializer") is not None else []
+    if len(declarators) != 1:
+        return False
+    counter = view.text(declarators[0].child_by_field_name("declarator"))
+    return any(view.text(subscript.child_by_field_name("argument")) in arrays and
+               any(view.text(n) == counter
+                   for n in view.descendants(subscript.child_by_field_name("indices"), "identifier"))
+               for subscript in view.descendants(loop.child_by_field_name("body"), "subscript_expression"))
+
+
+def constant_bounds(view: KernelView, loop: Node) -> tuple[int, int] | None:
+    """The first and the last-plus-one values of a for loop's counter where both are constants (`for (int j = 0; j
+    < D; ++j)`, D a template parameter instantiated as 64: (0, 64)); None otherwise."""
+    init, condition = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    declarators = [d for d in init.named_children if d.type == "init_declarator"] \
+        if init is not None and init.type == "declaration" else []
+    if len(declarators) != 1 or condition is None or condition.type != "binary_expression" or \
+            view.text(condition.child_by_field_name("operator")) not in ("<", "<="):
+        return None
+    start = constant_value(view, view.text(declarators[0].child_by_field_name("value")))
+    stop = constant_value(view, view.text(condition.child_by_field_name("right")))
+    if start is None or stop is None:
+        return None
+    return start, stop + (view.text(condition.child_by_field_name("operator")) == "<=")
+
+
+def _redeclared(view: KernelView, mention: Node, statement: Node) -> bool:
+    """Whether the name mentioned is one `statement` declares around the mention, a loop's own counter (`for (int c
+    = 0; ...)`) or a block's local declared before it: another variable of the same name."""
+    name, node = view.text(mention), mention
+    while node is not None and node != statement.parent:
+        scope = node.parent
+        if scope is None:
+            return False
+        if scope.type == "for_statement" and scope.child_by_field_name("initializer") is not None and \
+                _declarations_of(view, name, scope.child_by_field_name("initializer")):
+            return True
+        if scope.type == "compound_statement" and any(
+                child.start_byte < node.start_byte and child.type == "declaration" and
+                name in _declared_names(view, child) for child in scope.named_children):
+            return True
+        node = scope
+    return False
 
 
 def _local_arrays_scalarized(view: KernelView) -> list[tuple[int, int, str]]:

@@ -34,10 +34,19 @@ class KernelView:
         self.kernel: Kernel = kernel
         self.node: Node = self._definition(kernel)
         self.body: Node = self.node.child_by_field_name("body")
+        self.template_numbers: dict[str, str] = {}
 
     @classmethod
     def of(cls, candidate: Candidate) -> KernelView:
-        return cls(candidate.unit.text, candidate.unit.path, candidate.unit.kernel)
+        view = cls(candidate.unit.text, candidate.unit.path, candidate.unit.kernel)
+        # The kernel's integer template parameters as the unit instantiates them (`k<4>` of `template <int CPG>`):
+        # numbers in its body, as `#define`s are.
+        name = candidate.unit.name_expression
+        arguments = name[name.index("<") + 1:name.rindex(">")].split(",") if name.endswith(">") else []
+        view.template_numbers = {parameter.name: argument.strip()
+                                 for parameter, argument in zip(view.kernel.template_params, arguments)
+                                 if argument.strip().isdigit()}
+        return view
 
     def _definition(self, kernel: Kernel) -> Node:
         node = self.document.tree.root_node.descendant_for_byte_range(kernel.name_span.start_byte,

@@ -698,6 +698,150 @@ def test_helpers_whose_gather_every_thread_reads_stay_refused() -> None:
     assert isinstance(result, NotLiftable), str(result)
 
 
+# A row's normalization through a helper returning the block's sum to every thread: each warp's partial shuffled
+# into its lane 0 and deposited in the caller's array (passed as a pointer), then every thread adding up the
+# warps' partials; called twice through the same array (the mean, then the variance about it), the warp count a
+# `constexpr` computed from the block's.
+EVERY_THREAD_SUMS = """constexpr int kBlock = 128;
+constexpr int kWarps = kBlock / 32;
+
+__inline__ __device__ float warp_sum(float v)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffff, v, offset);
+    return v;
+}
+
+__inline__ __device__ float block_sum(float v, float* partial)
+{
+    int lane = threadIdx.x % 32;
+    int wid = threadIdx.x / 32;
+    v = warp_sum(v);
+    __syncthreads();
+    if (lane == 0)
+        partial[wid] = v;
+    __syncthreads();
+    float total = 0.0f;
+    for (int i = 0; i < kWarps; i++)
+        total += partial[i];
+    return total;
+}
+
+/* @optiml
+   sizes:   rows=1024 D=4096
+   check:   rows=1 D=1; rows=3 D=100; rows=2 D=1000; rows=2 D=129
+   x:       in  float[rows*D]
+   y:       out float[rows*D]
+   launch:  grid=rows block=128
+   tol:     1e-4
+*/
+__global__ void normalize_rows(const float* x, float* y, int rows, int D)
+{
+    __shared__ float partial[kWarps];
+    const float* xr = x + (long)blockIdx.x * D;
+    float* yr = y + (long)blockIdx.x * D;
+    float s = 0.0f;
+    for (int j = threadIdx.x; j < D; j += kBlock)
+        s += xr[j];
+    float mean = block_sum(s, partial) / D;
+    float q = 0.0f;
+    for (int j = threadIdx.x; j < D; j += kBlock) {
+        float d = xr[j] - mean;
+        q += d * d;
+    }
+    float var = block_sum(q, partial) / D;
+    for (int j = threadIdx.x; j < D; j += kBlock)
+        yr[j] = (xr[j] - mean) * rsqrtf(var + 1e-5f);
+}
+"""
+
+
+def test_partials_every_thread_adds_up_are_the_point_walking_its_loops_whole() -> None:
+    program = lifted_equals_kernel(EVERY_THREAD_SUMS)
+    assert "shfl" not in str(program) and "threadIdx" not in str(program) and "partial" not in str(program), \
+        str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("    __syncthreads();\n    float total", "    float total"), "the partials added up before the barrier"),
+    (("i < kWarps; i++", "i < kWarps - 1; i++"), "the last warp's partial left out"),
+    (("    float mean = block_sum(s, partial) / D;", "    float mean = block_sum(s, partial) / D + 0.0f * s;"),
+     "the thread's own partial read after the sum, where it is no longer the block's"),
+    (("        total += partial[i];", "        total += partial[i] * partial[i];"), "a sum of squared partials"),
+])
+def test_partials_every_thread_adds_up_otherwise_stay_refused(change, why) -> None:
+    changed = EVERY_THREAD_SUMS.replace(*change)
+    assert changed != EVERY_THREAD_SUMS
+    assert isinstance(lift(candidate_of("user.cu", changed)), NotLiftable), why
+
+
+# Several sums a thread through one stacked shared array (a row a sum), their count a template parameter: each
+# thread's per-channel sums in a register array and one sum of squares, the rows of `sh` reduced by one tree, thread
+# 0 forming a group's statistics; the launch's grid divides by the template parameter too.
+STACKED_SUMS = """#define NT 64
+/* @optiml
+   sizes:    N=256 C=16 L=4096
+   check:    N=1 C=4 L=1; N=2 C=8 L=100; N=3 C=4 L=65; N=1 C=12 L=1000
+   template: CPG=4
+   x:        in  float[N*C*L]
+   out:      out float[N*C]
+   launch:   grid=(C/CPG,N) block=64
+   tol:      1e-4
+*/
+template <int CPG>
+__global__ void group_stats(const float* x, float* out, int N, int C, int L)
+{
+    __shared__ float sh[CPG + 1][NT];
+    int g = blockIdx.x;
+    int n = blockIdx.y;
+    int tid = threadIdx.x;
+    float csum[CPG];
+    for (int c = 0; c < CPG; c++)
+        csum[c] = 0.0f;
+    float sq = 0.0f;
+    for (int s = tid; s < L; s += NT) {
+        for (int c = 0; c < CPG; c++) {
+            float h = x[((long)n * C + g * CPG + c) * L + s];
+            csum[c] += h;
+            sq += h * h;
+        }
+    }
+    for (int c = 0; c < CPG; c++)
+        sh[c][tid] = csum[c];
+    sh[CPG][tid] = sq;
+    __syncthreads();
+    for (int stride = NT / 2; stride > 0; stride >>= 1) {
+        if (tid < stride)
+            for (int c = 0; c <= CPG; c++)
+                sh[c][tid] += sh[c][tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) {
+        float total = 0.0f;
+        for (int c = 0; c < CPG; c++)
+            total += sh[c][0];
+        float mu = total / (CPG * L);
+        float var = sh[CPG][0] / (CPG * L) - mu * mu;
+        for (int c = 0; c < CPG; c++)
+            out[n * C + g * CPG + c] = (sh[c][0] / L - mu) * rsqrtf(var + 1e-5f);
+    }
+}
+"""
+
+
+def test_sums_stacked_in_one_shared_array_are_the_point_walking_its_loops_whole() -> None:
+    """The loops over the template's count written out, the register array and the stacked array's rows taken
+    apart, the grid's `C / CPG` read with the template's value."""
+    program = lifted_equals_kernel(STACKED_SUMS)
+    assert "threadIdx" not in str(program) and "sh" not in str(program) and "C / 4" in str(program), str(program)
+
+
+def test_a_stacked_shared_array_read_at_a_row_no_constant_names_stays_refused() -> None:
+    changed = STACKED_SUMS.replace("        total += sh[c][0];", "        total += sh[(c + n) % CPG][0];")
+    assert changed != STACKED_SUMS
+    assert_refused_at_shared_memory(changed, "a row no constant names")
+
+
 # A warp a row, the row's lanes reducing with shuffles alone: the global index split into the warp and its lane
 # (a 1-D launch), or a 2-D block of warps, or a block of one warp.
 WARP_ROWS = """#define WARP 32

@@ -1056,3 +1056,73 @@ def test_a_kernel_refused_further_down_once_respelled_is_told_that_refusal() -> 
     result = lift(candidate_of("user.cu", text))
     assert isinstance(result, NotLiftable) and result.location.line == 13 and "printf" in result.reason, str(result)
     assert isinstance(lift(candidate_of("user.cu", text.replace('    printf("%f\\n", v);\n', ""))), LoopProgram)
+
+
+def test_a_copy_of_a_local_dead_after_it_is_the_local_itself():
+    """`float t = (s);` with s unread after it (an inlined helper's parameter): t read as s, the copy dropped; a copy
+    inside a loop whose next turn reads the original again stays a copy (each turn's s is the sum so far)."""
+    dead = ROWS.format(defines="#define AT(r, c) ((r) * cols + (c))",
+                       body="    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) s += x[AT(r, c)];\n"
+                            "    float t = (s);\n    t *= 0.5f;\n    for (int c = 0; c < cols; ++c) y[AT(r, c)] = t;")
+    assert "float t" not in respelled(candidate_of("user.cu", dead)).unit.text
+    lifted_equals_kernel(dead)
+    looped = ROWS.format(defines="#define AT(r, c) ((r) * cols + (c))",
+                         body="    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) {\n        s += x[AT(r, c)];\n"
+                              "        float t = s;\n        t *= 0.5f;\n        y[AT(r, c)] = t;\n    }")
+    assert "float t = s;" in respelled(candidate_of("user.cu", looped)).unit.text
+    lifted_equals_kernel(looped)
+
+
+def test_a_pointer_holding_a_parameter_is_the_parameter_unless_either_is_assigned():
+    body = "    {pointer} = (x);\n{moved}    for (int c = 0; c < cols; ++c) y[r * cols + c] = 2.0f * at[r * cols + c];"
+    held = ROWS.format(defines="#define AT(r, c) ((r) * cols + (c))",
+                       body=body.format(pointer="const float* at", moved="") + "\n    y[AT(r, 0)] += 0.0f;")
+    assert "const float* at" not in respelled(candidate_of("user.cu", held)).unit.text
+    lifted_equals_kernel(held)
+    moved = ROWS.format(defines="#define AT(r, c) ((r) * cols + (c))",
+                        body=body.format(pointer="const float* at", moved="    at = x + 0;\n") +
+                        "\n    y[AT(r, 0)] += 0.0f;")
+    assert "const float* at = (x);" in respelled(candidate_of("user.cu", moved)).unit.text
+
+
+QUADRATIC_FORM = """/* @optiml
+   sizes:    N=1024
+   check:    N=1; N=37
+   template: D={dim}
+   x:        in  float[N*D]
+   P:        in  float[D*D]
+   y:        out float[N]
+   launch:   grid=cdiv(N,128) block=128
+   tol:      1e-4
+*/
+template <int D>
+__global__ void quadratic_form(const float* x, const float* P, float* y, int N)
+{{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= N) return;
+    float d[D];
+    float running = 0.0f;
+    for (int k = 0; k < D; ++k) {{
+        running += x[r * D + k];
+        d[k] = running;
+    }}
+    float q = 0.0f;
+    for (int i = 0; i < D; ++i) {{
+        float pd = 0.0f;
+        for (int j = 0; j < D; ++j) pd += P[i * D + j] * d[j];
+        q += d[i] * pd;
+    }}
+    y[r] = q;
+}}
+"""
+
+
+def test_loops_over_a_template_sized_array_are_written_out_within_the_nests_bound():
+    """D a template parameter: its loops are of constant bounds. A 4 x 4 nest is written out (16 turns), the array
+    then a local per element; a 64 x 64 nest (4096 turns) is not, and the refusal says so."""
+    program = lift(candidate_of("user.cu", QUADRATIC_FORM.format(dim=4)))
+    assert isinstance(program, LoopProgram) and "d_2" in str(program), str(program)
+    lifted_equal_at_its_checks(QUADRATIC_FORM.format(dim=4))
+    refused = lift(candidate_of("user.cu", QUADRATIC_FORM.format(dim=64)))
+    assert isinstance(refused, NotLiftable) and "run 4096 turns" in refused.reason and refused.location.line == 16, \
+        str(refused)
