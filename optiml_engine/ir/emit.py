@@ -18,8 +18,8 @@ from tree_sitter import Node
 from optiml_engine.ir.analysis import (
     Reduction, all_loads, bounds_checks, conditions_pushed_into_loops, conjunction, conjuncts, constant,
     contract_text, extent, folded, inlined, is_integer_cast, loads, loop_reductions, names_of, names_read,
-    names_written, point_dependent, polynomial, single_assignments, statement_exprs, stride, subexpressions,
-    unconditional_loads, unit_stride, walk)
+    names_written, point_dependent, polynomial, reduction_update, single_assignments, statement_exprs, stride,
+    subexpressions, unconditional_loads, unit_stride, walk)
 from optiml_engine.ir.hoist import hoisted_digits, hoisted_reads
 from optiml_engine.ir.vector_groups import (
     comparisons, declared_types, digit_split, evaluated, expanded_reads, index_locals_inlined, lowest_digit,
@@ -144,17 +144,32 @@ __device__ __forceinline__ T {_SCAN_FUNCTION[op]}(T value)
 
 def _lanes_share(code: list[Stmt]) -> bool:
     """Whether every lane of a row may run the row's code (`rows_finished`): declarations and assignments of locals,
-    loops each of whose iterations writes elements of its own, none reading what the code writes, and stores and
-    atomics outside the loops (the first lane's alone), none read by the code."""
-    written = {stmt.array for stmt in walk(code) if isinstance(stmt, (Store, Atomic))}
-    read = {load.array for load in all_loads(code)}
-    return not written & read and all(
-        isinstance(stmt, (Let, Assign, Store, Atomic)) or
-        isinstance(stmt, For) and constant(stmt.step) == 1 and loop_reductions(stmt) == [] and
-        all(isinstance(inner, (Let, Store)) for inner in walk(stmt.body)) and
-        all(mentions(inner.index, {stmt.var}) and stride(inner.index, stmt.var) is not None
-            for inner in walk(stmt.body) if isinstance(inner, Store))
-        for stmt in code)
+    loops whose iterations each write elements of their own and reduce into locals declared in the code (a sum, a
+    product, a maximum, a minimum: a softmax's sum of exponentials; each lane's share then combined across the
+    lanes), reading what the loop writes only at the element the iteration writes (what earlier loops wrote, any
+    lane may read once the lanes synchronize after each loop), and stores and atomics outside the loops (the first
+    lane's alone), none read by the code."""
+    outside = {stmt.array for stmt in code if isinstance(stmt, (Store, Atomic))}
+    declared = {stmt.name for stmt in code if isinstance(stmt, Let)}
+    if outside & {load.array for load in all_loads(code)}:
+        return False
+    for stmt in code:
+        if isinstance(stmt, (Let, Assign, Store, Atomic)):
+            continue
+        reductions = loop_reductions(stmt) if isinstance(stmt, For) else None
+        if reductions is None or constant(stmt.step) != 1 or \
+                any(r.index is not None or r.variable not in declared for r in reductions):
+            return False
+        stores = [inner for inner in walk(stmt.body) if isinstance(inner, Store)]
+        if not all(isinstance(inner, (Let, Store)) or reduction_update(inner) is not None for inner in stmt.body) or \
+                any(isinstance(inner, (For, Atomic)) for inner in walk(stmt.body)) or \
+                not all(mentions(store.index, {stmt.var}) and stride(store.index, stmt.var) is not None
+                        for store in stores) or \
+                any(load.array in {store.array for store in stores} and
+                    all(load.index != store.index for store in stores if store.array == load.array)
+                    for load in all_loads(stmt.body)):
+            return False
+    return True
 
 
 def _lanes_strided(code: list[Stmt], lanes: int) -> list[Stmt]:
@@ -2050,16 +2065,15 @@ class _Kernel:
         thread publishes, the last block to arrive combines them all in block order, the same result every run,
         and passes it to the row's other lanes), then the row's own code: the code before the loop, the row's value
         combined into its first value, the code after the loop. Where that code is declarations, loops each of
-        whose iterations writes its own elements (a residual's) and stores (`_lanes_share`), every lane of the row
-        runs it, the loops' iterations strided across them and the stores the first lane's; otherwise the first
-        lane runs it all."""
+        whose iterations writes its own elements (a residual's) and reduces into locals (a softmax's sum of
+        exponentials), and stores (`_lanes_share`), every lane of the row runs it (`row_code_shared`), the loops'
+        iterations strided across them and the stores the first lane's; otherwise the first lane runs it all."""
         s, columns = self.schedule, self.shape.contraction.columns
         index, first, itype, iupper = row
         op, value, ctype = columns.reduction.op, columns.reduction.variable, columns.ctype
         names = self.names
         total, other = names("row_total"), names.scoped("other")
         shared = _lanes_share(list(columns.after))
-        after = _lanes_strided(list(columns.after), lanes) if shared else list(columns.after)
         if columns.rereads:
             # A row's outputs are stored by its threads, all of one warp (`threads_x <= 32`), and read back below.
             self.lines.append(f"{at}__syncwarp();   // the outputs the warp stored are visible to its lanes")
@@ -2101,17 +2115,45 @@ class _Kernel:
         self.lines += [f"{at}    if ({who}) {{",
                        *c_statements(list(columns.before), at + "        "),
                        f"{at}        {value} = {combined(op, value, total)};",
-                       *c_statements(after, at + "        "),
+                       *(self.row_code_shared(at + "        ", list(columns.after), lanes) if shared else
+                         c_statements(list(columns.after), at + "        ")),
                        f"{at}    }}",
                        f"{at}}}"]
 
-    def lanes_combined(self, at: str, op: str, ctype: str, value: str, lanes: int) -> list[str]:
+    def row_code_shared(self, at: str, code: list[Stmt], lanes: int) -> list[str]:
+        """The row's own code run by all its lanes (`_lanes_share`): each loop's iterations strided across them, each
+        of its reductions started from the identity on every lane but the first (a maximum or a minimum from its
+        value, on every lane) and combined across the lanes after the loop, the lanes synchronized after each loop
+        that stores (the next may read any lane's elements); stores outside the loops the first lane's. The row's
+        lanes may be a part of a warp whose other rows are done (`if` on the row's bound): the shuffles and the
+        barriers name the row's lanes alone."""
+        types = {stmt.name: stmt.ctype for stmt in code if isinstance(stmt, Let)}
+        mask = "0xffffffffu" if lanes == 32 else f"(({(1 << lanes) - 1}u) << ((threadIdx.y * {lanes}) % 32))"
+        lines = []
+        for stmt in code:
+            reductions = loop_reductions(stmt) if isinstance(stmt, For) else []
+            for reduction in reductions:
+                start = identity(reduction.op, types[reduction.variable])
+                if start is not None:
+                    lines.append(f"{at}if (threadIdx.x != 0) {reduction.variable} = {start};   // the first lane's "
+                                 f"value alone counts once")
+            lines += c_statements(_lanes_strided([stmt], lanes), at)
+            for reduction in reductions:
+                lines += self.lanes_combined(at, reduction.op, types[reduction.variable], reduction.variable, lanes,
+                                             mask)
+            if isinstance(stmt, For) and any(isinstance(inner, Store) for inner in walk(stmt.body)):
+                lines.append(f"{at}__syncwarp({mask});   // each lane's stores visible to the row's other lanes")
+        return lines
+
+    def lanes_combined(self, at: str, op: str, ctype: str, value: str, lanes: int,
+                       mask: str = "0xffffffffu") -> list[str]:
         """`value` combined by `op` across each aligned group of `lanes` neighbouring lanes of the warp (a row's
-        threads), every lane of the group then holding the group's result."""
+        threads), every lane of the group then holding the group's result; `mask` the lanes taking part (the whole
+        warp, or the group alone)."""
         offset, other = self.names.scoped("offset"), self.names.scoped("other")
         return [f"{at}#pragma unroll",
                 f"{at}for (int {offset} = {lanes // 2}; {offset} > 0; {offset} /= 2) {{",
-                f"{at}    const {ctype} {other} = __shfl_xor_sync(0xffffffffu, {value}, {offset});",
+                f"{at}    const {ctype} {other} = __shfl_xor_sync({mask}, {value}, {offset});",
                 f"{at}    {value} = {combined(op, value, other)};",
                 f"{at}}}"]
 

@@ -137,7 +137,17 @@ and the lifter refuses the kernel as before.
   the counter a number, on the loop's first line (the compiler's full unrolling).
 - A local array of a constant size used only through subscripts that are constants in its bounds once such loops
   are written out (`acc[(5)]`, `m[2]`), not `__shared__` nor `static`: a local per element (`T acc_0, acc_1, ...;`,
-  with the initializer's entries and zeros after them where it has one), each subscript its element's local.
+  with the initializer's entries and zeros after them where it has one), each subscript its element's local. A
+  nest of such loops is written out only while all its turns together stay within WRITTEN_OUT. The kernel's integer
+  template parameters, as the unit instantiates them, are constants here as `#define`s are.
+- A `__shared__` array of two or more dimensions whose first subscript is everywhere a constant or a counter of a
+  loop of constant bounds (`__shared__ float sh[CPG + 1][NT];`, a few block sums stacked): its loops written out as
+  above, then one `__shared__` array a row (`sh_2[tid]`).
+- A block in braces that is a statement of another block and declares nothing (what writing a loop out leaves): its
+  statements in its place. `T x;` followed in its block by `x = e;`, the first statement to mention x: `T x = e;`.
+- `T v = (p);`, p a local of the same type never mentioned after it and no loop around the copy (an inlined helper's
+  parameter, or its returned value's local): v read as p, the copy dropped. `T* q = (a);`, a a `__shared__` array
+  or a pointer parameter, neither ever assigned (an inlined helper's array parameter): q read as a.
 """
 
 from __future__ import annotations

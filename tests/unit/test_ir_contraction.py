@@ -533,3 +533,55 @@ def test_a_row_normalized_after_its_walk_reads_its_warps_outputs_unsplit(schedul
     emitted = emit(program, shape, schedule, naive)
     assert "__syncwarp();" in emitted.unit.text
     equal_at_checks(naive, emitted, ("out",), schedule.describe(True))
+
+
+# A Linear then a softmax over its features by the thread of its row (KernelBench's Gemm + Softmax as one kernel): the
+# walk finds the row's maximum and stores the products; the row's code then sums their exponentials, storing each,
+# and scales them, every pass reading what the one before stored.
+ROWS_SOFTMAX = """/* @optiml
+   sizes:  M=64 N=64 K=32
+   check:  M=64 N=64 K=32; M=40 N=150 K=9; M=3 N=5 K=1; M=33 N=37 K=4
+   x:      in  float[M*K]
+   w:      in  float[N*K]
+   y:      out float[M*N]
+   launch: grid=cdiv(M,128) block=128
+   tol:    1e-5
+*/
+__global__ void linear_softmax(const float* x, const float* w, float* y, int M, int N, int K)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= M) return;
+    float mx = -1e30f;
+    for (int j = 0; j < N; ++j) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k)
+            acc += x[r * K + k] * w[j * K + k];
+        y[r * N + j] = acc;
+        if (acc > mx) mx = acc;
+    }
+    float sum = 0.0f;
+    for (int j = 0; j < N; ++j) {
+        float e = expf(y[r * N + j] - mx);
+        y[r * N + j] = e;
+        sum += e;
+    }
+    for (int j = 0; j < N; ++j)
+        y[r * N + j] = y[r * N + j] / sum;
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES[:3], ids=["32x32", "64x64", "64x32"])
+def test_a_softmax_after_its_walk_shares_its_passes_across_the_rows_lanes(schedule) -> None:
+    """The passes after the walk, a sum and a scaling, each strided across the row's lanes: each lane's share of the
+    sum combined across the row's lanes alone (the warp's other rows may be done), the lanes synchronized after
+    each pass that stores. Equal to the kernel at every check size."""
+    naive = original_candidate(CudaDocument(ROWS_SOFTMAX, "linear_softmax.cu"), "linear_softmax")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert "contraction" in shape.families and shape.contraction.columns.rereads, str(program)
+    emitted = emit(program, shape, schedule, naive)
+    lanes = schedule.block[0]
+    assert f"j += {lanes}" in emitted.unit.text and "if (threadIdx.x != 0) sum = 0.0f;" in emitted.unit.text and \
+        emitted.unit.text.count("__syncwarp(") == 3, emitted.unit.text
+    equal_at_checks(naive, emitted, ("y",), schedule.describe(True))
