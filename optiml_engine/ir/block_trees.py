@@ -60,9 +60,10 @@ memory as before):
   0 for a sum, -FLT_MAX or -INFINITY for a maximum; v may be p itself), inside `if (warp == 0)` (or `tid < 32`,
   whose test may read `tid` for the lane) or by every warp, then reduced across the warp the same way, or added up by
   thread 0 alone, or by every thread (`T q = v0; for (T k = 0; k < NW; k++) q += sh[k];`, an inlined
-  `block_reduce_sum(v, partial)`'s end: every thread's q is v0 and the total, the one point's `q += p;`). The gathered v is then the deposited local, the shuffles dropped. Where only lane 0 holds the
-  total (down shuffles, or a gather by the first warp alone), v is read only by thread 0 (`if (lane == 0)` inside
-  the first warp, `if (tid == 0)` after).
+  `block_reduce_sum(v, partial)`'s end: every thread's q is v0 and the total, the one point's `q += p;`). The
+  gathered v is then the deposited local, the shuffles dropped. Where only lane 0 holds the total (down shuffles, or
+  a gather by the first warp alone), v is read only by thread 0 (`if (lane == 0)` inside the first warp, `if (tid ==
+  0)` after).
 - a pair of arrays, a value and its index, deposited from a pair of locals the loops update together as the first
   maximum (`if (e > v) { v = e; i = j; }`; `e < v` the first minimum) and combined by a tree that takes the other
   thread's pair where its value is greater, or equal at a smaller index: the first maximum one thread walking every
