@@ -338,6 +338,7 @@ class _Folding:
         self.gathered: dict[str, tuple[str, bool]] = {}   # local -> its kind, and whether gathered by lane in warp
         self.regathered: dict[str, int] = {}        # a deposited local gathered into again -> where
         self.taken: set[str] = set()                # deposited locals assigned their tree's total (`p = arr[0];`)
+        self.seeded_loops: set[Node] = set()        # serial gathers from the second partial, the first taken before
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
@@ -972,22 +973,32 @@ class _Folding:
     def summed_by_all(self, statement: Node) -> bool:
         """`T q = v; for (T k = 0; k < NW; k++) q += sh[k];` by every thread after the barrier (an inlined
         `block_reduce_sum` helper's end): every thread's q then holds v and the block's total, the one point's q
-        that of its local (`q += p;`). The declaration is taken where the loop right after it is such."""
+        that of its local (`q += p;`); or seeded with the first partial, `T q = sh[0]; for (T k = 1; k < NW; k++) q =
+        fmaxf(q, sh[k]);`: the one point's q is its local. The declaration is taken where the loop right after it is
+        such."""
         following = statement.next_named_sibling
         if statement.type == "declaration":
             declared = self.declared(statement)
-            serial = self.serial_sum(following) if declared is not None and following is not None else None
-            if serial is None or self.assigned(self.sole(following.child_by_field_name("body")).named_children[0]) \
-                    != declared[0]:
+            seeded = next((array for array in self.deposited if declared is not None and self.squeezed(declared[1])
+                           in [f"{array}[0]{column}" for column in self.columns]), None)
+            serial = self.serial_sum(following, "1" if seeded else "0") \
+                if declared is not None and following is not None else None
+            if serial is None or seeded not in (None, serial[0]) or \
+                    self.assigned(self.sole(following.child_by_field_name("body")).named_children[0]) != declared[0]:
                 return False
-            self.plain(statement)
+            if seeded:
+                self.found.append((declared[1].start_byte, declared[1].end_byte, self.deposited[seeded]))
+                self.seeded_loops.add(following)
+            else:
+                self.plain(statement)
             return True
-        serial = self.serial_sum(statement)
+        seeded = statement in self.seeded_loops
+        serial = self.serial_sum(statement, "1" if seeded else "0")
         if serial is None:
             return False
         array, update = serial
         self.deposited.pop(array)
-        self.found.append((statement.start_byte, statement.end_byte, update))
+        self.found.append((statement.start_byte, statement.end_byte, "" if seeded else update))
         return True
 
     def conjuncts(self, condition: Node) -> list[Node]:
@@ -999,11 +1010,11 @@ class _Folding:
                 self.conjuncts(condition.child_by_field_name("right"))
         return [condition]
 
-    def serial_sum(self, statement: Node) -> tuple[str, str] | None:
-        """`for (T k = 0; k < W; k++) q op= arr[k];` over a deposited array, its kind its local's: the array and
-        the update of q by the local (`q += p;`)."""
+    def serial_sum(self, statement: Node, start: str = "0") -> tuple[str, str] | None:
+        """`for (T k = 0; k < W; k++) q op= arr[k];` (k from `start`) over a deposited array, its kind its local's:
+        the array and the update of q by the local (`q += p;`)."""
         counted = self.counter(statement)
-        if counted is None or self.squeezed(counted[1]) != "0":
+        if counted is None or self.squeezed(counted[1]) != start:
             return None
         k = counted[0]
         condition = self.squeezed(statement.child_by_field_name("condition"))

@@ -775,6 +775,55 @@ def test_partials_every_thread_adds_up_otherwise_stay_refused(change, why) -> No
     assert isinstance(lift(candidate_of("user.cu", changed)), NotLiftable), why
 
 
+# A softmax of long rows, each warp's maximum and sum shuffled across its lanes and deposited, every thread then
+# gathering the warps' partials itself, seeded with the first (`float mx = red_max[0]; for (w = 1; ...)`).
+SEEDED_GATHERS = """constexpr int kWarps = 4;
+/* @optiml
+   sizes:   rows=1024 D=4096
+   check:   rows=1 D=1; rows=3 D=100; rows=2 D=1000; rows=2 D=129
+   x:       in  float[rows*D]
+   y:       out float[rows*D]
+   launch:  grid=rows block=128
+   tol:     1e-5
+*/
+__global__ void softmax_rows(const float* x, float* y, int rows, int D)
+{
+    __shared__ float red_max[kWarps];
+    __shared__ float red_sum[kWarps];
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    const float* xr = x + (long)blockIdx.x * D;
+    float* yr = y + (long)blockIdx.x * D;
+    float m = -INFINITY;
+    for (int i = threadIdx.x; i < D; i += 128) m = fmaxf(m, xr[i]);
+    for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffff, m, o));
+    if (lane == 0) red_max[warp] = m;
+    __syncthreads();
+    float mx = red_max[0];
+    for (int w = 1; w < kWarps; ++w) mx = fmaxf(mx, red_max[w]);
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < D; i += 128) s += expf(xr[i] - mx);
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffff, s, o);
+    if (lane == 0) red_sum[warp] = s;
+    __syncthreads();
+    float total = red_sum[0];
+    for (int w = 1; w < kWarps; ++w) total += red_sum[w];
+    for (int i = threadIdx.x; i < D; i += 128) yr[i] = expf(xr[i] - mx) / total;
+}
+"""
+
+
+def test_partials_every_thread_gathers_from_the_first_are_the_point_walking_its_loops_whole() -> None:
+    program = lifted_equals_kernel(SEEDED_GATHERS)
+    assert "red_" not in str(program) and "threadIdx" not in str(program), str(program)
+
+
+def test_a_gather_seeded_with_the_first_partial_and_counting_it_again_stays_refused() -> None:
+    changed = SEEDED_GATHERS.replace("for (int w = 1; w < kWarps; ++w) total", "for (int w = 0; w < kWarps; ++w) total")
+    assert changed != SEEDED_GATHERS
+    assert_refused_at_shared_memory(changed, "the first warp's sum added twice")
+
+
 # Several sums a thread through one stacked shared array (a row a sum), their count a template parameter: each
 # thread's per-channel sums in a register array and one sum of squares, the rows of `sh` reduced by one tree, thread
 # 0 forming a group's statistics; the launch's grid divides by the template parameter too.
