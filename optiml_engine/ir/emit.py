@@ -161,7 +161,9 @@ def _lanes_share(code: list[Stmt]) -> bool:
                 any(r.index is not None or r.variable not in declared for r in reductions):
             return False
         stores = [inner for inner in walk(stmt.body) if isinstance(inner, Store)]
-        if not all(isinstance(inner, (Let, Store)) or reduction_update(inner) is not None for inner in stmt.body) or \
+        own = {inner.name for inner in stmt.body if isinstance(inner, Let)}
+        if not all(isinstance(inner, (Let, Store)) or isinstance(inner, Assign) and inner.name in own or
+                   reduction_update(inner) is not None for inner in stmt.body) or \
                 any(isinstance(inner, (For, Atomic)) for inner in walk(stmt.body)) or \
                 not all(mentions(store.index, {stmt.var}) and stride(store.index, stmt.var) is not None
                         for store in stores) or \
@@ -2124,10 +2126,12 @@ class _Kernel:
         """The row's own code run by all its lanes (`_lanes_share`): each loop's iterations strided across them, each
         of its reductions started from the identity on every lane but the first (a maximum or a minimum from its
         value, on every lane) and combined across the lanes after the loop, the lanes synchronized after each loop
-        that stores (the next may read any lane's elements); stores outside the loops the first lane's. The row's
+        and each statement reading what the code stores (the next may read any lane's elements, or store where
+        another lane read); stores outside the loops the first lane's. The row's
         lanes may be a part of a warp whose other rows are done (`if` on the row's bound): the shuffles and the
         barriers name the row's lanes alone."""
         types = {stmt.name: stmt.ctype for stmt in code if isinstance(stmt, Let)}
+        stored = {stmt.array for stmt in walk(code) if isinstance(stmt, Store)}
         mask = "0xffffffffu" if lanes == 32 else f"(({(1 << lanes) - 1}u) << ((threadIdx.y * {lanes}) % 32))"
         lines = []
         for stmt in code:
@@ -2141,8 +2145,9 @@ class _Kernel:
             for reduction in reductions:
                 lines += self.lanes_combined(at, reduction.op, types[reduction.variable], reduction.variable, lanes,
                                              mask)
-            if isinstance(stmt, For) and any(isinstance(inner, Store) for inner in walk(stmt.body)):
-                lines.append(f"{at}__syncwarp({mask});   // each lane's stores visible to the row's other lanes")
+            if stored and (isinstance(stmt, For) or {load.array for load in all_loads([stmt])} & stored):
+                # What a lane stored visible to the others, and what it read read before another lane stores there.
+                lines.append(f"{at}__syncwarp({mask});")
         return lines
 
     def lanes_combined(self, at: str, op: str, ctype: str, value: str, lanes: int,
