@@ -336,10 +336,17 @@ def zero_literal(text: Callable[[Node], str], node: Node) -> bool:
 
 
 def file_macros(view: KernelView) -> dict[str, str]:
-    """The file's object-like `#define`s with a value: name -> value as written."""
-    return {view.text(n.child_by_field_name("name")): view.text(n.child_by_field_name("value")).strip()
+    """The file's object-like `#define`s with a value: name -> value as written (`macro_value`)."""
+    return {view.text(n.child_by_field_name("name")): macro_value(view, n)
             for n in view.descendants(view.document.tree.root_node, "preproc_def")
             if n.child_by_field_name("value") is not None}
+
+
+def macro_value(view: KernelView, definition: Node) -> str:
+    """A `#define`'s value as the preprocessor reads it: its continued lines joined and its comments dropped (`#define
+    CLANES 8  // threads over the channels` is 8)."""
+    value = view.text(definition.child_by_field_name("value")).replace("\\\n", " ")
+    return re.sub(r"/\*.*?\*/|//[^\n]*", " ", value, flags=re.S).strip()
 
 
 def file_constants(view: KernelView) -> dict[str, str]:

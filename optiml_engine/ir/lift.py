@@ -24,7 +24,7 @@ from optiml_engine.ir.block_trees import (
     block_totals_added, block_trees_folded, warp_rows_folded, warp_totals_added)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
-from optiml_engine.ir.kernel_values import file_constants, file_macros
+from optiml_engine.ir.kernel_values import file_constants, file_macros, macro_value
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
 from optiml_engine.ir.respell import WRITTEN_OUT, assigns, constant_bounds, constant_value, passed_below, respelled
 from optiml_engine.ir.staged_tiles import privatized_merged, staged_tiles_read
@@ -614,7 +614,7 @@ class _Lifter:
         return macros, helpers
 
     def macro(self, name: str, node: Node) -> Expr:
-        text = self.text(self.macros[name].child_by_field_name("value")).strip()
+        text = macro_value(self.view, self.macros[name])
         if re.fullmatch(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*", text):
             return Const(text=f"({text})" if text[0] in "+-" else text)
         raise _Refused(node, f"'{name}' is a #define whose value ({text}) is not a number")
@@ -954,7 +954,7 @@ class _Lifter:
         size = bare(size)
         written = self.text(size)
         if size.type == "identifier" and written in self.macros:     # `#define THREADS 256`
-            written = self.text(self.macros[written].child_by_field_name("value")).strip()
+            written = macro_value(self.view, self.macros[written])
         elif size.type == "identifier" and written in self.template_ints:     # `template <int BLOCK>`
             written = self.template_ints[written]
         elif size.type == "identifier" and written in self.constants:     # `constexpr int BLOCK = 256;`

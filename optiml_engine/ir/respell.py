@@ -161,7 +161,7 @@ from tree_sitter import Node
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
 from optiml_engine.ir.kernel_values import (
-    PURE_FUNCTIONS, file_constants, file_macros, inside, integer_value, macros_expanded, siblings)
+    PURE_FUNCTIONS, file_constants, file_macros, inside, integer_value, macro_value, macros_expanded, siblings)
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
 
 ROUNDS = 32         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
@@ -173,10 +173,14 @@ _NAME = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")     # a token not a member'
 
 def respelled(candidate: Candidate) -> Candidate:
     """The candidate with the rewrites of the module's docstring made, one kind a round, where they apply; the
-    candidate itself when none applies, or when its macros still expand after ROUNDS rounds."""
+    candidate itself when none applies, when its macros still expand after ROUNDS rounds, or when a rewrite leaves
+    a text in which the parser no longer finds the kernel (a rewrite's own fault: refused, not guessed)."""
     written = candidate
     for _ in range(ROUNDS):
-        view = KernelView.of(candidate)
+        try:
+            view = KernelView.of(candidate)
+        except KeyError:
+            return written
         replacements = _pragmas(view) or _expansions(view) or _comparisons(view) or \
             _casts_to_variables(view) or _canonical_tests(view) or _compound_assignments(view) or \
             _switches(view) or _plain_calls(view) or _bit_arithmetic(view) or _modern_declarations(view) or \
@@ -212,7 +216,7 @@ def _macros(view: KernelView) -> tuple[dict[str, tuple[list[str], str]], dict[st
         value_node = node.child_by_field_name("value")
         if value_node is None:
             continue
-        name, value = view.text(node.child_by_field_name("name")), view.text(value_node).replace("\\\n", " ").strip()
+        name, value = view.text(node.child_by_field_name("name")), macro_value(view, node)
         if "#" in value:
             continue
         if node.type == "preproc_def":
@@ -1837,9 +1841,8 @@ def _count(view: KernelView, written: str) -> int | None:
     if written.isdigit():
         return int(written)
     for node in view.descendants(view.document.tree.root_node, "preproc_def"):
-        value = node.child_by_field_name("value")
-        if view.text(node.child_by_field_name("name")) == written and value is not None:
-            return int(view.text(value).strip()) if view.text(value).strip().isdigit() else None
+        if view.text(node.child_by_field_name("name")) == written and node.child_by_field_name("value") is not None:
+            return int(macro_value(view, node)) if macro_value(view, node).isdigit() else None
     for declaration in view.descendants(view.body, "declaration"):
         words = view.text(declaration).split("=")[0].split()
         for d in declaration.named_children:

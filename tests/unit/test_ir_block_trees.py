@@ -340,6 +340,13 @@ def test_a_block_tree_reduction_is_the_point_walking_its_loops_whole(body) -> No
     assert "= 0; j <" in str(program) and "++j" in str(program), str(program)
 
 
+def test_a_block_size_defined_with_a_comment_is_the_number() -> None:
+    """`#define BLOCK 64  // threads a row`: the comment is no part of the value."""
+    text = ROWS.format(block=64, body=SUM).replace("#define BLOCK 64", "#define BLOCK 64   // threads a row")
+    assert "// threads a row" in text
+    lifted_equals_kernel(text)
+
+
 def test_a_whole_array_in_one_block_is_one_point() -> None:
     """One block, no block index: the program's one point, named by `blockIdx.x` over a grid of one."""
     program = lifted_equals_kernel(WHOLE)

@@ -66,6 +66,9 @@ def lifted_equals_kernel(text: str) -> LoopProgram:
      "    for (int c = 0; c < cols; ++c) y(r, c) = 2.0f * x(r, c);"),
     # The same parentheses written by hand.
     ("", "    for (int c = 0; c < cols; ++c) y[(r) * cols + (c)] = x[(c) + (r) * cols] - (c);"),
+    # A value followed by a comment on its line, as libraries document their constants: the comment is no part of it.
+    ("#define SCALE (1.0f + 1.0f)   // twice, /* as written */\n#define AT(r, c) ((r) * cols + (c))  /* row-major */",
+     "    for (int c = 0; c < cols; ++c) y[AT(r, c)] = SCALE * x[AT(r, c)];"),
     # An argument spanning lines: the lines after it stay where they were.
     ("#define AT(r, c) ((r) * cols + (c))",
      "    for (int c = 0; c < cols; ++c)\n        y[AT(r,\n             c)] = x[AT(r, c)];"),
