@@ -117,6 +117,22 @@ _HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
 _ZERO = re.compile(r"0+(\.0*)?[fF]?|0?\.0+[fF]?")
 
 
+def _alike_kinds(one: str | None, other: str | None) -> bool:
+    """Whether two updates combine alike: the same, or `max` and `fmaxf` (`min` and `fminf`), which a warp's
+    shuffles of a float partial and the loop that made it may each be written with."""
+    return one == other or {one, other} in ({"max", "fmaxf"}, {"min", "fminf"})
+
+
+def unwrapped(written: str) -> bool:
+    """Whether the text's first parenthesis closes at its end (`(a / b)`, not `(a) / (b)`)."""
+    depth = 0
+    for at, character in enumerate(written):
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        if depth == 0:
+            return at == len(written) - 1
+    return False
+
+
 class _NotATree(Exception):
     """The kernel is not a block reduction of the module's docstring."""
 
@@ -339,6 +355,7 @@ class _Folding:
         self.regathered: dict[str, int] = {}        # a deposited local gathered into again -> where
         self.taken: set[str] = set()                # deposited locals assigned their tree's total (`p = arr[0];`)
         self.seeded_loops: set[Node] = set()        # serial gathers from the second partial, the first taken before
+        self.slots: dict[tuple[str, int], str] = {}  # a shared array's element at a constant place -> its local
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
@@ -669,12 +686,12 @@ class _Folding:
             raise _NotATree
         self.dropped.add(statement)
         if v in self.gathered:
-            if kind != self.gathered[v][0]:
+            if not _alike_kinds(kind, self.gathered[v][0]):
                 raise _NotATree
             if mode == "xor" and not guarded and self.gathered[v][1]:
                 self.lane0_only.discard(v)          # every warp gathered every partial: every thread holds the total
             return True
-        if guarded or v in self.warp_done or self.update_kind(v, statement.start_byte) != kind:
+        if guarded or v in self.warp_done or not _alike_kinds(self.update_kind(v, statement.start_byte), kind):
             raise _NotATree
         self.warp_done[v] = mode
         if self.width == 32 and not self.shared:
@@ -687,28 +704,33 @@ class _Folding:
         return True
 
     def warp_deposit(self, statement: Node) -> bool:
-        """`if (lane == 0) sh[warp] = v;` after v's warp reduction: sh holds a partial a warp."""
+        """`if (lane == 0) sh[warp] = v;` after v's warp reduction: sh holds a partial a warp; or several such in
+        one block (`{ s_inter[warp] = inter; s_card[warp] = card; }`), each of its own array."""
         if statement.type != "if_statement" or statement.child_by_field_name("alternative") is not None or \
                 self.squeezed(statement.child_by_field_name("condition")) not in \
                 self.zero_tests(self.in_warp):
             return False
-        then = statement.child_by_field_name("consequence")
-        then = self.sole(then)
-        assignment = then.named_children[0] if then.type == "expression_statement" and then.named_children else None
-        left = assignment.child_by_field_name("left") if assignment is not None and \
-            assignment.type == "assignment_expression" else None
-        if left is None or left.type != "subscript_expression" or \
-                self.text(assignment.child_by_field_name("operator")) != "=":
+        deposits = []
+        for then in self.inside(statement.child_by_field_name("consequence")):
+            assignment = then.named_children[0] if then.type == "expression_statement" and then.named_children \
+                else None
+            left = assignment.child_by_field_name("left") if assignment is not None and \
+                assignment.type == "assignment_expression" else None
+            if left is None or left.type != "subscript_expression" or \
+                    self.text(assignment.child_by_field_name("operator")) != "=":
+                return False
+            deposits.append((self.text(left.child_by_field_name("argument")), left,
+                             self.text(assignment.child_by_field_name("right"))))
+        if not deposits:
             return False
-        array = self.text(left.child_by_field_name("argument"))
-        value = self.text(assignment.child_by_field_name("right"))
-        if array not in self.shared or self.squeezed(left)[len(array):] not in [f"[{w}]" for w in self.warp_of] or \
-                value not in self.warp_done or array in self.deposited or value in self.locals_deposited:
-            raise _NotATree
-        self.deposited[array] = value
-        self.warp_arrays.add(array)
-        self.locals_deposited.add(value)
-        self.deposit_at[value] = statement.start_byte
+        for array, left, value in deposits:
+            if array not in self.shared or self.squeezed(left)[len(array):] not in [f"[{w}]" for w in self.warp_of] \
+                    or value not in self.warp_done or array in self.deposited or value in self.locals_deposited:
+                raise _NotATree
+            self.deposited[array] = value
+            self.warp_arrays.add(array)
+            self.locals_deposited.add(value)
+            self.deposit_at[value] = statement.start_byte
         return True
 
     def total_taken(self, statement: Node) -> bool:
@@ -763,7 +785,9 @@ class _Folding:
             raise _NotATree
         local = self.deposited.pop(array)
         kind = self.update_kind(local, self.deposit_at[local])
-        identity = self.squeezed(value.child_by_field_name("alternative"))
+        # The identity as written, or cast to the partials' type (`(T)(0.0f)` of a template's T).
+        identity = re.sub(r"^\((?:float|double|int|unsigned|long|longlong)\)(\((.*)\)|(.*))$", r"\2\3",
+                          self.squeezed(value.child_by_field_name("alternative")))
         if kind is None or not (identity in _IDENTITIES.get(kind, ()) or
                                 kind == "+" and _ZERO.fullmatch(identity)):
             raise _NotATree
@@ -790,7 +814,7 @@ class _Folding:
                 continue
             if reduced is not None and reduced[0] in self.gathered:
                 v, kind, mode = reduced
-                if kind != self.gathered[v][0]:
+                if not _alike_kinds(kind, self.gathered[v][0]):
                     raise _NotATree
                 if mode == "xor":
                     self.lane0_only.discard(v)      # every lane of the first warp holds the total, in this block
@@ -823,6 +847,10 @@ class _Folding:
 
     def warp_count(self, written: str) -> bool:
         """Whether the text is the block's number of warps (`blockDim.x / 32`, `(blockDim.x + 31) / 32`, ...)."""
+        # (`(blockDim.x / 32.f)`, a float division, where the block is whole warps)
+        while written.startswith("(") and written.endswith(")") and unwrapped(written):
+            written = written[1:-1]
+        written = re.sub(r"/32\.0*[fF]?$", "/32", written) if self.width % 32 == 0 else written
         found = re.fullmatch(r"\(?(.+?)(\+31|\+warpSize-1)?\)?(/32|/warpSize|>>5)", written)
         return found is not None and (found.group(1) == self.size or self.number(found.group(1)) == self.width) \
             or self.number(written) == self.width // 32
@@ -955,11 +983,11 @@ class _Folding:
         inner = self.inside(then)
         added = {}
         for part in inner:
-            serial = self.serial_sum(part)
-            if serial is not None:
-                array, update = serial
+            serials = self.serial_sums(part)
+            for array, _ in serials:
                 added[array] = part
-                self.found.append((part.start_byte, part.end_byte, update))
+            if serials:
+                self.found.append((part.start_byte, part.end_byte, " ".join(update for _, update in serials)))
             else:
                 self.plain(part, lane_zero=True)
         if set(added) != set(self.deposited):
@@ -981,8 +1009,9 @@ class _Folding:
             declared = self.declared(statement)
             seeded = next((array for array in self.deposited if declared is not None and self.squeezed(declared[1])
                            in [f"{array}[0]{column}" for column in self.columns]), None)
-            serial = self.serial_sum(following, "1" if seeded else "0") \
-                if declared is not None and following is not None else None
+            serials = self.serial_sums(following, "1" if seeded else "0") \
+                if declared is not None and following is not None else []
+            serial = serials[0] if len(serials) == 1 else None
             if serial is None or seeded not in (None, serial[0]) or \
                     self.assigned(self.sole(following.child_by_field_name("body")).named_children[0]) != declared[0]:
                 return False
@@ -993,10 +1022,10 @@ class _Folding:
                 self.plain(statement)
             return True
         seeded = statement in self.seeded_loops
-        serial = self.serial_sum(statement, "1" if seeded else "0")
-        if serial is None:
+        serials = self.serial_sums(statement, "1" if seeded else "0")
+        if len(serials) != 1:
             return False
-        array, update = serial
+        (array, update), = serials
         self.deposited.pop(array)
         self.found.append((statement.start_byte, statement.end_byte, "" if seeded else update))
         return True
@@ -1010,32 +1039,39 @@ class _Folding:
                 self.conjuncts(condition.child_by_field_name("right"))
         return [condition]
 
-    def serial_sum(self, statement: Node, start: str = "0") -> tuple[str, str] | None:
-        """`for (T k = 0; k < W; k++) q op= arr[k];` (k from `start`) over a deposited array, its kind its local's:
-        the array and the update of q by the local (`q += p;`)."""
+    def serial_sums(self, statement: Node, start: str = "0") -> list[tuple[str, str]]:
+        """`for (T k = 0; k < W; k++) q op= arr[k];` (k from `start`) over a deposited array, its kind its local's,
+        or several such updates a turn (`{ I += s_inter[w]; U += s_card[w]; }`), each of its own array: each array
+        and the update of its q by the array's local (`q += p;`); none where the loop is not such."""
         counted = self.counter(statement)
         if counted is None or self.squeezed(counted[1]) != start:
-            return None
+            return []
         k = counted[0]
         condition = self.squeezed(statement.child_by_field_name("condition"))
-        body = statement.child_by_field_name("body")
-        body = self.sole(body)
+        body = self.inside(statement.child_by_field_name("body"))
         if not condition.startswith(f"{k}<") or \
                 self.squeezed(statement.child_by_field_name("update")) not in (f"{k}++", f"++{k}", f"{k}+=1") or \
-                body.type != "expression_statement" or not body.named_children:
-            return None
-        update = body.named_children[0]
-        q = self.assigned(update)
+                not body or any(part.type != "expression_statement" or not part.named_children for part in body):
+            return []
         bound = condition[len(k) + 1:]
-        for array, local in self.deposited.items():
-            if not (self.warp_count(bound) if array in self.warp_arrays else self.block_size(bound)):
-                continue
-            kinds = {self.kind_of(update, q, f"{array}[{k}]{column}") for column in self.columns} - {None} \
-                if q is not None else set()
-            kind = kinds.pop() if len(kinds) == 1 else None
-            if kind is not None and kind == self.update_kind(local, self.deposit_at[local]):
-                return array, f"{q} += {local};" if kind == "+" else f"{q} = {kind}({q}, {local});"
-        return None
+        found = []
+        for part in body:
+            update = part.named_children[0]
+            q = self.assigned(update)
+            for array, local in self.deposited.items():
+                if not (self.warp_count(bound) if array in self.warp_arrays else self.block_size(bound)):
+                    continue
+                kinds = {self.kind_of(update, q, f"{array}[{k}]{column}") for column in self.columns} - {None} \
+                    if q is not None else set()
+                kind = kinds.pop() if len(kinds) == 1 else None
+                if kind is not None and kind == self.update_kind(local, self.deposit_at[local]):
+                    found.append((array, f"{q} += {local};" if kind == "+" else f"{q} = {kind}({q}, {local});"))
+                    break
+            else:
+                return []
+        arrays = [array for array, _ in found]
+        targets = [self.assigned(part.named_children[0]) for part in body]
+        return found if len(set(arrays)) == len(arrays) and len(set(targets)) == len(targets) else []
 
     def plain(self, node: Node, lane_zero: bool = False, walked: bool = False) -> None:
         """A statement (or a loop's part) that reads neither the thread index nor the block's size nor a barrier: its
@@ -1070,10 +1106,36 @@ class _Folding:
             while subscript.parent is not None and subscript.parent.type == "subscript_expression" and \
                     subscript.parent.child_by_field_name("argument") == subscript:
                 subscript = subscript.parent        # `arr[0][x]`, the whole element
-            if name not in self.reduced or self.squeezed(subscript) not in \
-                    [f"{name}[0]{column}" for column in self.columns] or self.written(subscript):
+            if name in self.reduced and self.squeezed(subscript) in \
+                    [f"{name}[0]{column}" for column in self.columns] and not self.written(subscript):
+                self.found.append((subscript.start_byte, subscript.end_byte, self.reduced[name]))
+                continue
+            self.found.append((subscript.start_byte, subscript.end_byte, self.slot(subscript, name, lane_zero)))
+
+    def slot(self, element: Node, array: str, lane_zero: bool) -> str:
+        """An element of a shared array at a constant place past the partials it holds (`red[32]`, where a helper's
+        first warp leaves the block's total for every thread): a shared scalar (`plain`), written by thread 0
+        alone and read by the others only after a barrier; the one point's local, declared at the body's start."""
+        index = self.squeezed(element)[len(array) + 1:-1]
+        place = self.number(index) if element.type == "subscript_expression" else None
+        held = self.width // 32 if array in self.warp_arrays else self.width
+        if place is None or place < held or self.squeezed(element) != f"{array}[{index}]":
+            raise _NotATree
+        local = self.slots.get((array, place))
+        if local is None:
+            local = fresh_name(f"{array}_{place}", {self.text(n) for n in self.view.descendants(self.view.body,
+                                                                                             "identifier")})
+            self.slots[(array, place)] = local
+            declaration = self.shared[array]
+            kind = self.text(declaration.child_by_field_name("type"))
+            self.found.append((self.view.body.start_byte + 1, self.view.body.start_byte + 1, f" {kind} {local};"))
+        if self.written(element):
+            if not lane_zero:
                 raise _NotATree
-            self.found.append((subscript.start_byte, subscript.end_byte, self.reduced[name]))
+            self.unsynced.add(local)
+        elif not lane_zero and local in self.unsynced:
+            raise _NotATree
+        return local
 
     # -- the whole kernel
 

@@ -401,8 +401,9 @@ def macros_expanded(written: str, macros: dict[str, str]) -> str:
 
 
 def integer_value(expanded: str) -> int | None:
-    """The value of an integer expression of numbers alone (`(256 / 32)`, `(3) + 1`, `64 - 1 - (5)`); None for any
-    other text, and for a division or remainder where a value may be negative (C truncates where Python floors)."""
+    """The value of an integer expression of numbers alone (`(256 / 32)`, `(3) + 1`, `64 - 1 - (5)`, `0x1f`); None for
+    any other text, and for a division or remainder where a value may be negative (C truncates where Python floors)."""
+    expanded = re.sub(r"\b0[xX][0-9a-fA-F]+", lambda hexadecimal: str(int(hexadecimal[0], 16)), expanded)
     expanded = re.sub(r"(?<=\d)[uUlL]+", "", expanded)
     if not re.fullmatch(r"[\d\s()+\-*/%]+", expanded) or "-" in expanded and re.search(r"[/%]", expanded):
         return None

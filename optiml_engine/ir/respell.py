@@ -2276,18 +2276,24 @@ def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
     C;`, the call not in the arm of a `?:`, `&&` or `||`): the helper's body put before the statement, each
     parameter a local holding its argument and every name the helper declares renamed apart, its closing `return
     e;` a local holding e, and the call read as that local, as the compiler inlines it. The helper has no other
-    `return` and is no template; the arguments assign and call nothing, so evaluating them first is evaluating them
-    where they were. One a round."""
+    `return`, and is no template but one of types called with them named (`blockReduceSum<float>(v)`: T read as
+    float); the arguments assign and call nothing, so evaluating them first is evaluating them where they were. One
+    a round."""
     helpers = _loop_helpers(view)
     if not helpers:
         return []
     taken = {view.text(n) for n in view.descendants(view.document.tree.root_node, "identifier")}
     for call in view.descendants(view.body, "call_expression"):
         function = call.child_by_field_name("function")
-        helper = helpers.get(view.text(function)) if function.type == "identifier" else None
+        # A template's types named at the call (`blockReduceSum<float>(v)`), or no template.
+        named = function.child_by_field_name("name") if function.type == "template_function" else function
+        types = [view.text(t) for t in function.child_by_field_name("arguments").named_children] \
+            if function.type == "template_function" else []
+        helper = helpers.get(view.text(named)) if named.type == "identifier" else None
         arguments = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
         statement = _statement_of(call)
         if helper is None or statement is None or len(arguments) != len(helper.parameters) or \
+                len(types) != len(helper.types) or \
                 any(n.type in ("assignment_expression", "update_expression", "call_expression", "comma_expression")
                     for argument in arguments for n in view.descendants(argument)):
             continue
@@ -2301,6 +2307,7 @@ def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
         renamed = {name: fresh_name(f"{helper.name}_{name}", taken) for name in helper.declared - passed}
         renamed |= {reference: f"({view.text(argument)})"
                     for reference, argument in zip(helper.references, arguments) if reference is not None}
+        renamed |= dict(zip(helper.types, types))
 
         def spelled(text: str) -> str:
             return _NAME.sub(lambda m: renamed.get(m.group(0), m.group(0)), text)
@@ -2312,7 +2319,7 @@ def _helpers_called(view: KernelView) -> list[tuple[int, int, str]]:
             return [_in_place(view, statement.start_byte, statement.end_byte,
                               f"{{ {bound} {spelled(helper.body)} }}")]
         result = fresh_name(f"{helper.name}_result", taken)
-        inlined = f"{bound} {spelled(helper.body)} {helper.returns} {result} = ({spelled(helper.value)}); "
+        inlined = f"{bound} {spelled(helper.body)} {spelled(helper.returns)} {result} = ({spelled(helper.value)}); "
         # The statement may be a loop's or a branch's body without braces: the block keeps the two together.
         braced = statement.parent.type != "compound_statement"
         return [(statement.start_byte, statement.start_byte, ("{ " if braced else "") + inlined),
@@ -2335,7 +2342,8 @@ def _fixed_place(view: KernelView, place: Node, places: list[Node]) -> bool:
 class _LoopHelper:
     """A helper `_helpers_called` inlines, as text on one line: its parameters' declarations without their values
     (`const float* v`), the name of each passed by reference (None for one passed by value), the names it declares,
-    its body before the return, the type it returns and the value returned (None for a `void` helper)."""
+    its body before the return, the type it returns and the value returned (None for a `void` helper), and the
+    names of its type parameters where it is a template of types (`template <typename T>`)."""
 
     name: str
     parameters: list[str]
@@ -2344,12 +2352,21 @@ class _LoopHelper:
     body: str
     returns: str
     value: str | None
+    types: list[str]
 
 
 def _loop_helpers(view: KernelView) -> dict[str, _LoopHelper]:
     """The file's helpers `_helpers_called` inlines, by name."""
     helpers: dict[str, _LoopHelper] = {}
-    for definition in view.document.tree.root_node.named_children:
+    for item in view.document.tree.root_node.named_children:
+        # A template of types alone (`template <typename T>`): inlined where called with its types named.
+        types = [view.text(p.named_children[-1]) for p in item.child_by_field_name("parameters").named_children] \
+            if item.type == "template_declaration" else []
+        if item.type == "template_declaration" and not all(
+                p.type == "type_parameter_declaration" and p.named_children
+                for p in item.child_by_field_name("parameters").named_children):
+            continue
+        definition = item.named_children[-1] if item.type == "template_declaration" else item
         declarator = definition.child_by_field_name("declarator") if definition.type == "function_definition" \
             else None
         body = definition.child_by_field_name("body") if declarator is not None else None
@@ -2398,7 +2415,7 @@ def _loop_helpers(view: KernelView) -> dict[str, _LoopHelper]:
                        _gaps(statements[0].start_byte, last.end_byte if void else last.start_byte, dropped))
         helpers[view.text(declarator.child_by_field_name("declarator"))] = _LoopHelper(
             view.text(declarator.child_by_field_name("declarator")), parameters, references, declared,
-            " ".join(text.split()), view.text(returns), None if void else view.text(last.named_children[0]))
+            " ".join(text.split()), view.text(returns), None if void else view.text(last.named_children[0]), types)
     return helpers
 
 

@@ -831,6 +831,166 @@ def test_a_gather_seeded_with_the_first_partial_and_counting_it_again_stays_refu
     assert_refused_at_shared_memory(changed, "the first warp's sum added twice")
 
 
+# FasterTransformer-style templated helpers: `blockReduceSum<float>` and `blockReduceMax<float>` with a static shared
+# array inside, the lane taken by a hexadecimal mask, the warp count as a float division, the identity cast to T,
+# and `max` shuffles of a partial the loop took with `fmaxf`; every warp reduces the warps' partials again, so every
+# thread holds the total.
+TEMPLATED_HELPERS = """template <typename T>
+__inline__ __device__ T warpReduceSum(T val)
+{
+#pragma unroll
+    for (int mask = 16; mask > 0; mask >>= 1)
+        val += __shfl_xor_sync(0xffffffff, val, mask, 32);
+    return val;
+}
+
+template <typename T>
+__inline__ __device__ T warpReduceMax(T val)
+{
+    for (int mask = 16; mask > 0; mask >>= 1)
+        val = max(val, __shfl_xor_sync(0xffffffff, val, mask, 32));
+    return val;
+}
+
+template <typename T>
+__inline__ __device__ T blockReduceSum(T val)
+{
+    static __shared__ T shared[32];
+    int lane = threadIdx.x & 0x1f;
+    int wid = threadIdx.x >> 5;
+    val = warpReduceSum<T>(val);
+    if (lane == 0)
+        shared[wid] = val;
+    __syncthreads();
+    val = (threadIdx.x < (blockDim.x / 32.f)) ? shared[lane] : (T)(0.0f);
+    val = warpReduceSum<T>(val);
+    return val;
+}
+
+template <typename T>
+__inline__ __device__ T blockReduceMax(T val)
+{
+    static __shared__ T shared[32];
+    int lane = threadIdx.x & 0x1f;
+    int wid = threadIdx.x >> 5;
+    val = warpReduceMax<T>(val);
+    if (lane == 0)
+        shared[wid] = val;
+    __syncthreads();
+    val = (lane < (blockDim.x / 32.f)) ? shared[lane] : (T)-INFINITY;
+    val = warpReduceMax<T>(val);
+    return val;
+}
+
+/* @optiml
+   sizes:   rows=1024 D=4096
+   check:   rows=1 D=1; rows=3 D=100; rows=2 D=1000; rows=2 D=129
+   x:       in  float[rows*D]
+   y:       out float[rows]
+   launch:  grid=rows block=128
+   tol:     1e-5
+*/
+__global__ void row_logsumexp(const float* x, float* y, int rows, int D)
+{
+    const float* xr = x + (long)blockIdx.x * D;
+    float m = -INFINITY;
+    for (int i = threadIdx.x; i < D; i += blockDim.x)
+        m = fmaxf(m, xr[i]);
+    m = blockReduceMax<float>(m);
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < D; i += blockDim.x)
+        s += expf(xr[i] - m);
+    s = blockReduceSum<float>(s);
+    if (threadIdx.x == 0)
+        y[blockIdx.x] = m + logf(s);
+}
+"""
+
+
+def test_templated_helpers_reducing_a_block_are_the_point_walking_its_loops_whole() -> None:
+    program = lifted_equals_kernel(TEMPLATED_HELPERS)
+    assert "shfl" not in str(program) and "shared" not in str(program), str(program)
+
+
+# Two sums a thread, each warp's shuffled and deposited by its lane 0 in one block, added up by thread 0 in one loop;
+# and a helper's first warp leaving the block's total in an element past the partials for every thread to read.
+TWO_DEPOSITS = """constexpr int kWarps = 4;
+/* @optiml
+   sizes:   rows=1024 D=4096
+   check:   rows=1 D=1; rows=3 D=100; rows=2 D=1000; rows=2 D=129
+   x:       in  float[rows*D]
+   t:       in  float[rows*D]
+   y:       out float[rows]
+   z:       out float[rows*D]
+   launch:  grid=rows block=128
+   tol:     1e-5
+*/
+__global__ void dice_rows(const float* x, const float* t, float* y, float* z, int rows, int D)
+{
+    __shared__ float s_inter[kWarps];
+    __shared__ float s_card[kWarps];
+    __shared__ float red[33];
+    const long row = blockIdx.x;
+    float inter = 0.0f;
+    float card = 0.0f;
+    for (int i = threadIdx.x; i < D; i += 128) {
+        inter += x[row * D + i] * t[row * D + i];
+        card += x[row * D + i] + t[row * D + i];
+    }
+    for (int o = 16; o > 0; o /= 2) inter += __shfl_xor_sync(0xffffffff, inter, o);
+    for (int o = 16; o > 0; o /= 2) card += __shfl_xor_sync(0xffffffff, card, o);
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    if (lane == 0) {
+        s_inter[warp] = inter;
+        s_card[warp] = card;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float I = 0.0f; float U = 0.0f;
+        for (int w = 0; w < kWarps; ++w) {
+            I += s_inter[w];
+            U += s_card[w];
+        }
+        y[row] = 1.0f - (2.0f * I + 1e-5f) / (U + 1e-5f);
+    }
+    float q = 0.0f;
+    for (int i = threadIdx.x; i < D; i += 128)
+        q += x[row * D + i] * x[row * D + i];
+    for (int o = 16; o > 0; o >>= 1) q += __shfl_down_sync(0xffffffff, q, o);
+    if (lane == 0)
+        red[warp] = q;
+    __syncthreads();
+    if (warp == 0) {
+        q = (lane < kWarps) ? red[lane] : 0.0f;
+        for (int o = 16; o > 0; o >>= 1) q += __shfl_down_sync(0xffffffff, q, o);
+        if (lane == 0)
+            red[32] = q;
+    }
+    __syncthreads();
+    const float norm = sqrtf(red[32]);
+    for (int i = threadIdx.x; i < D; i += 128)
+        z[row * D + i] = x[row * D + i] / (norm + 1e-6f);
+}
+"""
+
+
+def test_partials_deposited_together_and_a_total_left_for_every_thread_are_the_point() -> None:
+    program = lifted_equals_kernel(TWO_DEPOSITS)
+    assert "shfl" not in str(program) and "s_inter" not in str(program) and "red[" not in str(program), str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("    __syncthreads();\n    const float norm", "    const float norm"), "the total read before the barrier"),
+    (("            red[32] = q;", "            red[2] = q;"), "the total written over a warp's partial"),
+    (("            U += s_card[w];", "            U += s_inter[w];"), "one array added up twice, the other never"),
+])
+def test_partials_deposited_together_or_a_total_left_otherwise_stay_refused(change, why) -> None:
+    changed = TWO_DEPOSITS.replace(*change)
+    assert changed != TWO_DEPOSITS
+    assert_refused_at_shared_memory(changed, why)
+
+
 # Several sums a thread through one stacked shared array (a row a sum), their count a template parameter: each
 # thread's per-channel sums in a register array and one sum of squares, the rows of `sh` reduced by one tree, thread
 # 0 forming a group's statistics; the launch's grid divides by the template parameter too.
