@@ -95,7 +95,8 @@ import re
 
 from tree_sitter import Node
 
-from optiml_engine.ir.kernel_values import file_constants, file_macros, integer_value, macros_expanded
+from optiml_engine.ir.kernel_values import (
+    PURE_FUNCTIONS, file_constants, file_macros, integer_value, macros_expanded)
 from optiml_engine.ir.program import fresh_name
 from optiml_engine.model import Candidate
 from optiml_engine.policies.kernel_view import KernelView, derived, unparenthesized
@@ -175,6 +176,106 @@ def block_trees_folded(candidate: Candidate) -> Candidate:
         replacements.append((view.body.start_byte + 1, view.body.start_byte + 1, f" const int {name} = blockIdx.x;"))
     launch = contract.launch.model_copy(update={"block": ["1"] if dim == "x" else [contract.launch.block[0], "1"]})
     return derived(candidate, view.replaced(replacements), candidate.description, launch)
+
+
+def shared_caches_read(candidate: Candidate) -> Candidate:
+    """A `__shared__` array (or `extern __shared__`) caching what the block's threads load, `for (int i = tid; i < n;
+    i += W) { float v = xr[i]; xs[i] = v; ... }`, and read only in loops of the same threads' elements (`for (int i =
+    tid; ...; i += W) ... xs[i] ...`): each read the value cached, `xr[i]`, recomputed where read (each thread reads
+    what it cached itself). Only where every write is such a statement of such a loop, `xs[j] = e;` (e, or the
+    local's value it names, reading the counter, math functions, and the kernel's scalars, read-only arrays and
+    top-level locals assigned nowhere that point to read-only memory or hold a number), and every read is `xs[k]`,
+    k such a loop's counter. The candidate itself where no array is such."""
+    found = shared_and_block(candidate)
+    if found is None:
+        return candidate
+    view, _ = found
+    body = view.body
+    lanes = {"threadIdx.x"} | {view.text(d.child_by_field_name("declarator")) for d in view.descendants(
+        body, "init_declarator") if view.text(d.child_by_field_name("value") or d).replace(" ", "") == "threadIdx.x"}
+    identifiers = list(view.descendants(body, "identifier"))
+    assigned = {view.text(n.child_by_field_name("left")) for n in view.descendants(body, "assignment_expression")} | \
+        {view.text(n.child_by_field_name("argument")) for n in view.descendants(body, "update_expression")}
+    # What a cached value may read: the kernel's scalars and read-only arrays, and locals declared once and assigned
+    # nowhere that point to read-only memory or hold a number (the memory it reads then stays as it was).
+    readable = {p.name for p in view.kernel.params if not p.is_pointer or p.is_const}
+    declared = [d for d in body.named_children
+                if d.type == "declaration" and len(d.children_by_field_name("declarator")) == 1]
+    for d in declared:
+        target = d.child_by_field_name("declarator")
+        pointer = target.child_by_field_name("declarator") if target.type == "init_declarator" else None
+        constant = any(view.text(c) == "const" for c in d.children if c.type == "type_qualifier")
+        if pointer is not None and (pointer.type == "identifier" or pointer.type == "pointer_declarator" and constant):
+            name = view.text(pointer if pointer.type == "identifier" else pointer.child_by_field_name("declarator"))
+            if sum(name == view.text(n) for n in view.descendants(body, "identifier")
+                   if n.parent.type in ("init_declarator", "pointer_declarator", "array_declarator")) == 1:
+                readable.add(name)
+
+    def strided(loop: Node | None) -> str | None:
+        """The counter of `for (T j = tid; cond; j += step)`, None for any other node."""
+        if loop is None or loop.type != "for_statement" or loop.child_by_field_name("initializer") is None:
+            return None
+        declarators = [d for d in loop.child_by_field_name("initializer").named_children
+                       if d.type == "init_declarator"]
+        update = loop.child_by_field_name("update")
+        if len(declarators) != 1 or update is None or \
+                view.text(declarators[0].child_by_field_name("value")).replace(" ", "") not in lanes:
+            return None
+        counter = view.text(declarators[0].child_by_field_name("declarator"))
+        return counter if view.text(update).replace(" ", "").startswith(f"{counter}+=") else None
+
+    replacements: list[tuple[int, int, str]] = []
+    for declaration in view.descendants(body, "declaration"):
+        declarators = declaration.children_by_field_name("declarator")
+        if not any(view.text(c) == "__shared__" for c in declaration.children) or len(declarators) != 1 or \
+                declarators[0].type != "array_declarator" or \
+                declarators[0].child_by_field_name("declarator").type != "identifier":
+            continue
+        array = view.text(declarators[0].child_by_field_name("declarator"))
+        steps, values, reads, writes = set(), set(), [], []
+        for mention in (n for n in identifiers if view.text(n) == array and n.parent != declarators[0]):
+            element = mention.parent
+            loop = element.parent
+            while loop is not None and loop.type != "for_statement" and loop != body:
+                loop = loop.parent
+            counter = strided(loop)
+            index = view.text(element.child_by_field_name("indices")).strip("[] ") \
+                if element.type == "subscript_expression" else None
+            if counter is None or index != counter:
+                break
+            steps.add((view.text(loop.child_by_field_name("initializer")).split("=")[-1].strip(" ;"),
+                       view.text(loop.child_by_field_name("update")).replace(" ", "")[len(counter):]))
+            assignment = element.parent
+            if assignment.type == "assignment_expression" and assignment.child_by_field_name("left") == element:
+                statement = assignment.parent
+                value = unparenthesized(assignment.child_by_field_name("right"))
+                if statement.type != "expression_statement" or view.text(assignment.child_by_field_name(
+                        "operator")) != "=":
+                    break
+                if value.type == "identifier":      # a local of the loop's body holding the value
+                    held = [d for d in view.descendants(loop.child_by_field_name("body"), "init_declarator")
+                            if view.text(d.child_by_field_name("declarator")) == view.text(value)]
+                    if len(held) != 1 or view.text(value) in assigned:
+                        break
+                    value = held[0].child_by_field_name("value")
+                names = {view.text(n) for n in view.descendants(value, "identifier")} - {counter}
+                if names - readable - PURE_FUNCTIONS or names & assigned or any(
+                        n.type == "call_expression" and view.text(n.child_by_field_name("function")) not in
+                        PURE_FUNCTIONS for n in view.descendants(value)):
+                    break
+                values.add(re.sub(rf"\b{counter}\b", "@", view.text(value)))
+                writes.append(statement)
+            else:
+                reads.append((element, counter))
+        else:
+            if len(values) == 1 and len(steps) == 1 and writes and reads:
+                value = values.pop()
+                replacements += [(n.start_byte, n.end_byte, "") for n in (declaration, *writes)]
+                replacements += [(element.start_byte, element.end_byte, f"({value.replace('@', counter)})")
+                                 for element, counter in reads]
+    if not replacements:
+        return candidate
+    return derived(candidate, view.replaced(replacements), candidate.description)
 
 
 def warp_rows_folded(candidate: Candidate) -> Candidate:

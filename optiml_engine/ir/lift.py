@@ -21,7 +21,7 @@ from optiml_engine.ir.analysis import (
     conjunction, conjuncts, constant, is_integer_cast, is_zero, loads, names_of, polynomial, statement_exprs,
     subexpressions)
 from optiml_engine.ir.block_trees import (
-    block_totals_added, block_trees_folded, warp_rows_folded, warp_totals_added)
+    block_totals_added, block_trees_folded, shared_caches_read, warp_rows_folded, warp_totals_added)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
 from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
 from optiml_engine.ir.kernel_values import file_constants, file_macros, macro_value
@@ -87,7 +87,7 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
         retries += [split, _builtin_aliases_inlined(split, ("threadIdx",))]
     retries += [_bare_blocks_named(plain), _block_strides_named(plain), _inline_indices_named(plain),
                 _bare_blocks_named(thread_aliases_inlined)]
-    folded = block_trees_folded(plain)
+    folded = block_trees_folded(shared_caches_read(plain))
     if folded is not plain:     # a block reducing through a shared-memory tree, read as its one point
         retries += [folded, _builtin_aliases_inlined(folded), _builtin_aliases_inlined(folded, ("threadIdx",)),
                     _bare_blocks_named(folded)]

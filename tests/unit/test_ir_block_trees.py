@@ -991,6 +991,73 @@ def test_partials_deposited_together_or_a_total_left_otherwise_stay_refused(chan
     assert_refused_at_shared_memory(changed, why)
 
 
+# A row's inputs cached in dynamic shared memory by the threads that read them, and read again from there by the
+# same threads in two later passes (a LayerNorm with a modulation, DiT's).
+ROW_CACHE = """#define THREADS 128
+/* @optiml
+   sizes:   rows=1024 D=4096
+   check:   rows=1 D=1; rows=3 D=100; rows=2 D=1000; rows=2 D=129
+   x:       in  float[rows*D]
+   shift:   in  float[D]
+   y:       out float[rows*D]
+   launch:  grid=rows block=128 smem=4*D
+   tol:     1e-5
+*/
+__global__ void cached_layernorm(const float* x, const float* shift, float* y, int rows, int D)
+{
+    extern __shared__ float xs[];
+    __shared__ float part[THREADS];
+    const float* xr = x + (long)blockIdx.x * D;
+    float* yr = y + (long)blockIdx.x * D;
+    float sum = 0.0f;
+    for (int i = threadIdx.x; i < D; i += THREADS) {
+        float v = xr[i] + 0.5f * shift[i];
+        xs[i] = v;
+        sum += v;
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int s = THREADS / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    const float mean = part[0] / D;
+    __syncthreads();
+    float sq = 0.0f;
+    for (int i = threadIdx.x; i < D; i += THREADS) {
+        float d = xs[i] - mean;
+        sq += d * d;
+    }
+    part[threadIdx.x] = sq;
+    __syncthreads();
+    for (int s = THREADS / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    const float rstd = rsqrtf(part[0] / D + 1e-5f);
+    for (int i = threadIdx.x; i < D; i += THREADS)
+        yr[i] = (xs[i] - mean) * rstd;
+}
+"""
+
+
+def test_a_row_cached_in_shared_memory_by_its_readers_is_read_from_its_inputs() -> None:
+    program = lifted_equals_kernel(ROW_CACHE)
+    assert "xs" not in str(program) and "shift[i]" in str(program), str(program)
+
+
+@pytest.mark.parametrize("change, why", [
+    (("        yr[i] = (xs[i] - mean) * rstd;", "        yr[i] = (xs[(i + 1) % D] - mean) * rstd;"),
+     "an element another thread cached"),
+    (("        float v = xr[i] + 0.5f * shift[i];", "        float v = xr[i] + 0.5f * yr[i];"),
+     "a value of memory the kernel writes"),
+])
+def test_a_shared_row_that_is_no_cache_of_its_readers_inputs_stays_refused(change, why) -> None:
+    changed = ROW_CACHE.replace(*change)
+    assert changed != ROW_CACHE
+    assert_refused_at_shared_memory(changed, why)
+
+
 # Several sums a thread through one stacked shared array (a row a sum), their count a template parameter: each
 # thread's per-channel sums in a register array and one sum of squares, the rows of `sh` reduced by one tree, thread
 # 0 forming a group's statistics; the launch's grid divides by the template parameter too.
