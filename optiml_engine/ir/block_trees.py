@@ -1223,6 +1223,8 @@ class _Folding:
         if place is None or place < held or self.squeezed(element) != f"{array}[{index}]":
             raise _NotATree
         local = self.slots.get((array, place))
+        if local is None and not self.written(element):
+            raise _NotATree                         # read before any thread wrote it
         if local is None:
             local = fresh_name(f"{array}_{place}", {self.text(n) for n in self.view.descendants(self.view.body,
                                                                                              "identifier")})

@@ -983,6 +983,7 @@ def test_partials_deposited_together_and_a_total_left_for_every_thread_are_the_p
 @pytest.mark.parametrize("change, why", [
     (("    __syncthreads();\n    const float norm", "    const float norm"), "the total read before the barrier"),
     (("            red[32] = q;", "            red[2] = q;"), "the total written over a warp's partial"),
+    (("    const float norm = sqrtf(red[32]);", "    const float norm = sqrtf(red[31]);"), "a slot no thread wrote"),
     (("            U += s_card[w];", "            U += s_inter[w];"), "one array added up twice, the other never"),
 ])
 def test_partials_deposited_together_or_a_total_left_otherwise_stay_refused(change, why) -> None:
