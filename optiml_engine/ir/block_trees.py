@@ -198,7 +198,8 @@ def shared_caches_read(candidate: Candidate) -> Candidate:
         {view.text(n.child_by_field_name("argument")) for n in view.descendants(body, "update_expression")}
     # What a cached value may read: the kernel's scalars and read-only arrays, and locals declared once and assigned
     # nowhere that point to read-only memory or hold a number (the memory it reads then stays as it was).
-    readable = {p.name for p in view.kernel.params if not p.is_pointer or p.is_const}
+    readable = {p.name for p in view.kernel.params if not p.is_pointer or p.is_const} | \
+        {"threadIdx", "blockIdx", "blockDim", "gridDim"}     # (a read is by the thread that cached the element)
     declared = [d for d in body.named_children
                 if d.type == "declaration" and len(d.children_by_field_name("declarator")) == 1]
     for d in declared:
