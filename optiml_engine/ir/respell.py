@@ -163,6 +163,7 @@ from optiml_engine.model import Candidate
 from optiml_engine.ir.kernel_values import (
     PURE_FUNCTIONS, file_constants, file_macros, inside, integer_value, macro_value, macros_expanded, siblings)
 from optiml_engine.policies.kernel_view import KernelView, bare, derived, unparenthesized
+from optiml_engine.policies.rules.tiling_shapes import declared_names
 
 ROUNDS = 32         # rounds of rewrites: macros expanding into macros, one advanced pointer's loop a round
 _NUMBER = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|[0-9.]+([eE][-+]?[0-9]+)?)[uUlLfF]*")
@@ -1234,7 +1235,7 @@ def _array_aliases(view: KernelView) -> list[tuple[int, int, str]]:
     arrays = {name for d in view.descendants(view.body, "declaration")
               if any(view.text(c) == "__shared__" for c in d.children if c.type == "type_qualifier")
               and all(n.type == "array_declarator" for n in d.children_by_field_name("declarator"))
-              for name in _declared_names(view, d)}
+              for name in declared_names(view, d)}
     arrays |= {param.name for param in view.kernel.params if param.is_pointer}
     for declaration in view.descendants(view.body, "declaration"):
         declarators = [d for d in declaration.named_children if d.type == "init_declarator"]
@@ -1248,24 +1249,13 @@ def _array_aliases(view: KernelView) -> list[tuple[int, int, str]]:
                 assigns(view, n, name) for n in view.descendants(view.body, "assignment_expression",
                                                                  "update_expression")
                 for name in (pointer, view.text(array))) or \
-                sum(pointer in _declared_names(view, d) for d in view.descendants(view.body, "declaration")) != 1:
+                sum(pointer in declared_names(view, d) for d in view.descendants(view.body, "declaration")) != 1:
             continue
         return [_in_place(view, declaration.start_byte, declaration.end_byte, "")] + \
             [_in_place(view, n.start_byte, n.end_byte, view.text(array))
              for n in view.descendants(view.body, "identifier")
              if n.start_byte >= declaration.end_byte and view.text(n) == pointer]
     return []
-
-
-def _declared_names(view: KernelView, declaration: Node) -> set[str]:
-    """The names a declaration declares, plain names, pointers and arrays alike."""
-    names = set()
-    for target in declaration.children_by_field_name("declarator"):
-        while target is not None and target.type != "identifier":
-            target = target.child_by_field_name("declarator")
-        if target is not None:
-            names.add(view.text(target))
-    return names
 
 
 def _copy_of(view: KernelView, declaration: Node) -> tuple[str, str] | None:
@@ -2211,7 +2201,7 @@ def _redeclared(view: KernelView, mention: Node, statement: Node) -> bool:
             return True
         if scope.type == "compound_statement" and any(
                 child.start_byte < node.start_byte and child.type == "declaration" and
-                name in _declared_names(view, child) for child in scope.named_children):
+                name in declared_names(view, child) for child in scope.named_children):
             return True
         node = scope
     return False
