@@ -1151,11 +1151,13 @@ class _Folding:
         k = counted[0]
         condition = self.squeezed(statement.child_by_field_name("condition"))
         body = self.inside(statement.child_by_field_name("body"))
-        if not condition.startswith(f"{k}<") or \
+        # `k < NW`, or `k <= NW - 1`
+        bound = condition[len(k) + 2:-2] if condition.startswith(f"{k}<=") and condition.endswith("-1") else \
+            condition[len(k) + 1:] if condition.startswith(f"{k}<") and not condition.startswith(f"{k}<=") else None
+        if bound is None or \
                 self.squeezed(statement.child_by_field_name("update")) not in (f"{k}++", f"++{k}", f"{k}+=1") or \
                 not body or any(part.type != "expression_statement" or not part.named_children for part in body):
             return []
-        bound = condition[len(k) + 1:]
         found = []
         for part in body:
             update = part.named_children[0]

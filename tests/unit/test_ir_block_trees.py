@@ -975,8 +975,9 @@ __global__ void dice_rows(const float* x, const float* t, float* y, float* z, in
 """
 
 
-def test_partials_deposited_together_and_a_total_left_for_every_thread_are_the_point() -> None:
-    program = lifted_equals_kernel(TWO_DEPOSITS)
+@pytest.mark.parametrize("bound", ["w < kWarps", "w <= kWarps - 1"])
+def test_partials_deposited_together_and_a_total_left_for_every_thread_are_the_point(bound) -> None:
+    program = lifted_equals_kernel(TWO_DEPOSITS.replace("w < kWarps", bound))
     assert "shfl" not in str(program) and "s_inter" not in str(program) and "red[" not in str(program), str(program)
 
 
