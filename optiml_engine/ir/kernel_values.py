@@ -356,6 +356,7 @@ def file_constants(view: KernelView) -> dict[str, str]:
     kBlock / 32;`): name -> value as written (an integer's suffix dropped; the arithmetic's value); an enumerator
     set to anything but a number ends its enum's."""
     found: dict[str, str] = {}
+    macros: dict[str, str] | None = None        # the file's #defines, read once where a computed integer needs them
     root = view.document.tree.root_node
     for listing in view.descendants(root, "enumerator_list"):
         value = -1
@@ -379,7 +380,8 @@ def file_constants(view: KernelView) -> dict[str, str]:
                 found[view.text(init.child_by_field_name("declarator"))] = \
                     text.rstrip("uUlL") if text.rstrip("uUlL").isdigit() else text
             elif value is not None and view.text(kind) != "float" and view.text(kind) != "double":
-                computed = integer_value(macros_expanded(view.text(value), file_macros(view) | found))
+                macros = file_macros(view) if macros is None else macros
+                computed = integer_value(macros_expanded(view.text(value), macros | found))
                 if computed is not None:
                     found[view.text(init.child_by_field_name("declarator"))] = str(computed)
     return found
