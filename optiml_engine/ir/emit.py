@@ -29,7 +29,7 @@ from optiml_engine.ir.program import (
     Assign, Atomic, Binary, Call, Cast, Const, Expr, For, If, Let, Load, LoopProgram, ParallelIndex, Ref, Select, Stmt,
     Store, Unary, children, mentions, names_in, rewritten, statements_replaced, substitute, substituted, with_children)
 from optiml_engine.ir.schedule import (
-    SHARED_TARGET_BYTES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
+    SHARED_TARGET_BYTES, SHUFFLED_TYPES, SM_COUNT, STATIC_SHARED_BYTES, Schedule, Shape, Slide, Streamed,
     Window, contraction_staging, described, element_bytes, neighbour_offset, operand_value, reduction_type, slides)
 from optiml_engine.model import Candidate, LaunchRule, OptimlError
 from optiml_engine.policies.kernel_view import KernelView, derived
@@ -184,9 +184,6 @@ def _lanes_strided(code: list[Stmt], lanes: int) -> list[Stmt]:
 
 
 # The element types `__shfl_xor_sync` carries that atomicAdd adds.
-_SHUFFLED_TYPES = ("float", "double", "int", "unsigned int", "unsigned long long", "long long")
-
-
 def combined(op: str, a: str, b: str) -> str:
     return {"+": f"{a} + {b}", "*": f"{a} * {b}", "max": f"{b} > {a} ? {b} : {a}",
             "min": f"{b} < {a} ? {b} : {a}"}[op]
@@ -1765,7 +1762,7 @@ class _Kernel:
             self.lines += [f"{indent}const {k.ctype} {k_begin} = {c_operand(k.start)};",
                            f"{indent}const {k.ctype} {k_end} = {c_operand(k.stop)};"]
         if columns is not None:
-            if columns.ctype not in _SHUFFLED_TYPES:
+            if columns.ctype not in SHUFFLED_TYPES:
                 raise EmitError(f"a row's value of type {columns.ctype} does not pass between lanes")
             self.row_values = names(f"{columns.reduction.variable}_of_rows")
             if s.splits > 1:
@@ -2184,7 +2181,7 @@ class _Kernel:
         *before, atomic = epilogue
         if not isinstance(atomic, Atomic) or atomic.function != "atomicAdd" or \
                 not all(isinstance(stmt, (Let, Assign)) for stmt in before) or \
-                self.program.element_type(atomic.array) not in _SHUFFLED_TYPES:
+                self.program.element_type(atomic.array) not in SHUFFLED_TYPES:
             return None
         index = inlined(atomic.index, single_assignments(before))
         if j in names_of(index) or names_of(index) & {stmt.name for stmt in before}:
@@ -2298,6 +2295,8 @@ class _Kernel:
     def privatize(self) -> None:
         if self.schedule.target_copy == "shared":
             self.shared_copy()
+        elif self.schedule.target_copy == "runs":
+            self.run_sums()
         else:
             self.register_sums()
 
@@ -2381,6 +2380,68 @@ class _Kernel:
                 f"        for (int {warp} = 1; {warp} < {warps}; ++{warp}) {name} += {partials}[{warp}];",
                 f"        atomicAdd(&{array}[{c_expr(index)}], {name});",
                 "    }"]
+
+    def run_sums(self) -> None:
+        """Each thread sums the contributions of its run of points adding into one element in a register (its
+        element kept beside it, -1 before the first), adding the sum with one atomic when the element changes; at
+        the end the warp's sums go into one atomic where its lanes' elements agree (its lanes lie along the
+        innermost index, sharing the outer indices the element is a function of, schedule.py `_run_atomics`; only a
+        thread walking several outer indices past the grid's limit may end on an element its neighbours skipped),
+        else each lane adds its own, and the block's thread 0 adds the warps' sums, one atomic for each run of warps
+        of one element (a per-sample sum of a 2-D grid: one atomic per block)."""
+        s, program = self.schedule, self.program
+        self.use("+")
+        self.use("max")
+        runs: dict[tuple[str, Expr], tuple[str, str]] = {}
+        for atomic in self.shape.run_atomics:
+            element, sum_ = self.names(f"{atomic.array}_element"), self.names(f"{atomic.array}_sum")
+            runs[(atomic.array, atomic.index)] = (element, sum_)
+            self.lines += [f"    long long {element} = -1;",
+                           f"    {program.element_type(atomic.array)} {sum_} = 0;"]
+        inner = program.space[-1]
+        ctype, lower, upper = self.bounds(len(program.space) - 1)
+        opening, indent, closing = self.outer_loops("    ", middle="blockIdx.y * blockDim.y + threadIdx.y")
+        self.lines += opening
+        self.scalar_points(inner, ctype, lower, upper, indent, _atomics_in_runs(program.body, runs, program,
+                                                                                self.names))
+        self.lines += closing
+        thread, lane, warp = self.names("thread"), self.names("lane"), self.names("warp")
+        warps = s.threads() // 32
+        self.lines += [f"    const int {thread} = threadIdx.y * blockDim.x + threadIdx.x;",
+                       f"    const int {lane} = {thread} % 32, {warp} = {thread} / 32;"]
+        for (array, _), (element, sum_) in runs.items():
+            ctype_sum = program.element_type(array)
+            top, elements, sums, at, total, w = (self.names(n) for n in (
+                f"{element}_top", f"{element}s", f"{sum_}s", f"{element}_at", f"{sum_}_total", "w"))
+            self.lines += [
+                f"    // The warp's sums into one atomic where its lanes' elements agree, else each lane's own.",
+                f"    const long long {top} = optiml_warp_max({element});",
+                f"    if (__all_sync(0xffffffffu, {element} == {top} || {element} < 0)) {{",
+                f"        {sum_} = optiml_warp_sum({sum_});",
+                f"        {element} = {lane} == 0 ? {top} : -1;",
+                "    } else if (" + element + " >= 0) {",
+                f"        atomicAdd(&{array}[{element}], {sum_});",
+                f"        {element} = -1;",
+                "    }",
+                f"    __shared__ long long {elements}[{warps}];",
+                f"    __shared__ {ctype_sum} {sums}[{warps}];",
+                f"    if ({lane} == 0) {{ {elements}[{warp}] = {element}; {sums}[{warp}] = {sum_}; }}",
+                "    __syncthreads();",
+                f"    if ({thread} == 0) {{",
+                f"        long long {at} = -1;",
+                f"        {ctype_sum} {total} = 0;",
+                f"        for (int {w} = 0; {w} < {warps}; ++{w}) {{",
+                f"            if ({elements}[{w}] < 0) continue;",
+                f"            if ({elements}[{w}] != {at}) {{",
+                f"                if ({at} >= 0) atomicAdd(&{array}[{at}], {total});",
+                f"                {at} = {elements}[{w}];",
+                f"                {total} = 0;",
+                "            }",
+                f"            {total} += {sums}[{w}];",
+                "        }",
+                f"        if ({at} >= 0) atomicAdd(&{array}[{at}], {total});",
+                "    }"]
+        self.space_grid(s.block[0] * s.items, s.block[1])
 
     # -- stage ----------------------------------------------------------------------------------------------------
 
@@ -3324,6 +3385,26 @@ def _atomics_summed(body: list[Stmt], sums: dict[tuple[str, Expr], str], program
         name=sums[(stmt.array, stmt.index)], op="+=",
         value=Cast(ctype=program.element_type(stmt.array), operand=stmt.value))]
         if isinstance(stmt, Atomic) and (stmt.array, stmt.index) in sums else None)
+
+
+def _atomics_in_runs(body: list[Stmt], runs: dict[tuple[str, Expr], tuple[str, str]], program: LoopProgram,
+                     names: _Names) -> list[Stmt]:
+    """The statements with each atomicAdd into a privatized target added to its run's register, the run's sum
+    added with one atomic first where the element differs from the run's."""
+    def in_run(stmt: Stmt) -> list[Stmt] | None:
+        if not isinstance(stmt, Atomic) or (stmt.array, stmt.index) not in runs:
+            return None
+        element, sum_ = runs[(stmt.array, stmt.index)]
+        here = names(f"{stmt.array}_here")
+        return [Let(name=here, ctype="long long", value=Cast(ctype="long long", operand=stmt.index)),
+                If(cond=Binary(op="!=", left=Ref(name=here), right=Ref(name=element)), then=[
+                    If(cond=Binary(op=">=", left=Ref(name=element), right=Const(text="0")), then=[
+                        Atomic(function="atomicAdd", array=stmt.array, index=Ref(name=element),
+                               value=Ref(name=sum_))]),
+                    Assign(name=element, op="=", value=Ref(name=here)),
+                    Assign(name=sum_, op="=", value=Const(text="0"))]),
+                Assign(name=sum_, op="+=", value=Cast(ctype=program.element_type(stmt.array), operand=stmt.value))]
+    return statements_replaced(body, in_run)
 
 
 def _atomics_redirected(body: list[Stmt], target: str, local: str) -> list[Stmt]:

@@ -69,7 +69,8 @@ class Schedule(Frozen):
     lanes: int = 1                        # reduce: threads per point
     lanes_axis: Literal["x", "y"] = "x"   # reduce, scan: the thread axis a point's lanes lie along
     tile: int = 32                        # stage: the shared-memory tile's side; stream: a window's elements
-    target_copy: Literal["register", "shared"] = "register"   # privatize: a sum per thread, or the target per block
+    target_copy: Literal["register", "shared", "runs"] = "register"   # privatize: a sum per thread, the target per
+                                          # block, or a sum per thread for each run of points adding into one element
     k_tile: int = 8                       # contraction: the reduction loop's step through shared memory
     tile_rows: int = 0                    # contraction: the output tile's rows (0: square, `tile` of them)
     blocks_per_sm: int = 1                # contraction: registers capped so that this many blocks fit an SM
@@ -151,6 +152,11 @@ class Schedule(Frozen):
             return (f"privatize: a copy of the target array per block in shared memory, {self.items} "
                     f"point{'s' if self.items > 1 else ''} per thread{vector}{step}, a block of {self.block[0]}"
                     f"{resident}, one atomic per element and block")
+        if self.family == "privatize" and self.target_copy == "runs":
+            shape = f"{self.block[0]}x{self.block[1]}" if self.block[1] > 1 else f"{self.block[0]}"
+            return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread, a block of {shape}, "
+                    "each thread's run of points adding into one element summed in a register, the warp's and the "
+                    "block's combined where their elements agree, one atomic per element and block")
         if self.family == "privatize":
             return (f"privatize: {self.items} point{'s' if self.items > 1 else ''} per thread{vector}{step} "
                     f"summed in a register, a block of {self.block[0]}{resident} combined by warp shuffles, one "
@@ -313,6 +319,7 @@ class Shape:
     write_axis: int                          # stage: the space index the writes are unit-stride along
     read_axis: int                           # stage: the space index the staged reads are unit-stride along
     scalar_atomics: tuple[Atomic, ...]       # privatize: the atomicAdds into one element, each target once
+    run_atomics: tuple[Atomic, ...]          # privatize: the atomicAdds into an element neighbouring points share
     shared_target: str | None                # privatize: the small array whose elements the data choose
     contraction: Contraction | None          # contraction: the loop, its accumulator and its two operands
     vector_bytes: int                        # the widest element among the map's vectorizable accesses
@@ -365,7 +372,9 @@ def shape_of(program: LoopProgram) -> Shape:
         families.append("contraction")
     scalar_atomics = tuple(_scalar_atomics(program))
     shared_target = None if scalar_atomics else _shared_target(program)
-    if scalar_atomics or shared_target:
+    # Not a contraction's: its schedule sums a row's atomics itself (emit.py `row_atomic`), with the reuse.
+    run_atomics = tuple(_run_atomics(program)) if contraction is None else ()
+    if scalar_atomics or shared_target or run_atomics:
         families.append("privatize")
     scan = _scan(program, loops) if "reduce" not in families else None
     if scan is not None:
@@ -380,7 +389,7 @@ def shape_of(program: LoopProgram) -> Shape:
     rows = tuple(neighbour_rows(program)) if _points_may_share_code(program, "x") else ()
     held = held_rows(program) if "reduce" in families and lanes_axis == "x" else None
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
-                 shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
+                 run_atomics, shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
                  fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows, held, clustered)
 
 
@@ -934,6 +943,34 @@ def _scalar_atomics(program: LoopProgram) -> list[Atomic]:
     return found
 
 
+# Element types whose values warp shuffles carry.
+SHUFFLED_TYPES = ("float", "double", "int", "unsigned int", "unsigned long long", "long long")
+
+
+def _run_atomics(program: LoopProgram) -> list[Atomic]:
+    """In a space of two or three indices, when every atomic is an atomicAdd, of a type warp shuffles carry, into
+    an array the code does not otherwise read or write, at an element that neighbouring points along the innermost
+    index share (a per-sample or per-row sum of a 2-D grid):
+    one of each (array, index). Only where the index, its locals inlined, reads scalars and the outer indices
+    alone: an element a point's loop walks would end a thread's run at every step. Privatize sums a thread's run of
+    points adding into one element in a register, then the warp's and the block's where their elements agree."""
+    atomics = [s for s in walk(program.body) if isinstance(s, Atomic)]
+    if len(program.space) == 1 or not atomics:
+        return []
+    touched = {load.array for load in all_loads(program.body)} | \
+        {s.array for s in walk(program.body) if isinstance(s, Store)}
+    outer = {p.name for p in program.scalars} | {index.name for index in program.space[:-1]}
+    values = single_assignments(program.body)
+    if any(a.function != "atomicAdd" or a.array in touched or program.element_type(a.array) not in SHUFFLED_TYPES
+           or not names_of(inlined(a.index, values)) <= outer for a in atomics):
+        return []
+    found: list[Atomic] = []
+    for atomic in atomics:
+        if not any(f.array == atomic.array and f.index == atomic.index for f in found):
+            found.append(atomic)
+    return found
+
+
 SHARED_TARGET_BYTES = 32 * 1024    # a per-block copy this large leaves room for several blocks per SM
 
 
@@ -1100,6 +1137,10 @@ def space(shape: Shape, family: Family) -> list[Schedule]:
                       for splits in SPLITS]
         # Those whose tiles fit in shared memory (double values, or two operands a side, take twice the room).
         return [s for s in found if contraction_staging(shape, s)[2] <= STATIC_SHARED_BYTES]
+    if family == "privatize" and shape.run_atomics:
+        # Blocks along x, or 2-D where the innermost index is short; the block's elements merged once at its end.
+        return [Schedule(family="privatize", block=block, items=items, target_copy="runs")
+                for block in ((256, 1), (128, 2), (64, 4), (32, 8)) for items in (1, 2, 4)]
     if family == "privatize":
         target_copy = "shared" if shape.shared_target else "register"
         # 16-byte reads of the data where it is read along the index (bytes 16 at a time: a histogram's input).
@@ -1263,6 +1304,12 @@ def defaults(shape: Shape, family: Family, points_at_sizes: int | None = None,
             return held + [s for s in points if not s.held and (s.lanes, s.block[1], s.vector) in
                            ((32, 4, widest), (128, 1, widest), (256, 1, widest), (1024, 1, 1), (32, 4, 1))]
         return [s for s in points if (s.block[0], s.lanes) in ((32, 8), (16, 16), (8, 32), (32, 32))]
+    if family == "privatize" and shape.run_atomics:
+        # Those whose threads along x have points of the innermost index first (a pooled plane's short rows).
+        inner = extents[-1] if extents else None
+        chosen = [s for s in points if (s.block, s.items) in (((256, 1), 1), ((256, 1), 4), ((64, 4), 2),
+                                                              ((32, 8), 1))]
+        return sorted(chosen, key=lambda s: inner is not None and s.block[0] * s.items > inner)
     if family == "privatize":
         # A block per chunk of points, and two capped grids walking the chunks (a histogram's copies merged by
         # blocks x bins global atomics: 4096 blocks of byte_histogram's 2^27 bytes merged 1M of them).

@@ -148,6 +148,74 @@ def test_a_capped_grid_walks_every_chunk_of_points(name) -> None:
         assert found is None, f"{schedule.describe()}: {found}"
 
 
+@pytest.mark.parametrize("name, digits", [("tests/heldout39/conv2d_avgpool_sigmoid_sum.cu", False),
+                                         ("tests/heldout32/maxpool2_sigmoid_sum.cu", True),
+                                         ("tests/heldout35/diagonal_trace.cu", True),
+                                         ("tests/heldout19/kl_div_batchmean.cu", False)])
+def test_atomics_into_an_element_of_the_outer_indices_are_summed_in_runs_and_equal_the_program(name, digits) -> None:
+    """A per-sample (or per-row, or scalar) atomicAdd of a 2-D or 3-D space: privatize sums each thread's run of
+    points in a register and the block's warps before one atomic per element and block. Every schedule compiles;
+    the defaults equal the program at every check size."""
+    from optiml_engine.ir.schedule import defaults, space
+    naive, program, shape = scheduled(ROOT / name, digits)
+    assert len(program.space) > 1 and shape.run_atomics and "privatize" in shape.families
+    for schedule in space(shape, "privatize"):
+        emitted = emit(program, shape, schedule, naive)
+        result = compile_nvrtc(emitted.unit)
+        assert result.ok, f"{result.log}\n{emitted.unit.text}"
+    for schedule in defaults(shape, "privatize"):
+        emitted = emit(program, shape, schedule, naive)
+        assert "__all_sync" in emitted.unit.text
+        assert_equals_program(emitted, naive, program, seed=5, what=schedule.describe())
+
+
+POSITIVES_PER_ROW = """
+/* @optiml
+   sizes:  rows=4096 cols=1000
+   check:  rows=37 cols=45; rows=5 cols=300
+   x:      in    float[rows*cols] uniform(-1,1)
+   count:  inout int[rows] const(0)
+   launch: grid=(cdiv(cols,128),rows) block=128
+*/
+__global__ void positives_per_row(const float* x, int* count, int rows, int cols)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = blockIdx.y;
+    if (c < cols && x[(long)r * cols + c] > 0.0f)
+        atomicAdd(&count[r], 1);
+}
+"""
+
+
+def test_runs_of_atomics_past_the_grids_limit_end_where_their_elements_change(monkeypatch) -> None:
+    """A thread walking several rows (the grid's y capped below the rows) adds a run's sum when its element
+    changes, and a warp whose lanes end on different rows (a condition on the data skipped one lane's last row)
+    adds each lane's own: the counts still equal the program's."""
+    import optiml_engine.ir.emit as emit_module
+    from optiml_engine.candidate import original_candidate
+    from optiml_engine.ir.lift import lift
+    from optiml_engine.ir.schedule import defaults, shape_of
+    from optiml_engine.source.parse import CudaDocument
+    naive = original_candidate(CudaDocument(POSITIVES_PER_ROW, "positives_per_row.cu"), "positives_per_row")
+    program = lift(naive)
+    shape = shape_of(program)
+    assert [a.array for a in shape.run_atomics] == ["count"]
+    monkeypatch.setattr(emit_module, "GRID_YZ_LIMIT", 2)
+    for schedule in defaults(shape, "privatize"):
+        emitted = emit(program, shape, schedule, naive)
+        assert emitted.contract.launch.grid[1].endswith(",2)")
+        assert_equals_program(emitted, naive, program, seed=9, what=schedule.describe())
+
+
+def test_atomics_into_an_element_a_loop_or_the_innermost_index_walks_are_not_summed_in_runs() -> None:
+    """A run would end at every point: a bias gradient's column (the innermost index), a scatter's row of a
+    table (read from the data), are left to the other families."""
+    for name in ("tests/heldout26/linear_bias_grad_atomic.cu", "tests/heldout11/scatter_add_rows.cu",
+                 "tests/heldout20/token_bincount.cu"):
+        _, program, shape = scheduled(ROOT / name, False)
+        assert len(program.space) > 1 and not shape.run_atomics, name
+
+
 def test_a_sum_of_any_term_of_one_read_per_side_is_a_contraction_equal_to_the_program() -> None:
     """Squared distances between rows, `diff = a - b; sum += diff * diff`: the tiles stage both reads as a product's
     operands would be, each thread's outputs adding the term of their two staged values; at every check size."""
