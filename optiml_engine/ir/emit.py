@@ -2414,7 +2414,7 @@ class _Kernel:
             top, elements, sums, at, total, w = (self.names(n) for n in (
                 f"{element}_top", f"{element}s", f"{sum_}s", f"{element}_at", f"{sum_}_total", "w"))
             self.lines += [
-                f"    // The warp's sums into one atomic where its lanes' elements agree, else each lane's own.",
+                "    // The warp's sums into one atomic where its lanes' elements agree, else each lane's own.",
                 f"    const long long {top} = optiml_warp_max({element});",
                 f"    if (__all_sync(0xffffffffu, {element} == {top} || {element} < 0)) {{",
                 f"        {sum_} = optiml_warp_sum({sum_});",
