@@ -51,7 +51,7 @@ memory as before):
     so `for (T i = 0; i < (n); i++)`, the chunk's statements dropped;
   - `if (tid == 0) S` (no else), which the one point runs once: S.
 - a `__shared__` scalar is written only by thread 0 and read by the others only after a barrier: the one point's
-  local;
+  local; memory thread 0 alone writes may be read by thread 0 (a running mean updated in place);
 - warp shuffles, W a multiple of 32: `for (T o = 16; o > 0; o >>= 1) p += __shfl_down_sync(0xffffffff, p, o);`
   (or `__shfl_xor_sync`, `o = warpSize / 2`, `fmaxf`..., with the full mask) reduces each warp's partials into its
   lane 0 (every lane, for xor); `if (lane == 0) sh[warp] = p;` deposits them (lane `tid % 32` or `tid & 31`, warp
@@ -83,6 +83,15 @@ memory as before):
 - a kernel that reads no `blockIdx` runs one block at every size; its one point is named by `blockIdx.x` (which
   the lift needs as an index).
 
+With `merges` (lift.py then runs the kernel to check the reading, `_computes`), also:
+- a tree step combining the deposited arrays by any code that reads them only at the thread's place and `s` past it
+  and writes them only at the thread's place (`merge_step`), or a warp's xor shuffles of the thread's locals combined
+  by code of its own (`warp_merge`): an online softmax's (max, sum) pairs, a (max, sum, argmax) triple, Welford's
+  (mean, M2, count) by Chan's formula. Whether the merge is what one thread walking both threads' elements would
+  compute is not read from the text: the run decides;
+- a loop every thread runs alike around the loop over the thread's elements (`nested_walk`: a Welford over each
+  plane of a batch).
+
 A kernel whose threads stride the whole grid cannot be one point a block; where its tree's total is only added to
 memory by thread 0 (`if (tid == 0) atomicAdd(c, cache[0]);`, CUDA by Example's dot product), `block_totals_added`
 has every thread add its own partial instead, and the lift reads the grid-stride sum added atomically it then is.
@@ -92,6 +101,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 
 from tree_sitter import Node
 
@@ -114,6 +124,8 @@ _IDENTITIES = {"fmaxf": ("-FLT_MAX", "-INFINITY", "-CUDART_INF_F", "-HUGE_VALF")
 _IDENTITIES |= {"max": _IDENTITIES["fmaxf"], "min": _IDENTITIES["fminf"]}
 _DOUBLING_GUARDS = ("({lane}%(2*{s})==0)", "(({lane}%(2*{s}))==0)", "({lane}%({s}*2)==0)", "(({lane}%({s}*2))==0)",
                     "(({lane}&(2*{s}-1))==0)")
+# Names a merge step may read beside its own: the infinities and the float limits.
+_CONSTANTS = {"INFINITY", "CUDART_INF_F", "HUGE_VALF", "FLT_MAX", "FLT_MIN", "NAN"}
 _HALF = re.compile(r"\(?(\d+)[uU]?\)?(/2|>>1)?")
 _ZERO = re.compile(r"0+(\.0*)?[fF]?|0?\.0+[fF]?")
 
@@ -150,9 +162,10 @@ def shared_and_block(candidate: Candidate) -> tuple[KernelView, tuple[int, int, 
     return view, blocks.pop() if len(blocks) == 1 else (0, 0, 0)
 
 
-def block_trees_folded(candidate: Candidate) -> Candidate:
+def block_trees_folded(candidate: Candidate, merges: bool = False) -> Candidate:
     """The kernel read as its block's one point (the module's docstring), with a launch of blocks of one thread; the
-    candidate itself where it is not such a kernel."""
+    candidate itself where it is not such a kernel. `merges`: a tree's step may combine the partials by any code
+    (`_Folding.merge_step`), a reading the caller must check by running the kernel."""
     found = shared_and_block(candidate)
     if found is None:
         return candidate
@@ -164,7 +177,7 @@ def block_trees_folded(candidate: Candidate) -> Candidate:
     if width < 2 or width & (width - 1):
         return candidate
     try:
-        replacements = _Folding(view, width, dim, candidate.contract.template).replacements()
+        replacements = _Folding(view, width, dim, candidate.contract.template, merges=merges).replacements()
     except _NotATree:
         return candidate
     if not any(view.text(n) == "blockIdx" for n in view.descendants(view.body, "identifier")):
@@ -279,11 +292,12 @@ def shared_caches_read(candidate: Candidate) -> Candidate:
     return derived(candidate, view.replaced(replacements), candidate.description)
 
 
-def warp_rows_folded(candidate: Candidate) -> Candidate:
+def warp_rows_folded(candidate: Candidate, merges: bool = False) -> Candidate:
     """A block of warps, one a row (a block of (32, Y) threads: `threadIdx.y` a row, `threadIdx.x` its lane; or of
     one warp), whose lanes reduce with shuffles alone: each row read as its warp's one point, the lanes' loops walked
     whole (the module's docstring, along x), threadIdx.y kept; launched with blocks of (1, Y). Only where the kernel
-    has no shared memory and shuffles; the candidate itself otherwise."""
+    has no shared memory and shuffles; the candidate itself otherwise. `merges`: the lanes' partials may be merged
+    by code of the kernel's own (`_Folding.warp_merge`), a reading the caller must check by running the kernel."""
     view = KernelView.of(candidate)
     contract = candidate.contract
     blocks = {tuple(resolve(contract, binding).block) + (1,) * (3 - len(resolve(contract, binding).block))
@@ -295,7 +309,8 @@ def warp_rows_folded(candidate: Candidate) -> Candidate:
                                                     for n in view.descendants(view.body, "identifier")):
         return candidate
     try:
-        replacements = _Folding(view, 32, "x", candidate.contract.template, rows_kept=threads_y > 1).replacements()
+        replacements = _Folding(view, 32, "x", candidate.contract.template, rows_kept=threads_y > 1,
+                                merges=merges).replacements()
     except _NotATree:
         return candidate
     launch = contract.launch.model_copy(update={"block": ["1", str(threads_y)] if threads_y > 1 else ["1"]})
@@ -402,9 +417,12 @@ class _Folding:
     """The replacements that make the kernel its block's one point, found statement by statement; `_NotATree` where
     the kernel is not such."""
 
-    def __init__(self, view: KernelView, width: int, dim: str, template: dict[str, str], rows_kept: bool = False):
+    def __init__(self, view: KernelView, width: int, dim: str, template: dict[str, str], rows_kept: bool = False,
+                 merges: bool = False):
         # rows_kept: a block of warps along x, one a row of the block's y; y stays the program's (warp_rows_folded)
-        self.view, self.width, self.dim, self.rows_kept = view, width, dim, rows_kept
+        # merges: a tree's step may combine the deposited arrays by any code (`merge_step`), to be checked by running
+        self.view, self.width, self.dim, self.rows_kept, self.merges = view, width, dim, rows_kept, merges
+        self.merged: set[str] = set()               # deposited locals a merge step combines
         self.size = f"blockDim.{dim}"
         # A `#pragma` line (an unroll hint before the tree) is no statement of the fold's.
         self.statements = [n for n in view.body.named_children
@@ -458,6 +476,7 @@ class _Folding:
         self.taken: set[str] = set()                # deposited locals assigned their tree's total (`p = arr[0];`)
         self.seeded_loops: set[Node] = set()        # serial gathers from the second partial, the first taken before
         self.slots: dict[tuple[str, int], str] = {}  # a shared array's element at a constant place -> its local
+        self.by_thread_zero: set[Node] = set()      # the body's `if (tid == 0) S` statements
 
     def replacements(self) -> list[tuple[int, int, str]]:
         if any(self.text(n) == "__shared__" for n in self.view.descendants(self.view.body, "type_qualifier")
@@ -473,6 +492,8 @@ class _Folding:
             elif statement in self.warp_locals:
                 self.drop(statement)
             elif self.warp_step(statement):
+                self.drop(statement)
+            elif self.merges and self.warp_merge(statement):
                 self.drop(statement)
             elif self.barrier(statement):
                 synced = bool(self.deposited)
@@ -493,7 +514,8 @@ class _Folding:
                     raise _NotATree                 # something between a deposit and its tree
             elif statement in self.chunk_found:
                 self.drop(statement)
-            elif self.strided_loop(statement) or self.chunk_loop(statement) or self.guarded_walk(statement):
+            elif self.strided_loop(statement) or self.chunk_loop(statement) or self.guarded_walk(statement) or \
+                    self.nested_walk(statement):
                 self.walking.append(statement)
             elif self.lane_zero(statement):
                 pass
@@ -644,11 +666,17 @@ class _Folding:
         combines = self.inside(then)
         combined = self.pair_combined(combines, s)
         if combined is None:
-            combined = {self.combine(c, s) for c in combines}
-            if len(combined) != len(combines):
-                raise _NotATree
+            try:
+                combined = {self.combine(c, s) for c in combines}
+                if len(combined) != len(combines):
+                    raise _NotATree
+            except _NotATree:
+                if not self.merges:
+                    raise
+                combined = self.merge_step(then, s)
         if {array for array, _ in combined} != set(self.deposited) or \
-                any(self.update_kind(self.deposited[array], statement.start_byte) != kind for array, kind in combined):
+                any(kind != "merged" and self.update_kind(self.deposited[array], statement.start_byte) != kind
+                    for array, kind in combined):
             raise _NotATree
         self.reduced.update(self.deposited)
         self.deposited = {}
@@ -660,6 +688,79 @@ class _Folding:
         loop = statement.next_named_sibling
         return declared is not None and loop is not None and loop.type == "while_statement" and \
             declared[0] in self.names(loop.child_by_field_name("condition"))
+
+    def merge_step(self, step: Node, s: str) -> set[tuple[str, str]]:
+        """A tree step combining the deposited arrays' elements by any code (an online softmax's (max, sum) pairs,
+        a Welford triple, a (max, sum, argmax) triple): it reads them only at the thread's place and at `s` past it,
+        writes them only at the thread's place, and otherwise reads and writes only locals of its own, numbers and
+        pure functions (`merge_code`). Every deposited array is then "merged"."""
+        places = {f"{lane}{offset}" for lane in self.lanes for offset in ("", f"+{s}")}
+        for node in self.view.descendants(step, "subscript_expression"):
+            index = self.squeezed(node.child_by_field_name("indices") or node.child_by_field_name("index"))
+            if self.text(node.child_by_field_name("argument")) not in self.deposited or \
+                    index.strip("[]") not in places:
+                raise _NotATree
+        self.merge_code(step, set(self.deposited) | {s},
+                        lambda target: target.type == "subscript_expression" and
+                        self.squeezed(target).endswith(tuple(f"[{lane}]" for lane in self.lanes)))
+        self.merged |= set(self.deposited.values())
+        return {(array, "merged") for array in self.deposited}
+
+    def warp_merge(self, statement: Node) -> bool:
+        """`for (T o = 16; o > 0; o >>= 1) { ... }` (or `o = warpSize / 2`) whose code shuffles the thread's locals
+        across the warp (`__shfl_xor_sync` with the full mask, o the offset: every lane ends with the warp's) and
+        combines them by code of its own (`merge_code`): a block of one warp a row merging its lanes' online (max,
+        sum) pairs. Those locals are then the row's, "merged"."""
+        counted = self.counter(statement)
+        if self.width != 32 or self.shared or counted is None or statement.type != "for_statement":
+            return False
+        o, start = counted[0], self.squeezed(counted[1])
+        if not (start in ("warpSize/2", "warpSize>>1") or self.number(start) == 16) or \
+                self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=o) for t in _TESTS] or \
+                self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=o) for h in _HALVINGS]:
+            return False
+        body = statement.child_by_field_name("body")
+        shuffled: set[str] = set()
+        for call in self.view.descendants(body, "call_expression"):
+            function = self.text(call.child_by_field_name("function"))
+            if function not in _SHUFFLES:
+                continue
+            arguments = [self.squeezed(a) for a in call.child_by_field_name("arguments").named_children]
+            if function != "__shfl_xor_sync" or len(arguments) not in (3, 4) or \
+                    self.macros.get(arguments[0], arguments[0]) not in _FULL_MASKS or arguments[2] != o or \
+                    arguments[3:] not in ([], ["32"], ["warpSize"]):
+                return False
+            shuffled.add(arguments[1])
+        if not shuffled or shuffled & self.locals_deposited:
+            return False
+        self.merge_code(body, shuffled | {o}, lambda target: target.type == "identifier" and
+                        self.text(target) in shuffled, calls={"__shfl_xor_sync"})
+        self.dropped.add(statement)
+        self.merged |= shuffled
+        self.locals_deposited |= shuffled
+        for local in shuffled:
+            self.deposit_at[local] = self.regathered[local] = statement.start_byte
+        return True
+
+    def merge_code(self, code: Node, readable: set[str], writable: Callable[[Node], bool],
+                   calls: set[str] = frozenset()) -> None:
+        """Code that merges two threads' partials: it reads `readable` names, locals it declares, the lanes, the
+        file's numbers and the infinities, and calls pure functions (and `calls`); it writes only what `writable`
+        accepts and its own locals. Whether it combines the partials as one thread walking both threads' elements
+        would is not read from it: the lift runs the kernel to check (lift.py `_computes`). `_NotATree` otherwise."""
+        declared = {self.text(n.child_by_field_name("declarator"))
+                    for n in self.view.descendants(code, "init_declarator")}
+        for node in self.view.descendants(code):
+            if node.type in ("assignment_expression", "update_expression"):
+                target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+                if not (target.type == "identifier" and self.text(target) in declared or writable(target)):
+                    raise _NotATree
+            elif node.type == "call_expression":
+                if self.text(node.child_by_field_name("function")) not in PURE_FUNCTIONS | calls:
+                    raise _NotATree
+            elif node.type == "identifier" and node.parent.type != "call_expression" and \
+                    self.text(node) not in declared | readable | self.lanes | set(self.macros) | _CONSTANTS:
+                raise _NotATree
 
     def combine(self, statement: Node, s: str) -> tuple[str, str]:
         """`arr[tid] += arr[tid + s];` (or `=` with `+`, `fmaxf`, ...): the array and the kind of its combination."""
@@ -979,6 +1080,32 @@ class _Folding:
         self.strided.append(statement)
         return True
 
+    def nested_walk(self, statement: Node) -> bool:
+        """`for (T b = 0; b < N; ++b) { ...; for (T j = tid; cond; j += W) ...; }` with `merges`: a loop every thread
+        runs alike (its header reads no thread index) around one loop over the thread's elements (`strided_loop`),
+        the rest of its body plain: the one point walks every element of each turn. A sum read so is reassociated;
+        an update of any other kind is a merge's (a Welford triple over a batch's planes), which the lift checks by
+        running the kernel."""
+        if not self.merges or statement.type != "for_statement" or self.counter(statement) is None:
+            return False
+        inner = self.inside(statement.child_by_field_name("body"))
+        strided = [part for part in inner if part.type == "for_statement" and
+                   (counted := self.counter(part)) is not None and self.squeezed(counted[1]) in self.lanes]
+        if len(strided) != 1:
+            return False
+        header = [statement.child_by_field_name(field) for field in ("initializer", "condition", "update")]
+        for part in header:
+            self.plain(part)
+        if any(True for _ in self.view.descendants(statement.child_by_field_name("body"), "break_statement",
+                                                   "return_statement", "goto_statement")):
+            raise _NotATree
+        for part in inner:
+            if part is strided[0]:
+                self.strided_loop(part)
+            else:
+                self.plain(part, walked=True)
+        return True
+
     def check_walk(self, loop: Node, counter: str, bound_read: bool = True) -> None:
         """A loop over the thread's elements walks them whole: its test is the counter against a bound read from
         no memory (`j < D`, not `j < D && x[j] > 0`, which would stop each thread at its own first failure), and its
@@ -1095,6 +1222,7 @@ class _Folding:
         if set(added) != set(self.deposited):
             raise _NotATree
         self.deposited = {}
+        self.by_thread_zero.add(statement)
         if len(conjuncts) == 1:
             self.found.append((statement.start_byte, then.start_byte,
                                "\n" * self.text(statement)[:then.start_byte - statement.start_byte].count("\n")))
@@ -1262,7 +1390,8 @@ class _Folding:
             declarator = next((d for s in self.statements if s.type == "declaration" for d in s.named_children
                                if d.type == "init_declarator" and
                                self.text(d.child_by_field_name("declarator")) == local), None)
-            if declarator is None or kind is None:
+            # A merged local is updated by any code: the lift's run of the kernel judges it.
+            if declarator is None or kind is None and local not in self.merged:
                 raise _NotATree
             declaration = declarator.parent
             value = self.squeezed(declarator.child_by_field_name("value"))
@@ -1373,7 +1502,9 @@ class _Folding:
 
     def check_memory(self) -> None:
         """Memory the kernel writes is read only at an element spelled as one of its writes (its index reading no
-        local of a loop's body), in the loops over the thread's elements; memory written elsewhere is not read."""
+        local of a loop's body), in the loops over the thread's elements; memory written elsewhere is not read, but
+        by thread 0 where thread 0 alone writes it (a running mean updated in place: the one point's code is thread
+        0's, in its order)."""
         bases = {p.name: p.name for p in self.view.kernel.params}
         for statement in self.statements:
             for declarator in (d for d in statement.named_children if d.type == "init_declarator"
@@ -1384,6 +1515,7 @@ class _Folding:
                     bases[self.text(target.child_by_field_name("declarator"))] = bases[names[0]]
         writes: dict[str, set[str]] = {}
         written_outside: set[str] = set()
+        written_by_all: set[str] = set()
         loop_locals = {self.text(n) for loop in self.strided
                        for n in self.view.descendants(loop.child_by_field_name("body"), "identifier")
                        if n.parent is not None and (n.parent.type == "declaration" or
@@ -1395,6 +1527,8 @@ class _Folding:
                 writes.setdefault(base, set()).add(self.squeezed(node))
                 if self.statement_of(node) not in self.walking:
                     written_outside.add(base)
+                if self.statement_of(node) not in self.by_thread_zero:
+                    written_by_all.add(base)
         for node in self.view.descendants(self.view.body, "subscript_expression", "identifier"):
             base = bases.get(self.text(node.child_by_field_name("argument")) if node.type == "subscript_expression"
                              else self.text(node))
@@ -1406,6 +1540,9 @@ class _Folding:
             if node.type == "identifier" and node.parent is not None and node.parent.type in (
                     "init_declarator", "pointer_declarator") or self.declares_pointer(node):
                 continue                            # a pointer local declared from it
+            if node.type == "subscript_expression" and base not in written_by_all and \
+                    self.statement_of(node) in self.by_thread_zero:
+                continue                            # thread 0's alone
             if node.type != "subscript_expression" or base in written_outside or \
                     self.squeezed(node) not in writes[base] or self.statement_of(node) not in self.walking or \
                     len(self.partitions) > 1 or self.names(node.child_by_field_name("indices")) & loop_locals:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+import numpy as np
+
 from tree_sitter import Node
 
 from optiml_engine.ir.analysis import (
@@ -23,7 +25,10 @@ from optiml_engine.ir.analysis import (
 from optiml_engine.ir.block_trees import (
     block_totals_added, block_trees_folded, shared_caches_read, warp_rows_folded, warp_totals_added)
 from optiml_engine.ir.delinearize import digit_of, factors, quotient
-from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, scalar_values
+from optiml_engine.gpu.compare import compare
+from optiml_engine.gpu.data import make_inputs
+from optiml_engine.gpu.emulate import run_on_cpu
+from optiml_engine.ir.interpret import InterpretError, evaluate_scalar, run_program, scalar_values
 from optiml_engine.ir.kernel_values import file_constants, file_macros, macro_value
 from optiml_engine.ir.relabel import threads_transposed, threads_uncoarsened
 from optiml_engine.ir.respell import WRITTEN_OUT, assigns, constant_bounds, constant_value, passed_below, respelled
@@ -67,8 +72,9 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     then with its locals that name builtins inlined too (`_builtin_aliases_inlined`), then with a 1-D block split
     by `%` and `/` read as the 2-D block it stands for (`_block_split`), then with a block reducing through a
     shared-memory tree read as its one point, or its tree's total added atomically read as each thread's partial
-    added, or a warp a row reducing with shuffles read as the row's point (block_trees.py, `_rows_of_warps`); the
-    refusal shown when none lifts is the kernel's as written, or, where that is in the kernel's body, its respelled
+    added, or a warp a row reducing with shuffles read as the row's point (block_trees.py, `_rows_of_warps`); last,
+    such a tree or warp merging its partials by code of its own, read so only where the kernel, run, agrees with the
+    program (`_computes`); the refusal shown when none lifts is the kernel's as written, or, where that is in the kernel's body, its respelled
     text's where that stands further down (the lifter read further: what it stopped at is the kernel's real
     obstacle, the one before it only a spelling; a refusal in a helper stays, the respelled text inlines helpers at
     their calls) (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
@@ -115,10 +121,14 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     if warp_added is not plain:     # a warp's shuffled total added atomically: each thread's share added instead
         retries += [warp_added, _builtin_aliases_inlined(warp_added)]
     # A warp a row, reducing with shuffles: the row's one point (its lane read through a thread index's alias too).
+    # Its lanes merging their partials by code of their own: to be checked (below).
+    merged_warps = []
     for rows in (plain, _rows_of_warps(plain), _rows_of_warps(thread_aliases_inlined)):
         warps = warp_rows_folded(rows)
         if warps is not rows:
             retries += [warps, _builtin_aliases_inlined(warps)]
+        elif (merged := warp_rows_folded(rows, merges=True)) is not rows:
+            merged_warps += [merged, _builtin_aliases_inlined(merged)]
     plain_refusal = program
     for position, again in enumerate(retries):
         if again is not candidate and all(again is not before for before in retries[:position]):
@@ -127,6 +137,14 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
                 return lifted
             if again is plain:
                 plain_refusal = lifted
+    # A tree (or a warp's shuffles) whose steps combine the partials by code of their own (an online softmax's (max,
+    # sum) pairs): read as one point only where the kernel, run, computes what that program does.
+    merged = block_trees_folded(shared_caches_read(plain), merges=True) if folded is plain else plain
+    checked = [merged, _builtin_aliases_inlined(merged), _bare_blocks_named(merged)] if merged is not plain else []
+    for again in checked + merged_warps:
+        lifted = _lifted(again)
+        if isinstance(lifted, LoopProgram) and _computes(candidate, lifted):
+            return lifted
     body = KernelView.of(candidate).body
     where = (program.location.line, program.location.column)
     first = located(candidate, body)
@@ -134,6 +152,40 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
         first.line <= where[0] <= first.line + body.end_point.row - body.start_point.row
     return plain_refusal if in_body and (plain_refusal.location.line, plain_refusal.location.column) > where \
         else program
+
+
+CHECKED_SIZES = 3      # check sizes a reading of the kernel that its text does not prove is run at
+TIED_VALUES = 3        # the distinct values of each floating array of the inputs that tie
+
+
+def _computes(candidate: Candidate, program: LoopProgram) -> bool:
+    """Whether the kernel, run on the CPU emulator, writes what the program's interpreter does (within the contract's
+    tolerance) at the contract's first check sizes, on random inputs and on inputs that tie: the test of a reading
+    its text cannot prove. Each floating array of the second set repeats its first three random values over and
+    over (values of its own distribution, so every function stays in its domain), so that a reading that keeps
+    another of equal values (the last maximum's index for the first) shows."""
+    contract = candidate.contract
+    # No check sizes: none to run at (the contract's own sizes would take the emulator hours); refused.
+    for seed, binding in enumerate(contract.checks[:CHECKED_SIZES]):
+        resolved = resolve(contract, binding)
+        random = make_inputs(np, contract.arrays, resolved.lengths, seed)
+        tied = {name: np.resize(array[:TIED_VALUES], array.shape) if array.dtype.kind == "f" else array
+                for name, array in random.items()}
+        if not all(_agree_on(candidate, program, binding, inputs) for inputs in (random, tied)):
+            return False
+    return bool(contract.checks)
+
+
+def _agree_on(candidate: Candidate, program: LoopProgram, binding: dict[str, int],
+              inputs: dict[str, np.ndarray]) -> bool:
+    contract = candidate.contract
+    try:
+        kernel = run_on_cpu(candidate, binding, {name: array.copy() for name, array in inputs.items()})
+        read = run_program(program, resolve(contract, binding), contract.arrays, inputs)
+    except (InterpretError, OptimlError):
+        return False
+    return all(compare(np, spec.param, read[spec.param], kernel[spec.param], spec.dtype, contract.tol,
+                       contract.atol).ok for spec in contract.arrays if spec.direction != "in")
 
 
 def located(candidate: Candidate, node: Node) -> Location:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from optiml_engine.ir.analysis import inlined, statement_exprs
+from optiml_engine.ir.analysis import inlined, names_of, statement_exprs
 from optiml_engine.ir.program import (
-    Assign, Binary, Call, Const, Expr, For, Let, LoopProgram, Ref, Stmt, children, fresh_name, mentions, names_in,
+    Assign, Binary, Call, Const, Expr, For, If, Let, LoopProgram, Ref, Stmt, children, fresh_name, mentions, names_in,
     substitute, walk)
 
 EXPONENTIALS = ("expf", "__expf", "exp")
@@ -53,8 +53,21 @@ def _expressions(body: list[Stmt]) -> list[Expr]:
 
 def _passes(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None:
     declared = {s.name: s for s in before if isinstance(s, Let)}
-    carried = [s.name for s in loop.body if isinstance(s, Assign) and s.op == "=" and s.name in declared]
-    if len(set(carried)) != 2:
+    carried = list(dict.fromkeys(s.name for s in walk(loop.body)
+                                 if isinstance(s, Assign) and s.op == "=" and s.name in declared))
+    # A third carried value, where the maximum is (`if (v > M) { S = S * exp(M - v) + 1; M = v; I = j; } else S +=
+    # exp(v - M);`): assigned a loop variable under a strict comparison, which keeps the first maximum.
+    variables = {loop.var} | {s.var for s in walk(loop.body) if isinstance(s, For)}
+    branches = [s for s in walk(loop.body) if isinstance(s, If) and isinstance(s.cond, Binary) and
+                s.cond.op in (">", "<")]
+    wheres = [(name, branch) for name in carried for branch in branches
+              if any(isinstance(a, Assign) and a.name == name and names_of(a.value) <= variables and
+                     names_of(a.value) for a in branch.then)
+              and all(not (isinstance(a, Assign) and a.name == name) or a in branch.then for a in walk(loop.body))]
+    where = wheres[0] if len(carried) == 3 and len(wheres) == 1 else None
+    if where is not None:
+        carried = [name for name in carried if name != where[0]]
+    if len(carried) != 2:
         return None
     expressions = _expressions(loop.body)
     exponentials = [e for e in expressions if isinstance(e, Call) and e.function in EXPONENTIALS and len(e.args) == 1
@@ -68,7 +81,6 @@ def _passes(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None
     total = next(name for name in carried if name != maximum)
     # The element: the exponential's operand that reads memory at a loop variable of this loop nest (through the
     # loop's locals: `float v = x[i]; ... exp(v - new)`).
-    variables = {loop.var} | {s.var for s in walk(loop.body) if isinstance(s, For)}
     locals_ = {s.name: s.value for s in walk(loop.body) if isinstance(s, Let) and s.value is not None}
     operands = [inlined(e.args[0].left, locals_) for e in exponentials]
     elements = [operand for operand in operands if reads_at(operand, variables)]
@@ -84,10 +96,16 @@ def _passes(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None
     value = substitute(element, {variable: Ref(name=index)})
     over_all = dict(var=index, ctype=loop.ctype, start=loop.start, stop=loop.stop, step=Const(text="1"))
     ctype = " ".join(w for w in declared[maximum].ctype.split() if w != "const")
+    if where is None:
+        maximum_pass = [Assign(name=maximum, op="=", value=Call(function=largest, args=[Ref(name=maximum), value]))]
+    else:
+        placed = next(a.value for a in where[1].then if isinstance(a, Assign) and a.name == where[0])
+        maximum_pass = [If(cond=Binary(op=">", left=value, right=Ref(name=maximum)), then=[
+            Assign(name=maximum, op="=", value=value),
+            Assign(name=where[0], op="=", value=substitute(placed, {variable: Ref(name=index)}))])]
     return [
         Let(name=start_max, ctype=ctype, value=Ref(name=maximum)),
-        For(**over_all, body=[Assign(name=maximum, op="=", value=Call(function=largest, args=[
-            Ref(name=maximum), value]))]),
+        For(**over_all, body=maximum_pass),
         Assign(name=total, op="=", value=Binary(op="*", left=Ref(name=total), right=Call(
             function=exponential, args=[Binary(op="-", left=Ref(name=start_max), right=Ref(name=maximum))]))),
         For(**over_all, body=[Assign(name=total, op="+=", value=Call(function=exponential, args=[

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from optiml_engine.ir.analysis import inlined
 from optiml_engine.ir.online import reads_at
 from optiml_engine.ir.program import (
     Assign, Binary, Cast, Const, Expr, For, Let, LoopProgram, Ref, Stmt, fresh_name, names_in, substitute)
@@ -37,6 +38,14 @@ def shifted_sums(program: LoopProgram, agrees: Callable[[LoopProgram], bool]) ->
     return program
 
 
+def _one(expr: Expr) -> bool:
+    """A literal one, of any type (`1`, `1.0f`, `1u`)."""
+    try:
+        return isinstance(expr, Const) and float(expr.text.rstrip("fFuUlL")) == 1
+    except ValueError:
+        return False
+
+
 def _divides(expr: Expr) -> bool:
     return isinstance(expr, Binary) and (expr.op == "/" or _divides(expr.left) or _divides(expr.right))
 
@@ -47,8 +56,7 @@ def _sums(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None:
     declared = {s.name: s for s in before if isinstance(s, Let)}
     updates = [s for s in loop.body if isinstance(s, Assign) and s.name in declared]
     carried = list(dict.fromkeys(s.name for s in updates))
-    counters = [name for name in carried if all(
-        s.op == "+=" and s.value == Const(text="1") for s in updates if s.name == name)]
+    counters = [name for name in carried if all(s.op == "+=" and _one(s.value) for s in updates if s.name == name)]
     moments = [name for name in carried if name not in counters]
     if len(moments) != 2 or len(counters) > 1 or any(isinstance(s, For) for s in loop.body):
         return None
@@ -57,9 +65,11 @@ def _sums(loop: For, before: list[Stmt], taken: set[str]) -> list[Stmt] | None:
         return None
     mean = means[0]
     m2 = next(name for name in moments if name != mean)
-    # The element: the first local of the loop that reads memory at the loop variable.
-    element = next((s.value for s in loop.body if isinstance(s, Let) and s.value is not None
-                    and reads_at(s.value, {loop.var})), None)
+    # The element: the first local of the loop that reads memory at the loop variable, the loop's locals it reads
+    # inlined (a collapsed nest's digits, `b = b_i / HW`).
+    locals_ = {s.name: s.value for s in loop.body if isinstance(s, Let) and s.value is not None}
+    element = next((value for s in loop.body if isinstance(s, Let) and s.value is not None
+                    and reads_at(value := inlined(s.value, locals_), {loop.var})), None)
     if element is None:
         return None
     ctype = " ".join(w for w in declared[mean].ctype.split() if w != "const")

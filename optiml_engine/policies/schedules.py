@@ -54,6 +54,8 @@ SHIFTED_SUMS = ("of the program with its running (Welford) mean and M2 as two sh
                 "shares")
 COLLAPSED = ("of the program with its nested loops made one loop over the product of their extents, which a thread "
              "group shares")
+COLLAPSED_SHIFTED = ("of the program with its nested loops made one loop, then its running (Welford) mean and M2 as "
+                     "two shifted sums over it, which a thread group shares")
 GUARDED = ("of the program with its guarded sums made unconditional, adding zero where the condition fails, so that "
            "the value the loop carries is a scan's or a reduction's")
 HOISTED = ("of the program with its branch's loop run for every point and the branch choosing what to write, so that "
@@ -186,8 +188,9 @@ class SchedulePolicy(Policy):
         # an online softmax normalizer made two passes (ir/online.py), a Welford mean and M2 two shifted sums
         # (ir/welford.py): a thread group may then share them; nested loops made one (ir/collapse.py): a thread group
         # may then share a reduction over several axes, and then one pass where its passes are a sum and centered
-        # squares (batch norm's statistics over N, H and W); guarded sums made unconditional (ir/guarded.py): a masked
-        # cumulative sum is then a scan, a masked sum a reduction (only where the program was not one already); a
+        # squares (batch norm's statistics over N, H and W), or two shifted sums where it is a Welford loop; guarded
+        # sums made unconditional (ir/guarded.py): a masked cumulative sum is then a scan, a masked sum a reduction
+        # (only where the program was not one already); a
         # branch's loop run for every point (ir/branched.py): a triangular product is then a contraction, a loop
         # behind a boundary's branch a reduction or a scan (each only where the program was none); a block's threads
         # striding one loop and adding their partials atomically made one point's loop (ir/strided_lanes.py): a
@@ -201,6 +204,7 @@ class SchedulePolicy(Policy):
         # matrix product per phase where every tap was a product of zeros S - 1 times in S.
         by_phase, digits_by_phase = phased(program), phased(digits)
         flat = collapsed(program)
+        flat_shifted = shifted_sums(flat, agrees) if flat is not program else flat
         guarded = guarded_sums(program)
         none_yet = not {"reduce", "scan", "contraction"} & set(shape.families)
         hoisted = loop_hoisted(program, agrees) if none_yet else program
@@ -215,6 +219,8 @@ class SchedulePolicy(Policy):
                                        (shifted_sums(program, agrees), SHIFTED_SUMS, "reduce"),
                                        (flat, COLLAPSED, "reduce"),
                                        (_one_pass_of_collapsed(program, flat), COLLAPSED_ONE_PASS, "reduce"),
+                                       (flat_shifted if flat_shifted is not flat else program, COLLAPSED_SHIFTED,
+                                        "reduce"),
                                        *((guarded, GUARDED, family) for family in ("scan", "reduce")
                                          if family not in shape.families),
                                        *((hoisted, HOISTED, family) for family in ("contraction", "reduce", "scan")),

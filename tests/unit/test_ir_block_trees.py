@@ -10,8 +10,10 @@ import pytest
 
 from optiml_engine.ir.emit import emit
 from optiml_engine.ir.lift import lift
+from optiml_engine.ir.online import two_pass_normalizer
 from optiml_engine.ir.program import Let, LoopProgram, NotLiftable
 from optiml_engine.ir.schedule import defaults, shape_of
+from optiml_engine.policies.schedules import agrees_at_checks
 from tests.ir_cases import ROOT
 from tests.unit.test_ir_emit import assert_equals_program, smallest_check
 from tests.unit.test_ir_lift import candidate_of
@@ -591,11 +593,91 @@ def _argmax_changed(old: str, new: str) -> str:
     (_argmax_changed("other_idx < best_idx[tid]", "other_idx > best_idx[tid]"), "ties broken to the last index"),
     (_argmax_changed("if (floorf(xr[j] * 2.0f) > v)", "if (floorf(xr[j] * 2.0f) >= v)"),
      "each thread's last maximum"),
-    (ARGMIN.replace("if (v > floorf", "if (v < floorf"), "a minimum's tree over a maximum's walk"),
     (_argmax_changed("            idx = j;", "            idx = j + v;"), "an index reading the value"),
 ])
 def test_a_pair_tree_that_is_not_the_first_extreme_stays_refused(text, why) -> None:
     assert_refused_at_shared_memory(text, why)
+
+
+def test_a_tree_whose_step_the_fold_cannot_read_is_lifted_where_the_kernel_run_agrees() -> None:
+    """A minimum's tree over a maximum's walk whose values never leave their seed (FLT_MAX, never below any
+    element): every thread's pair is (FLT_MAX, its index), and the tree keeps thread 0's. The step is no reading of
+    the fold's, but the kernel, run, writes what the one point does (0 for every row): lifted, by the check."""
+    program = lifted_equals_kernel(ARGMIN.replace("if (v > floorf", "if (v < floorf"))
+    assert "tid" not in str(program) and "int idx = 0;" in str(program), str(program)
+
+
+# Softmax's confidence and prediction in one tree: each thread's online (max, sum of exp, argmax) triple merged
+# pairwise (the fortieth held-out set's).
+CONFIDENCE = (ROOT / "tests" / "heldout40" / "softmax_confidence_argmax.cu").read_text()
+
+
+def test_a_tree_merging_online_softmax_triples_is_the_point_walking_the_row() -> None:
+    """The merge step (rescale both sums to the larger maximum, keep the first argmax) is code of the kernel's own:
+    the one point walking the row with the thread's online update is the reading, kept because the kernel run on
+    the CPU agrees with it; its online loop is then a maximum-and-argmax pass and a sum pass (ir/online.py), a
+    reduction the reduce family shares."""
+    program = lifted_equals_kernel(CONFIDENCE)
+    assert "threadIdx" not in str(program) and "s_max" not in str(program), str(program)
+    naive = candidate_of("user.cu", CONFIDENCE)
+    passes = two_pass_normalizer(program, agrees_at_checks(program, naive.contract))
+    assert passes is not program and "reduce" in shape_of(passes).families, str(passes)
+
+
+# PyTorch's batch norm statistics: each thread's Welford (mean, M2, count) over its elements of every plane of the
+# batch (a strided loop inside the batch's loop), merged pairwise by Chan's formula, thread 0 updating the running
+# statistics in place (the fortieth held-out set's).
+WELFORD = (ROOT / "tests" / "heldout40" / "batchnorm_stats_welford.cu").read_text()
+
+
+def test_a_tree_merging_welford_triples_over_a_batchs_planes_is_the_point_walking_them_all() -> None:
+    """The loop over the batch every thread runs alike holds the walk of the thread's elements: the one point walks
+    each plane whole; the merge is the kernel's own (checked by running it); thread 0's read and write of the running
+    mean stay thread 0's, the one point's."""
+    program = lifted_equals_kernel(WELFORD)
+    text = str(program)
+    assert "sh_" not in text and "for (int i = 0; i < HW; ++i)" in text, text
+    assert "running_mean[c] = (1.0f - momentum) * running_mean[c]" in text, text
+
+
+def test_memory_thread_zero_reads_is_refused_where_other_threads_write_it() -> None:
+    """The running mean written by every thread (each its own partial's share) and read by thread 0: not the one
+    point's."""
+    changed = WELFORD.replace("    sh_mean[tid] = mean;\n", "    sh_mean[tid] = mean;\n    running_var[c] = m2;\n")
+    assert changed != WELFORD
+    assert_refused_at_shared_memory(changed, "written by every thread, read by thread 0")
+
+
+# BERT's masked attention softmax, a warp a row: each lane's online (max, sum) pair merged across the warp by xor
+# shuffles (the fortieth held-out set's).
+ATTENTION = (ROOT / "tests" / "heldout40" / "bert_attention_softmax.cu").read_text()
+
+
+def test_a_warp_merging_its_lanes_online_pairs_is_the_row_walked_whole() -> None:
+    """The lanes' (max, sum) pairs merged by the kernel's own code after xor shuffles: the row's one point walking
+    it with the lane's online update, kept because the kernel run agrees; the online loop then two passes."""
+    program = lifted_equals_kernel(ATTENTION)
+    assert "__shfl" not in str(program) and "lane" not in str(program), str(program)
+    naive = candidate_of("user.cu", ATTENTION)
+    passes = two_pass_normalizer(program, agrees_at_checks(program, naive.contract))
+    assert passes is not program and "reduce" in shape_of(passes).families, str(passes)
+
+
+def test_a_warp_merge_that_is_not_the_lanes_own_stays_refused() -> None:
+    wrong = "run_sum = run_sum * expf(run_max - new_max) + other_sum;"
+    right = "run_sum = run_sum * expf(run_max - new_max) + other_sum * expf(other_max - new_max);"
+    assert right in ATTENTION
+    result = lift(candidate_of("user.cu", ATTENTION.replace(right, wrong)))
+    assert isinstance(result, NotLiftable), str(result)
+
+
+@pytest.mark.parametrize("old, new, why", [
+    ("s_sum[tid] = s1 * expf(m1 - mm) + s2 * expf(m2 - mm);", "s_sum[tid] = s1 + s2;", "sums not rescaled"),
+    ("(m2 > m1 || (m2 == m1 && i2 < i1)) ? i2 : i1", "(m2 >= m1) ? i2 : i1", "ties kept at the higher thread"),
+])
+def test_a_merge_step_that_is_not_the_walks_own_stays_refused(old, new, why) -> None:
+    assert old in CONFIDENCE
+    assert_refused_at_shared_memory(CONFIDENCE.replace(old, new), why)
 
 
 # Binary cross entropy's mean: each warp's terms shuffled into lane 0, which adds them over n atomically.

@@ -53,11 +53,14 @@ BY_COUNTER = BY_LOOP_VARIABLE.replace("""    float mean = 0.0f, m2 = 0.0f;
         n += 1;
         float delta = v - mean;
         mean = mean + delta / n;""")
+# A float counter (`n += 1.0f`), as PyTorch's batch norm statistics count.
+BY_FLOAT_COUNTER = BY_COUNTER.replace("int n = 0;", "float n = 0.0f;").replace("n += 1;", "n += 1.0f;")
 # Not Welford: the "mean" divides by a constant (an exponential moving average); the guess must be refused.
 MOVING_AVERAGE = BY_LOOP_VARIABLE.replace("mean += delta / (c + 1);", "mean += delta / 4.0f;")
 
 
-@pytest.mark.parametrize("source", [BY_LOOP_VARIABLE, BY_COUNTER], ids=["loop variable", "counter"])
+@pytest.mark.parametrize("source", [BY_LOOP_VARIABLE, BY_COUNTER, BY_FLOAT_COUNTER],
+                         ids=["loop variable", "counter", "float counter"])
 def test_a_welford_loop_becomes_shifted_sums_that_a_thread_group_shares(source):
     naive = candidate_of("user.cu", source)
     program = lift(naive)
@@ -79,3 +82,17 @@ def test_a_loop_that_only_looks_like_welford_is_left_as_it_is():
     naive = candidate_of("user.cu", MOVING_AVERAGE)
     program = lift(naive)
     assert shifted_sums(program, agrees_at_checks(program, naive.contract)) is program
+
+
+def test_a_welford_loop_over_a_collapsed_nest_becomes_shifted_sums():
+    """Batch norm's statistics per channel, a Welford loop over the batch and each plane (the fortieth held-out set's
+    block of a channel, read as its one point): made one loop (ir/collapse.py), its element read through the nest's
+    digits, then two shifted sums a thread group shares."""
+    from optiml_engine.ir.collapse import collapsed
+    from tests.ir_cases import ROOT
+    naive = candidate_of("user.cu", (ROOT / "tests" / "heldout40" / "batchnorm_stats_welford.cu").read_text())
+    program = lift(naive)
+    flat = collapsed(program)
+    assert flat is not program
+    rewritten = shifted_sums(flat, agrees_at_checks(program, naive.contract))
+    assert rewritten is not flat and "reduce" in shape_of(rewritten).families, str(rewritten)
