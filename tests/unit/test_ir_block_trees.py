@@ -671,6 +671,15 @@ def test_a_warp_merge_that_is_not_the_lanes_own_stays_refused() -> None:
     assert isinstance(result, NotLiftable), str(result)
 
 
+def test_a_merge_step_is_refused_where_the_contract_has_no_check_sizes_to_run_it_at() -> None:
+    """The check runs the kernel at the contract's check sizes only (its benchmark sizes would take the emulator
+    hours): without them, no run confirms the reading."""
+    lines = CONFIDENCE.split("\n")
+    unchecked = "\n".join(line for line in lines if not line.lstrip().startswith("check:"))
+    assert unchecked != CONFIDENCE
+    assert_refused_at_shared_memory(unchecked, "no check sizes")
+
+
 @pytest.mark.parametrize("old, new, why", [
     ("s_sum[tid] = s1 * expf(m1 - mm) + s2 * expf(m2 - mm);", "s_sum[tid] = s1 + s2;", "sums not rescaled"),
     ("(m2 > m1 || (m2 == m1 && i2 < i1)) ? i2 : i1", "(m2 >= m1) ? i2 : i1", "ties kept at the higher thread"),
