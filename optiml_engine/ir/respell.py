@@ -479,7 +479,8 @@ def _modern_declarations(view: KernelView) -> list[tuple[int, int, str]]:
     type, `float acc{0.0f};`, as `float acc = 0.0f;` (braces forbid narrowing, so the value is the same); a pointer
     declared `auto` from a pointer parameter, `const auto row = x + r * cols;`, with the parameter's type, `const
     float* row = x + r * cols;` (what `auto` deduces; a `const` the pointer itself had never matters to a name nothing
-    assigns, which the compiler checked)."""
+    assigns, which the compiler checked); and an integer declared `auto` from thread and block indices and sizes
+    alone, `const auto c = blockIdx.x;`, as the `unsigned int` they are."""
     pointers = {param.name: " ".join(param.type_text.replace("__restrict__", "").split())
                 for param in view.kernel.params if param.is_pointer}
     found = []
@@ -503,7 +504,15 @@ def _modern_declarations(view: KernelView) -> list[tuple[int, int, str]]:
             if base.type == "identifier" and view.text(base) in pointers:
                 found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
                                        f"{pointers[view.text(base)]} {name} = {view.text(value)};"))
+            elif _BUILTIN_ARITHMETIC.fullmatch(re.sub(r"\s+", "", view.text(value))):
+                # Thread and block indices and sizes, and unsigned literals, alone: an `unsigned int`.
+                found.append(_in_place(view, declaration.start_byte, declaration.end_byte,
+                                       f"{written.replace('auto', 'unsigned int')} {name} = {view.text(value)};"))
     return found
+
+
+_BUILTIN = r"(?:threadIdx|blockIdx|blockDim|gridDim)\.[xyz]|\d+[uU]"
+_BUILTIN_ARITHMETIC = re.compile(rf"\(*(?:{_BUILTIN})\)*(?:[-+*/%]\(*(?:{_BUILTIN})\)*)*")
 
 
 def _expression_lambdas(view: KernelView) -> list[tuple[int, int, str]]:

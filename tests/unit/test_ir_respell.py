@@ -1048,6 +1048,18 @@ def test_modern_cpp_declarations_lambdas_and_range_loops_are_read_plainly():
         assert refused != MODERN and isinstance(lift(candidate_of("user.cu", refused)), NotLiftable), refused
 
 
+def test_an_integer_declared_auto_from_the_block_index_is_its_unsigned_int() -> None:
+    """`const auto c = blockIdx.x;` (batch norm's channel, kept as a local by a block's fold, ir/block_trees.py):
+    declared as the `unsigned int` it is, the program's local has a type; the Welford statistics kernel it stands
+    in (the fortieth held-out set's) lifts and equals the kernel."""
+    from tests.ir_cases import ROOT
+    text = (ROOT / "tests" / "heldout40" / "batchnorm_stats_welford.cu").read_text()
+    spelled = text.replace("const int c = blockIdx.x;", "const auto c = blockIdx.x;")
+    assert spelled != text
+    program = lifted_equal_at_its_checks(spelled)
+    assert "auto" not in str(program), str(program)
+
+
 def test_a_kernel_refused_further_down_once_respelled_is_told_that_refusal() -> None:
     """An `auto` pointer (refused as written, read once respelled) before a `printf` (refused either way): the
     message is the printf's, the construct that really stops the lift, not the spelling before it."""
