@@ -752,7 +752,7 @@ class _Folding:
                     for n in self.view.descendants(code, "init_declarator")}
         for node in self.view.descendants(code):
             if node.type in ("assignment_expression", "update_expression"):
-                target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+                target = unparenthesized(node.child_by_field_name("left") or node.child_by_field_name("argument"))
                 if not (target.type == "identifier" and self.text(target) in declared or writable(target)):
                     raise _NotATree
             elif node.type == "call_expression":

@@ -190,10 +190,12 @@ def respelled(candidate: Candidate) -> Candidate:
             _leading_continues(view) or _while_loops(view) or \
             _reassigned_names(view) or _outer_counters(view) or _do_whiles(view) or _guarded_do_whiles(view) or \
             _decrementing_whiles(view) or _post_increments(view) or _pointer_loops(view) or _chained(view) or \
-            _copied_through(view) or _last_copies(view) or _array_aliases(view) or _vector_locals(view) or \
+            _copied_through(view) or _last_copies(view) or _dynamic_shared_carved(view) or _array_aliases(view) or \
+            _vector_locals(view) or \
             _rotated_pointers(view) or \
             _advanced_pointers(view) or _header_advances(view) or _constant_tables(view) or _bounding_breaks(view) or \
-            _bumped_pointers(view) or _cached_reads(view) or _helpers_called(view) or _chosen_pointers(view) or \
+            _bumped_pointers(view) or _cached_reads(view) or _helper_early_returns(view) or _helpers_called(view) or \
+            _chosen_pointers(view) or \
             _array_loops_written_out(view) or _local_arrays_scalarized(view) or _shared_rows_split(view) or \
             _declarations_split(view) or _bare_blocks_flattened(view) or _values_declared(view)
         if not replacements:
@@ -1264,6 +1266,50 @@ def _array_aliases(view: KernelView) -> list[tuple[int, int, str]]:
             [_in_place(view, n.start_byte, n.end_byte, view.text(array))
              for n in view.descendants(view.body, "identifier")
              if n.start_byte >= declaration.end_byte and view.text(n) == pointer]
+    return []
+
+
+def _dynamic_shared_carved(view: KernelView) -> list[tuple[int, int, str]]:
+    """`extern __shared__ T buf[];` carved into pieces of one element a thread, `T* a = buf; T* b = buf +
+    blockDim.x; T* c = buf + 2 * blockDim.x;` (pointers never assigned, buf read nowhere else): each piece a
+    `__shared__ T a[blockDim.x];` of its own, buf's declaration dropped. The pieces are apart as long as each is
+    read within the block's threads, which the block fold's reads (`a[tid]`, `a[tid + s]`, s below the block) are."""
+    for declaration in view.descendants(view.body, "declaration"):
+        declarators = declaration.children_by_field_name("declarator")
+        if not any(view.text(c) == "extern" for c in declaration.children) or \
+                not any(view.text(c) == "__shared__" for c in declaration.children) or len(declarators) != 1 or \
+                declarators[0].type != "array_declarator" or declarators[0].child_by_field_name("size") is not None:
+            continue
+        buffer = view.text(declarators[0].child_by_field_name("declarator"))
+        element = view.text(declaration.child_by_field_name("type"))
+        pieces: dict[int, tuple[Node, str]] = {}
+        for carving in view.descendants(view.body, "declaration"):
+            inits = [d for d in carving.named_children if d.type == "init_declarator"]
+            target = inits[0].child_by_field_name("declarator") if len(inits) == 1 else None
+            value = unparenthesized(inits[0].child_by_field_name("value")) if target is not None else None
+            if value is None or target.type != "pointer_declarator" or buffer not in {
+                    view.text(n) for n in view.descendants(value, "identifier")}:
+                continue
+            offset = re.sub(r"\s+", "", view.text(value))
+            place = next((k for k, form in ((0, buffer), (1, f"{buffer}+blockDim.x"), (1, f"blockDim.x+{buffer}"))
+                          if offset == form), None)
+            if place is None and (found := re.fullmatch(rf"{buffer}\+\(?(\d+)\*blockDim\.x\)?|"
+                                                       rf"{buffer}\+\(?blockDim\.x\*(\d+)\)?", offset)):
+                place = int(found.group(1) or found.group(2))
+            name = view.text(target.child_by_field_name("declarator"))
+            if place is None or place in pieces or target.child_by_field_name("declarator").type != "identifier" or \
+                    any(assigns(view, n, name) for n in view.descendants(view.body, "assignment_expression",
+                                                                      "update_expression")):
+                pieces = {}
+                break
+            pieces[place] = (carving, name)
+        uses = [n for n in view.descendants(view.body, "identifier") if view.text(n) == buffer]
+        if not pieces or sorted(pieces) != list(range(len(pieces))) or \
+                len(uses) != len(pieces) + 1:         # the declaration's name and one a piece
+            continue
+        return [_in_place(view, declaration.start_byte, declaration.end_byte, "")] + \
+            [_in_place(view, carving.start_byte, carving.end_byte, f"__shared__ {element} {name}[blockDim.x];")
+             for carving, name in pieces.values()]
     return []
 
 
@@ -2352,6 +2398,28 @@ class _LoopHelper:
     returns: str
     value: str | None
     types: list[str]
+
+
+def _helper_early_returns(view: KernelView) -> list[tuple[int, int, str]]:
+    """A `void` helper's early return, `if (c) return;` before the rest of its body (a merge that leaves an empty
+    pair alone): the rest under `if (!(c)) { ... }`, which `_helpers_called` inlines. One a round."""
+    for item in view.document.tree.root_node.named_children:
+        declarator = item.child_by_field_name("declarator") if item.type == "function_definition" else None
+        body = item.child_by_field_name("body") if declarator is not None else None
+        if body is None or item == view.node or view.text(item.child_by_field_name("type")) != "void":
+            continue
+        statements = [n for n in body.named_children if n.type != "comment"]
+        for statement in statements[:-1]:
+            then = statement.child_by_field_name("consequence") if statement.type == "if_statement" else None
+            inner = [n for n in then.named_children if n.type != "comment"] if then is not None and \
+                then.type == "compound_statement" else [then]
+            if then is None or statement.child_by_field_name("alternative") is not None or len(inner) != 1 or \
+                    inner[0] is None or inner[0].type != "return_statement" or inner[0].named_children:
+                continue
+            condition = statement.child_by_field_name("condition")
+            return [_in_place(view, statement.start_byte, statement.end_byte, f"if (!{view.text(condition)}) {{"),
+                    (body.end_byte - 1, body.end_byte - 1, "}")]
+    return []
 
 
 def _loop_helpers(view: KernelView) -> dict[str, _LoopHelper]:

@@ -648,6 +648,38 @@ def test_memory_thread_zero_reads_is_refused_where_other_threads_write_it() -> N
     assert_refused_at_shared_memory(changed, "written by every thread, read by thread 0")
 
 
+# Glow's ActNorm initialization: fp64 (sum, sum of squares) per channel over the batch's planes, the two arrays
+# carved from one `extern __shared__ double red[]` a block apart (the forty-first held-out set's).
+ACTNORM = (ROOT / "tests" / "heldout41" / "actnorm_data_init.cu").read_text()
+
+
+def test_dynamic_shared_memory_carved_a_block_apart_is_arrays_of_their_own() -> None:
+    """`double* r_sum = red; double* r_sq = red + blockDim.x;`: two arrays of one value a thread; their tree is
+    the fold's, the walk nested in the batch's loop read whole; the program equals the kernel."""
+    program = lifted_equals_kernel(ACTNORM)
+    assert "red" not in str(program) and "for (int i = 0; i < HW; ++i)" in str(program), str(program)
+
+
+def test_dynamic_shared_memory_carved_at_another_offset_stays_refused() -> None:
+    """A piece that starts elsewhere than a block's multiple (`red + 64` with blocks of 256 threads) would overlap
+    its neighbour where the tree reads it: not read as an array of its own."""
+    changed = ACTNORM.replace("double* r_sq = red + blockDim.x;", "double* r_sq = red + 64;")
+    assert changed != ACTNORM
+    assert_refused_at_shared_memory(changed, "a piece 64 elements in")
+
+
+# LSE pooling: each thread's online (max, sum) merged in a shared tree through a `void` helper taking the pair by
+# reference and leaving an empty pair alone by an early return (the forty-first held-out set's).
+LSE_POOL = (ROOT / "tests" / "heldout41" / "lse_pool2d.cu").read_text()
+
+
+def test_a_merge_through_a_helper_that_returns_early_is_inlined_and_read() -> None:
+    """`if (m_new == -INFINITY) return;` before the rest of the helper: the rest under the negated test, inlined at
+    the tree's step (its parenthesized reference arguments assigned), the merge checked by running the kernel."""
+    program = lifted_equals_kernel(LSE_POOL)
+    assert "s_max" not in str(program) and "lse_combine" not in str(program), str(program)
+
+
 # BERT's masked attention softmax, a warp a row: each lane's online (max, sum) pair merged across the warp by xor
 # shuffles (the fortieth held-out set's).
 ATTENTION = (ROOT / "tests" / "heldout40" / "bert_attention_softmax.cu").read_text()
