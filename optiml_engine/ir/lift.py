@@ -154,19 +154,20 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
         else program
 
 
-CHECKED_SIZES = 3      # check sizes a reading of the kernel that its text does not prove is run at
+CHECKED_SIZES = 3      # check sizes (the largest) a reading of the kernel that its text does not prove is run at
 TIED_VALUES = 3        # the distinct values of each floating array of the inputs that tie
 
 
 def _computes(candidate: Candidate, program: LoopProgram) -> bool:
     """Whether the kernel, run on the CPU emulator, writes what the program's interpreter does (within the contract's
-    tolerance) at the contract's first check sizes, on random inputs and on inputs that tie: the test of a reading
-    its text cannot prove. Each floating array of the second set repeats its first three random values over and
+    tolerance) at the contract's largest check sizes (where most threads hold partials of several elements for the
+    merges to combine), on random inputs and on inputs that tie: the test of a reading its text cannot prove. Each floating array of the second set repeats its first three random values over and
     over (values of its own distribution, so every function stays in its domain), so that a reading that keeps
     another of equal values (the last maximum's index for the first) shows."""
     contract = candidate.contract
     # No check sizes: none to run at (the contract's own sizes would take the emulator hours); refused.
-    for seed, binding in enumerate(contract.checks[:CHECKED_SIZES]):
+    largest = sorted(contract.checks, key=lambda b: sum(resolve(contract, b).lengths.values()))[-CHECKED_SIZES:]
+    for seed, binding in enumerate(largest):
         resolved = resolve(contract, binding)
         random = make_inputs(np, contract.arrays, resolved.lengths, seed)
         tied = {name: np.resize(array[:TIED_VALUES], array.shape) if array.dtype.kind == "f" else array
