@@ -74,10 +74,10 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
     shared-memory tree read as its one point, or its tree's total added atomically read as each thread's partial
     added, or a warp a row reducing with shuffles read as the row's point (block_trees.py, `_rows_of_warps`); last,
     such a tree or warp merging its partials by code of its own, read so only where the kernel, run, agrees with the
-    program (`_computes`); the refusal shown when none lifts is the kernel's as written, or, where that is in the kernel's body, its respelled
-    text's where that stands further down (the lifter read further: what it stopped at is the kernel's real
-    obstacle, the one before it only a spelling; a refusal in a helper stays, the respelled text inlines helpers at
-    their calls) (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
+    program (`_computes`); the refusal shown when none lifts is the kernel's as written, or, where that is in the
+    kernel's body, its respelled text's where that stands further down (the lifter read further: what it stopped at
+    is the kernel's real obstacle, the one before it only a spelling; a refusal in a helper stays, the respelled text
+    inlines helpers at their calls) (`int b = blockIdx.z;` is a parallel index of its own, never inlined first)."""
     program = _lifted(candidate)
     if isinstance(program, LoopProgram):
         return program
@@ -161,11 +161,12 @@ TIED_VALUES = 3        # the distinct values of each floating array of the input
 def _computes(candidate: Candidate, program: LoopProgram) -> bool:
     """Whether the kernel, run on the CPU emulator, writes what the program's interpreter does (within the contract's
     tolerance) at the contract's largest check sizes (where most threads hold partials of several elements for the
-    merges to combine), on random inputs and on inputs that tie: the test of a reading its text cannot prove. Each floating array of the second set repeats its first three random values over and
-    over (values of its own distribution, so every function stays in its domain), so that a reading that keeps
-    another of equal values (the last maximum's index for the first) shows."""
+    merges to combine), on random inputs and on inputs that tie: the test of a reading its text cannot prove. Each
+    floating array of the second set repeats its first three random values over and over (values of its own
+    distribution, so every function stays in its domain), so that a reading that keeps another of equal values (the
+    last maximum's index for the first) shows. Without check sizes, refused: the contract's own sizes would take
+    the emulator hours."""
     contract = candidate.contract
-    # No check sizes: none to run at (the contract's own sizes would take the emulator hours); refused.
     largest = sorted(contract.checks, key=lambda b: sum(resolve(contract, b).lengths.values()))[-CHECKED_SIZES:]
     for seed, binding in enumerate(largest):
         resolved = resolve(contract, binding)

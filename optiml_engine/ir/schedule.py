@@ -389,8 +389,8 @@ def shape_of(program: LoopProgram) -> Shape:
     rows = tuple(neighbour_rows(program)) if _points_may_share_code(program, "x") else ()
     held = held_rows(program) if "reduce" in families and lanes_axis == "x" else None
     return Shape(program, tuple(families), tuple(reductions), staged, write_axis, read_axis, scalar_atomics,
-                 run_atomics, shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable, scan,
-                 fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows, held, clustered)
+                 run_atomics, shared_target, contraction, vector_bytes, lanes_axis, streamed, window_bytes, splittable,
+                 scan, fusable, tuple(axis for axis in fusable if _slid(program, axis)), rows, held, clustered)
 
 
 def neighbour_rows(program: LoopProgram) -> list[NeighbourRow]:
@@ -950,9 +950,9 @@ SHUFFLED_TYPES = ("float", "double", "int", "unsigned int", "unsigned long long"
 def _run_atomics(program: LoopProgram) -> list[Atomic]:
     """In a space of two or three indices, when every atomic is an atomicAdd, of a type warp shuffles carry, into
     an array the code does not otherwise read or write, at an element that neighbouring points along the innermost
-    index share (a per-sample or per-row sum of a 2-D grid):
-    one of each (array, index). Only where the index, its locals inlined, reads scalars and the outer indices
-    alone: an element a point's loop walks would end a thread's run at every step. Privatize sums a thread's run of
+    index share (a per-sample or per-row sum of a 2-D grid): one of each (array, index). Only where the index, its
+    locals inlined, reads scalars and the outer indices alone: an element a point's loop walks would end a thread's
+    run at every step. Privatize sums a thread's run of
     points adding into one element in a register, then the warp's and the block's where their elements agree."""
     atomics = [s for s in walk(program.body) if isinstance(s, Atomic)]
     if len(program.space) == 1 or not atomics:
