@@ -932,10 +932,20 @@ def _scalar_atomics(program: LoopProgram) -> list[Atomic]:
         return []
     scalars = {p.name for p in program.scalars}
     targets = {a.array for a in atomics}
-    touched = {load.array for load in all_loads(program.body)} | \
-        {s.array for s in walk(program.body) if isinstance(s, Store)}
-    if any(a.function != "atomicAdd" or not names_of(a.index) <= scalars for a in atomics) or targets & touched:
+    if any(a.function != "atomicAdd" or not names_of(a.index) <= scalars for a in atomics) or \
+            targets & _touched(program):
         return []
+    return _each_once(atomics)
+
+
+def _touched(program: LoopProgram) -> set[str]:
+    """The arrays the code reads or stores to (not by atomics)."""
+    return {load.array for load in all_loads(program.body)} | \
+        {s.array for s in walk(program.body) if isinstance(s, Store)}
+
+
+def _each_once(atomics: list[Atomic]) -> list[Atomic]:
+    """One atomic of each (array, index)."""
     found: list[Atomic] = []
     for atomic in atomics:
         if not any(f.array == atomic.array and f.index == atomic.index for f in found):
@@ -952,23 +962,18 @@ def _run_atomics(program: LoopProgram) -> list[Atomic]:
     an array the code does not otherwise read or write, at an element that neighbouring points along the innermost
     index share (a per-sample or per-row sum of a 2-D grid): one of each (array, index). Only where the index, its
     locals inlined, reads scalars and the outer indices alone: an element a point's loop walks would end a thread's
-    run at every step. Privatize sums a thread's run of
-    points adding into one element in a register, then the warp's and the block's where their elements agree."""
+    run at every step. Privatize sums a thread's run of points adding into one element in a register, then the
+    warp's and the block's where their elements agree."""
     atomics = [s for s in walk(program.body) if isinstance(s, Atomic)]
     if len(program.space) == 1 or not atomics:
         return []
-    touched = {load.array for load in all_loads(program.body)} | \
-        {s.array for s in walk(program.body) if isinstance(s, Store)}
+    touched = _touched(program)
     outer = {p.name for p in program.scalars} | {index.name for index in program.space[:-1]}
     values = single_assignments(program.body)
     if any(a.function != "atomicAdd" or a.array in touched or program.element_type(a.array) not in SHUFFLED_TYPES
            or not names_of(inlined(a.index, values)) <= outer for a in atomics):
         return []
-    found: list[Atomic] = []
-    for atomic in atomics:
-        if not any(f.array == atomic.array and f.index == atomic.index for f in found):
-            found.append(atomic)
-    return found
+    return _each_once(atomics)
 
 
 SHARED_TARGET_BYTES = 32 * 1024    # a per-block copy this large leaves room for several blocks per SM
@@ -983,9 +988,7 @@ def _shared_target(program: LoopProgram) -> str | None:
     if len(program.space) != 1 or len(targets) != 1 or any(a.function != "atomicAdd" for a in atomics):
         return None
     target = targets.pop()
-    touched = {load.array for load in all_loads(program.body)} | \
-        {s.array for s in walk(program.body) if isinstance(s, Store)}
-    if target in touched or program.element_type(target) not in ("int", "unsigned int", "unsigned", "float",
+    if target in _touched(program) or program.element_type(target) not in ("int", "unsigned int", "unsigned", "float",
                                                                  "unsigned long long", "double"):
         return None
     return target

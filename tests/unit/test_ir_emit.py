@@ -118,16 +118,24 @@ def test_privatized_points_read_as_vectors_equal_the_program(name) -> None:
 def test_a_scan_down_columns_equals_the_program_at_every_check_size(name) -> None:
     """Lanes along y: every schedule of the space compiles; the defaults equal the program at every check size
     (one row, one column, columns past the last block's, rows not a whole step)."""
-    from optiml_engine.ir.schedule import defaults, space
     naive, program, shape = scheduled(ROOT / name, False)
     assert shape.scan is not None and shape.scan.across_points
-    for schedule in space(shape, "scan"):
+    assert_family_compiles_and_equals_the_program(naive, program, shape, "scan", seed=3)
+
+
+def assert_family_compiles_and_equals_the_program(naive, program, shape, family: str, seed: int,
+                                                  text: str = "") -> None:
+    """Every schedule of the family's space compiles under NVRTC; its defaults (whose text holds `text`) equal the
+    program at every check size."""
+    from optiml_engine.ir.schedule import defaults, space
+    for schedule in space(shape, family):
         emitted = emit(program, shape, schedule, naive)
         result = compile_nvrtc(emitted.unit)
         assert result.ok, f"{result.log}\n{emitted.unit.text}"
-    for schedule in defaults(shape, "scan"):
+    for schedule in defaults(shape, family):
         emitted = emit(program, shape, schedule, naive)
-        assert_equals_program(emitted, naive, program, seed=3, what=schedule.describe())
+        assert text in emitted.unit.text
+        assert_equals_program(emitted, naive, program, seed=seed, what=schedule.describe())
 
 
 @pytest.mark.parametrize("name", ["tests/heldout/count_above.cu", "tests/heldout/byte_histogram.cu"])
@@ -156,17 +164,9 @@ def test_atomics_into_an_element_of_the_outer_indices_are_summed_in_runs_and_equ
     """A per-sample (or per-row, or scalar) atomicAdd of a 2-D or 3-D space: privatize sums each thread's run of
     points in a register and the block's warps before one atomic per element and block. Every schedule compiles;
     the defaults equal the program at every check size."""
-    from optiml_engine.ir.schedule import defaults, space
     naive, program, shape = scheduled(ROOT / name, digits)
     assert len(program.space) > 1 and shape.run_atomics and "privatize" in shape.families
-    for schedule in space(shape, "privatize"):
-        emitted = emit(program, shape, schedule, naive)
-        result = compile_nvrtc(emitted.unit)
-        assert result.ok, f"{result.log}\n{emitted.unit.text}"
-    for schedule in defaults(shape, "privatize"):
-        emitted = emit(program, shape, schedule, naive)
-        assert "__all_sync" in emitted.unit.text
-        assert_equals_program(emitted, naive, program, seed=5, what=schedule.describe())
+    assert_family_compiles_and_equals_the_program(naive, program, shape, "privatize", seed=5, text="__all_sync")
 
 
 POSITIVES_PER_ROW = """
