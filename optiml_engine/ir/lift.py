@@ -156,6 +156,8 @@ def lift(candidate: Candidate) -> LoopProgram | NotLiftable:
 
 CHECKED_SIZES = 3      # check sizes (the largest) a reading of the kernel that its text does not prove is run at
 TIED_VALUES = 3        # the distinct values of each floating array of the inputs that tie
+COMPUTED_KEPT = 64     # `_computes`' answers kept, the oldest dropped first
+_COMPUTED: dict[tuple[str, str, str, str], bool] = {}
 
 
 def _computes(candidate: Candidate, program: LoopProgram) -> bool:
@@ -166,6 +168,16 @@ def _computes(candidate: Candidate, program: LoopProgram) -> bool:
     distribution, so every function stays in its domain), so that a reading that keeps another of equal values (the
     last maximum's index for the first) shows. Without check sizes, refused: the contract's own sizes would take
     the emulator hours."""
+    key = (candidate.unit.text, candidate.unit.kernel, candidate.contract.model_dump_json(), str(program))
+    if key not in _COMPUTED:
+        # The search lifts its base kernel again for each node it proposes from: the runs are made once.
+        if len(_COMPUTED) >= COMPUTED_KEPT:
+            _COMPUTED.pop(next(iter(_COMPUTED)))
+        _COMPUTED[key] = _runs_agree(candidate, program)
+    return _COMPUTED[key]
+
+
+def _runs_agree(candidate: Candidate, program: LoopProgram) -> bool:
     contract = candidate.contract
     largest = sorted(contract.checks, key=lambda b: sum(resolve(contract, b).lengths.values()))[-CHECKED_SIZES:]
     for seed, binding in enumerate(largest):

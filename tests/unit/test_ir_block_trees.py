@@ -703,6 +703,19 @@ def test_a_warp_merge_that_is_not_the_lanes_own_stays_refused() -> None:
     assert isinstance(result, NotLiftable), str(result)
 
 
+def test_a_merge_is_run_once_however_often_the_kernel_is_lifted(monkeypatch) -> None:
+    """The search lifts its base kernel again for each node it proposes from: the kernel runs for the first lift
+    alone, the later ones take its answer."""
+    import optiml_engine.ir.lift as lift_module
+    runs = []
+    real = lift_module._runs_agree
+    monkeypatch.setattr(lift_module, "_runs_agree", lambda *args: runs.append(1) or real(*args))
+    monkeypatch.setattr(lift_module, "_COMPUTED", {})
+    naive = candidate_of("user.cu", CONFIDENCE)
+    assert all(isinstance(lift(naive), LoopProgram) for _ in range(3))
+    assert len(runs) == 1
+
+
 def test_a_merge_step_is_refused_where_the_contract_has_no_check_sizes_to_run_it_at() -> None:
     """The check runs the kernel at the contract's check sizes only (its benchmark sizes would take the emulator
     hours): without them, no run confirms the reading."""
