@@ -196,7 +196,7 @@ def _agree_on(candidate: Candidate, program: LoopProgram, binding: dict[str, int
     try:
         kernel = run_on_cpu(candidate, binding, {name: array.copy() for name, array in inputs.items()})
         read = run_program(program, resolve(contract, binding), contract.arrays, inputs)
-    except (InterpretError, OptimlError):
+    except Exception:   # noqa: BLE001 - either side failing to run leaves the reading unconfirmed: refused
         return False
     return all(compare(np, spec.param, read[spec.param], kernel[spec.param], spec.dtype, contract.tol,
                        contract.atol).ok for spec in contract.arrays if spec.direction != "in")
