@@ -711,13 +711,8 @@ class _Folding:
         across the warp (`__shfl_xor_sync` with the full mask, o the offset: every lane ends with the warp's) and
         combines them by code of its own (`merge_code`): a block of one warp a row merging its lanes' online (max,
         sum) pairs. Those locals are then the row's, "merged"."""
-        counted = self.counter(statement)
-        if self.width != 32 or self.shared or counted is None or statement.type != "for_statement":
-            return False
-        o, start = counted[0], self.squeezed(counted[1])
-        if not (start in ("warpSize/2", "warpSize>>1") or self.number(start) == 16) or \
-                self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=o) for t in _TESTS] or \
-                self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=o) for h in _HALVINGS]:
+        o = self.warp_halving(statement) if self.width == 32 and not self.shared else None
+        if o is None or statement.type != "for_statement":
             return False
         body = statement.child_by_field_name("body")
         shuffled: set[str] = set()
@@ -725,12 +720,10 @@ class _Folding:
             function = self.text(call.child_by_field_name("function"))
             if function not in _SHUFFLES:
                 continue
-            arguments = [self.squeezed(a) for a in call.child_by_field_name("arguments").named_children]
-            if function != "__shfl_xor_sync" or len(arguments) not in (3, 4) or \
-                    self.macros.get(arguments[0], arguments[0]) not in _FULL_MASKS or arguments[2] != o or \
-                    arguments[3:] not in ([], ["32"], ["warpSize"]):
+            value = self.shuffled_value(call, o)
+            if function != "__shfl_xor_sync" or value is None:
                 return False
-            shuffled.add(arguments[1])
+            shuffled.add(value)
         if not shuffled or shuffled & self.locals_deposited:
             return False
         self.merge_code(body, shuffled | {o}, lambda target: target.type == "identifier" and
@@ -844,27 +837,17 @@ class _Folding:
         """`for (T o = 16; o > 0; o >>= 1) v op= __shfl_down_sync(0xffffffff, v, o);` (or `__shfl_xor_sync`, `o =
         warpSize / 2`, `v = fmaxf(v, ...)`): the local, the kind of its combination, and "down" (lane 0 then holds
         the warp's total) or "xor" (every lane does)."""
-        counted = self.counter(statement)
-        if counted is None:
+        o = self.warp_halving(statement)
+        if o is None:
             return None
-        o, start = counted[0], self.squeezed(counted[1])
-        body = statement.child_by_field_name("body")
-        body = self.sole(body)
-        if not (start in ("warpSize/2", "warpSize>>1") or self.number(start) == 16) or \
-                self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=o) for t in _TESTS] or \
-                self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=o) for h in _HALVINGS] or \
-                body.type != "expression_statement" or not body.named_children:
+        body = self.sole(statement.child_by_field_name("body"))
+        if body.type != "expression_statement" or not body.named_children:
             return None
         update = body.named_children[0]
         v = self.assigned(update)
         shuffles = [c for c in self.view.descendants(update, "call_expression")
                     if self.text(c.child_by_field_name("function")) in _SHUFFLES]
-        if v is None or len(shuffles) != 1:
-            return None
-        arguments = [self.squeezed(a) for a in shuffles[0].child_by_field_name("arguments").named_children]
-        if len(arguments) not in (3, 4) or self.macros.get(arguments[0], arguments[0]) not in _FULL_MASKS or \
-                arguments[1:3] != [v, o] or \
-                arguments[3:] not in ([], ["32"], ["warpSize"]):
+        if v is None or len(shuffles) != 1 or self.shuffled_value(shuffles[0], o) != v:
             return None
         shuffle, right = self.squeezed(shuffles[0]), update.child_by_field_name("right")
         operator = self.text(update.child_by_field_name("operator"))
@@ -875,6 +858,27 @@ class _Folding:
         kind = "+" if operator == "+=" and self.squeezed(right) == shuffle else None if not combined else \
             "+" if right.type == "binary_expression" else _UPDATES.get(self.text(right.child_by_field_name("function")))
         return (v, kind, _SHUFFLES[self.text(shuffles[0].child_by_field_name("function"))]) if kind else None
+
+    def warp_halving(self, statement: Node) -> str | None:
+        """`for (T o = 16; o > 0; o >>= 1)` (or `o = warpSize / 2`, the tests and halvings spelled otherwise): o."""
+        counted = self.counter(statement)
+        if counted is None:
+            return None
+        o, start = counted[0], self.squeezed(counted[1])
+        if not (start in ("warpSize/2", "warpSize>>1") or self.number(start) == 16) or \
+                self.squeezed(statement.child_by_field_name("condition")) not in [t.format(s=o) for t in _TESTS] or \
+                self.squeezed(statement.child_by_field_name("update")) not in [h.format(s=o) for h in _HALVINGS]:
+            return None
+        return o
+
+    def shuffled_value(self, call: Node, o: str) -> str | None:
+        """The value a shuffle of the whole warp (the full mask, the warp's width) by the offset o reads, as written;
+        None for any other shuffle."""
+        arguments = [self.squeezed(a) for a in call.child_by_field_name("arguments").named_children]
+        if len(arguments) not in (3, 4) or self.macros.get(arguments[0], arguments[0]) not in _FULL_MASKS or \
+                arguments[2] != o or arguments[3:] not in ([], ["32"], ["warpSize"]):
+            return None
+        return arguments[1]
 
     def warp_step(self, statement: Node) -> bool:
         """A warp reduction at the body's level, unguarded or behind `if (warp == 0)`: of a thread's partial (the

@@ -39,7 +39,7 @@ from optiml_engine.ir.program import (
     ParallelIndex, Ref, ScalarParam, Select, Stmt, Store, Unary, children, fresh_name, mentions, names_in,
     statements_replaced,
     substitute, substituted, walk)
-from optiml_engine.model import Candidate, Location, OptimlError
+from optiml_engine.model import Candidate, Location, OptimlError, ResolvedContract
 from optiml_engine.policies.kernel_view import (
     KernelView, bare, builtin_dim, derived, global_index_dim, operator, sum_of_product, unparenthesized)
 from optiml_engine.source.contract import resolve
@@ -179,23 +179,23 @@ def _computes(candidate: Candidate, program: LoopProgram) -> bool:
 
 def _runs_agree(candidate: Candidate, program: LoopProgram) -> bool:
     contract = candidate.contract
-    largest = sorted(contract.checks, key=lambda b: sum(resolve(contract, b).lengths.values()))[-CHECKED_SIZES:]
-    for seed, binding in enumerate(largest):
-        resolved = resolve(contract, binding)
+    checks = [(binding, resolve(contract, binding)) for binding in contract.checks]
+    largest = sorted(checks, key=lambda check: sum(check[1].lengths.values()))[-CHECKED_SIZES:]
+    for seed, (binding, resolved) in enumerate(largest):
         random = make_inputs(np, contract.arrays, resolved.lengths, seed)
         tied = {name: np.resize(array[:TIED_VALUES], array.shape) if array.dtype.kind == "f" else array
                 for name, array in random.items()}
-        if not all(_agree_on(candidate, program, binding, inputs) for inputs in (random, tied)):
+        if not all(_agree_on(candidate, program, binding, resolved, inputs) for inputs in (random, tied)):
             return False
     return bool(contract.checks)
 
 
-def _agree_on(candidate: Candidate, program: LoopProgram, binding: dict[str, int],
+def _agree_on(candidate: Candidate, program: LoopProgram, binding: dict[str, int], resolved: ResolvedContract,
               inputs: dict[str, np.ndarray]) -> bool:
     contract = candidate.contract
     try:
         kernel = run_on_cpu(candidate, binding, {name: array.copy() for name, array in inputs.items()})
-        read = run_program(program, resolve(contract, binding), contract.arrays, inputs)
+        read = run_program(program, resolved, contract.arrays, inputs)
     except Exception:   # noqa: BLE001 - either side failing to run leaves the reading unconfirmed: refused
         return False
     return all(compare(np, spec.param, read[spec.param], kernel[spec.param], spec.dtype, contract.tol,
